@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "evnames.h"
+#include "json-get.h"
+#include "timeline.h"
+#include "util-mem.h"
+#include "util-strings.h"
+
+int
+jerr_set(struct jerr *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static const char *
+type_word(struct json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_null: return "null";
+	case json_type_boolean: return "a boolean";
+	case json_type_double: return "a fractional number";
+	case json_type_int: return "an integer";
+	case json_type_object: return "an object";
+	case json_type_array: return "an array";
+	case json_type_string: return "a string";
+	}
+	return "something else";
+}
+
+static int
+lookup(struct json_object *o, const char *key, bool required,
+       struct json_object **v, struct jerr *err)
+{
+	if (!json_object_object_get_ex(o, key, v) || *v == NULL) {
+		if (required)
+			return jerr_set(err, "missing key \"%s\"", key);
+		return 0;
+	}
+	return 1;
+}
+
+static int
+get_typed(struct json_object *o, const char *key, bool required, enum json_type t,
+	  const char *word, struct json_object **out, struct jerr *err)
+{
+	struct json_object *v;
+	int rc = lookup(o, key, required, &v, err);
+
+	if (rc <= 0)
+		return rc;
+	if (!json_object_is_type(v, t))
+		return jerr_set(err, "\"%s\" must be %s, not %s", key, word, type_word(v));
+	*out = v;
+	return 1;
+}
+
+int
+jget_object(struct json_object *o, const char *key, bool required,
+	    struct json_object **out, struct jerr *err)
+{
+	return get_typed(o, key, required, json_type_object, "an object", out, err);
+}
+
+int
+jget_array(struct json_object *o, const char *key, bool required,
+	   struct json_object **out, struct jerr *err)
+{
+	return get_typed(o, key, required, json_type_array, "an array", out, err);
+}
+
+int
+jval_int(struct json_object *v, const char *what, int64_t min, int64_t max,
+	 int64_t *out, struct jerr *err)
+{
+	int64_t x;
+
+	if (!json_object_is_type(v, json_type_int))
+		return jerr_set(err, "%s must be an integer, not %s", what, type_word(v));
+	errno = 0;
+	x = json_object_get_int64(v);
+	/* json-c saturates out-of-range integers and says so in errno;
+	 * numbers above INT64_MAX are kept as uint64 and read back as
+	 * INT64_MAX, which every range below excludes. */
+	if (errno == ERANGE || x < min || x > max)
+		return jerr_set(err, "%s must be between %" PRId64 " and %" PRId64 ", not %s",
+				what, min, max, json_object_to_json_string(v));
+	*out = x;
+	return 1;
+}
+
+int
+jget_int(struct json_object *o, const char *key, bool required,
+	 int64_t min, int64_t max, int64_t *out, struct jerr *err)
+{
+	struct json_object *v;
+	char what[96];
+	int rc = lookup(o, key, required, &v, err);
+
+	if (rc <= 0)
+		return rc;
+	snprintf(what, sizeof(what), "\"%s\"", key);
+	return jval_int(v, what, min, max, out, err);
+}
+
+int
+jval_double(struct json_object *v, const char *what, double *out, struct jerr *err)
+{
+	double x;
+
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return jerr_set(err, "%s must be a number, not %s", what, type_word(v));
+	x = json_object_get_double(v);
+	if (!isfinite(x) || fabs(x) > 1e15)
+		return jerr_set(err, "%s is out of range", what);
+	*out = x;
+	return 1;
+}
+
+int
+jget_double(struct json_object *o, const char *key, bool required,
+	    double *out, struct jerr *err)
+{
+	struct json_object *v;
+	char what[96];
+	int rc = lookup(o, key, required, &v, err);
+
+	if (rc <= 0)
+		return rc;
+	snprintf(what, sizeof(what), "\"%s\"", key);
+	return jval_double(v, what, out, err);
+}
+
+int
+jget_bool(struct json_object *o, const char *key, bool required,
+	  bool *out, struct jerr *err)
+{
+	struct json_object *v;
+	int rc = get_typed(o, key, required, json_type_boolean, "true or false", &v, err);
+
+	if (rc <= 0)
+		return rc;
+	*out = json_object_get_boolean(v);
+	return 1;
+}
+
+int
+jget_string(struct json_object *o, const char *key, bool required,
+	    char **out, struct jerr *err)
+{
+	struct json_object *v;
+	int rc = get_typed(o, key, required, json_type_string, "a string", &v, err);
+	int len;
+
+	if (rc <= 0)
+		return rc;
+	len = json_object_get_string_len(v);
+	if (len < 0 || (size_t)len > TT_MAX_STRING_BYTES)
+		return jerr_set(err, "\"%s\" is longer than %u bytes", key, TT_MAX_STRING_BYTES);
+	/* The file may have been written by anyone: clean it as if it came
+	 * straight from a device. */
+	*out = tt_str_sanitize(json_object_get_string(v), (size_t)len, TT_MAX_STRING_BYTES);
+	return 1;
+}
+
+int
+jval_type(struct json_object *v, const char *what, unsigned int *out, struct jerr *err)
+{
+	if (json_object_is_type(v, json_type_string)) {
+		const char *s = json_object_get_string(v);
+		if (tt_type_from_string(s, out) < 0)
+			return jerr_set(err, "%s: unknown event type \"%.64s\"", what, s);
+		return 1;
+	}
+	int64_t t;
+	int rc = jval_int(v, what, 0, EV_MAX, &t, err);
+	if (rc > 0)
+		*out = (unsigned int)t;
+	return rc;
+}
+
+int
+jval_code(struct json_object *v, const char *what, unsigned int type,
+	  unsigned int *out, struct jerr *err)
+{
+	int max = tt_code_max(type);
+
+	if (max < 0)
+		return jerr_set(err, "%s: event type %u has no codes", what, type);
+	if (json_object_is_type(v, json_type_string))
+		return jkey_code(json_object_get_string(v), type, out, err);
+
+	int64_t c;
+	int rc = jval_int(v, what, 0, max, &c, err);
+	if (rc > 0)
+		*out = (unsigned int)c;
+	return rc;
+}
+
+int
+jkey_code(const char *key, unsigned int type, unsigned int *out, struct jerr *err)
+{
+	if (tt_code_from_string(type, key, out) < 0) {
+		char tbuf[16];
+		return jerr_set(err, "\"%.64s\" is not a code of %s", key,
+				tt_type_label(tbuf, sizeof(tbuf), type));
+	}
+	return 1;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Typed, range-checked access to json-c values. Each getter checks
+ * presence, type and range in one place and, on failure, writes a message
+ * naming the key and what was expected into @err. Getters return 1 when
+ * the value was there and is good, 0 when an optional key is absent (the
+ * out-parameter is then untouched), and -EINVAL when something is wrong.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+
+struct jerr {
+	char msg[512];
+};
+
+int jerr_set(struct jerr *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+int jget_object(struct json_object *o, const char *key, bool required,
+		struct json_object **out, struct jerr *err);
+int jget_array(struct json_object *o, const char *key, bool required,
+	       struct json_object **out, struct jerr *err);
+int jget_int(struct json_object *o, const char *key, bool required,
+	     int64_t min, int64_t max, int64_t *out, struct jerr *err);
+int jget_double(struct json_object *o, const char *key, bool required,
+		double *out, struct jerr *err);
+int jget_bool(struct json_object *o, const char *key, bool required,
+	      bool *out, struct jerr *err);
+/* *out is a newly allocated, sanitized copy. */
+int jget_string(struct json_object *o, const char *key, bool required,
+		char **out, struct jerr *err);
+
+/* The same checks for a value that is not in an object (array items);
+ * @what names it in messages. */
+int jval_int(struct json_object *v, const char *what, int64_t min, int64_t max,
+	     int64_t *out, struct jerr *err);
+int jval_double(struct json_object *v, const char *what, double *out, struct jerr *err);
+/* An event type or code: a number or a libevdev name. */
+int jval_type(struct json_object *v, const char *what, unsigned int *out, struct jerr *err);
+int jval_code(struct json_object *v, const char *what, unsigned int type,
+	      unsigned int *out, struct jerr *err);
+/* Same, for an object key (a string: a name or a decimal number). */
+int jkey_code(const char *key, unsigned int type, unsigned int *out, struct jerr *err);

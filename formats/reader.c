@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reader-private.h"
+#include "util-mem.h"
+
+int
+reader_fail(struct tt_reader *r, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(r->error, sizeof(r->error), "%s:%zu: ", r->name, line);
+	if (n < 0 || (size_t)n >= sizeof(r->error))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(r->error + n, sizeof(r->error) - (size_t)n, fmt, ap);
+	va_end(ap);
+	r->nerrors++;
+	return -EINVAL;
+}
+
+void
+reader_warn(struct tt_reader *r, size_t line, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	int n;
+
+	n = snprintf(msg, sizeof(msg), "%s:%zu: warning: ", r->name, line);
+	if (n < 0 || (size_t)n >= sizeof(msg))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	r->nwarnings++;
+	if (r->warn)
+		r->warn(r->warn_data, msg);
+	else
+		fprintf(stderr, "%s\n", msg);
+}
+
+struct tt_device *
+reader_find_device(struct tt_reader *r, uint32_t id)
+{
+	for (size_t i = 0; i < r->ndevices; i++) {
+		if (r->devices[i]->id == id)
+			return r->devices[i];
+	}
+	return NULL;
+}
+
+int
+reader_add_device(struct tt_reader *r, struct tt_device *dev)
+{
+	for (size_t i = 0; i < r->ndevices; i++) {
+		if (r->devices[i]->id == dev->id) {
+			tt_device_free(r->devices[i]);
+			r->devices[i] = dev;
+			return 0;
+		}
+	}
+	if (r->ndevices >= TT_MAX_DEVICES)
+		return -ENOSPC;
+	r->devices[r->ndevices++] = dev;
+	return 0;
+}
+
+int
+reader_add_xi_device(struct tt_reader *r, struct tt_xi_device *dev)
+{
+	for (size_t i = 0; i < r->nxi_devices; i++) {
+		if (r->xi_devices[i]->id == dev->id) {
+			tt_xi_device_free(r->xi_devices[i]);
+			r->xi_devices[i] = dev;
+			return 0;
+		}
+	}
+	if (r->nxi_devices >= TT_MAX_DEVICES)
+		return -ENOSPC;
+	r->xi_devices[r->nxi_devices++] = dev;
+	return 0;
+}
+
+void
+reader_frame_reserve(struct tt_reader *r, uint32_t n)
+{
+	if (n <= r->frame_cap)
+		return;
+	uint32_t cap = r->frame_cap ? r->frame_cap : 64;
+	while (cap < n)
+		cap *= 2;
+	r->frame.events = tt_reallocarray(r->frame.events, cap, sizeof(*r->frame.events));
+	r->frame_cap = cap;
+}
+
+static bool
+starts_with(const char *head, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && memcmp(head, prefix, n) == 0;
+}
+
+static bool
+contains(const char *head, size_t len, const char *needle)
+{
+	return memmem(head, len, needle, strlen(needle)) != NULL;
+}
+
+enum tt_file_format
+tt_detect_format(const char *head, size_t len, const char **why)
+{
+	size_t i = 0;
+
+	*why = NULL;
+	/* A UTF-8 byte order mark is harmless; skip it. */
+	if (starts_with(head, len, "\xef\xbb\xbf"))
+		i = 3;
+	while (i < len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+		i++;
+	head += i;
+	len -= i;
+
+	if (len == 0) {
+		*why = "the file is empty";
+		return TT_FORMAT_UNKNOWN;
+	}
+	if ((starts_with(head, len, "D: ") || contains(head, len, "\nD: ")) &&
+	    contains(head, len, "\nR: ")) {
+		*why = "this looks like hid-recorder output (raw HID reports); record the evdev device with touchtape record instead";
+		return TT_FORMAT_UNKNOWN;
+	}
+	if (contains(head, len, "Input driver version is") || contains(head, len, "Testing ... (interrupt to exit)")) {
+		*why = "this looks like an evtest dump, which lacks the device description needed to replay it; record with touchtape record or evemu-record instead";
+		return TT_FORMAT_UNKNOWN;
+	}
+	if (contains(head, len, "I: Bus=") && contains(head, len, "\nN: Name=")) {
+		*why = "this looks like /proc/bus/input/devices, a device list without events";
+		return TT_FORMAT_UNKNOWN;
+	}
+	if (head[0] == '{')
+		return TT_FORMAT_TIMELINE;
+	if (starts_with(head, len, "# EVEMU") || starts_with(head, len, "N: ") ||
+	    starts_with(head, len, "I: ") || starts_with(head, len, "E: ") ||
+	    (head[0] == '#' && (contains(head, len, "\nN: ") || contains(head, len, "\nE: ") ||
+				contains(head, len, "\nI: "))))
+		return TT_FORMAT_EVEMU;
+	if (contains(head, len, "ndevices:") || starts_with(head, len, "version: 1") ||
+	    (starts_with(head, len, "#") && contains(head, len, "\nversion: ")) ||
+	    starts_with(head, len, "---"))
+		return TT_FORMAT_LIBINPUT;
+
+	*why = "not a touchtape timeline, evemu or libinput-record file";
+	return TT_FORMAT_UNKNOWN;
+}
+
+const char *
+tt_file_format_name(enum tt_file_format f)
+{
+	switch (f) {
+	case TT_FORMAT_TIMELINE: return "touchtape timeline";
+	case TT_FORMAT_EVEMU: return "evemu";
+	case TT_FORMAT_LIBINPUT: return "libinput-record";
+	case TT_FORMAT_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+int
+tt_reader_open_fd(int fd, const char *name, struct tt_reader **out)
+{
+	struct tt_reader *r = tt_zalloc(sizeof(*r));
+	char head[4096];
+	size_t len = 0;
+	const char *why;
+	int rc;
+
+	r->name = tt_strdup(name);
+	linebuf_init(&r->lb, fd, TT_MAX_LINE_BYTES);
+	r->marker.device = -1;
+
+	/* Read enough to recognise the format; a pipe may deliver it in
+	 * pieces. */
+	while (len < sizeof(head)) {
+		ssize_t n = read(fd, head + len, sizeof(head) - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			tt_reader_free(r);
+			return rc;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	linebuf_prime(&r->lb, head, len);
+	if (len < sizeof(head))
+		r->lb.eof = true;
+
+	r->format = tt_detect_format(head, len, &why);
+	switch (r->format) {
+	case TT_FORMAT_TIMELINE:
+		rc = timeline_reader_init(r);
+		break;
+	case TT_FORMAT_EVEMU:
+		rc = evemu_reader_init(r);
+		why = "evemu files cannot be read yet";
+		break;
+	case TT_FORMAT_LIBINPUT:
+		rc = libinput_reader_init(r);
+		why = "libinput-record files cannot be read yet";
+		break;
+	default:
+		rc = -EPROTO;
+		break;
+	}
+	if (rc < 0) {
+		snprintf(r->error, sizeof(r->error), "%s: %s", name, why ? why : strerror(-rc));
+		/* Keep the reader so the caller can read the message. */
+		r->done = true;
+		r->nerrors++;
+		*out = r;
+		return rc == -EPROTONOSUPPORT ? -EPROTO : rc;
+	}
+	*out = r;
+	return 0;
+}
+
+int
+tt_reader_open(const char *path, struct tt_reader **out)
+{
+	int fd;
+
+	if (strcmp(path, "-") == 0) {
+		fd = dup(STDIN_FILENO);
+		if (fd < 0)
+			return -errno;
+		return tt_reader_open_fd(fd, "<stdin>", out);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return tt_reader_open_fd(fd, path, out);
+}
+
+int
+tt_reader_set_companion(struct tt_reader *r, const char *desc_path)
+{
+	free(r->companion);
+	r->companion = tt_strdup(desc_path);
+	return 0;
+}
+
+int
+tt_reader_next(struct tt_reader *r, struct tt_record *rec)
+{
+	if (r->done)
+		return 0;
+	return r->ops->next(r, rec);
+}
+
+const char *
+tt_reader_error(const struct tt_reader *r)
+{
+	return r->error;
+}
+
+void
+tt_reader_set_warn(struct tt_reader *r, tt_reader_warn_fn fn, void *userdata)
+{
+	r->warn = fn;
+	r->warn_data = userdata;
+}
+
+size_t tt_reader_nerrors(const struct tt_reader *r) { return r->nerrors; }
+size_t tt_reader_nwarnings(const struct tt_reader *r) { return r->nwarnings; }
+enum tt_file_format tt_reader_format(const struct tt_reader *r) { return r->format; }
+const char *tt_reader_name(const struct tt_reader *r) { return r->name; }
+size_t tt_reader_line(const struct tt_reader *r) { return r->lb.lineno; }
+
+const struct tt_header *
+tt_reader_header(const struct tt_reader *r)
+{
+	return r->have_header ? &r->header : NULL;
+}
+
+const struct tt_device *
+tt_reader_device(const struct tt_reader *r, uint32_t id)
+{
+	return reader_find_device((struct tt_reader *)r, id);
+}
+
+size_t
+tt_reader_ndevices(const struct tt_reader *r)
+{
+	return r->ndevices;
+}
+
+const struct tt_device *
+tt_reader_device_at(const struct tt_reader *r, size_t index)
+{
+	return index < r->ndevices ? r->devices[index] : NULL;
+}
+
+const struct tt_xi_device *
+tt_reader_xi_device(const struct tt_reader *r, uint32_t id)
+{
+	for (size_t i = 0; i < r->nxi_devices; i++) {
+		if (r->xi_devices[i]->id == id)
+			return r->xi_devices[i];
+	}
+	return NULL;
+}
+
+void
+tt_reader_free(struct tt_reader *r)
+{
+	if (!r)
+		return;
+	if (r->ops && r->ops->destroy)
+		r->ops->destroy(r);
+	if (r->lb.fd >= 0)
+		close(r->lb.fd);
+	linebuf_release(&r->lb);
+	for (size_t i = 0; i < r->ndevices; i++)
+		tt_device_free(r->devices[i]);
+	for (size_t i = 0; i < r->nxi_devices; i++)
+		tt_xi_device_free(r->xi_devices[i]);
+	tt_header_clear(&r->header);
+	free(r->frame.events);
+	tt_xi_event_clear(&r->xi);
+	tt_marker_clear(&r->marker);
+	free(r->companion);
+	free(r->name);
+	free(r);
+}

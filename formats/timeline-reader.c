@@ -1,0 +1,924 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timeline reader: one json-c parse per line, then every key checked
+ * for presence, type and range and copied into plain structs. Nothing
+ * outside formats/ sees json-c.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <X11/extensions/XI2.h>
+
+#include "evnames.h"
+#include "json-get.h"
+#include "reader-private.h"
+#include "util-mem.h"
+#include "util-strings.h"
+#include "xi-names.h"
+
+struct timeline_priv {
+	struct json_tokener *tok;
+	bool header_seen;
+};
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct json_object *, json_object_put);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_device *, tt_device_free);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_xi_device *, tt_xi_device_free);
+
+#define TIME_MIN (-TT_MAX_TIME_US)
+#define TIME_MAX TT_MAX_TIME_US
+
+/* ---- header ---- */
+
+static int
+parse_header(struct tt_reader *r, struct json_object *o, struct jerr *err)
+{
+	struct tt_header h = { 0 };
+	struct json_object *start, *xs;
+	_cleanup_free_ char *format = NULL;
+	int64_t v;
+	int rc;
+
+	if ((rc = jget_string(o, "format", true, &format, err)) < 0)
+		return rc;
+	if (strcmp(format, TT_FORMAT_NAME) != 0)
+		return jerr_set(err, "\"format\" is \"%.64s\", expected \"%s\"", format, TT_FORMAT_NAME);
+	if ((rc = jget_int(o, "version", true, 1, INT32_MAX, &v, err)) < 0)
+		return rc;
+	if (v > TT_FORMAT_VERSION)
+		return jerr_set(err, "version %" PRId64 " is newer than this touchtape reads (%d); upgrade touchtape",
+				v, TT_FORMAT_VERSION);
+	h.version = (int)v;
+	if ((rc = jget_object(o, "start", true, &start, err)) < 0)
+		goto fail;
+	if ((rc = jget_int(start, "monotonic_us", true, 0, TIME_MAX, &h.start_monotonic_us, err)) < 0)
+		goto fail;
+	if ((rc = jget_int(start, "realtime_us", true, 0, TIME_MAX, &h.start_realtime_us, err)) < 0)
+		goto fail;
+	if ((rc = jget_string(o, "tool", false, &h.tool, err)) < 0 ||
+	    (rc = jget_string(o, "kernel", false, &h.kernel, err)) < 0 ||
+	    (rc = jget_string(o, "source_format", false, &h.source_format, err)) < 0 ||
+	    (rc = jget_bool(o, "keycodes_masked", false, &h.keycodes_masked, err)) < 0)
+		goto fail;
+	rc = jget_object(o, "x_server", false, &xs, err);
+	if (rc < 0)
+		goto fail;
+	if (rc > 0) {
+		if ((rc = jget_string(xs, "vendor", false, &h.x_vendor, err)) < 0 ||
+		    (rc = jget_int(xs, "release", false, INT32_MIN, INT32_MAX, &v, err)) < 0)
+			goto fail;
+		if (rc > 0)
+			h.x_release = (int32_t)v;
+	}
+	tt_header_clear(&r->header);
+	r->header = h;
+	r->have_header = true;
+	return 0;
+fail:
+	tt_header_clear(&h);
+	return rc;
+}
+
+/* ---- evdev devices ---- */
+
+static int
+parse_code_list(struct json_object *arr, unsigned int type, uint8_t *bits,
+		unsigned int nbits, const char *what, struct jerr *err)
+{
+	size_t n = json_object_array_length(arr);
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned int code;
+		int rc = jval_code(json_object_array_get_idx(arr, i), what, type, &code, err);
+		if (rc < 0)
+			return rc;
+		if (code >= nbits)
+			return jerr_set(err, "%s: code %u is out of range", what, code);
+		set_bit(bits, code);
+	}
+	return 0;
+}
+
+static int
+parse_codes(struct tt_device *dev, struct json_object *codes, struct jerr *err)
+{
+	json_object_object_foreach(codes, tkey, list) {
+		unsigned int type;
+		char what[64];
+		int max;
+
+		if (tt_type_from_string(tkey, &type) < 0)
+			return jerr_set(err, "\"codes\": unknown event type \"%.64s\"", tkey);
+		max = tt_code_max(type);
+		if (max < 0)
+			return jerr_set(err, "\"codes\": event type %.64s has no codes", tkey);
+		if (!json_object_is_type(list, json_type_array))
+			return jerr_set(err, "\"codes\".\"%.64s\" must be an array", tkey);
+		snprintf(what, sizeof(what), "\"codes\".\"%.40s\"", tkey);
+		set_bit(dev->types, type);
+		int rc = parse_code_list(list, type, dev->codes[type], (unsigned int)max + 1, what, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+parse_absinfo(struct tt_device *dev, struct json_object *abs, struct jerr *err)
+{
+	json_object_object_foreach(abs, ckey, info) {
+		unsigned int code;
+		struct tt_absinfo a;
+		int64_t v[6];
+		static const char *const keys[] = { "value", "min", "max", "fuzz", "flat", "resolution" };
+		int rc;
+
+		if ((rc = jkey_code(ckey, EV_ABS, &code, err)) < 0)
+			return rc;
+		if (!json_object_is_type(info, json_type_object))
+			return jerr_set(err, "\"absinfo\".\"%.64s\" must be an object", ckey);
+		for (size_t i = 0; i < ARRAY_LENGTH(keys); i++) {
+			v[i] = 0;
+			rc = jget_int(info, keys[i], i == 1 || i == 2, INT32_MIN, INT32_MAX, &v[i], err);
+			if (rc < 0)
+				return rc;
+		}
+		a = (struct tt_absinfo){ (int32_t)v[0], (int32_t)v[1], (int32_t)v[2],
+					 (int32_t)v[3], (int32_t)v[4], (int32_t)v[5] };
+		if (a.minimum > a.maximum)
+			return jerr_set(err, "\"absinfo\".\"%.64s\": min %d is above max %d", ckey, a.minimum, a.maximum);
+		dev->abs[code] = a;
+		tt_device_enable(dev, EV_ABS, code);
+	}
+	return 0;
+}
+
+static int
+parse_slot_state(struct tt_device *dev, struct json_object *state, struct jerr *err)
+{
+	size_t n = json_object_array_length(state);
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *s = json_object_array_get_idx(state, i);
+		int64_t slot;
+		int rc;
+
+		if (!json_object_is_type(s, json_type_object))
+			return jerr_set(err, "\"mt\".\"state\" entries must be objects");
+		if ((rc = jget_int(s, "slot", true, 0, (int64_t)dev->num_slots - 1, &slot, err)) < 0)
+			return rc;
+		json_object_object_foreach(s, k, val) {
+			unsigned int code;
+			int64_t v;
+			if (strcmp(k, "slot") == 0)
+				continue;
+			if ((rc = jkey_code(k, EV_ABS, &code, err)) < 0)
+				return rc;
+			if (code < TT_MT_FIRST || code > TT_MT_LAST)
+				return jerr_set(err, "\"mt\".\"state\": %.64s is not a per-slot axis", k);
+			if ((rc = jval_int(val, k, INT32_MIN, INT32_MAX, &v, err)) < 0)
+				return rc;
+			dev->slots[slot].values[code - TT_MT_FIRST] = (int32_t)v;
+		}
+	}
+	return 0;
+}
+
+static int
+parse_mt(struct tt_device *dev, struct json_object *mt, struct jerr *err)
+{
+	_cleanup_free_ char *proto = NULL;
+	struct json_object *state;
+	int64_t v;
+	int rc;
+
+	if ((rc = jget_string(mt, "protocol", true, &proto, err)) < 0)
+		return rc;
+	if (strcmp(proto, "A") == 0) {
+		dev->mt_protocol = TT_MT_A;
+		return 0;
+	}
+	if (strcmp(proto, "B") != 0)
+		return jerr_set(err, "\"mt\".\"protocol\" must be \"A\" or \"B\"");
+	dev->mt_protocol = TT_MT_B;
+	if ((rc = jget_int(mt, "slots", true, 1, TT_MAX_SLOTS, &v, err)) < 0)
+		return rc;
+	tt_device_set_slots(dev, (uint32_t)v);
+	if ((rc = jget_int(mt, "current_slot", false, 0, v - 1, &v, err)) < 0)
+		return rc;
+	if (rc > 0)
+		dev->current_slot = (int32_t)v;
+	if ((rc = jget_array(mt, "state", false, &state, err)) < 0)
+		return rc;
+	if (rc > 0)
+		return parse_slot_state(dev, state, err);
+	return 0;
+}
+
+static int
+parse_state(struct tt_device *dev, struct json_object *st, struct jerr *err)
+{
+	static const struct {
+		const char *key;
+		unsigned int type;
+		unsigned int nbits;
+		size_t offset;
+	} lists[] = {
+		{ "keys_down", EV_KEY, KEY_CNT, offsetof(struct tt_device, keys_down) },
+		{ "leds_on", EV_LED, LED_CNT, offsetof(struct tt_device, leds_on) },
+		{ "switches_on", EV_SW, SW_CNT, offsetof(struct tt_device, switches_on) },
+	};
+
+	for (size_t i = 0; i < ARRAY_LENGTH(lists); i++) {
+		struct json_object *arr;
+		char what[48];
+		int rc = jget_array(st, lists[i].key, false, &arr, err);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			continue;
+		snprintf(what, sizeof(what), "\"state\".\"%s\"", lists[i].key);
+		rc = parse_code_list(arr, lists[i].type, (uint8_t *)dev + lists[i].offset,
+				     lists[i].nbits, what, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+parse_input_id(struct tt_device *dev, struct json_object *id, struct jerr *err)
+{
+	int64_t v[4] = { 0 };
+	static const char *const keys[] = { "bustype", "vendor", "product", "version" };
+
+	for (size_t i = 0; i < ARRAY_LENGTH(keys); i++) {
+		int rc = jget_int(id, keys[i], true, 0, UINT16_MAX, &v[i], err);
+		if (rc < 0)
+			return rc;
+	}
+	dev->bustype = (uint16_t)v[0];
+	dev->vendor = (uint16_t)v[1];
+	dev->product = (uint16_t)v[2];
+	dev->version = (uint16_t)v[3];
+	return 0;
+}
+
+static int
+parse_props(struct tt_device *dev, struct json_object *props, struct jerr *err)
+{
+	size_t n = json_object_array_length(props);
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *p = json_object_array_get_idx(props, i);
+		unsigned int prop;
+		if (json_object_is_type(p, json_type_string)) {
+			if (tt_prop_from_string(json_object_get_string(p), &prop) < 0)
+				return jerr_set(err, "\"properties\": unknown property \"%.64s\"",
+						json_object_get_string(p));
+		} else {
+			int64_t v;
+			int rc = jval_int(p, "\"properties\" item", 0, INPUT_PROP_MAX, &v, err);
+			if (rc < 0)
+				return rc;
+			prop = (unsigned int)v;
+		}
+		set_bit(dev->props, prop);
+	}
+	return 0;
+}
+
+static int
+parse_device(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
+{
+	_cleanup_(tt_device_freep) struct tt_device *dev = NULL;
+	struct json_object *sub;
+	int64_t v;
+	int rc;
+
+	if ((rc = jget_int(o, "id", true, 0, UINT32_MAX, &v, err)) < 0)
+		return rc;
+	dev = tt_device_new((uint32_t)v);
+	if ((rc = jget_string(o, "name", true, &dev->name, err)) < 0 ||
+	    (rc = jget_string(o, "node", false, &dev->node, err)) < 0 ||
+	    (rc = jget_string(o, "phys", false, &dev->phys, err)) < 0 ||
+	    (rc = jget_string(o, "uniq", false, &dev->uniq, err)) < 0)
+		return rc;
+	if ((rc = jget_object(o, "input_id", true, &sub, err)) < 0 ||
+	    (rc = parse_input_id(dev, sub, err)) < 0)
+		return rc;
+	if ((rc = jget_int(o, "driver_version", false, 0, UINT32_MAX, &v, err)) < 0)
+		return rc;
+	if (rc > 0)
+		dev->driver_version = (uint32_t)v;
+	if ((rc = jget_array(o, "properties", false, &sub, err)) < 0 ||
+	    (rc > 0 && (rc = parse_props(dev, sub, err)) < 0))
+		return rc;
+	if ((rc = jget_object(o, "codes", true, &sub, err)) < 0 ||
+	    (rc = parse_codes(dev, sub, err)) < 0)
+		return rc;
+	if ((rc = jget_object(o, "absinfo", false, &sub, err)) < 0 ||
+	    (rc > 0 && (rc = parse_absinfo(dev, sub, err)) < 0))
+		return rc;
+	rc = jget_object(o, "rep", false, &sub, err);
+	if (rc < 0)
+		return rc;
+	if (rc > 0) {
+		if ((rc = jget_int(sub, "delay", true, 0, INT32_MAX, &v, err)) < 0)
+			return rc;
+		dev->rep_delay = (int32_t)v;
+		if ((rc = jget_int(sub, "period", true, 0, INT32_MAX, &v, err)) < 0)
+			return rc;
+		dev->rep_period = (int32_t)v;
+	}
+	if ((rc = jget_object(o, "mt", false, &sub, err)) < 0 ||
+	    (rc > 0 && (rc = parse_mt(dev, sub, err)) < 0))
+		return rc;
+	if (dev->mt_protocol == TT_MT_B && !tt_device_has(dev, EV_ABS, ABS_MT_SLOT))
+		return jerr_set(err, "\"mt\" says protocol B but the device has no ABS_MT_SLOT");
+	if (dev->mt_protocol == TT_MT_B &&
+	    dev->abs[ABS_MT_SLOT].maximum != (int32_t)dev->num_slots - 1)
+		return jerr_set(err, "\"mt\".\"slots\" is %u but ABS_MT_SLOT's max is %d",
+				dev->num_slots, dev->abs[ABS_MT_SLOT].maximum);
+	if ((rc = jget_object(o, "state", false, &sub, err)) < 0 ||
+	    (rc > 0 && (rc = parse_state(dev, sub, err)) < 0))
+		return rc;
+	if ((rc = jget_bool(o, "grabbed_by_other", false, &dev->grabbed_by_other, err)) < 0)
+		return rc;
+
+	rec->device = dev;
+	if (reader_add_device(r, dev) < 0) {
+		rec->device = NULL;
+		return jerr_set(err, "more than %u devices in one file", TT_MAX_DEVICES);
+	}
+	steal(&dev);
+	return 0;
+}
+
+/* ---- frames ---- */
+
+static int
+parse_event(struct json_object *e, uint32_t idx, struct tt_event *out, struct jerr *err)
+{
+	size_t n;
+	unsigned int type, code;
+	int64_t value, dt = 0;
+	char what[48];
+	int rc;
+
+	if (!json_object_is_type(e, json_type_array))
+		return jerr_set(err, "event %u must be an array [type, code, value]", idx);
+	n = json_object_array_length(e);
+	if (n < 3 || n > 4)
+		return jerr_set(err, "event %u must have 3 or 4 elements, not %zu", idx, n);
+	snprintf(what, sizeof(what), "event %u type", idx);
+	if ((rc = jval_type(json_object_array_get_idx(e, 0), what, &type, err)) < 0)
+		return rc;
+	snprintf(what, sizeof(what), "event %u code", idx);
+	if ((rc = jval_code(json_object_array_get_idx(e, 1), what, type, &code, err)) < 0)
+		return rc;
+	snprintf(what, sizeof(what), "event %u value", idx);
+	if ((rc = jval_int(json_object_array_get_idx(e, 2), what, INT32_MIN, INT32_MAX, &value, err)) < 0)
+		return rc;
+	if (n == 4) {
+		snprintf(what, sizeof(what), "event %u time offset", idx);
+		if ((rc = jval_int(json_object_array_get_idx(e, 3), what, INT32_MIN, INT32_MAX, &dt, err)) < 0)
+			return rc;
+	}
+	*out = (struct tt_event){ (uint16_t)type, (uint16_t)code, (int32_t)value, (int32_t)dt };
+	return 0;
+}
+
+static int
+parse_frame(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
+{
+	struct tt_frame *f = &r->frame;
+	struct json_object *ev;
+	int64_t dev, t;
+	bool flag;
+	size_t n;
+	int rc;
+
+	if ((rc = jget_int(o, "dev", true, 0, UINT32_MAX, &dev, err)) < 0 ||
+	    (rc = jget_int(o, "t", true, TIME_MIN, TIME_MAX, &t, err)) < 0 ||
+	    (rc = jget_array(o, "ev", true, &ev, err)) < 0)
+		return rc;
+	if (!reader_find_device(r, (uint32_t)dev))
+		return jerr_set(err, "frame for device %" PRId64 ", which no device record declared", dev);
+	n = json_object_array_length(ev);
+	if (n > TT_MAX_FRAME_EVENTS)
+		return jerr_set(err, "a frame of %zu events is over the limit of %u", n, TT_MAX_FRAME_EVENTS);
+	reader_frame_reserve(r, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		rc = parse_event(json_object_array_get_idx(ev, i), (uint32_t)i, &f->events[i], err);
+		if (rc < 0)
+			return rc;
+	}
+	f->device = (uint32_t)dev;
+	f->time_us = t;
+	f->nevents = (uint32_t)n;
+	f->flags = 0;
+	static const struct { const char *key; uint32_t flag; } flags[] = {
+		{ "dropped", TT_FRAME_DROPPED },
+		{ "resync", TT_FRAME_RESYNC },
+		{ "incomplete", TT_FRAME_INCOMPLETE },
+	};
+	for (size_t i = 0; i < ARRAY_LENGTH(flags); i++) {
+		flag = false;
+		if ((rc = jget_bool(o, flags[i].key, false, &flag, err)) < 0)
+			return rc;
+		if (flag)
+			f->flags |= flags[i].flag;
+	}
+	rec->frame = f;
+	return 0;
+}
+
+/* ---- XI ---- */
+
+static int
+parse_xi_flags(struct json_object *o, const char *k, int32_t evtype, uint32_t *out, struct jerr *err)
+{
+	struct json_object *arr;
+	uint32_t flags = 0;
+	int rc = jget_array(o, k, false, &arr, err);
+
+	if (rc <= 0)
+		return rc;
+	for (size_t i = 0, n = json_object_array_length(arr); i < n; i++) {
+		struct json_object *f = json_object_array_get_idx(arr, i);
+		uint32_t mask;
+		if (json_object_is_type(f, json_type_string)) {
+			if (tt_xi_flag_from_name(evtype, json_object_get_string(f), &mask) < 0)
+				return jerr_set(err, "\"%s\": unknown flag \"%.64s\"", k, json_object_get_string(f));
+		} else {
+			int64_t v;
+			if ((rc = jval_int(f, "flag", 1, UINT32_MAX, &v, err)) < 0)
+				return rc;
+			mask = (uint32_t)v;
+		}
+		flags |= mask;
+	}
+	*out = flags;
+	return 1;
+}
+
+static int
+parse_use(struct json_object *o, int32_t *use, struct jerr *err)
+{
+	_cleanup_free_ char *s = NULL;
+	int rc = jget_string(o, "use", false, &s, err);
+
+	if (rc <= 0)
+		return rc;
+	if (tt_xi_use_from_name(s, use) < 0)
+		return jerr_set(err, "\"use\": unknown device use \"%.64s\"", s);
+	return 1;
+}
+
+static int
+parse_xi_device(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
+{
+	_cleanup_(tt_xi_device_freep) struct tt_xi_device *d = tt_zalloc(sizeof(*d));
+	struct json_object *sub;
+	int64_t v;
+	int rc;
+
+	d->evdev_device = -1;
+	if ((rc = jget_int(o, "deviceid", true, 0, UINT16_MAX, &v, err)) < 0)
+		return rc;
+	d->id = (uint32_t)v;
+	d->deviceid = (int32_t)v;
+	if ((rc = jget_string(o, "name", true, &d->name, err)) < 0 ||
+	    (rc = parse_use(o, &d->use, err)) < 0 ||
+	    (rc = jget_bool(o, "enabled", false, &d->enabled, err)) < 0 ||
+	    (rc = jget_string(o, "device_node", false, &d->device_node, err)) < 0)
+		return rc;
+	if ((rc = jget_int(o, "attachment", false, 0, UINT16_MAX, &v, err)) < 0)
+		return rc;
+	if (rc > 0)
+		d->attachment = (int32_t)v;
+	if ((rc = jget_int(o, "buttons", false, 0, TT_MAX_XI_BUTTONS, &v, err)) < 0)
+		return rc;
+	if (rc > 0)
+		d->num_buttons = (int32_t)v;
+	if ((rc = jget_int(o, "evdev", false, 0, UINT32_MAX, &v, err)) < 0)
+		return rc;
+	if (rc > 0)
+		d->evdev_device = v;
+	rc = jget_object(o, "touch", false, &sub, err);
+	if (rc < 0)
+		return rc;
+	if (rc > 0) {
+		_cleanup_free_ char *mode = NULL;
+		if ((rc = jget_string(sub, "mode", true, &mode, err)) < 0)
+			return rc;
+		if (strcmp(mode, "direct") == 0)
+			d->touch_mode = TT_XI_TOUCH_DIRECT;
+		else if (strcmp(mode, "dependent") == 0)
+			d->touch_mode = TT_XI_TOUCH_DEPENDENT;
+		else
+			return jerr_set(err, "\"touch\".\"mode\" must be \"direct\" or \"dependent\"");
+		if ((rc = jget_int(sub, "num_touches", true, 0, UINT16_MAX, &v, err)) < 0)
+			return rc;
+		d->num_touches = (int32_t)v;
+	}
+	rc = jget_array(o, "valuators", false, &sub, err);
+	if (rc < 0)
+		return rc;
+	if (rc > 0) {
+		size_t n = json_object_array_length(sub);
+		if (n > TT_MAX_XI_VALUATORS)
+			return jerr_set(err, "more than %u valuators", TT_MAX_XI_VALUATORS);
+		d->valuators = tt_reallocarray(NULL, n ? n : 1, sizeof(*d->valuators));
+		memset(d->valuators, 0, (n ? n : 1) * sizeof(*d->valuators));
+		d->nvaluators = (uint32_t)n;
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *vo = json_object_array_get_idx(sub, i);
+			struct tt_xi_valuator *val = &d->valuators[i];
+			_cleanup_free_ char *mode = NULL;
+			if (!json_object_is_type(vo, json_type_object))
+				return jerr_set(err, "\"valuators\" entries must be objects");
+			if ((rc = jget_int(vo, "number", true, 0, UINT16_MAX, &v, err)) < 0)
+				return rc;
+			val->number = (int32_t)v;
+			if ((rc = jget_string(vo, "label", false, &val->label, err)) < 0 ||
+			    (rc = jget_double(vo, "min", false, &val->min, err)) < 0 ||
+			    (rc = jget_double(vo, "max", false, &val->max, err)) < 0 ||
+			    (rc = jget_double(vo, "value", false, &val->value, err)) < 0 ||
+			    (rc = jget_string(vo, "mode", false, &mode, err)) < 0)
+				return rc;
+			if ((rc = jget_int(vo, "resolution", false, INT32_MIN, INT32_MAX, &v, err)) < 0)
+				return rc;
+			if (rc > 0)
+				val->resolution = (int32_t)v;
+			val->mode = (mode && strcmp(mode, "relative") == 0) ? XIModeRelative : XIModeAbsolute;
+		}
+	}
+	rec->xi_device = d;
+	if (reader_add_xi_device(r, d) < 0) {
+		rec->xi_device = NULL;
+		return jerr_set(err, "more than %u X devices in one file", TT_MAX_DEVICES);
+	}
+	steal(&d);
+	return 0;
+}
+
+static int
+parse_pair_int(struct json_object *o, const char *k, int32_t *a, int32_t *b, int32_t *c, int32_t *d,
+	       struct jerr *err)
+{
+	struct json_object *arr;
+	int32_t *outs[4] = { a, b, c, d };
+	int rc = jget_array(o, k, false, &arr, err);
+
+	if (rc <= 0)
+		return rc;
+	if (json_object_array_length(arr) != 4)
+		return jerr_set(err, "\"%s\" must be [base, latched, locked, effective]", k);
+	for (size_t i = 0; i < 4; i++) {
+		int64_t v;
+		if ((rc = jval_int(json_object_array_get_idx(arr, i), k, INT32_MIN, INT32_MAX, &v, err)) < 0)
+			return rc;
+		*outs[i] = (int32_t)v;
+	}
+	return 1;
+}
+
+static int
+parse_valuator_map(struct json_object *o, const char *k, struct tt_xi_event *ev,
+		   double **values, struct jerr *err)
+{
+	struct json_object *map;
+	size_t n, i = 0;
+	int rc = jget_object(o, k, false, &map, err);
+
+	if (rc <= 0)
+		return rc;
+	n = (size_t)json_object_object_length(map);
+	if (n > TT_MAX_XI_VALUATORS)
+		return jerr_set(err, "\"%s\": more than %u valuators", k, TT_MAX_XI_VALUATORS);
+	/* "raw" must list the same valuators as "valuators". */
+	bool is_raw = ev->valuator_numbers != NULL;
+	if (is_raw && n != ev->nvaluators)
+		return jerr_set(err, "\"%s\" must list the same valuators as \"valuators\"", k);
+	*values = tt_reallocarray(NULL, n ? n : 1, sizeof(double));
+	if (!is_raw)
+		ev->valuator_numbers = tt_reallocarray(NULL, n ? n : 1, sizeof(int32_t));
+	json_object_object_foreach(map, num, val) {
+		int64_t number;
+		char what[64];
+		if (tt_parse_int64(num, &number) < 0 || number < 0 || number >= TT_MAX_XI_VALUATORS * 4)
+			return jerr_set(err, "\"%s\": \"%.32s\" is not a valuator number", k, num);
+		if (is_raw && ev->valuator_numbers[i] != number)
+			return jerr_set(err, "\"%s\" must list the same valuators as \"valuators\"", k);
+		ev->valuator_numbers[i] = (int32_t)number;
+		snprintf(what, sizeof(what), "\"%s\".\"%.32s\"", k, num);
+		if ((rc = jval_double(val, what, &(*values)[i], err)) < 0)
+			return rc;
+		i++;
+	}
+	if (!is_raw)
+		ev->nvaluators = (uint32_t)n;
+	return 1;
+}
+
+static int
+parse_xi_changes(struct json_object *o, struct tt_xi_event *ev, struct jerr *err)
+{
+	struct json_object *arr;
+	size_t n;
+	int rc = jget_array(o, "changes", false, &arr, err);
+
+	if (rc <= 0)
+		return rc;
+	n = json_object_array_length(arr);
+	if (n > TT_MAX_XI_CHANGES)
+		return jerr_set(err, "more than %u hierarchy changes", TT_MAX_XI_CHANGES);
+	ev->changes = tt_reallocarray(NULL, n ? n : 1, sizeof(*ev->changes));
+	memset(ev->changes, 0, (n ? n : 1) * sizeof(*ev->changes));
+	ev->nchanges = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(arr, i);
+		struct tt_xi_change *ch = &ev->changes[i];
+		int64_t v;
+		if (!json_object_is_type(c, json_type_object))
+			return jerr_set(err, "\"changes\" entries must be objects");
+		if ((rc = jget_int(c, "deviceid", true, 0, UINT16_MAX, &v, err)) < 0)
+			return rc;
+		ch->deviceid = (int32_t)v;
+		if ((rc = jget_int(c, "attachment", false, 0, UINT16_MAX, &v, err)) < 0)
+			return rc;
+		if (rc > 0)
+			ch->attachment = (int32_t)v;
+		if ((rc = parse_use(c, &ch->use, err)) < 0 ||
+		    (rc = jget_bool(c, "enabled", false, &ch->enabled, err)) < 0 ||
+		    (rc = parse_xi_flags(c, "flags", XI_HierarchyChanged, &ch->flags, err)) < 0)
+			return rc;
+	}
+	return 1;
+}
+
+static int
+parse_xi_event(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
+{
+	struct tt_xi_event *ev = &r->xi;
+	_cleanup_free_ char *name = NULL;
+	struct json_object *arr;
+	int64_t v;
+	int rc;
+
+	tt_xi_event_clear(ev);
+	if ((rc = jget_string(o, "xi", true, &name, err)) < 0)
+		return rc;
+	if (tt_xi_event_from_name(name, &ev->evtype) < 0)
+		return jerr_set(err, "\"xi\": unknown XI event \"%.64s\"", name);
+	if ((rc = jget_int(o, "t", true, TIME_MIN, TIME_MAX, &ev->time_us, err)) < 0)
+		return rc;
+	if ((rc = jget_int(o, "server_time", false, 0, UINT32_MAX, &v, err)) < 0)
+		return rc;
+	if (rc > 0)
+		ev->server_time = (uint32_t)v;
+	if ((rc = jget_string(o, "client", false, &ev->client, err)) < 0)
+		return rc;
+
+	static const struct { const char *key; size_t off; int64_t max; } ints[] = {
+		{ "deviceid", offsetof(struct tt_xi_event, deviceid), UINT16_MAX },
+		{ "sourceid", offsetof(struct tt_xi_event, sourceid), UINT16_MAX },
+		{ "detail", offsetof(struct tt_xi_event, detail), UINT32_MAX },
+		{ "touchid", offsetof(struct tt_xi_event, touchid), UINT32_MAX },
+		{ "root_win", offsetof(struct tt_xi_event, root), UINT32_MAX },
+		{ "event_win", offsetof(struct tt_xi_event, event), UINT32_MAX },
+		{ "child_win", offsetof(struct tt_xi_event, child), UINT32_MAX },
+		{ "reason", offsetof(struct tt_xi_event, reason), INT32_MAX },
+	};
+	for (size_t i = 0; i < ARRAY_LENGTH(ints); i++) {
+		if ((rc = jget_int(o, ints[i].key, false, 0, ints[i].max, &v, err)) < 0)
+			return rc;
+		if (rc > 0) {
+			/* All these fields are 32 bits wide. */
+			uint32_t u = (uint32_t)v;
+			memcpy((char *)ev + ints[i].off, &u, sizeof(u));
+		}
+	}
+	static const struct { const char *key; size_t off; } dbls[] = {
+		{ "root_x", offsetof(struct tt_xi_event, root_x) },
+		{ "root_y", offsetof(struct tt_xi_event, root_y) },
+		{ "event_x", offsetof(struct tt_xi_event, event_x) },
+		{ "event_y", offsetof(struct tt_xi_event, event_y) },
+	};
+	for (size_t i = 0; i < ARRAY_LENGTH(dbls); i++) {
+		if ((rc = jget_double(o, dbls[i].key, false, (double *)((char *)ev + dbls[i].off), err)) < 0)
+			return rc;
+	}
+	if ((rc = parse_xi_flags(o, "flags", ev->evtype, &ev->flags, err)) < 0 ||
+	    (rc = parse_valuator_map(o, "valuators", ev, &ev->valuator_values, err)) < 0)
+		return rc;
+	if (ev->valuator_numbers == NULL && json_object_object_get_ex(o, "raw", NULL))
+		return jerr_set(err, "\"raw\" given without \"valuators\"");
+	if ((rc = parse_valuator_map(o, "raw", ev, &ev->raw_values, err)) < 0 ||
+	    (rc = parse_pair_int(o, "mods", &ev->mods_base, &ev->mods_latched, &ev->mods_locked,
+				 &ev->mods_effective, err)) < 0 ||
+	    (rc = parse_pair_int(o, "group", &ev->group_base, &ev->group_latched, &ev->group_locked,
+				 &ev->group_effective, err)) < 0 ||
+	    (rc = parse_xi_changes(o, ev, err)) < 0)
+		return rc;
+	rc = jget_array(o, "buttons", false, &arr, err);
+	if (rc < 0)
+		return rc;
+	if (rc > 0) {
+		size_t n = json_object_array_length(arr);
+		if (n > TT_MAX_XI_BUTTONS)
+			return jerr_set(err, "more than %u buttons", TT_MAX_XI_BUTTONS);
+		ev->buttons = tt_reallocarray(NULL, n ? n : 1, sizeof(int32_t));
+		ev->nbuttons = (uint32_t)n;
+		for (size_t i = 0; i < n; i++) {
+			if ((rc = jval_int(json_object_array_get_idx(arr, i), "button", 0, UINT16_MAX, &v, err)) < 0)
+				return rc;
+			ev->buttons[i] = (int32_t)v;
+		}
+	}
+	rec->xi_event = ev;
+	return 0;
+}
+
+/* ---- markers ---- */
+
+static int
+parse_marker(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
+{
+	struct tt_marker *m = &r->marker;
+	int64_t v;
+	int rc;
+
+	tt_marker_clear(m);
+	if ((rc = jget_int(o, "t", true, TIME_MIN, TIME_MAX, &m->time_us, err)) < 0 ||
+	    (rc = jget_string(o, "kind", true, &m->kind_name, err)) < 0 ||
+	    (rc = jget_string(o, "text", false, &m->text, err)) < 0)
+		return rc;
+	m->kind = tt_marker_kind_from_name(m->kind_name);
+	if ((rc = jget_int(o, "dev", false, 0, UINT32_MAX, &v, err)) < 0)
+		return rc;
+	if (rc > 0)
+		m->device = v;
+	rec->marker = m;
+	return 0;
+}
+
+/* ---- line dispatch ---- */
+
+static int
+parse_record(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
+{
+	struct timeline_priv *p = r->priv;
+	_cleanup_free_ char *type = NULL;
+	int rc;
+
+	if (!json_object_is_type(o, json_type_object))
+		return jerr_set(err, "a record must be a JSON object");
+
+	if (!p->header_seen) {
+		rc = parse_header(r, o, err);
+		if (rc < 0)
+			return rc;
+		p->header_seen = true;
+		rec->type = TT_RECORD_HEADER;
+		rec->header = &r->header;
+		return 0;
+	}
+
+	if ((rc = jget_string(o, "type", true, &type, err)) < 0)
+		return rc;
+	if (strcmp(type, "frame") == 0) {
+		rec->type = TT_RECORD_FRAME;
+		return parse_frame(r, o, rec, err);
+	} else if (strcmp(type, "device") == 0) {
+		rec->type = TT_RECORD_DEVICE;
+		return parse_device(r, o, rec, err);
+	} else if (strcmp(type, "xi") == 0) {
+		rec->type = TT_RECORD_XI_EVENT;
+		return parse_xi_event(r, o, rec, err);
+	} else if (strcmp(type, "xi_device") == 0) {
+		rec->type = TT_RECORD_XI_DEVICE;
+		return parse_xi_device(r, o, rec, err);
+	} else if (strcmp(type, "marker") == 0) {
+		rec->type = TT_RECORD_MARKER;
+		return parse_marker(r, o, rec, err);
+	}
+	/* Newer writers may add record types; readers skip them. */
+	return 1;
+}
+
+static const char *
+tokener_message(struct json_tokener *tok)
+{
+	return json_tokener_error_desc(json_tokener_get_error(tok));
+}
+
+static int
+timeline_next(struct tt_reader *r, struct tt_record *rec)
+{
+	struct timeline_priv *p = r->priv;
+
+	for (;;) {
+		char *line;
+		size_t len;
+		struct jerr err = { { 0 } };
+		int status = linebuf_next(&r->lb, &line, &len);
+		size_t lineno = r->lb.lineno;
+
+		if (status < 0) {
+			r->done = true;
+			reader_fail(r, lineno, "read error: %s", strerror(-status));
+			return -EIO;
+		}
+		if (status == LINEBUF_EOF) {
+			r->done = true;
+			if (!p->header_seen)
+				return reader_fail(r, lineno, "no header: the file holds no records");
+			return 0;
+		}
+		if (status == LINEBUF_TOO_LONG)
+			return reader_fail(r, lineno, "line longer than %u bytes", TT_MAX_LINE_BYTES);
+
+		/* Blank lines are allowed (a person may add them). */
+		size_t i = 0;
+		while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+			i++;
+		if (i == len)
+			continue;
+		if (len > INT32_MAX)
+			return reader_fail(r, lineno, "line too long");
+
+		json_tokener_reset(p->tok);
+		_cleanup_(json_object_putp) struct json_object *o =
+			json_tokener_parse_ex(p->tok, line, (int)len);
+		enum json_tokener_error jerr = json_tokener_get_error(p->tok);
+		if (jerr == json_tokener_continue) {
+			/* A partial object: feed the end so the tokener
+			 * decides (it may be a complete bare value). */
+			o = json_tokener_parse_ex(p->tok, "", 1);
+			jerr = json_tokener_get_error(p->tok);
+			if (!o && status == LINEBUF_LAST) {
+				reader_warn(r, lineno, "the last line is cut short (recording interrupted?); ignored");
+				r->done = true;
+				return 0;
+			}
+		}
+		if (!o || jerr != json_tokener_success)
+			return reader_fail(r, lineno, "invalid JSON: %s",
+					   o ? "trailing characters after the object" : tokener_message(p->tok));
+		if (json_tokener_get_parse_end(p->tok) < len) {
+			size_t end = json_tokener_get_parse_end(p->tok);
+			while (end < len && (line[end] == ' ' || line[end] == '\t' || line[end] == '\r'))
+				end++;
+			if (end < len)
+				return reader_fail(r, lineno, "invalid JSON: more than one value on the line");
+		}
+
+		memset(rec, 0, sizeof(*rec));
+		rec->line = lineno;
+		int rc = parse_record(r, o, rec, &err);
+		if (rc < 0)
+			return reader_fail(r, lineno, "%s", err.msg);
+		if (rc > 0)
+			continue;	/* unknown record type, skipped */
+		return 1;
+	}
+}
+
+static void
+timeline_destroy(struct tt_reader *r)
+{
+	struct timeline_priv *p = r->priv;
+
+	if (!p)
+		return;
+	json_tokener_free(p->tok);
+	free(p);
+	r->priv = NULL;
+}
+
+static const struct tt_reader_ops timeline_ops = {
+	.next = timeline_next,
+	.destroy = timeline_destroy,
+};
+
+int
+timeline_reader_init(struct tt_reader *r)
+{
+	struct timeline_priv *p = tt_zalloc(sizeof(*p));
+
+	p->tok = json_tokener_new_ex(TT_JSON_MAX_DEPTH);
+	if (!p->tok) {
+		free(p);
+		return -ENOMEM;
+	}
+	/* Strict JSON and valid UTF-8 only: what the writer produces. */
+	json_tokener_set_flags(p->tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	r->priv = p;
+	r->ops = &timeline_ops;
+	return 0;
+}

@@ -1,0 +1,660 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timeline writer. Lines are composed by hand rather than through
+ * json-c's object tree: a recorder writes a frame for every SYN_REPORT
+ * and must not allocate per event. Strings go through one escaping
+ * function after sanitizing, so every line is valid JSON and valid UTF-8.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <X11/extensions/XI2.h>
+
+#include "evnames.h"
+#include "util-mem.h"
+#include "util-strings.h"
+#include "util-time.h"
+#include "writer.h"
+#include "xi-names.h"
+
+struct tt_writer {
+	int fd;
+	int error;		/* sticky: the first write error */
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+static void
+reserve(struct tt_writer *w, size_t n)
+{
+	if (w->cap - w->len >= n)
+		return;
+	size_t cap = w->cap ? w->cap : 4096;
+	while (cap - w->len < n)
+		cap *= 2;
+	w->buf = tt_reallocarray(w->buf, cap, 1);
+	w->cap = cap;
+}
+
+static void
+put(struct tt_writer *w, const char *s, size_t n)
+{
+	reserve(w, n);
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static void
+puts_(struct tt_writer *w, const char *s)
+{
+	put(w, s, strlen(s));
+}
+
+/* Integers are the hot path: format them without printf. */
+static void
+put_int(struct tt_writer *w, int64_t v)
+{
+	char tmp[24];
+	char *p = tmp + sizeof(tmp);
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	put(w, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+static void
+put_double(struct tt_writer *w, double v)
+{
+	char tmp[40];
+
+	if (!isfinite(v))
+		v = 0;
+	/* %.17g round-trips every double; trim to what is needed. */
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		if (strtod(tmp, NULL) == v)
+			break;
+	}
+	/* JSON has no "inf" and needs a digit before an exponent: %g gives
+	 * neither problem for finite values. */
+	puts_(w, tmp);
+}
+
+static void
+put_string(struct tt_writer *w, const char *s)
+{
+	_cleanup_free_ char *clean = NULL;
+	size_t len = strlen(s);
+
+	if (len > TT_MAX_STRING_BYTES || !tt_str_is_clean(s, len)) {
+		clean = tt_str_sanitize(s, len, TT_MAX_STRING_BYTES);
+		s = clean;
+	}
+	put(w, "\"", 1);
+	for (const char *p = s; *p; p++) {
+		switch (*p) {
+		case '"': put(w, "\\\"", 2); break;
+		case '\\': put(w, "\\\\", 2); break;
+		default: put(w, p, 1); break;
+		}
+	}
+	put(w, "\"", 1);
+}
+
+static void
+key(struct tt_writer *w, const char *k)
+{
+	if (w->len > 0 && w->buf[w->len - 1] != '{')
+		put(w, ",", 1);
+	put(w, "\"", 1);
+	puts_(w, k);
+	put(w, "\":", 2);
+}
+
+static void
+kv_int(struct tt_writer *w, const char *k, int64_t v)
+{
+	key(w, k);
+	put_int(w, v);
+}
+
+static void
+kv_str(struct tt_writer *w, const char *k, const char *v)
+{
+	if (!v)
+		return;
+	key(w, k);
+	put_string(w, v);
+}
+
+static void
+kv_bool(struct tt_writer *w, const char *k, bool v)
+{
+	key(w, k);
+	puts_(w, v ? "true" : "false");
+}
+
+static void
+put_code_name(struct tt_writer *w, unsigned int type, unsigned int code)
+{
+	char buf[16];
+	put(w, "\"", 1);
+	puts_(w, tt_code_label(buf, sizeof(buf), type, code));
+	put(w, "\"", 1);
+}
+
+/* Sends the composed line with as many write(2)s as it takes. */
+static int
+flush_line(struct tt_writer *w)
+{
+	size_t off = 0;
+
+	put(w, "\n", 1);
+	if (w->error) {
+		w->len = 0;
+		return w->error;
+	}
+	while (off < w->len) {
+		ssize_t n = write(w->fd, w->buf + off, w->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			w->error = -errno;
+			break;
+		}
+		off += (size_t)n;
+	}
+	w->len = 0;
+	return w->error;
+}
+
+int
+tt_writer_new(int fd, struct tt_writer **out)
+{
+	struct tt_writer *w;
+
+	if (fd < 0)
+		return -EBADF;
+	w = tt_zalloc(sizeof(*w));
+	w->fd = fd;
+	*out = w;
+	return 0;
+}
+
+void
+tt_writer_free(struct tt_writer *w)
+{
+	if (!w)
+		return;
+	free(w->buf);
+	free(w);
+}
+
+void
+tt_header_init_now(struct tt_header *h)
+{
+	struct utsname u;
+
+	memset(h, 0, sizeof(*h));
+	h->version = TT_FORMAT_VERSION;
+	h->tool = tt_strdup(PACKAGE_NAME " " PACKAGE_VERSION);
+	if (uname(&u) == 0)
+		h->kernel = tt_strdup(u.release);
+	/* Taken back to back so the two clocks describe the same instant. */
+	h->start_monotonic_us = tt_now_us(CLOCK_MONOTONIC);
+	h->start_realtime_us = tt_now_us(CLOCK_REALTIME);
+}
+
+int
+tt_writer_header(struct tt_writer *w, const struct tt_header *h)
+{
+	put(w, "{", 1);
+	kv_str(w, "format", TT_FORMAT_NAME);
+	kv_int(w, "version", TT_FORMAT_VERSION);
+	kv_str(w, "tool", h->tool ? h->tool : PACKAGE_NAME " " PACKAGE_VERSION);
+	kv_str(w, "kernel", h->kernel);
+	if (h->x_vendor) {
+		key(w, "x_server");
+		put(w, "{", 1);
+		kv_str(w, "vendor", h->x_vendor);
+		kv_int(w, "release", h->x_release);
+		put(w, "}", 1);
+	}
+	key(w, "start");
+	put(w, "{", 1);
+	kv_int(w, "monotonic_us", h->start_monotonic_us);
+	kv_int(w, "realtime_us", h->start_realtime_us);
+	put(w, "}", 1);
+	kv_bool(w, "keycodes_masked", h->keycodes_masked);
+	kv_str(w, "source_format", h->source_format);
+	put(w, "}", 1);
+	return flush_line(w);
+}
+
+static void
+put_code_list(struct tt_writer *w, const uint8_t *bits, unsigned int type, unsigned int count)
+{
+	bool first = true;
+
+	put(w, "[", 1);
+	for (unsigned int c = 0; c < count; c++) {
+		if (!bit_is_set(bits, c))
+			continue;
+		if (!first)
+			put(w, ",", 1);
+		first = false;
+		put_code_name(w, type, c);
+	}
+	put(w, "]", 1);
+}
+
+static void
+put_props(struct tt_writer *w, const uint8_t *props)
+{
+	bool first = true;
+
+	put(w, "[", 1);
+	for (unsigned int p = 0; p < INPUT_PROP_CNT; p++) {
+		const char *name;
+		if (!bit_is_set(props, p))
+			continue;
+		if (!first)
+			put(w, ",", 1);
+		first = false;
+		name = tt_prop_name(p);
+		if (name) {
+			put(w, "\"", 1);
+			puts_(w, name);
+			put(w, "\"", 1);
+		} else {
+			put_int(w, p);
+		}
+	}
+	put(w, "]", 1);
+}
+
+static bool
+slot_is_default(const struct tt_device *dev, const struct tt_slot_state *s)
+{
+	for (unsigned int i = 0; i < TT_MT_AXES; i++) {
+		unsigned int code = TT_MT_FIRST + i;
+		int32_t def = code == ABS_MT_TRACKING_ID ? -1 : 0;
+		if (tt_device_has(dev, EV_ABS, code) && s->values[i] != def)
+			return false;
+	}
+	return true;
+}
+
+static void
+put_mt(struct tt_writer *w, const struct tt_device *dev)
+{
+	bool first = true;
+
+	key(w, "mt");
+	put(w, "{", 1);
+	kv_str(w, "protocol", dev->mt_protocol == TT_MT_B ? "B" : "A");
+	if (dev->mt_protocol == TT_MT_B) {
+		kv_int(w, "slots", dev->num_slots);
+		kv_int(w, "current_slot", dev->current_slot);
+		key(w, "state");
+		put(w, "[", 1);
+		for (uint32_t s = 0; s < dev->num_slots; s++) {
+			const struct tt_slot_state *st = &dev->slots[s];
+			if (slot_is_default(dev, st))
+				continue;
+			if (!first)
+				put(w, ",", 1);
+			first = false;
+			put(w, "{", 1);
+			kv_int(w, "slot", s);
+			for (unsigned int i = 0; i < TT_MT_AXES; i++) {
+				unsigned int code = TT_MT_FIRST + i;
+				char buf[16];
+				if (!tt_device_has(dev, EV_ABS, code))
+					continue;
+				key(w, tt_code_label(buf, sizeof(buf), EV_ABS, code));
+				put_int(w, st->values[i]);
+			}
+			put(w, "}", 1);
+		}
+		put(w, "]", 1);
+	}
+	put(w, "}", 1);
+}
+
+int
+tt_writer_device(struct tt_writer *w, const struct tt_device *dev)
+{
+	char buf[16];
+
+	put(w, "{", 1);
+	kv_str(w, "type", "device");
+	kv_int(w, "id", dev->id);
+	kv_str(w, "name", dev->name ? dev->name : "");
+	kv_str(w, "node", dev->node);
+	kv_str(w, "phys", dev->phys);
+	kv_str(w, "uniq", dev->uniq);
+	key(w, "input_id");
+	put(w, "{", 1);
+	kv_int(w, "bustype", dev->bustype);
+	kv_int(w, "vendor", dev->vendor);
+	kv_int(w, "product", dev->product);
+	kv_int(w, "version", dev->version);
+	put(w, "}", 1);
+	if (dev->driver_version)
+		kv_int(w, "driver_version", dev->driver_version);
+	key(w, "properties");
+	put_props(w, dev->props);
+
+	key(w, "codes");
+	put(w, "{", 1);
+	for (unsigned int t = 0; t < EV_CNT; t++) {
+		int max = tt_code_max(t);
+		if (!bit_is_set(dev->types, t) || max < 0)
+			continue;
+		key(w, tt_type_label(buf, sizeof(buf), t));
+		put_code_list(w, dev->codes[t], t, (unsigned int)max + 1);
+	}
+	put(w, "}", 1);
+
+	if (bit_is_set(dev->types, EV_ABS)) {
+		key(w, "absinfo");
+		put(w, "{", 1);
+		for (unsigned int c = 0; c < ABS_CNT; c++) {
+			const struct tt_absinfo *a = &dev->abs[c];
+			if (!tt_device_has(dev, EV_ABS, c))
+				continue;
+			key(w, tt_code_label(buf, sizeof(buf), EV_ABS, c));
+			put(w, "{", 1);
+			kv_int(w, "value", a->value);
+			kv_int(w, "min", a->minimum);
+			kv_int(w, "max", a->maximum);
+			kv_int(w, "fuzz", a->fuzz);
+			kv_int(w, "flat", a->flat);
+			kv_int(w, "resolution", a->resolution);
+			put(w, "}", 1);
+		}
+		put(w, "}", 1);
+	}
+	if (bit_is_set(dev->types, EV_REP)) {
+		key(w, "rep");
+		put(w, "{", 1);
+		kv_int(w, "delay", dev->rep_delay);
+		kv_int(w, "period", dev->rep_period);
+		put(w, "}", 1);
+	}
+	if (dev->mt_protocol != TT_MT_NONE)
+		put_mt(w, dev);
+
+	key(w, "state");
+	put(w, "{", 1);
+	key(w, "keys_down");
+	put_code_list(w, dev->keys_down, EV_KEY, KEY_CNT);
+	key(w, "leds_on");
+	put_code_list(w, dev->leds_on, EV_LED, LED_CNT);
+	key(w, "switches_on");
+	put_code_list(w, dev->switches_on, EV_SW, SW_CNT);
+	put(w, "}", 1);
+	if (dev->grabbed_by_other)
+		kv_bool(w, "grabbed_by_other", true);
+	put(w, "}", 1);
+	return flush_line(w);
+}
+
+int
+tt_writer_frame(struct tt_writer *w, const struct tt_frame *f)
+{
+	if (f->nevents > TT_MAX_FRAME_EVENTS)
+		return -E2BIG;
+
+	puts_(w, "{\"type\":\"frame\",\"dev\":");
+	put_int(w, f->device);
+	puts_(w, ",\"t\":");
+	put_int(w, f->time_us);
+	if (f->flags & TT_FRAME_DROPPED)
+		puts_(w, ",\"dropped\":true");
+	if (f->flags & TT_FRAME_RESYNC)
+		puts_(w, ",\"resync\":true");
+	if (f->flags & TT_FRAME_INCOMPLETE)
+		puts_(w, ",\"incomplete\":true");
+	puts_(w, ",\"ev\":[");
+	reserve(w, (size_t)f->nevents * 48 + 4);
+	for (uint32_t i = 0; i < f->nevents; i++) {
+		const struct tt_event *e = &f->events[i];
+		if (i)
+			put(w, ",", 1);
+		put(w, "[", 1);
+		put_int(w, e->type);
+		put(w, ",", 1);
+		put_int(w, e->code);
+		put(w, ",", 1);
+		put_int(w, e->value);
+		if (e->dt_us) {
+			put(w, ",", 1);
+			put_int(w, e->dt_us);
+		}
+		put(w, "]", 1);
+	}
+	puts_(w, "]}");
+	return flush_line(w);
+}
+
+int
+tt_writer_xi_device(struct tt_writer *w, const struct tt_xi_device *d)
+{
+	put(w, "{", 1);
+	kv_str(w, "type", "xi_device");
+	kv_int(w, "deviceid", d->deviceid);
+	kv_str(w, "name", d->name ? d->name : "");
+	kv_str(w, "use", tt_xi_use_name(d->use));
+	kv_int(w, "attachment", d->attachment);
+	kv_bool(w, "enabled", d->enabled);
+	if (d->touch_mode != TT_XI_TOUCH_NONE) {
+		key(w, "touch");
+		put(w, "{", 1);
+		kv_str(w, "mode", d->touch_mode == TT_XI_TOUCH_DIRECT ? "direct" : "dependent");
+		kv_int(w, "num_touches", d->num_touches);
+		put(w, "}", 1);
+	}
+	kv_int(w, "buttons", d->num_buttons);
+	key(w, "valuators");
+	put(w, "[", 1);
+	for (uint32_t i = 0; i < d->nvaluators; i++) {
+		const struct tt_xi_valuator *v = &d->valuators[i];
+		if (i)
+			put(w, ",", 1);
+		put(w, "{", 1);
+		kv_int(w, "number", v->number);
+		kv_str(w, "label", v->label);
+		key(w, "min");
+		put_double(w, v->min);
+		key(w, "max");
+		put_double(w, v->max);
+		key(w, "value");
+		put_double(w, v->value);
+		kv_int(w, "resolution", v->resolution);
+		kv_str(w, "mode", v->mode == XIModeAbsolute ? "absolute" : "relative");
+		put(w, "}", 1);
+	}
+	put(w, "]", 1);
+	kv_str(w, "device_node", d->device_node);
+	if (d->evdev_device >= 0)
+		kv_int(w, "evdev", d->evdev_device);
+	put(w, "}", 1);
+	return flush_line(w);
+}
+
+static void
+put_flags(struct tt_writer *w, int32_t evtype, uint32_t flags)
+{
+	bool first = true;
+
+	key(w, "flags");
+	put(w, "[", 1);
+	for (unsigned int bit = 0; bit < 32; bit++) {
+		uint32_t mask = 1u << bit;
+		const char *name;
+		if (!(flags & mask))
+			continue;
+		if (!first)
+			put(w, ",", 1);
+		first = false;
+		name = tt_xi_flag_name(evtype, mask);
+		if (name)
+			put_string(w, name);
+		else
+			put_int(w, mask);
+	}
+	put(w, "]", 1);
+}
+
+static void
+put_mods(struct tt_writer *w, const char *k, int32_t a, int32_t b, int32_t c, int32_t d)
+{
+	key(w, k);
+	put(w, "[", 1);
+	put_int(w, a);
+	put(w, ",", 1);
+	put_int(w, b);
+	put(w, ",", 1);
+	put_int(w, c);
+	put(w, ",", 1);
+	put_int(w, d);
+	put(w, "]", 1);
+}
+
+static void
+put_valuators(struct tt_writer *w, const char *k, const struct tt_xi_event *ev, const double *values)
+{
+	key(w, k);
+	put(w, "{", 1);
+	for (uint32_t i = 0; i < ev->nvaluators; i++) {
+		char num[16];
+		snprintf(num, sizeof(num), "%d", ev->valuator_numbers[i]);
+		key(w, num);
+		put_double(w, values[i]);
+	}
+	put(w, "}", 1);
+}
+
+int
+tt_writer_xi_event(struct tt_writer *w, const struct tt_xi_event *ev)
+{
+	const char *name = tt_xi_event_name(ev->evtype);
+
+	if (!name)
+		return -EINVAL;
+	put(w, "{", 1);
+	kv_str(w, "type", "xi");
+	kv_str(w, "xi", name);
+	kv_int(w, "t", ev->time_us);
+	kv_int(w, "server_time", ev->server_time);
+	kv_str(w, "client", ev->client);
+	kv_int(w, "deviceid", ev->deviceid);
+	kv_int(w, "sourceid", ev->sourceid);
+
+	switch (tt_xi_event_class(ev->evtype)) {
+	case TT_XI_CLASS_DEVICE:
+		kv_int(w, "detail", ev->detail);
+		put_flags(w, ev->evtype, ev->flags);
+		key(w, "root_x"); put_double(w, ev->root_x);
+		key(w, "root_y"); put_double(w, ev->root_y);
+		key(w, "event_x"); put_double(w, ev->event_x);
+		key(w, "event_y"); put_double(w, ev->event_y);
+		kv_int(w, "root_win", ev->root);
+		kv_int(w, "event_win", ev->event);
+		kv_int(w, "child_win", ev->child);
+		put_valuators(w, "valuators", ev, ev->valuator_values);
+		key(w, "buttons");
+		put(w, "[", 1);
+		for (uint32_t i = 0; i < ev->nbuttons; i++) {
+			if (i)
+				put(w, ",", 1);
+			put_int(w, ev->buttons[i]);
+		}
+		put(w, "]", 1);
+		put_mods(w, "mods", ev->mods_base, ev->mods_latched, ev->mods_locked, ev->mods_effective);
+		put_mods(w, "group", ev->group_base, ev->group_latched, ev->group_locked, ev->group_effective);
+		break;
+	case TT_XI_CLASS_RAW:
+		kv_int(w, "detail", ev->detail);
+		put_flags(w, ev->evtype, ev->flags);
+		put_valuators(w, "valuators", ev, ev->valuator_values);
+		if (ev->raw_values)
+			put_valuators(w, "raw", ev, ev->raw_values);
+		break;
+	case TT_XI_CLASS_OWNERSHIP:
+		kv_int(w, "touchid", ev->touchid);
+		put_flags(w, ev->evtype, ev->flags);
+		kv_int(w, "root_win", ev->root);
+		kv_int(w, "event_win", ev->event);
+		kv_int(w, "child_win", ev->child);
+		break;
+	case TT_XI_CLASS_REQUEST:
+		kv_int(w, "touchid", ev->touchid);
+		kv_int(w, "event_win", ev->event);
+		break;
+	case TT_XI_CLASS_HIERARCHY:
+		put_flags(w, ev->evtype, ev->flags);
+		kv_int(w, "reason", ev->reason);
+		key(w, "changes");
+		put(w, "[", 1);
+		for (uint32_t i = 0; i < ev->nchanges; i++) {
+			const struct tt_xi_change *c = &ev->changes[i];
+			if (i)
+				put(w, ",", 1);
+			put(w, "{", 1);
+			kv_int(w, "deviceid", c->deviceid);
+			kv_int(w, "attachment", c->attachment);
+			kv_str(w, "use", tt_xi_use_name(c->use));
+			kv_bool(w, "enabled", c->enabled);
+			put_flags(w, XI_HierarchyChanged, c->flags);
+			put(w, "}", 1);
+		}
+		put(w, "]", 1);
+		break;
+	}
+	put(w, "}", 1);
+	return flush_line(w);
+}
+
+int
+tt_writer_marker(struct tt_writer *w, const struct tt_marker *m)
+{
+	put(w, "{", 1);
+	kv_str(w, "type", "marker");
+	kv_int(w, "t", m->time_us);
+	kv_str(w, "kind", m->kind == TT_MARKER_OTHER && m->kind_name ?
+			  m->kind_name : tt_marker_kind_name(m->kind));
+	if (m->device >= 0)
+		kv_int(w, "dev", m->device);
+	kv_str(w, "text", m->text);
+	put(w, "}", 1);
+	return flush_line(w);
+}
+
+int
+tt_writer_record(struct tt_writer *w, const struct tt_record *rec)
+{
+	switch (rec->type) {
+	case TT_RECORD_HEADER: return tt_writer_header(w, rec->header);
+	case TT_RECORD_DEVICE: return tt_writer_device(w, rec->device);
+	case TT_RECORD_FRAME: return tt_writer_frame(w, rec->frame);
+	case TT_RECORD_XI_DEVICE: return tt_writer_xi_device(w, rec->xi_device);
+	case TT_RECORD_XI_EVENT: return tt_writer_xi_event(w, rec->xi_event);
+	case TT_RECORD_MARKER: return tt_writer_marker(w, rec->marker);
+	}
+	return -EINVAL;
+}

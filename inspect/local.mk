@@ -1,0 +1,1 @@
+# inspect: filled in by its issue

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <X11/extensions/XI2.h>
+
+#include "checker.h"
+#include "evnames.h"
+#include "util-mem.h"
+
+static const struct {
+	const char *name;
+	enum tt_severity severity;
+} checks[TT_CHECK_COUNT] = {
+	[TT_CHECK_TIME_BACKWARDS] = { "time-backwards", TT_SEV_ERROR },
+	[TT_CHECK_NO_SYN_REPORT] = { "no-syn-report", TT_SEV_ERROR },
+	[TT_CHECK_SLOT_RANGE] = { "slot-out-of-range", TT_SEV_ERROR },
+	[TT_CHECK_TRACKING_ID_REUSED] = { "tracking-id-reused", TT_SEV_ERROR },
+	[TT_CHECK_TRACKING_ID_REPLACED] = { "tracking-id-replaced", TT_SEV_WARNING },
+	[TT_CHECK_VALUE_RANGE] = { "value-out-of-range", TT_SEV_ERROR },
+	[TT_CHECK_UNSUPPORTED_CODE] = { "unsupported-code", TT_SEV_ERROR },
+	[TT_CHECK_XI_UPDATE_BEFORE_BEGIN] = { "xi-update-before-begin", TT_SEV_ERROR },
+	[TT_CHECK_XI_BEGIN_TWICE] = { "xi-begin-twice", TT_SEV_ERROR },
+	[TT_CHECK_XI_END_TWICE] = { "xi-end-without-begin", TT_SEV_ERROR },
+	[TT_CHECK_NO_DEVICES] = { "no-devices", TT_SEV_WARNING },
+	[TT_CHECK_DUPLICATE_DEVICE] = { "duplicate-device", TT_SEV_ERROR },
+	[TT_CHECK_SYN_DROPPED] = { "syn-dropped", TT_SEV_WARNING },
+};
+
+const char *
+tt_check_name(enum tt_check check)
+{
+	return check < TT_CHECK_COUNT ? checks[check].name : "unknown";
+}
+
+enum tt_severity
+tt_check_severity(enum tt_check check)
+{
+	return check < TT_CHECK_COUNT ? checks[check].severity : TT_SEV_ERROR;
+}
+
+struct dev_state {
+	bool used;
+	uint32_t id;
+	bool declared;
+	int64_t last_time;
+	bool have_time;
+	int32_t slot;
+	uint32_t num_slots;
+	int32_t *tracking;	/* per slot, -1 when empty */
+	const struct tt_device *dev;
+};
+
+struct xi_touch {
+	int32_t deviceid;
+	uint32_t detail;
+	char client[16];
+	bool active;
+};
+
+struct tt_checker {
+	tt_diag_fn fn;
+	void *userdata;
+	size_t counts[2];
+	struct dev_state devs[TT_MAX_DEVICES];
+	size_t ndevs;
+	int64_t last_xi_time;
+	bool have_xi_time;
+	struct xi_touch *touches;
+	size_t ntouches;
+	size_t cap_touches;
+	bool saw_frames;
+	bool saw_xi;
+};
+
+static void
+report(struct tt_checker *c, enum tt_check check, size_t line, int64_t t, int64_t dev,
+       const char *fmt, ...) _printf_(6, 7);
+
+static void
+report(struct tt_checker *c, enum tt_check check, size_t line, int64_t t, int64_t dev,
+       const char *fmt, ...)
+{
+	struct tt_diag d = {
+		.check = check,
+		.severity = tt_check_severity(check),
+		.line = line,
+		.time_us = t,
+		.device = dev,
+	};
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d.message, sizeof(d.message), fmt, ap);
+	va_end(ap);
+	c->counts[d.severity]++;
+	if (c->fn)
+		c->fn(c->userdata, &d);
+}
+
+struct tt_checker *
+tt_checker_new(tt_diag_fn fn, void *userdata)
+{
+	struct tt_checker *c = tt_zalloc(sizeof(*c));
+
+	c->fn = fn;
+	c->userdata = userdata;
+	return c;
+}
+
+void
+tt_checker_free(struct tt_checker *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->ndevs; i++)
+		free(c->devs[i].tracking);
+	free(c->touches);
+	free(c);
+}
+
+size_t
+tt_checker_count(const struct tt_checker *c, enum tt_severity sev)
+{
+	return c->counts[sev];
+}
+
+static struct dev_state *
+find_dev(struct tt_checker *c, uint32_t id)
+{
+	for (size_t i = 0; i < c->ndevs; i++) {
+		if (c->devs[i].id == id)
+			return &c->devs[i];
+	}
+	return NULL;
+}
+
+static void
+feed_device(struct tt_checker *c, const struct tt_record *rec)
+{
+	const struct tt_device *dev = rec->device;
+	struct dev_state *s = find_dev(c, dev->id);
+
+	if (s) {
+		report(c, TT_CHECK_DUPLICATE_DEVICE, rec->line, 0, dev->id,
+		       "device %u is declared a second time", dev->id);
+		free(s->tracking);
+	} else {
+		if (c->ndevs >= TT_MAX_DEVICES)
+			return;
+		s = &c->devs[c->ndevs++];
+	}
+	memset(s, 0, sizeof(*s));
+	s->id = dev->id;
+	s->dev = dev;
+	s->slot = dev->current_slot;
+	s->num_slots = dev->num_slots;
+	if (dev->mt_protocol == TT_MT_B && dev->num_slots) {
+		s->tracking = tt_reallocarray(NULL, dev->num_slots, sizeof(int32_t));
+		for (uint32_t i = 0; i < dev->num_slots; i++)
+			s->tracking[i] = dev->slots[i].values[ABS_MT_TRACKING_ID - TT_MT_FIRST];
+	}
+}
+
+static void
+check_tracking(struct tt_checker *c, struct dev_state *s, const struct tt_record *rec,
+	       int64_t t, int32_t value)
+{
+	if (s->slot < 0 || (uint32_t)s->slot >= s->num_slots || !s->tracking)
+		return;
+	int32_t old = s->tracking[s->slot];
+
+	if (value != -1) {
+		for (uint32_t i = 0; i < s->num_slots; i++) {
+			if ((int32_t)i != s->slot && s->tracking[i] == value) {
+				report(c, TT_CHECK_TRACKING_ID_REUSED, rec->line, t, s->id,
+				       "tracking ID %d set in slot %d while still active in slot %u",
+				       value, s->slot, i);
+				break;
+			}
+		}
+		if (old != -1 && old != value)
+			report(c, TT_CHECK_TRACKING_ID_REPLACED, rec->line, t, s->id,
+			       "slot %d: tracking ID %d replaced by %d without a release",
+			       s->slot, old, value);
+	}
+	s->tracking[s->slot] = value;
+}
+
+static void
+feed_frame(struct tt_checker *c, const struct tt_record *rec)
+{
+	const struct tt_frame *f = rec->frame;
+	struct dev_state *s = find_dev(c, f->device);
+	char tb[16], cb[16];
+
+	c->saw_frames = true;
+	if (!s || !s->dev)
+		return;	/* the reader guarantees the device exists */
+
+	if (s->have_time && f->time_us < s->last_time)
+		report(c, TT_CHECK_TIME_BACKWARDS, rec->line, f->time_us, s->id,
+		       "device %u: frame time %" PRId64 " us is before the previous frame's %" PRId64 " us",
+		       s->id, f->time_us, s->last_time);
+	s->last_time = f->time_us;
+	s->have_time = true;
+
+	if (f->flags & TT_FRAME_DROPPED) {
+		report(c, TT_CHECK_SYN_DROPPED, rec->line, f->time_us, s->id,
+		       "device %u: the kernel dropped events here (SYN_DROPPED)", s->id);
+	} else if (!(f->flags & TT_FRAME_INCOMPLETE)) {
+		const struct tt_event *last = f->nevents ? &f->events[f->nevents - 1] : NULL;
+		if (!last || last->type != EV_SYN || last->code != SYN_REPORT)
+			report(c, TT_CHECK_NO_SYN_REPORT, rec->line, f->time_us, s->id,
+			       "device %u: frame does not end with SYN_REPORT", s->id);
+	}
+
+	for (uint32_t i = 0; i < f->nevents; i++) {
+		const struct tt_event *e = &f->events[i];
+		if (e->type != EV_SYN && !tt_device_has(s->dev, e->type, e->code)) {
+			report(c, TT_CHECK_UNSUPPORTED_CODE, rec->line, f->time_us, s->id,
+			       "device %u does not have %s %s", s->id,
+			       tt_type_label(tb, sizeof(tb), e->type),
+			       tt_code_label(cb, sizeof(cb), e->type, e->code));
+			continue;
+		}
+		if (e->type != EV_ABS)
+			continue;
+		const struct tt_absinfo *a = &s->dev->abs[e->code];
+		if (e->code == ABS_MT_SLOT) {
+			if (s->dev->mt_protocol == TT_MT_B &&
+			    (e->value < 0 || (uint32_t)e->value >= s->num_slots)) {
+				report(c, TT_CHECK_SLOT_RANGE, rec->line, f->time_us, s->id,
+				       "device %u: slot %d is beyond its %u slots", s->id, e->value, s->num_slots);
+				s->slot = -1;
+			} else {
+				s->slot = e->value;
+			}
+			continue;
+		}
+		if (e->code == ABS_MT_TRACKING_ID) {
+			check_tracking(c, s, rec, f->time_us, e->value);
+			if (e->value == -1)
+				continue;	/* -1 is a release, outside any range */
+		}
+		if (e->value < a->minimum || e->value > a->maximum)
+			report(c, TT_CHECK_VALUE_RANGE, rec->line, f->time_us, s->id,
+			       "device %u: %s value %d is outside its range [%d, %d]", s->id,
+			       tt_code_label(cb, sizeof(cb), EV_ABS, e->code), e->value,
+			       a->minimum, a->maximum);
+	}
+}
+
+static struct xi_touch *
+find_touch(struct tt_checker *c, const struct tt_xi_event *ev)
+{
+	const char *client = ev->client ? ev->client : "";
+
+	for (size_t i = 0; i < c->ntouches; i++) {
+		struct xi_touch *t = &c->touches[i];
+		if (t->deviceid == ev->deviceid && t->detail == ev->detail &&
+		    strncmp(t->client, client, sizeof(t->client) - 1) == 0)
+			return t;
+	}
+	if (c->ntouches == c->cap_touches) {
+		c->cap_touches = c->cap_touches ? c->cap_touches * 2 : 16;
+		c->touches = tt_reallocarray(c->touches, c->cap_touches, sizeof(*c->touches));
+	}
+	struct xi_touch *t = &c->touches[c->ntouches++];
+	memset(t, 0, sizeof(*t));
+	t->deviceid = ev->deviceid;
+	t->detail = ev->detail;
+	snprintf(t->client, sizeof(t->client), "%s", client);
+	return t;
+}
+
+static void
+forget_touch(struct tt_checker *c, struct xi_touch *t)
+{
+	*t = c->touches[--c->ntouches];
+}
+
+static void
+feed_xi(struct tt_checker *c, const struct tt_record *rec)
+{
+	const struct tt_xi_event *ev = rec->xi_event;
+	int begin, update, end;
+	struct xi_touch *t;
+
+	if (c->have_xi_time && ev->time_us < c->last_xi_time)
+		report(c, TT_CHECK_TIME_BACKWARDS, rec->line, ev->time_us, ev->deviceid,
+		       "XI event received at %" PRId64 " us, before the previous one at %" PRId64 " us",
+		       ev->time_us, c->last_xi_time);
+	c->last_xi_time = ev->time_us;
+	c->have_xi_time = true;
+
+	/* Raw and regular touch events are separate sequences. */
+	if (ev->evtype == XI_TouchBegin || ev->evtype == XI_RawTouchBegin) {
+		begin = 1; update = 0; end = 0;
+	} else if (ev->evtype == XI_TouchUpdate || ev->evtype == XI_RawTouchUpdate) {
+		begin = 0; update = 1; end = 0;
+	} else if (ev->evtype == XI_TouchEnd || ev->evtype == XI_RawTouchEnd) {
+		begin = 0; update = 0; end = 1;
+	} else {
+		return;
+	}
+	/* Distinguish raw from regular by a client suffix-free key: use a
+	 * negative device id for raw sequences. */
+	struct tt_xi_event key = *ev;
+	if (ev->evtype >= XI_RawTouchBegin)
+		key.deviceid = -ev->deviceid - 1;
+	t = find_touch(c, &key);
+	if (begin) {
+		if (t->active)
+			report(c, TT_CHECK_XI_BEGIN_TWICE, rec->line, ev->time_us, ev->deviceid,
+			       "XI device %d: touch %u begins again while active", ev->deviceid, ev->detail);
+		t->active = true;
+	} else if (update && !t->active) {
+		report(c, TT_CHECK_XI_UPDATE_BEFORE_BEGIN, rec->line, ev->time_us, ev->deviceid,
+		       "XI device %d: touch %u updates before it began", ev->deviceid, ev->detail);
+		forget_touch(c, t);
+	} else if (end) {
+		if (!t->active)
+			report(c, TT_CHECK_XI_END_TWICE, rec->line, ev->time_us, ev->deviceid,
+			       "XI device %d: touch %u ends without being active", ev->deviceid, ev->detail);
+		forget_touch(c, t);
+	}
+}
+
+void
+tt_checker_feed(struct tt_checker *c, const struct tt_record *rec)
+{
+	switch (rec->type) {
+	case TT_RECORD_XI_DEVICE: c->saw_xi = true; break;
+	case TT_RECORD_DEVICE: feed_device(c, rec); break;
+	case TT_RECORD_FRAME: feed_frame(c, rec); break;
+	case TT_RECORD_XI_EVENT: c->saw_xi = true; feed_xi(c, rec); break;
+	default: break;
+	}
+}
+
+void
+tt_checker_finish(struct tt_checker *c)
+{
+	if (c->ndevs == 0 && !c->saw_frames && !c->saw_xi)
+		report(c, TT_CHECK_NO_DEVICES, 0, 0, -1, "the recording declares no devices");
+}

@@ -1,0 +1,11 @@
+libtouchtape_sources += \
+	lib/bitmap.h \
+	lib/checker.c lib/checker.h \
+	lib/device.c \
+	lib/evnames.c lib/evnames.h \
+	lib/log.c lib/log.h \
+	lib/timeline.h \
+	lib/util-mem.c lib/util-mem.h \
+	lib/util-strings.c lib/util-strings.h \
+	lib/util-time.h \
+	lib/xi-names.c lib/xi-names.h

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "log.h"
+
+const char *tt_program_name = "touchtape";
+static int quiet;
+
+void
+tt_log_set_quiet(int q)
+{
+	quiet = q;
+}
+
+static void
+vlog(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", tt_program_name, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+tt_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("", fmt, ap);
+	va_end(ap);
+}
+
+void
+tt_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void
+tt_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vlog("", fmt, ap);
+	va_end(ap);
+}

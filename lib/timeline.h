@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timeline model: plain C structs for every record of a touchtape
+ * recording. formats/ turns files into these and these into files; nothing
+ * outside formats/ knows the on-disk syntax. formats/timeline.md is the
+ * specification of the file; the comments here only say what each field
+ * means in memory.
+ *
+ * All times are int64_t microseconds since the recording started, on
+ * CLOCK_MONOTONIC, unless a field says otherwise.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/input.h>
+
+#include "bitmap.h"
+
+#define TT_FORMAT_NAME "touchtape-timeline"
+#define TT_FORMAT_VERSION 1
+
+/* Bounds the reader enforces, so hostile files cost bounded memory. The
+ * writer never produces anything beyond them. */
+#define TT_MAX_LINE_BYTES (4u * 1024 * 1024)
+#define TT_MAX_STRING_BYTES 4096u
+#define TT_MAX_DEVICES 256u
+#define TT_MAX_FRAME_EVENTS 65536u
+#define TT_MAX_SLOTS 256u
+#define TT_MAX_XI_VALUATORS 64u
+#define TT_MAX_XI_BUTTONS 256u
+#define TT_MAX_XI_CHANGES 256u
+#define TT_JSON_MAX_DEPTH 16
+/* Times beyond about +-292 years of microseconds are certainly corrupt,
+ * and keeping them within +-2^62 lets any two be subtracted safely. */
+#define TT_MAX_TIME_US ((int64_t)1 << 62)
+
+/* ABS_MT_TOUCH_MAJOR .. ABS_MT_TOOL_Y: the per-slot axes. */
+#define TT_MT_FIRST ABS_MT_TOUCH_MAJOR
+#define TT_MT_LAST ABS_MT_TOOL_Y
+#define TT_MT_AXES (TT_MT_LAST - TT_MT_FIRST + 1)
+
+enum tt_record_type {
+	TT_RECORD_HEADER = 1,
+	TT_RECORD_DEVICE,	/* an evdev device */
+	TT_RECORD_FRAME,	/* one evdev frame */
+	TT_RECORD_XI_DEVICE,	/* an XInput 2 device */
+	TT_RECORD_XI_EVENT,	/* one XInput 2 event (or a request we sent) */
+	TT_RECORD_MARKER,
+};
+
+struct tt_header {
+	int version;		/* TT_FORMAT_VERSION of the writer */
+	char *tool;		/* "touchtape 0.1.0" or the converter's name */
+	char *kernel;		/* uname -r of the recording host, may be NULL */
+	char *x_vendor;		/* X server vendor string, NULL when no X */
+	int32_t x_release;	/* X server vendor release, 0 when no X */
+	int64_t start_monotonic_us;	/* CLOCK_MONOTONIC at time 0 */
+	int64_t start_realtime_us;	/* CLOCK_REALTIME at time 0 */
+	bool keycodes_masked;	/* keyboard codes were masked for privacy */
+	char *source_format;	/* set when converted: "evemu", "libinput-record" */
+};
+
+struct tt_absinfo {
+	int32_t value;
+	int32_t minimum;
+	int32_t maximum;
+	int32_t fuzz;
+	int32_t flat;
+	int32_t resolution;
+};
+
+enum tt_mt_protocol {
+	TT_MT_NONE = 0,
+	TT_MT_A,		/* SYN_MT_REPORT separated contacts */
+	TT_MT_B,		/* slots */
+};
+
+struct tt_slot_state {
+	/* values[code - TT_MT_FIRST] for every ABS_MT_* axis the device has;
+	 * ABS_MT_TRACKING_ID is -1 for an empty slot. */
+	int32_t values[TT_MT_AXES];
+};
+
+struct tt_device {
+	uint32_t id;		/* the file's device id, referenced by frames */
+	char *name;		/* sanitized: no control characters, valid UTF-8 */
+	char *node;		/* /dev/input/eventN on the recording host, or NULL */
+	char *phys;
+	char *uniq;
+	uint16_t bustype;
+	uint16_t vendor;
+	uint16_t product;
+	uint16_t version;
+	uint32_t driver_version;
+
+	uint8_t props[TT_BITMAP_BYTES(INPUT_PROP_CNT)];
+	uint8_t types[TT_BITMAP_BYTES(EV_CNT)];
+	uint8_t codes[EV_CNT][TT_BITMAP_BYTES(KEY_CNT)];
+	struct tt_absinfo abs[ABS_CNT];	/* meaningful where codes[EV_ABS] has the bit */
+	int32_t rep_delay;	/* EV_REP, when the device has it */
+	int32_t rep_period;
+
+	enum tt_mt_protocol mt_protocol;
+	uint32_t num_slots;	/* Type B only: ABS_MT_SLOT maximum + 1 */
+	int32_t current_slot;
+	struct tt_slot_state *slots;	/* num_slots entries, state at time 0 */
+
+	/* State at time 0. */
+	uint8_t keys_down[TT_BITMAP_BYTES(KEY_CNT)];
+	uint8_t leds_on[TT_BITMAP_BYTES(LED_CNT)];
+	uint8_t switches_on[TT_BITMAP_BYTES(SW_CNT)];
+
+	bool grabbed_by_other;	/* another client held EVIOCGRAB at start */
+};
+
+enum tt_frame_flags {
+	TT_FRAME_DROPPED = 1 << 0,	/* holds the kernel's SYN_DROPPED */
+	TT_FRAME_RESYNC = 1 << 1,	/* synthesized by libevdev after a drop */
+	TT_FRAME_INCOMPLETE = 1 << 2,	/* ended without SYN_REPORT (device gone) */
+};
+
+struct tt_event {
+	uint16_t type;
+	uint16_t code;
+	int32_t value;
+	/* This event's kernel time minus its frame's; almost always 0. */
+	int32_t dt_us;
+};
+
+struct tt_frame {
+	uint32_t device;
+	int64_t time_us;	/* kernel time of the frame's last event */
+	uint32_t flags;		/* enum tt_frame_flags */
+	uint32_t nevents;
+	struct tt_event *events;
+};
+
+enum tt_xi_touch_mode {
+	TT_XI_TOUCH_NONE = 0,
+	TT_XI_TOUCH_DIRECT,
+	TT_XI_TOUCH_DEPENDENT,
+};
+
+struct tt_xi_valuator {
+	int32_t number;
+	char *label;		/* atom name, e.g. "Abs MT Position X", may be NULL */
+	double min;
+	double max;
+	double value;
+	int32_t resolution;
+	int32_t mode;		/* XIModeRelative 0 / XIModeAbsolute 1 */
+};
+
+struct tt_xi_device {
+	uint32_t id;		/* the file's record id */
+	int32_t deviceid;	/* X device id */
+	char *name;
+	int32_t use;		/* XIMasterPointer .. XIFloatingSlave */
+	int32_t attachment;
+	bool enabled;
+	enum tt_xi_touch_mode touch_mode;
+	int32_t num_touches;
+	int32_t num_buttons;
+	uint32_t nvaluators;
+	struct tt_xi_valuator *valuators;
+	char *device_node;	/* "Device Node" property, or NULL */
+	int64_t evdev_device;	/* record id of the linked evdev device, -1 */
+};
+
+/* The kind of an XI record: the XI2 event type numbers (XI_TouchBegin
+ * and so on) where the record is an event, and values above XI_LASTEVENT
+ * for the requests the recorder itself sent, so one ordered stream holds
+ * both. */
+enum tt_xi_request {
+	TT_XI_REQ_ACCEPT = 1000,	/* XIAllowTouchEvents(XIAcceptTouch) */
+	TT_XI_REQ_REJECT,		/* XIAllowTouchEvents(XIRejectTouch) */
+};
+
+struct tt_xi_change {
+	int32_t deviceid;
+	int32_t attachment;
+	int32_t use;
+	bool enabled;
+	uint32_t flags;
+};
+
+struct tt_xi_event {
+	int64_t time_us;	/* recorder's receive time */
+	uint32_t server_time;	/* X server time, ms, wraps */
+	int32_t evtype;		/* XI_* or enum tt_xi_request */
+	char *client;		/* which recorder client got it: "observer",
+				   "grab", "window"; may be NULL */
+	int32_t deviceid;
+	int32_t sourceid;
+	uint32_t detail;	/* touch id for touch events */
+	uint32_t flags;		/* XITouchPendingEnd, XITouchEmulatingPointer, ... */
+	double root_x, root_y, event_x, event_y;
+	uint32_t root, event, child;	/* windows */
+	/* valuators: mask bit i set -> values[k] for the k-th set bit */
+	uint32_t nvaluators;
+	int32_t *valuator_numbers;
+	double *valuator_values;
+	double *raw_values;	/* RawTouch*: unaccelerated values, same order */
+	uint32_t nbuttons;
+	int32_t *buttons;	/* buttons held, as numbers */
+	int32_t mods_base, mods_latched, mods_locked, mods_effective;
+	int32_t group_base, group_latched, group_locked, group_effective;
+	/* TouchOwnership */
+	uint32_t touchid;
+	/* HierarchyChanged / DeviceChanged */
+	int32_t reason;
+	uint32_t nchanges;
+	struct tt_xi_change *changes;
+};
+
+enum tt_marker_kind {
+	TT_MARKER_OTHER = 0,	/* an unknown kind from a newer writer */
+	TT_MARKER_START,
+	TT_MARKER_STOP,
+	TT_MARKER_DEVICE_ADDED,
+	TT_MARKER_DEVICE_REMOVED,
+	TT_MARKER_X_CONNECTED,
+	TT_MARKER_X_LOST,
+	TT_MARKER_XI_SELECT_DENIED,
+	TT_MARKER_NOTE,
+	TT_MARKER_REPLAY_BEGIN,
+	TT_MARKER_REPLAY_END,
+	TT_MARKER_DROPS,
+};
+
+struct tt_marker {
+	int64_t time_us;
+	enum tt_marker_kind kind;
+	char *kind_name;	/* as written, also for TT_MARKER_OTHER */
+	int64_t device;		/* device record id, or -1 */
+	char *text;		/* free text, may be NULL */
+};
+
+/* One record as the reader hands it out. The pointers stay valid until
+ * the next call to the reader, except devices, which live as long as the
+ * reader (look them up with tt_reader_device()). */
+struct tt_record {
+	enum tt_record_type type;
+	size_t line;		/* 1-based line in the source file */
+	union {
+		const struct tt_header *header;
+		const struct tt_device *device;
+		const struct tt_frame *frame;
+		const struct tt_xi_device *xi_device;
+		const struct tt_xi_event *xi_event;
+		const struct tt_marker *marker;
+	};
+};
+
+/* Device helpers (lib/device.c). */
+struct tt_device *tt_device_new(uint32_t id);
+void tt_device_free(struct tt_device *dev);
+int tt_device_set_slots(struct tt_device *dev, uint32_t num_slots);
+bool tt_device_has(const struct tt_device *dev, unsigned int type, unsigned int code);
+void tt_device_enable(struct tt_device *dev, unsigned int type, unsigned int code);
+/* True when the device is a touchscreen, touchpad or tablet touch sensor. */
+bool tt_device_is_touch(const struct tt_device *dev);
+/* True when the device has keys that type text (not just buttons). */
+bool tt_device_has_typing_keys(const struct tt_device *dev);
+
+void tt_header_clear(struct tt_header *h);
+void tt_xi_device_free(struct tt_xi_device *d);
+void tt_xi_event_clear(struct tt_xi_event *ev);
+void tt_marker_clear(struct tt_marker *m);
+
+const char *tt_marker_kind_name(enum tt_marker_kind kind);
+enum tt_marker_kind tt_marker_kind_from_name(const char *name);

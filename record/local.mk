@@ -1,0 +1,1 @@
+# record: filled in by its issue

@@ -1,0 +1,1 @@
+# replay: filled in by its issue

@@ -1,0 +1,1 @@
+# samples: filled in by its issue

@@ -1,0 +1,57 @@
+# Host unit tests: pure logic, no devices. Each also runs as an ASan+UBSan
+# build (the *-san programs) when the compiler supports it.
+tt_unit_tests = \
+	tests/test-strings \
+	tests/test-reader \
+	tests/test-writer \
+	tests/test-checker
+
+tests_common_sources = tests/test-common.c tests/test-common.h
+
+tests_test_strings_SOURCES = tests/test-strings.c $(tests_common_sources)
+tests_test_reader_SOURCES = tests/test-reader.c $(tests_common_sources)
+tests_test_writer_SOURCES = tests/test-writer.c $(tests_common_sources)
+tests_test_checker_SOURCES = tests/test-checker.c $(tests_common_sources)
+
+check_PROGRAMS += $(tt_unit_tests)
+TESTS += $(tt_unit_tests)
+tt_test_ldadd = libtouchtape.la -lm
+tests_test_strings_LDADD = $(tt_test_ldadd)
+tests_test_reader_LDADD = $(tt_test_ldadd)
+tests_test_writer_LDADD = $(tt_test_ldadd)
+tests_test_checker_LDADD = $(tt_test_ldadd)
+
+if HAVE_SANITIZERS
+check_LTLIBRARIES = libtouchtape-san.la
+libtouchtape_san_la_SOURCES = $(libtouchtape_sources)
+libtouchtape_san_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(SANITIZE_FLAGS)
+libtouchtape_san_la_LIBADD = $(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS) -lm
+
+check_PROGRAMS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san
+TESTS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san
+tt_san_cflags = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+tt_san_ldadd = libtouchtape-san.la -lm
+tt_san_ldflags = $(SANITIZE_FLAGS)
+tests_test_strings_san_SOURCES = $(tests_test_strings_SOURCES)
+tests_test_strings_san_CFLAGS = $(tt_san_cflags)
+tests_test_strings_san_LDADD = $(tt_san_ldadd)
+tests_test_strings_san_LDFLAGS = $(tt_san_ldflags)
+tests_test_reader_san_SOURCES = $(tests_test_reader_SOURCES)
+tests_test_reader_san_CFLAGS = $(tt_san_cflags)
+tests_test_reader_san_LDADD = $(tt_san_ldadd)
+tests_test_reader_san_LDFLAGS = $(tt_san_ldflags)
+tests_test_writer_san_SOURCES = $(tests_test_writer_SOURCES)
+tests_test_writer_san_CFLAGS = $(tt_san_cflags)
+tests_test_writer_san_LDADD = $(tt_san_ldadd)
+tests_test_writer_san_LDFLAGS = $(tt_san_ldflags)
+tests_test_checker_san_SOURCES = $(tests_test_checker_SOURCES)
+tests_test_checker_san_CFLAGS = $(tt_san_cflags)
+tests_test_checker_san_LDADD = $(tt_san_ldadd)
+tests_test_checker_san_LDFLAGS = $(tt_san_ldflags)
+endif
+
+# Command-line tests of the built touchtape binary.
+TESTS += \
+	tests/cli-basics.sh \
+	tests/cli-validate.sh
+EXTRA_DIST += tests/cli-basics.sh tests/cli-validate.sh tests/lib.sh tests/data

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* The semantic checks: each fires on a small hand-made timeline that
+ * breaks its rule, and stays silent on one that keeps it. */
+#include "config.h"
+
+#include <unistd.h>
+
+#include "checker.h"
+#include "reader.h"
+#include "test-common.h"
+
+#define HEADER "{\"format\":\"touchtape-timeline\",\"version\":1,\"start\":{\"monotonic_us\":1,\"realtime_us\":2}}\n"
+#define DEVICE "{\"type\":\"device\",\"id\":0,\"name\":\"t\",\"input_id\":{\"bustype\":3,\"vendor\":1,\"product\":2,\"version\":3}," \
+	"\"codes\":{\"EV_KEY\":[\"BTN_TOUCH\"]},\"absinfo\":{\"ABS_MT_SLOT\":{\"min\":0,\"max\":1}," \
+	"\"ABS_MT_TRACKING_ID\":{\"min\":0,\"max\":65535},\"ABS_MT_POSITION_X\":{\"min\":0,\"max\":100}}," \
+	"\"mt\":{\"protocol\":\"B\",\"slots\":2}}\n"
+
+struct seen {
+	size_t count[TT_CHECK_COUNT];
+	size_t line[TT_CHECK_COUNT];
+};
+
+static void
+on_diag(void *data, const struct tt_diag *d)
+{
+	struct seen *s = data;
+	if (!s->count[d->check]++)
+		s->line[d->check] = d->line;
+}
+
+static void
+run(const char *body, struct seen *s)
+{
+	char text[8192];
+	struct tt_reader *r = NULL;
+	struct tt_record rec;
+	struct tt_checker *c;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(text, sizeof(text), HEADER DEVICE "%s", body);
+	const char *path = tt_test_tmpfile(text, strlen(text));
+	char copy[256];
+	snprintf(copy, sizeof(copy), "%s", path);
+	check_int_eq(tt_reader_open(copy, &r), 0);
+	c = tt_checker_new(on_diag, s);
+	while ((rc = tt_reader_next(r, &rec)) != 0) {
+		check(rc > 0);
+		if (rc > 0)
+			tt_checker_feed(c, &rec);
+	}
+	tt_checker_finish(c);
+	tt_checker_free(c);
+	tt_reader_free(r);
+	unlink(copy);
+}
+
+static size_t
+total(const struct seen *s)
+{
+	size_t n = 0;
+	for (int i = 0; i < TT_CHECK_COUNT; i++)
+		n += s->count[i];
+	return n;
+}
+
+#define F(t, ev) "{\"type\":\"frame\",\"dev\":0,\"t\":" #t ",\"ev\":[" ev "]}\n"
+#define SYN "[0,0,0]"
+
+static void
+test_clean(void)
+{
+	struct seen s;
+
+	run(F(10, "[3,47,0],[3,57,5],[3,53,10],[1,330,1]," SYN)
+	    F(20, "[3,47,1],[3,57,6],[3,53,20]," SYN)
+	    F(30, "[3,57,-1],[3,47,0],[3,57,-1],[1,330,0]," SYN)
+	    F(40, "[3,57,5]," SYN)	/* ID 5 reused after release: fine */
+	    "{\"type\":\"xi\",\"xi\":\"TouchBegin\",\"t\":41,\"deviceid\":2,\"detail\":1}\n"
+	    "{\"type\":\"xi\",\"xi\":\"RawTouchBegin\",\"t\":41,\"deviceid\":2,\"detail\":1}\n"
+	    "{\"type\":\"xi\",\"xi\":\"TouchUpdate\",\"t\":42,\"deviceid\":2,\"detail\":1}\n"
+	    "{\"type\":\"xi\",\"xi\":\"TouchEnd\",\"t\":43,\"deviceid\":2,\"detail\":1}\n"
+	    "{\"type\":\"xi\",\"xi\":\"RawTouchEnd\",\"t\":43,\"deviceid\":2,\"detail\":1}\n", &s);
+	check_int_eq(total(&s), 0);
+}
+
+static void
+test_each_rule(void)
+{
+	struct seen s;
+
+	run(F(10, SYN) F(9, SYN), &s);
+	check_int_eq(s.count[TT_CHECK_TIME_BACKWARDS], 1);
+	check_int_eq(s.line[TT_CHECK_TIME_BACKWARDS], 4);
+
+	run(F(10, "[3,53,1]"), &s);
+	check_int_eq(s.count[TT_CHECK_NO_SYN_REPORT], 1);
+	run("{\"type\":\"frame\",\"dev\":0,\"t\":1,\"incomplete\":true,\"ev\":[[3,53,1]]}\n", &s);
+	check_int_eq(total(&s), 0);
+
+	run(F(10, "[3,47,2]," SYN), &s);
+	check_int_eq(s.count[TT_CHECK_SLOT_RANGE], 1);
+
+	run(F(10, "[3,47,0],[3,57,5]," SYN) F(11, "[3,47,1],[3,57,5]," SYN), &s);
+	check_int_eq(s.count[TT_CHECK_TRACKING_ID_REUSED], 1);
+	check_int_eq(s.line[TT_CHECK_TRACKING_ID_REUSED], 4);
+
+	run(F(10, "[3,57,5]," SYN) F(11, "[3,57,6]," SYN), &s);
+	check_int_eq(s.count[TT_CHECK_TRACKING_ID_REPLACED], 1);
+	check_int_eq(tt_check_severity(TT_CHECK_TRACKING_ID_REPLACED), TT_SEV_WARNING);
+
+	run(F(10, "[3,53,101]," SYN) F(11, "[3,53,100]," SYN), &s);
+	check_int_eq(s.count[TT_CHECK_VALUE_RANGE], 1);
+	check_int_eq(s.line[TT_CHECK_VALUE_RANGE], 3);
+
+	run(F(10, "[3,0,1],[1,272,1]," SYN), &s);
+	check_int_eq(s.count[TT_CHECK_UNSUPPORTED_CODE], 2);
+
+	run("{\"type\":\"xi\",\"xi\":\"TouchUpdate\",\"t\":1,\"deviceid\":2,\"detail\":1}\n", &s);
+	check_int_eq(s.count[TT_CHECK_XI_UPDATE_BEFORE_BEGIN], 1);
+	run("{\"type\":\"xi\",\"xi\":\"TouchBegin\",\"t\":1,\"deviceid\":2,\"detail\":1}\n"
+	    "{\"type\":\"xi\",\"xi\":\"TouchBegin\",\"t\":2,\"deviceid\":2,\"detail\":1}\n", &s);
+	check_int_eq(s.count[TT_CHECK_XI_BEGIN_TWICE], 1);
+	run("{\"type\":\"xi\",\"xi\":\"TouchBegin\",\"t\":1,\"deviceid\":2,\"detail\":1}\n"
+	    "{\"type\":\"xi\",\"xi\":\"TouchEnd\",\"t\":2,\"deviceid\":2,\"detail\":1}\n"
+	    "{\"type\":\"xi\",\"xi\":\"TouchEnd\",\"t\":3,\"deviceid\":2,\"detail\":1}\n", &s);
+	check_int_eq(s.count[TT_CHECK_XI_END_TWICE], 1);
+	check_int_eq(s.line[TT_CHECK_XI_END_TWICE], 5);
+	/* The same touch id in two clients is two sequences. */
+	run("{\"type\":\"xi\",\"xi\":\"TouchBegin\",\"t\":1,\"deviceid\":2,\"detail\":1,\"client\":\"a\"}\n"
+	    "{\"type\":\"xi\",\"xi\":\"TouchBegin\",\"t\":2,\"deviceid\":2,\"detail\":1,\"client\":\"b\"}\n", &s);
+	check_int_eq(total(&s), 0);
+
+	run("{\"type\":\"frame\",\"dev\":0,\"t\":1,\"dropped\":true,\"ev\":[[0,3,0]]}\n", &s);
+	check_int_eq(s.count[TT_CHECK_SYN_DROPPED], 1);
+	check_int_eq(s.count[TT_CHECK_NO_SYN_REPORT], 0);
+
+	run(DEVICE, &s);
+	check_int_eq(s.count[TT_CHECK_DUPLICATE_DEVICE], 1);
+}
+
+int
+main(void)
+{
+	RUN(test_clean);
+	RUN(test_each_rule);
+	return tt_test_result();
+}

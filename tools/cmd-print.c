@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * touchtape print: a recording as text, one line per event like evtest,
+ * with names, the slot each MT value belongs to and its change since that
+ * slot's previous value, and the gap since the device's previous frame.
+ * XI events are printed the way xinput test-xi2 does, flags spelled out.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <X11/extensions/XI2.h>
+
+#include "commands.h"
+#include "evnames.h"
+#include "log.h"
+#include "reader.h"
+#include "util-strings.h"
+#include "xi-names.h"
+
+struct slot_values {
+	int32_t values[TT_MT_AXES];
+	bool seen[TT_MT_AXES];
+};
+
+struct print_dev {
+	uint32_t id;
+	int32_t slot;
+	int64_t last_frame;
+	bool have_last;
+	uint32_t num_slots;
+	struct slot_values *slots;
+};
+
+struct printer {
+	FILE *out;
+	bool deltas;
+	int64_t only_device;	/* -1 for all */
+	struct print_dev devs[TT_MAX_DEVICES];
+	size_t ndevs;
+};
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: touchtape print [OPTIONS] [FILE|-]\n"
+		"\n"
+		"Shows a recording as text: device descriptions, then every kernel event\n"
+		"with its name, the slot it belongs to and its change since that slot's last\n"
+		"value, the gap between frames, XI 2.2 events with their flags, and markers.\n"
+		"Reads standard input when FILE is - or absent, so it can follow a live\n"
+		"recording: touchtape record -o - /dev/input/event5 | touchtape print\n"
+		"\n"
+		"Options:\n"
+		"      --device ID     only this device's frames (the file's device id)\n"
+		"      --no-deltas     do not show per-slot changes\n"
+		"  -h, --help          show this help\n");
+}
+
+static struct print_dev *
+find_dev(struct printer *p, uint32_t id)
+{
+	for (size_t i = 0; i < p->ndevs; i++) {
+		if (p->devs[i].id == id)
+			return &p->devs[i];
+	}
+	return NULL;
+}
+
+static void
+print_header(struct printer *p, const struct tt_header *h)
+{
+	char tb[32];
+
+	fprintf(p->out, "# touchtape timeline version %d, written by %s\n", h->version,
+		h->tool ? h->tool : "?");
+	if (h->source_format)
+		fprintf(p->out, "# converted from %s\n", h->source_format);
+	if (h->kernel)
+		fprintf(p->out, "# kernel %s\n", h->kernel);
+	if (h->x_vendor)
+		fprintf(p->out, "# X server: %s, release %d\n", h->x_vendor, h->x_release);
+	fprintf(p->out, "# started at %s (CLOCK_REALTIME, seconds since the epoch)\n",
+		tt_format_time(tb, sizeof(tb), h->start_realtime_us));
+	if (h->keycodes_masked)
+		fprintf(p->out, "# keyboard key codes were masked for privacy\n");
+}
+
+static void
+print_device(struct printer *p, const struct tt_device *d)
+{
+	char tb[16], cb[16];
+	struct print_dev *pd;
+
+	fprintf(p->out, "# device %u: \"%s\"%s%s\n", d->id, d->name ? d->name : "",
+		d->node ? " at " : "", d->node ? d->node : "");
+	fprintf(p->out, "#   input id: bus 0x%04x vendor 0x%04x product 0x%04x version 0x%04x\n",
+		d->bustype, d->vendor, d->product, d->version);
+	if (d->mt_protocol == TT_MT_B)
+		fprintf(p->out, "#   multi-touch: protocol B, %u slots\n", d->num_slots);
+	else if (d->mt_protocol == TT_MT_A)
+		fprintf(p->out, "#   multi-touch: protocol A\n");
+	for (unsigned int prop = 0; prop < INPUT_PROP_CNT; prop++) {
+		if (bit_is_set(d->props, prop)) {
+			const char *n = tt_prop_name(prop);
+			if (n)
+				fprintf(p->out, "#   property %s\n", n);
+			else
+				fprintf(p->out, "#   property %u\n", prop);
+		}
+	}
+	for (unsigned int t = 1; t < EV_CNT; t++) {
+		int max = tt_code_max(t);
+		if (!bit_is_set(d->types, t) || max < 0)
+			continue;
+		fprintf(p->out, "#   %s:", tt_type_label(tb, sizeof(tb), t));
+		for (unsigned int c = 0; c <= (unsigned int)max; c++) {
+			if (!bit_is_set(d->codes[t], c) || t == EV_ABS)
+				continue;
+			fprintf(p->out, " %s", tt_code_label(cb, sizeof(cb), t, c));
+		}
+		fputc('\n', p->out);
+		if (t != EV_ABS)
+			continue;
+		for (unsigned int c = 0; c < ABS_CNT; c++) {
+			const struct tt_absinfo *a = &d->abs[c];
+			if (!tt_device_has(d, EV_ABS, c))
+				continue;
+			fprintf(p->out, "#     %-22s min %6d max %6d fuzz %d flat %d res %d value %d\n",
+				tt_code_label(cb, sizeof(cb), EV_ABS, c), a->minimum, a->maximum,
+				a->fuzz, a->flat, a->resolution, a->value);
+		}
+	}
+	for (uint32_t s = 0; s < d->num_slots; s++) {
+		int32_t tid = d->slots[s].values[ABS_MT_TRACKING_ID - TT_MT_FIRST];
+		if (tid != -1)
+			fprintf(p->out, "#   at start: slot %u has tracking ID %d at %d/%d\n", s, tid,
+				d->slots[s].values[ABS_MT_POSITION_X - TT_MT_FIRST],
+				d->slots[s].values[ABS_MT_POSITION_Y - TT_MT_FIRST]);
+	}
+
+	pd = find_dev(p, d->id);
+	if (!pd) {
+		if (p->ndevs >= TT_MAX_DEVICES)
+			return;
+		pd = &p->devs[p->ndevs++];
+	}
+	free(pd->slots);
+	memset(pd, 0, sizeof(*pd));
+	pd->id = d->id;
+	pd->slot = d->current_slot;
+	pd->num_slots = d->num_slots;
+	if (d->num_slots) {
+		pd->slots = tt_reallocarray(NULL, d->num_slots, sizeof(*pd->slots));
+		memset(pd->slots, 0, d->num_slots * sizeof(*pd->slots));
+		for (uint32_t s = 0; s < d->num_slots; s++) {
+			for (unsigned int i = 0; i < TT_MT_AXES; i++) {
+				pd->slots[s].values[i] = d->slots[s].values[i];
+				pd->slots[s].seen[i] = tt_device_has(d, EV_ABS, TT_MT_FIRST + i);
+			}
+		}
+	}
+}
+
+static void
+print_frame(struct printer *p, const struct tt_frame *f)
+{
+	struct print_dev *pd = find_dev(p, f->device);
+	char ts[32], tb[16], cb[16];
+
+	if (p->only_device >= 0 && (int64_t)f->device != p->only_device)
+		return;
+	tt_format_time(ts, sizeof(ts), f->time_us);
+	if (f->flags & TT_FRAME_DROPPED)
+		fprintf(p->out, "%s dev%u  **** SYN_DROPPED: the kernel dropped events here ****\n", ts, f->device);
+	for (uint32_t i = 0; i < f->nevents; i++) {
+		const struct tt_event *e = &f->events[i];
+		if (e->dt_us)
+			tt_format_time(ts, sizeof(ts), f->time_us + e->dt_us);
+		if (e->type == EV_SYN) {
+			const char *what = tt_code_label(cb, sizeof(cb), EV_SYN, e->code);
+			fprintf(p->out, "%s dev%u  ------------ %s ------------", ts, f->device, what);
+			if (e->code == SYN_REPORT && pd) {
+				if (pd->have_last)
+					fprintf(p->out, " +%.3fms", (double)(f->time_us - pd->last_frame) / 1000.0);
+				pd->last_frame = f->time_us;
+				pd->have_last = true;
+			}
+			if (f->flags & TT_FRAME_RESYNC)
+				fprintf(p->out, " (resync)");
+			fputc('\n', p->out);
+			continue;
+		}
+		fprintf(p->out, "%s dev%u  %-7s %-22s %7d", ts, f->device,
+			tt_type_label(tb, sizeof(tb), e->type),
+			tt_code_label(cb, sizeof(cb), e->type, e->code), e->value);
+		if (pd && e->type == EV_ABS && e->code == ABS_MT_SLOT) {
+			pd->slot = e->value;
+		} else if (pd && e->type == EV_ABS && e->code >= TT_MT_FIRST && e->code <= TT_MT_LAST &&
+			   pd->slot >= 0 && (uint32_t)pd->slot < pd->num_slots) {
+			struct slot_values *sv = &pd->slots[pd->slot];
+			unsigned int ax = e->code - TT_MT_FIRST;
+			if (e->code == ABS_MT_TRACKING_ID)
+				fprintf(p->out, "   slot %d %s", pd->slot, e->value == -1 ? "released" : "begins");
+			else if (p->deltas && sv->values[ABS_MT_TRACKING_ID - TT_MT_FIRST] != -1 && sv->seen[ax])
+				fprintf(p->out, "   slot %d %+d", pd->slot, e->value - sv->values[ax]);
+			else
+				fprintf(p->out, "   slot %d", pd->slot);
+			sv->values[ax] = e->value;
+			sv->seen[ax] = true;
+		}
+		fputc('\n', p->out);
+	}
+	if (f->flags & TT_FRAME_INCOMPLETE)
+		fprintf(p->out, "%s dev%u  (frame ends without SYN_REPORT)\n", ts, f->device);
+}
+
+static void
+print_flags(struct printer *p, int32_t evtype, uint32_t flags)
+{
+	fprintf(p->out, " flags:");
+	if (!flags)
+		fprintf(p->out, " none");
+	for (unsigned int b = 0; b < 32; b++) {
+		uint32_t m = 1u << b;
+		if (!(flags & m))
+			continue;
+		const char *n = tt_xi_flag_name(evtype, m);
+		if (n)
+			fprintf(p->out, " %s", n);
+		else
+			fprintf(p->out, " 0x%x", m);
+	}
+}
+
+static void
+print_xi_event(struct printer *p, const struct tt_xi_event *ev)
+{
+	char ts[32];
+	const char *name = tt_xi_event_name(ev->evtype);
+
+	tt_format_time(ts, sizeof(ts), ev->time_us);
+	fprintf(p->out, "%s XI    %-16s", ts, name ? name : "?");
+	if (ev->client)
+		fprintf(p->out, " [%s]", ev->client);
+	switch (tt_xi_event_class(ev->evtype)) {
+	case TT_XI_CLASS_DEVICE:
+	case TT_XI_CLASS_RAW:
+		fprintf(p->out, " device %d (%d) detail %u", ev->deviceid, ev->sourceid, ev->detail);
+		print_flags(p, ev->evtype, ev->flags);
+		if (tt_xi_event_class(ev->evtype) == TT_XI_CLASS_DEVICE)
+			fprintf(p->out, " root %.2f/%.2f event %.2f/%.2f", ev->root_x, ev->root_y,
+				ev->event_x, ev->event_y);
+		for (uint32_t i = 0; i < ev->nvaluators; i++)
+			fprintf(p->out, "%s%d: %.2f", i ? " " : " valuators ", ev->valuator_numbers[i],
+				ev->valuator_values[i]);
+		break;
+	case TT_XI_CLASS_OWNERSHIP:
+		fprintf(p->out, " device %d (%d) touch %u now owned by this client", ev->deviceid,
+			ev->sourceid, ev->touchid);
+		break;
+	case TT_XI_CLASS_REQUEST:
+		fprintf(p->out, " device %d touch %u", ev->deviceid, ev->touchid);
+		break;
+	case TT_XI_CLASS_HIERARCHY:
+		fprintf(p->out, " device %d reason %d", ev->deviceid, ev->reason);
+		for (uint32_t i = 0; i < ev->nchanges; i++) {
+			fprintf(p->out, "\n%*s device %d %s", (int)strlen(ts), "", ev->changes[i].deviceid,
+				tt_xi_use_name(ev->changes[i].use));
+			print_flags(p, XI_HierarchyChanged, ev->changes[i].flags);
+		}
+		break;
+	}
+	fprintf(p->out, " (server time %u)\n", ev->server_time);
+}
+
+static void
+print_xi_device(struct printer *p, const struct tt_xi_device *d)
+{
+	fprintf(p->out, "# XI device %d: \"%s\" %s, attached to %d%s\n", d->deviceid, d->name,
+		tt_xi_use_name(d->use), d->attachment, d->enabled ? "" : ", disabled");
+	if (d->touch_mode != TT_XI_TOUCH_NONE)
+		fprintf(p->out, "#   touch: %s, up to %d touches\n",
+			d->touch_mode == TT_XI_TOUCH_DIRECT ? "direct" : "dependent", d->num_touches);
+	if (d->device_node)
+		fprintf(p->out, "#   device node %s%s\n", d->device_node,
+			d->evdev_device >= 0 ? " (linked to an evdev device record)" : "");
+	for (uint32_t i = 0; i < d->nvaluators; i++)
+		fprintf(p->out, "#   valuator %d \"%s\" %.2f..%.2f\n", d->valuators[i].number,
+			d->valuators[i].label ? d->valuators[i].label : "", d->valuators[i].min,
+			d->valuators[i].max);
+}
+
+static void
+print_marker(struct printer *p, const struct tt_marker *m)
+{
+	char ts[32];
+
+	fprintf(p->out, "%s ===== %s", tt_format_time(ts, sizeof(ts), m->time_us),
+		m->kind_name ? m->kind_name : tt_marker_kind_name(m->kind));
+	if (m->device >= 0)
+		fprintf(p->out, " (device %" PRId64 ")", m->device);
+	if (m->text)
+		fprintf(p->out, ": %s", m->text);
+	fputc('\n', p->out);
+}
+
+int
+tt_cmd_print(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "no-deltas", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
+	struct printer p = { .out = stdout, .deltas = true, .only_device = -1 };
+	struct tt_record rec;
+	const char *path = "-";
+	int opt, rc, status = TT_EXIT_OK;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd': {
+			int64_t v;
+			if (tt_parse_int64(optarg, &v) < 0 || v < 0 || v > UINT32_MAX)
+				return tt_usage_error("print", "--device takes a device id, not '%s'", optarg);
+			p.only_device = v;
+			break;
+		}
+		case 'n': p.deltas = false; break;
+		case 'h': usage(stdout); return TT_EXIT_OK;
+		default: return tt_usage_error("print", "unknown option");
+		}
+	}
+	if (optind < argc)
+		path = argv[optind++];
+	if (optind < argc)
+		return tt_usage_error("print", "only one file at a time");
+
+	rc = tt_reader_open(path, &r);
+	if (rc < 0) {
+		if (r)
+			tt_error("%s", tt_reader_error(r));
+		else
+			tt_error("%s: %s", path, strerror(-rc));
+		return TT_EXIT_FAILURE;
+	}
+	/* Line buffering so a live pipe shows frames as they come. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while ((rc = tt_reader_next(r, &rec)) != 0) {
+		if (rc < 0) {
+			tt_error("%s", tt_reader_error(r));
+			status = TT_EXIT_FAILURE;
+			if (rc == -EIO)
+				break;
+			continue;
+		}
+		switch (rec.type) {
+		case TT_RECORD_HEADER: print_header(&p, rec.header); break;
+		case TT_RECORD_DEVICE: print_device(&p, rec.device); break;
+		case TT_RECORD_FRAME: print_frame(&p, rec.frame); break;
+		case TT_RECORD_XI_DEVICE: print_xi_device(&p, rec.xi_device); break;
+		case TT_RECORD_XI_EVENT: print_xi_event(&p, rec.xi_event); break;
+		case TT_RECORD_MARKER: print_marker(&p, rec.marker); break;
+		}
+	}
+	for (size_t i = 0; i < p.ndevs; i++)
+		free(p.devs[i].slots);
+	if (fflush(stdout) != 0 && errno != EPIPE) {
+		tt_error("writing output: %s", strerror(errno));
+		return TT_EXIT_FAILURE;
+	}
+	return status;
+}

@@ -1,0 +1,4 @@
+touchtape_sources = \
+	tools/touchtape.c tools/commands.c tools/commands.h \
+	tools/cmd-print.c tools/cmd-validate.c
+EXTRA_DIST += tools/demo.sh
