@@ -1,0 +1,58 @@
+# shellcheck shell=bash disable=SC2034 # (sourced; sets variables for the tests)
+# Shared by the VM smoke tests (sourced; bash).  On the host, vm_reexec boots
+# the VM and runs the sourcing script again inside it; in the guest
+# (TT_VM_GUEST=1) the script continues past that call.
+
+# Locate the source tree from the test's own path when make did not say.
+: "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${abs_top_builddir:=$PWD}"
+export abs_top_srcdir abs_top_builddir
+vm_data="$abs_top_srcdir/tests/vm/data"
+
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+note() { printf '# %s\n' "$*"; }
+
+# vm_reexec SCRIPT [run options...]: host side; exits with 0, 1 or 77.
+vm_reexec() {
+	[[ "${TT_VM_GUEST:-}" == 1 ]] && return 0
+	local script="$1" rc=0 t0=$SECONDS
+	shift
+	"$abs_top_srcdir/tests/vm/run" "$@" -- bash "$script" || rc=$?
+	note "$(basename "$script"): VM status $rc after $((SECONDS - t0)) s"
+	case "$rc" in
+	0) exit 0 ;;
+	77) exit 77 ;;
+	*) exit 1 ;;
+	esac
+}
+
+# wait_for SECONDS COMMAND...: poll COMMAND every 0.05 s.
+wait_for() {
+	local limit="$1" t0=$SECONDS
+	shift
+	until "$@"; do
+		((SECONDS - t0 < limit)) || return 1
+		sleep 0.05
+	done
+}
+
+# make_touchscreen DESC: creates the uinput device, sets $node and $devpid.
+make_touchscreen() {
+	evemu-device "$1" >"$tmp/evemu-device.out" 2>&1 &
+	devpid=$!
+	node=""
+	_node_ready() {
+		node="$(grep -o '/dev/input/event[0-9]*' "$tmp/evemu-device.out" | head -n1 || true)"
+		[[ -n "$node" && -c "$node" ]]
+	}
+	wait_for 15 _node_ready || {
+		cat "$tmp/evemu-device.out" >&2
+		fail "evemu-device created no device node"
+	}
+	note "uinput touchscreen at $node"
+}
+
+# In the guest: scratch dir in the throw-away overlay.
+if [[ "${TT_VM_GUEST:-}" == 1 ]]; then
+	tmp="$(mktemp -d)"
+fi
