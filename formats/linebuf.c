@@ -73,6 +73,8 @@ linebuf_next(struct linebuf *lb, char **line, size_t *len)
 {
 	size_t scanned = 0;
 
+	if (!lb->buf)
+		ensure_room(lb, 1);
 	for (;;) {
 		char *begin = lb->buf + lb->start;
 		size_t avail = lb->len - lb->start;

@@ -8,12 +8,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <X11/extensions/XI2.h>
 
 #include "evnames.h"
 #include "json-get.h"
 #include "reader-private.h"
+#include "timeline-fastpath.h"
 #include "util-mem.h"
 #include "util-strings.h"
 #include "xi-names.h"
@@ -21,6 +23,7 @@
 struct timeline_priv {
 	struct json_tokener *tok;
 	bool header_seen;
+	bool fastpath;	/* off with TT_READER_NO_FASTPATH=1, for tests */
 };
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct json_object *, json_object_put);
@@ -852,6 +855,11 @@ timeline_next(struct tt_reader *r, struct tt_record *rec)
 		if (len > INT32_MAX)
 			return reader_fail(r, lineno, "line too long");
 
+		memset(rec, 0, sizeof(*rec));
+		rec->line = lineno;
+		if (p->fastpath && p->header_seen && timeline_fast_frame(r, line, len, rec))
+			return 1;
+
 		json_tokener_reset(p->tok);
 		_cleanup_(json_object_putp) struct json_object *o =
 			json_tokener_parse_ex(p->tok, line, (int)len);
@@ -878,8 +886,6 @@ timeline_next(struct tt_reader *r, struct tt_record *rec)
 				return reader_fail(r, lineno, "invalid JSON: more than one value on the line");
 		}
 
-		memset(rec, 0, sizeof(*rec));
-		rec->line = lineno;
 		int rc = parse_record(r, o, rec, &err);
 		if (rc < 0)
 			return reader_fail(r, lineno, "%s", err.msg);
@@ -918,6 +924,8 @@ timeline_reader_init(struct tt_reader *r)
 	}
 	/* Strict JSON and valid UTF-8 only: what the writer produces. */
 	json_tokener_set_flags(p->tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	const char *nofast = getenv("TT_READER_NO_FASTPATH");
+	p->fastpath = !(nofast && strcmp(nofast, "1") == 0);
 	r->priv = p;
 	r->ops = &timeline_ops;
 	return 0;

@@ -133,8 +133,8 @@ static const char *const uses[] = {
 const char *
 tt_xi_use_name(int32_t use)
 {
-	if (use < 0 || (size_t)use >= ARRAY_LENGTH(uses) || !uses[use])
-		return "unknown";
+	if (use < 0 || (size_t)use >= ARRAY_LENGTH(uses))
+		return NULL;
 	return uses[use];
 }
 

@@ -24,6 +24,7 @@ const char *tt_xi_flag_name(int32_t evtype, uint32_t mask);
 int tt_xi_flag_from_name(int32_t evtype, const char *name, uint32_t *mask);
 
 /* "master_pointer", "master_keyboard", "slave_pointer",
- * "slave_keyboard", "floating_slave". */
+ * "slave_keyboard", "floating_slave"; NULL for anything else (the
+ * writer then leaves the key out). */
 const char *tt_xi_use_name(int32_t use);
 int tt_xi_use_from_name(const char *name, int32_t *out);

@@ -4,7 +4,8 @@ tt_unit_tests = \
 	tests/test-strings \
 	tests/test-reader \
 	tests/test-writer \
-	tests/test-checker
+	tests/test-checker \
+	tests/test-fastpath
 
 tests_common_sources = tests/test-common.c tests/test-common.h
 
@@ -12,6 +13,7 @@ tests_test_strings_SOURCES = tests/test-strings.c $(tests_common_sources)
 tests_test_reader_SOURCES = tests/test-reader.c $(tests_common_sources)
 tests_test_writer_SOURCES = tests/test-writer.c $(tests_common_sources)
 tests_test_checker_SOURCES = tests/test-checker.c $(tests_common_sources)
+tests_test_fastpath_SOURCES = tests/test-fastpath.c $(tests_common_sources)
 
 check_PROGRAMS += $(tt_unit_tests)
 TESTS += $(tt_unit_tests)
@@ -20,6 +22,7 @@ tests_test_strings_LDADD = $(tt_test_ldadd)
 tests_test_reader_LDADD = $(tt_test_ldadd)
 tests_test_writer_LDADD = $(tt_test_ldadd)
 tests_test_checker_LDADD = $(tt_test_ldadd)
+tests_test_fastpath_LDADD = $(tt_test_ldadd)
 
 if HAVE_SANITIZERS
 check_LTLIBRARIES = libtouchtape-san.la
@@ -27,8 +30,8 @@ libtouchtape_san_la_SOURCES = $(libtouchtape_sources)
 libtouchtape_san_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(SANITIZE_FLAGS)
 libtouchtape_san_la_LIBADD = $(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS) -lm
 
-check_PROGRAMS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san
-TESTS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san
+check_PROGRAMS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san
+TESTS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san
 tt_san_cflags = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 tt_san_ldadd = libtouchtape-san.la -lm
 tt_san_ldflags = $(SANITIZE_FLAGS)
@@ -48,6 +51,10 @@ tests_test_checker_san_SOURCES = $(tests_test_checker_SOURCES)
 tests_test_checker_san_CFLAGS = $(tt_san_cflags)
 tests_test_checker_san_LDADD = $(tt_san_ldadd)
 tests_test_checker_san_LDFLAGS = $(tt_san_ldflags)
+tests_test_fastpath_san_SOURCES = $(tests_test_fastpath_SOURCES)
+tests_test_fastpath_san_CFLAGS = $(tt_san_cflags)
+tests_test_fastpath_san_LDADD = $(tt_san_ldadd)
+tests_test_fastpath_san_LDFLAGS = $(tt_san_ldflags)
 endif
 
 # Command-line tests of the built touchtape binary.

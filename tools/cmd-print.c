@@ -237,6 +237,13 @@ print_flags(struct printer *p, int32_t evtype, uint32_t flags)
 	}
 }
 
+static const char *
+use_label(int32_t use)
+{
+	const char *n = tt_xi_use_name(use);
+	return n ? n : "unknown use";
+}
+
 static void
 print_xi_event(struct printer *p, const struct tt_xi_event *ev)
 {
@@ -270,7 +277,7 @@ print_xi_event(struct printer *p, const struct tt_xi_event *ev)
 		fprintf(p->out, " device %d reason %d", ev->deviceid, ev->reason);
 		for (uint32_t i = 0; i < ev->nchanges; i++) {
 			fprintf(p->out, "\n%*s device %d %s", (int)strlen(ts), "", ev->changes[i].deviceid,
-				tt_xi_use_name(ev->changes[i].use));
+				use_label(ev->changes[i].use));
 			print_flags(p, XI_HierarchyChanged, ev->changes[i].flags);
 		}
 		break;
@@ -282,7 +289,7 @@ static void
 print_xi_device(struct printer *p, const struct tt_xi_device *d)
 {
 	fprintf(p->out, "# XI device %d: \"%s\" %s, attached to %d%s\n", d->deviceid, d->name,
-		tt_xi_use_name(d->use), d->attachment, d->enabled ? "" : ", disabled");
+		use_label(d->use), d->attachment, d->enabled ? "" : ", disabled");
 	if (d->touch_mode != TT_XI_TOUCH_NONE)
 		fprintf(p->out, "#   touch: %s, up to %d touches\n",
 			d->touch_mode == TT_XI_TOUCH_DIRECT ? "direct" : "dependent", d->num_touches);

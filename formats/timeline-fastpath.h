@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stddef.h>
+
+struct tt_reader;
+struct tt_record;
+
+/* 1: the line was a canonical frame and *rec holds it. 0: not handled
+ * here; parse it with json-c (which also produces any error message). */
+int timeline_fast_frame(struct tt_reader *r, const char *line, size_t len, struct tt_record *rec);

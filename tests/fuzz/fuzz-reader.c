@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer harness for every reader behind tt_reader_open_fd(): the
+ * input is served through a pipe, so format detection, the timeline
+ * reader (fast path and json-c path), and the evemu and libinput-record
+ * readers all see it as a file. Each input is read twice, with and
+ * without the frame fast path, and the two record streams must agree;
+ * records also go through the semantic checker and back through the
+ * writer, whose output must read back without errors.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checker.h"
+#include "reader.h"
+#include "writer.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A memfd keeps inputs of any size readable without a writer thread. */
+static int
+input_fd(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+	if (fd < 0)
+		abort();
+	size_t off = 0;
+	while (off < size) {
+		ssize_t n = write(fd, data + off, size - off);
+		if (n <= 0)
+			abort();
+		off += (size_t)n;
+	}
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+struct digest {
+	uint64_t hash;
+	size_t records;
+	size_t errors;
+	char first_error[512];
+};
+
+static void
+mix(struct digest *d, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		d->hash = (d->hash ^ b[i]) * 1099511628211ull;
+}
+
+static void
+quiet(void *ud, const char *msg)
+{
+	(void)ud;
+	(void)msg;
+}
+
+static void
+on_diag(void *ud, const struct tt_diag *d)
+{
+	(void)ud;
+	(void)d;
+}
+
+static void
+read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out_fd)
+{
+	struct tt_reader *r = NULL;
+	struct tt_writer *w = NULL;
+	struct tt_record rec;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->hash = 1469598103934665603ull;
+	if (fast)
+		unsetenv("TT_READER_NO_FASTPATH");
+	else
+		setenv("TT_READER_NO_FASTPATH", "1", 1);
+	rc = tt_reader_open_fd(input_fd(data, size), "fuzz", &r);
+	if (rc < 0) {
+		tt_reader_free(r);
+		return;
+	}
+	tt_reader_set_warn(r, quiet, NULL);
+	struct tt_checker *c = tt_checker_new(on_diag, NULL);
+	if (out_fd >= 0)
+		tt_writer_new(out_fd, &w);
+	while ((rc = tt_reader_next(r, &rec)) != 0) {
+		if (rc < 0) {
+			if (!d->errors++)
+				snprintf(d->first_error, sizeof(d->first_error), "%s", tt_reader_error(r));
+			mix(d, tt_reader_error(r), strlen(tt_reader_error(r)));
+			continue;
+		}
+		d->records++;
+		mix(d, &rec.type, sizeof(rec.type));
+		mix(d, &rec.line, sizeof(rec.line));
+		if (rec.type == TT_RECORD_FRAME) {
+			mix(d, &rec.frame->device, sizeof(rec.frame->device));
+			mix(d, &rec.frame->time_us, sizeof(rec.frame->time_us));
+			mix(d, &rec.frame->flags, sizeof(rec.frame->flags));
+			mix(d, rec.frame->events, rec.frame->nevents * sizeof(*rec.frame->events));
+		}
+		tt_checker_feed(c, &rec);
+		if (w)
+			tt_writer_record(w, &rec);
+	}
+	tt_checker_finish(c);
+	tt_checker_free(c);
+	tt_writer_free(w);
+	tt_reader_free(r);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct digest fast, slow, again;
+	int out = memfd_create("out", MFD_CLOEXEC);
+
+	read_once(data, size, true, &fast, out);
+	read_once(data, size, false, &slow, -1);
+	if (fast.hash != slow.hash || fast.records != slow.records || fast.errors != slow.errors) {
+		fprintf(stderr, "fast path and json-c path disagree: %zu/%zu records, %zu/%zu errors\n",
+			fast.records, slow.records, fast.errors, slow.errors);
+		abort();
+	}
+
+	/* What the writer wrote from good records must read back cleanly. */
+	off_t len = lseek(out, 0, SEEK_END);
+	if (len > 0 && fast.records > 0) {
+		uint8_t *buf = malloc((size_t)len);
+		if (pread(out, buf, (size_t)len, 0) == len) {
+			read_once(buf, (size_t)len, true, &again, -1);
+			if (again.errors) {
+				fprintf(stderr, "the writer produced lines the reader rejects: %s\n", again.first_error);
+				abort();
+			}
+		}
+		free(buf);
+	}
+	close(out);
+	return 0;
+}

@@ -1,0 +1,13 @@
+# Fuzzing (libFuzzer + ASan + UBSan, with clang). `make fuzz` runs each
+# harness for FUZZ_SECONDS (default 60); `make check` runs the short test.
+EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/fuzz-reader.c tests/fuzz/fuzz-short.sh \
+	tests/fuzz/seeds tests/fuzz/regressions
+TESTS += tests/fuzz/fuzz-short.sh
+tt_fuzz_env = TT_FUZZ_SOURCES='$(libtouchtape_sources)' \
+	TT_FUZZ_CFLAGS='$(LIBEVDEV_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)' \
+	TT_FUZZ_LIBS='$(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS)' \
+	abs_top_srcdir='$(abs_top_srcdir)' abs_top_builddir='$(abs_top_builddir)'
+AM_TESTS_ENVIRONMENT += $(tt_fuzz_env);
+fuzz:
+	$(tt_fuzz_env) $(SHELL) $(top_srcdir)/tests/fuzz/run.sh
+.PHONY: fuzz

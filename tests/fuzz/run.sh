@@ -1,0 +1,75 @@
+#!/bin/bash
+# Builds the libFuzzer harnesses with clang (ASan + UBSan + libFuzzer) and
+# runs each for a while. Used by `make fuzz` (long runs, FUZZ_SECONDS) and
+# by the fuzz-short test in `make check` (a short run, plus every saved
+# crash input in tests/fuzz/regressions/ replayed).
+#
+# Environment (set by make): abs_top_srcdir, abs_top_builddir,
+# TT_FUZZ_SOURCES (the library's .c files, relative to the source tree),
+# TT_FUZZ_CFLAGS (pkg-config cflags), TT_FUZZ_LIBS.
+set -euo pipefail
+
+seconds=${FUZZ_SECONDS:-60}
+src=${abs_top_srcdir:?}
+out=${abs_top_builddir:?}/tests/fuzz
+clang=${TT_FUZZ_CC:-clang}
+mkdir -p "$out"
+
+if ! command -v "$clang" >/dev/null; then
+	echo "fuzz: $clang not found (apt-get install clang libclang-rt-14-dev)"
+	exit 77
+fi
+probe="$out/probe.c"
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$probe"
+if ! "$clang" -fsanitize=fuzzer "$probe" -o "$out/probe" 2>/dev/null; then
+	echo "fuzz: $clang cannot link libFuzzer (apt-get install libclang-rt-14-dev)"
+	exit 77
+fi
+
+flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+	-I"$src/lib" -I"$src/formats" -I"${abs_top_builddir}" -DTT_DATADIR='"."')
+read -r -a extra_cflags <<<"${TT_FUZZ_CFLAGS:-}"
+read -r -a libs <<<"${TT_FUZZ_LIBS:-}"
+sources=()
+for f in ${TT_FUZZ_SOURCES:?}; do
+	case "$f" in *.c) sources+=("$src/$f") ;; esac
+done
+
+build() {
+	local name=$1
+	if [ ! -x "$out/$name" ] || [ -n "$(find "$src/lib" "$src/formats" "$src/tests/fuzz" -newer "$out/$name" -name '*.[ch]' | head -n1)" ]; then
+		echo "fuzz: building $name"
+		"$clang" "${flags[@]}" "${extra_cflags[@]}" "$src/tests/fuzz/$name.c" "${sources[@]}" \
+			"${libs[@]}" -lm -o "$out/$name"
+	fi
+}
+
+status=0
+for harness in fuzz-reader; do
+	build "$harness"
+	corpus="$out/corpus-$harness"
+	mkdir -p "$corpus"
+	# Seeds: the bundled samples, the saved regressions, and the public
+	# corpus when it is there.
+	seeds=("$src/samples" "$src/tests/fuzz/seeds")
+	if [ -d "${TT_CORPUS:-$src/../shared/corpus}" ]; then
+		seeds+=("${TT_CORPUS:-$src/../shared/corpus}/evemu" "${TT_CORPUS:-$src/../shared/corpus}/libinput-record")
+	fi
+	existing=()
+	for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
+
+	# Every saved crash input must now pass.
+	if compgen -G "$src/tests/fuzz/regressions/$harness-*" >/dev/null; then
+		"$out/$harness" -runs=0 "$src"/tests/fuzz/regressions/"$harness"-* || status=1
+	fi
+	echo "fuzz: running $harness for $seconds s"
+	if ! (cd "$out" && "./$harness" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=1024 \
+		-timeout=10 -print_final_stats=1 "$corpus" "${existing[@]}" 2>&1 | tail -n 25); then
+		status=1
+	fi
+	if compgen -G "$out/crash-*" >/dev/null || compgen -G "$out/leak-*" >/dev/null || compgen -G "$out/timeout-*" >/dev/null; then
+		echo "fuzz: $harness found problems; inputs kept in $out (copy them to tests/fuzz/regressions/$harness-NAME)"
+		status=1
+	fi
+done
+exit $status
