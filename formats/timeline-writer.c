@@ -151,7 +151,7 @@ put_code_name(struct tt_writer *w, unsigned int type, unsigned int code)
 {
 	char buf[16];
 	put(w, "\"", 1);
-	puts_(w, tt_code_label(buf, sizeof(buf), type, code));
+	puts_(w, tt_code_label_exact(buf, sizeof(buf), type, code));
 	put(w, "\"", 1);
 }
 
@@ -274,7 +274,8 @@ put_props(struct tt_writer *w, const uint8_t *props)
 			put(w, ",", 1);
 		first = false;
 		name = tt_prop_name(p);
-		if (name) {
+		unsigned int back;
+		if (name && tt_prop_from_string(name, &back) == 0 && back == p) {
 			put(w, "\"", 1);
 			puts_(w, name);
 			put(w, "\"", 1);
@@ -324,7 +325,7 @@ put_mt(struct tt_writer *w, const struct tt_device *dev)
 				char buf[16];
 				if (!tt_device_has(dev, EV_ABS, code))
 					continue;
-				key(w, tt_code_label(buf, sizeof(buf), EV_ABS, code));
+				key(w, tt_code_label_exact(buf, sizeof(buf), EV_ABS, code));
 				put_int(w, st->values[i]);
 			}
 			put(w, "}", 1);
@@ -376,7 +377,7 @@ tt_writer_device(struct tt_writer *w, const struct tt_device *dev)
 			const struct tt_absinfo *a = &dev->abs[c];
 			if (!tt_device_has(dev, EV_ABS, c))
 				continue;
-			key(w, tt_code_label(buf, sizeof(buf), EV_ABS, c));
+			key(w, tt_code_label_exact(buf, sizeof(buf), EV_ABS, c));
 			put(w, "{", 1);
 			kv_int(w, "value", a->value);
 			kv_int(w, "min", a->minimum);

@@ -121,3 +121,15 @@ tt_prop_from_string(const char *s, unsigned int *out)
 	*out = (unsigned int)p;
 	return 0;
 }
+
+const char *
+tt_code_label_exact(char *buf, unsigned long size, unsigned int type, unsigned int code)
+{
+	const char *name = tt_code_name(type, code);
+	unsigned int back;
+
+	if (name && tt_code_from_string(type, name, &back) == 0 && back == code)
+		return name;
+	snprintf(buf, size, "%u", code);
+	return buf;
+}

@@ -24,3 +24,8 @@ const char *tt_type_label(char *buf, unsigned long size, unsigned int type);
 /* Input properties (INPUT_PROP_*), by name or number. */
 const char *tt_prop_name(unsigned int prop);
 int tt_prop_from_string(const char *s, unsigned int *out);
+
+/* Like tt_code_label(), but only uses a name that reads back as the same
+ * code (libevdev gives some codes names shared with others, e.g. EV_FF's
+ * FF_STATUS_STOPPED): what a file writer needs. */
+const char *tt_code_label_exact(char *buf, unsigned long size, unsigned int type, unsigned int code);
