@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * touchtape inspect: a recording as touches over time. Interactive on a
+ * terminal (ui-curses.c), headless for tests (TOUCHTAPE_INSPECT_HEADLESS),
+ * or as text: --summary and --text.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../tools/commands.h"
+#include "index.h"
+#include "log.h"
+#include "summary.h"
+#include "ui.h"
+#include "util-strings.h"
+#include "view-model.h"
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: touchtape inspect [OPTIONS] FILE|-\n"
+		"\n"
+		"Shows a recording as touches over time: one lane per touch sequence (kernel:\n"
+		"device, slot and tracking ID; XI: device, touch id and client), kernel touches\n"
+		"next to the XI touches they became with the latency between them, markers for\n"
+		"ownership, accept/reject, pending end, pointer emulation, SYN_DROPPED, device\n"
+		"removal and anomalies. Panes show the frame at the cursor, the slot table of\n"
+		"each device and the whole life of the selected touch. Press ? for the keys.\n"
+		"Reads timelines, evemu and libinput-record files; - reads standard input and\n"
+		"follows it as it grows. Without a terminal it prints the summary.\n"
+		"\n"
+		"Options:\n"
+		"  -s, --summary       print devices, duration, frames, touch sequences, maximum\n"
+		"                      simultaneous touches, ownership outcomes and anomalies\n"
+		"      --json          with --summary: one JSON object\n"
+		"  -t, --text          print the lane view as plain text (for bug reports)\n"
+		"      --from TIME     with --text: start there (1.5, 250ms, 2s; default: start)\n"
+		"      --to TIME       with --text: end there (default: the end)\n"
+		"      --width N       with --text: columns (default 100)\n"
+		"  -h, --help          show this help\n"
+		"\n"
+		"Examples:\n"
+		"  touchtape inspect tap.jsonl\n"
+		"  touchtape inspect --summary --json tap.jsonl\n"
+		"  touchtape inspect --text --from 1.2 --to 1.8 --width 120 tap.jsonl\n"
+		"  touchtape record -o - /dev/input/event5 | touchtape inspect -\n"
+		"\n"
+		"For tests: TOUCHTAPE_INSPECT_HEADLESS=COLSxROWS renders to a virtual screen and\n"
+		"prints it as text; TOUCHTAPE_INSPECT_KEYS is a key script (\"jj+<Right><Dump>q\",\n"
+		"see touchtape-inspect(1)).\n");
+}
+
+struct options {
+	bool summary, json, text;
+	int64_t from, to;
+	bool have_from, have_to;
+	int width;
+};
+
+static int
+parse_args(int argc, char **argv, struct options *o, const char **path)
+{
+	enum { OPT_JSON = 256, OPT_FROM, OPT_TO, OPT_WIDTH };
+	static const struct option longopts[] = {
+		{ "summary", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "text", no_argument, NULL, 't' },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	int64_t v;
+
+	o->width = 100;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "sth", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': o->summary = true; break;
+		case 't': o->text = true; break;
+		case OPT_JSON: o->json = true; break;
+		case OPT_FROM:
+			if (tt_parse_duration_us(optarg, &o->from) < 0)
+				return tt_usage_error("inspect", "--from: not a time: '%s'", optarg);
+			o->have_from = true;
+			break;
+		case OPT_TO:
+			if (tt_parse_duration_us(optarg, &o->to) < 0)
+				return tt_usage_error("inspect", "--to: not a time: '%s'", optarg);
+			o->have_to = true;
+			break;
+		case OPT_WIDTH:
+			if (tt_parse_int64(optarg, &v) < 0 || v < 20 || v > 10000)
+				return tt_usage_error("inspect", "--width: a number from 20 to 10000, not '%s'", optarg);
+			o->width = (int)v;
+			break;
+		case 'h': usage(stdout); return -1;
+		default: return tt_usage_error("inspect", "unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return tt_usage_error("inspect", optind >= argc ? "a FILE (or -) is needed" : "one FILE only");
+	if (o->json && !o->summary)
+		return tt_usage_error("inspect", "--json goes with --summary");
+	if ((o->have_from || o->have_to || o->width != 100) && !o->text)
+		return tt_usage_error("inspect", "--from, --to and --width go with --text");
+	if (o->summary && o->text)
+		return tt_usage_error("inspect", "--summary or --text, not both");
+	if (o->have_from && o->have_to && o->to <= o->from)
+		return tt_usage_error("inspect", "--to must be after --from");
+	*path = argv[optind];
+	return 0;
+}
+
+static int
+report_errors(const struct tt_index *ix)
+{
+	if (ix->nerrors) {
+		tt_error("%s (and %zu more unreadable lines)", ix->first_error ? ix->first_error : "?", ix->nerrors - 1);
+		return TT_EXIT_FAILURE;
+	}
+	return TT_EXIT_OK;
+}
+
+static int
+run_text(struct tt_index *ix, const struct options *o)
+{
+	int rc = tt_index_step(ix, 0);
+
+	if (rc < 0)
+		tt_error("%s: read error", ix->name);
+	if (o->summary) {
+		tt_inspect_summary(ix, stdout, o->json);
+	} else {
+		int64_t from = o->have_from ? o->from : (ix->have_time ? ix->first_us : 0);
+		int64_t to = o->have_to ? o->to : (ix->have_time ? ix->last_us : 0);
+		tv_render_text(ix, from, to, o->width, stdout);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		tt_error("writing the output: %s", strerror(errno));
+		return TT_EXIT_FAILURE;
+	}
+	return rc < 0 ? TT_EXIT_FAILURE : report_errors(ix);
+}
+
+static int
+parse_size(const char *s, int *cols, int *rows)
+{
+	char tail;
+
+	if (sscanf(s, "%dx%d%c", cols, rows, &tail) != 2 || *cols < 20 || *rows < 5 || *cols > 1000 ||
+	    *rows > 1000)
+		return -EINVAL;
+	return 0;
+}
+
+static int
+load_script(const char *script, struct tv_script_key **keys, size_t *n)
+{
+	size_t bad = 0;
+
+	*keys = NULL;
+	*n = 0;
+	if (!script)
+		return 0;
+	if (tv_parse_script(script, keys, n, &bad) < 0) {
+		tt_error("TOUCHTAPE_INSPECT_KEYS: bad key name at offset %zu: '%.20s'", bad, script + bad);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static double
+elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* The UI on a virtual screen: the whole file is indexed first (so the
+ * result does not depend on timing), the keys are applied, and the
+ * screen is printed at each <Dump> and at the end. With
+ * TOUCHTAPE_INSPECT_FIRST_SCREEN=1, only the first records are indexed
+ * before the first screen, and the times are printed on stderr. */
+static int
+run_headless(struct tt_index *ix, const char *size, const char *script)
+{
+	_cleanup_free_ struct tv_script_key *keys = NULL;
+	struct tv_screen s = { 0 };
+	struct tv_state st;
+	size_t nkeys;
+	int cols, rows, dumps = 0;
+	struct timespec t0;
+	bool first_screen = getenv("TOUCHTAPE_INSPECT_FIRST_SCREEN") != NULL;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (parse_size(size, &cols, &rows) < 0) {
+		tt_error("TOUCHTAPE_INSPECT_HEADLESS: want COLSxROWS (at least 20x5), not '%s'", size);
+		return TT_EXIT_USAGE;
+	}
+	if (load_script(script, &keys, &nkeys) < 0)
+		return TT_EXIT_USAGE;
+	if (tt_index_step(ix, first_screen ? 20000 : 0) < 0)
+		tt_error("%s: read error", ix->name);
+	tv_state_init(&st, ix);
+	tv_screen_init(&s, cols, rows);
+	tv_render(&st, &s);
+	if (first_screen) {
+		fprintf(stderr, "first screen after %.1f ms\n", elapsed_ms(&t0));
+		tt_index_step(ix, 0);
+		st.started = false;
+		tv_render(&st, &s);
+		fprintf(stderr, "whole file indexed after %.1f ms: %zu frames, %zu events, %zu lanes, index %zu bytes\n",
+			elapsed_ms(&t0), ix->nframes, ix->nevents, ix->nlanes, tt_index_memory(ix));
+	}
+	for (size_t i = 0; i < nkeys && !st.quit; i++) {
+		const struct tv_script_key *k = &keys[i];
+		if (k->key == TV_SCRIPT_DUMP) {
+			printf("=== screen %d ===\n", ++dumps);
+			tv_screen_dump(&s, stdout);
+			continue;
+		}
+		if (k->key == TV_SCRIPT_RESIZE) {
+			tv_screen_init(&s, k->cols, k->rows);
+			tv_render(&st, &s);
+			continue;
+		}
+		tv_key(&st, k->key, 0);
+		tv_render(&st, &s);
+	}
+	printf("=== screen %d (end) ===\n", ++dumps);
+	tv_screen_dump(&s, stdout);
+	tv_screen_fini(&s);
+	return report_errors(ix);
+}
+
+static void *
+indexer_main(void *arg)
+{
+	struct tt_index *ix = arg;
+
+	while (tt_index_step(ix, 4096) > 0)
+		;
+	return NULL;
+}
+
+static int
+run_interactive(struct tt_index *ix, bool live, const char *script)
+{
+	_cleanup_free_ struct tv_script_key *keys = NULL;
+	struct tv_state st;
+	pthread_t thread;
+	size_t nkeys;
+	int rc;
+
+	if (load_script(script, &keys, &nkeys) < 0)
+		return TT_EXIT_USAGE;
+	/* A first bite before the terminal opens: a short file is complete
+	 * at the first screen, a long one shows its beginning at once. A
+	 * pipe could block here: the indexer thread reads it. */
+	if (!live && tt_index_step(ix, 2000) < 0)
+		tt_error("%s: read error", ix->name);
+	tv_state_init(&st, ix);
+	st.follow = live;
+	/* From here on, stderr would scribble over the screen. */
+	__atomic_store_n(&ix->quiet_warnings, true, __ATOMIC_RELAXED);
+	rc = pthread_create(&thread, NULL, indexer_main, ix);
+	if (rc != 0) {
+		tt_error("cannot start the indexer: %s", strerror(rc));
+		return TT_EXIT_FAILURE;
+	}
+	rc = tt_ui_curses_run(&st, keys, nkeys);
+	tt_index_request_stop(ix);
+	if (!ix->done && live) {
+		/* Blocked on a pipe that may never speak again: leave it. */
+		pthread_detach(thread);
+		exit(rc < 0 ? TT_EXIT_FAILURE : TT_EXIT_OK);
+	}
+	pthread_join(thread, NULL);
+	if (ix->nwarnings)
+		fprintf(stderr, "%s (%zu warnings in all)\n", ix->first_warning ? ix->first_warning : "?",
+			ix->nwarnings);
+	return rc < 0 ? TT_EXIT_FAILURE : report_errors(ix);
+}
+
+int
+tt_cmd_inspect(int argc, char **argv)
+{
+	_cleanup_(tt_index_freep) struct tt_index *ix = NULL;
+	_cleanup_free_ char *why = NULL;
+	struct options o = { 0 };
+	const char *path = NULL;
+	int rc = parse_args(argc, argv, &o, &path);
+
+	if (rc > 0)
+		return rc;
+	if (rc < 0)
+		return TT_EXIT_OK;	/* --help */
+	rc = tt_index_open(path, &ix, &why);
+	if (rc < 0) {
+		tt_error("%s", why ? why : strerror(-rc));
+		return TT_EXIT_FAILURE;
+	}
+	const char *headless = getenv("TOUCHTAPE_INSPECT_HEADLESS");
+	const char *script = getenv("TOUCHTAPE_INSPECT_KEYS");
+	if (o.summary || o.text)
+		return run_text(ix, &o);
+	if (headless && *headless)
+		return run_headless(ix, headless, script);
+	if (!isatty(STDOUT_FILENO)) {
+		o.summary = true;
+		return run_text(ix, &o);
+	}
+	/* Anything but a regular file may grow: follow it. */
+	struct stat sb;
+	bool live = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &sb) < 0 || !S_ISREG(sb.st_mode)
+					   : stat(path, &sb) < 0 || !S_ISREG(sb.st_mode);
+	return run_interactive(ix, live, script);
+}

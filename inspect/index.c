@@ -1,0 +1,766 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One streaming pass: the reader feeds lib/model.h and lib/checker.h, and
+ * their callbacks append to compact arrays. See index.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <X11/extensions/XI2.h>
+
+#include "index.h"
+#include "util-strings.h"
+
+/* Texts of anomalies beyond this are counted, not kept. */
+#define TEXT_POOL_MAX (4u * 1024 * 1024)
+
+static void *
+grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	size_t n = *cap ? *cap : 64;
+	while (n < need)
+		n += n / 2 + 16;
+	*cap = n;
+	return tt_reallocarray(p, n, size);
+}
+
+static void
+note_time(struct tt_index *ix, int64_t t)
+{
+	if (!ix->have_time) {
+		ix->first_us = ix->last_us = t;
+		ix->have_time = true;
+		return;
+	}
+	if (t < ix->first_us)
+		ix->first_us = t;
+	if (t > ix->last_us)
+		ix->last_us = t;
+}
+
+static struct ti_device *
+find_dev(struct tt_index *ix, uint32_t id, size_t *pos)
+{
+	for (size_t i = 0; i < ix->ndevs; i++) {
+		if (ix->devs[i].id == id) {
+			if (pos)
+				*pos = i;
+			return &ix->devs[i];
+		}
+	}
+	return NULL;
+}
+
+const struct ti_device *
+tt_index_device(const struct tt_index *ix, uint32_t id)
+{
+	return find_dev((struct tt_index *)ix, id, NULL);
+}
+
+static uint32_t
+add_text(struct tt_index *ix, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	if (ix->ntext + len > TEXT_POOL_MAX) {
+		ix->text_dropped++;
+		return 0;
+	}
+	ix->text = grow(ix->text, &ix->captext, ix->ntext + len, 1);
+	memcpy(ix->text + ix->ntext, s, len);
+	ix->ntext += len;
+	return (uint32_t)(ix->ntext - len + 1);
+}
+
+static struct ti_marker *
+add_marker(struct tt_index *ix, enum ti_marker_kind kind, int64_t t, size_t line, int64_t lane,
+	   int64_t device)
+{
+	struct ti_marker *m;
+
+	ix->markers = grow(ix->markers, &ix->capmarkers, ix->nmarkers + 1, sizeof(*ix->markers));
+	m = &ix->markers[ix->nmarkers++];
+	memset(m, 0, sizeof(*m));
+	m->time_us = t;
+	m->line = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+	m->kind = (uint8_t)kind;
+	m->lane = lane;
+	m->device = device;
+	return m;
+}
+
+static struct ti_lane *
+add_lane(struct tt_index *ix, enum ti_lane_kind kind)
+{
+	struct ti_lane *l = tt_zalloc(sizeof(*l));
+
+	ix->lanes = grow(ix->lanes, &ix->caplanes, ix->nlanes + 1, sizeof(*ix->lanes));
+	l->kind = kind;
+	l->index = (uint32_t)ix->nlanes;
+	l->linked = -1;
+	l->tool = -1;
+	l->owned_us = -1;
+	l->resolved_us = -1;
+	l->xi_begin_us = -1;
+	ix->lanes[ix->nlanes++] = l;
+	return l;
+}
+
+static int16_t
+clamp16(int32_t v)
+{
+	return v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : (int16_t)v;
+}
+
+static void
+add_kupd(struct tt_index *ix, struct ti_lane *l, const struct tt_ktouch *t)
+{
+	struct ti_kupd *u;
+	size_t cap = l->capupd;
+
+	l->kupd = grow(l->kupd, &cap, (size_t)l->nupd + 1, sizeof(*l->kupd));
+	l->capupd = (uint32_t)cap;
+	u = &l->kupd[l->nupd++];
+	/* Within a frame record, the model calls back for that frame, which
+	 * on_record() appended already; a touch down in a device's state at
+	 * time 0 begins with the device record. */
+	u->frame = ix->in_frame && ix->nframes ? (uint32_t)(ix->nframes - 1) : TI_NO_FRAME;
+	u->x = t->values[TT_AXIS(ABS_MT_POSITION_X)];
+	u->y = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
+	u->pressure = clamp16(t->values[TT_AXIS(ABS_MT_PRESSURE)]);
+	u->major = clamp16(t->values[TT_AXIS(ABS_MT_TOUCH_MAJOR)]);
+	l->tool = t->values[TT_AXIS(ABS_MT_TOOL_TYPE)];
+}
+
+static void
+copy_ktouch(struct tt_index *ix, struct ti_lane *l, const struct tt_ktouch *t)
+{
+	const struct ti_device *d = tt_index_device(ix, t->device);
+
+	l->device = t->device;
+	l->slot = t->slot;
+	l->id = t->tracking_id;
+	l->flags = t->flags;
+	l->begin_us = t->begin_us;
+	l->end_us = t->end_us;
+	l->begin_line = t->begin_line;
+	l->end_line = t->end_line;
+	l->distance_mm = d && d->has_mm;
+}
+
+static void
+on_kernel_begin(void *data, struct tt_ktouch *t)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = add_lane(ix, TI_LANE_KERNEL);
+	struct ti_device *d = find_dev(ix, t->device, NULL);
+
+	t->user = l;
+	copy_ktouch(ix, l, t);
+	add_kupd(ix, l, t);
+	if (d)
+		d->nlanes++;
+}
+
+static void
+on_kernel_update(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = t->user;
+	const struct ti_device *d = tt_index_device(ix, t->device);
+
+	if (!l)
+		return;
+	if (l->nupd && d && d->copy &&
+	    (u->changed & ((1u << TT_AXIS(ABS_MT_POSITION_X)) | (1u << TT_AXIS(ABS_MT_POSITION_Y))))) {
+		const struct ti_kupd *p = &l->kupd[l->nupd - 1];
+		l->distance += tt_model_distance(d->copy,
+						 (double)t->values[TT_AXIS(ABS_MT_POSITION_X)] - p->x,
+						 (double)t->values[TT_AXIS(ABS_MT_POSITION_Y)] - p->y);
+	}
+	l->end_us = u->time_us;
+	l->end_line = u->line;
+	add_kupd(ix, l, t);
+}
+
+static void
+lane_end_at(struct ti_lane *l, uint32_t flags, int64_t end_us, size_t end_line)
+{
+	l->flags = flags;
+	l->end_us = end_us;
+	l->end_line = end_line;
+	l->ended = true;
+}
+
+static void
+lane_ownership(struct ti_lane *l, const struct tt_xtouch *t)
+{
+	l->outcome = t->outcome;
+	l->owned_us = t->owned_us;
+	l->resolved_us = t->resolved_us;
+	l->flags = t->flags;
+}
+
+static void
+on_kernel_end(void *data, struct tt_ktouch *t)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = t->user;
+
+	if (!l)
+		return;
+	lane_end_at(l, t->flags, t->end_us, t->end_line);
+	l->link = t->link;
+	l->xi_deviceid = t->xi_deviceid;
+	l->xi_touchid = t->xi_touchid;
+	l->xi_begin_us = t->xi_begin_us;
+	if (t->link == TT_LINK_LINKED) {
+		ix->nlinked++;
+		ix->latency_sum_us += t->xi_begin_us - t->begin_us;
+		/* The XI lanes of that touch, one per client (and raw): same
+		 * touch id and device, begun with the XI touch the model
+		 * paired. Lanes are in begin order. */
+		for (size_t i = ix->nlanes; i-- > 0;) {
+			struct ti_lane *x = ix->lanes[i];
+			if (x->begin_us < t->begin_us)
+				break;
+			if (x->kind == TI_LANE_KERNEL || x->linked >= 0 ||
+			    x->id != (int32_t)t->xi_touchid ||
+			    (x->sourceid != t->xi_deviceid && (int32_t)x->device != t->xi_deviceid) ||
+			    x->begin_us < t->xi_begin_us || x->begin_us > t->xi_begin_us + 250000)
+				continue;
+			x->linked = l->index;
+			if (l->linked < 0 || x->begin_line == t->xi_begin_line)
+				l->linked = x->index;
+		}
+	} else if (t->link == TT_LINK_NOT_DELIVERED) {
+		ix->nnot_delivered++;
+	}
+}
+
+static void
+on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size_t line,
+	 uint32_t nactive)
+{
+	struct tt_index *ix = data;
+	struct ti_device *d = find_dev(ix, dev->id, NULL);
+
+	(void)f;
+	(void)line;
+	if (d && nactive > d->max_active)
+		d->max_active = nactive;
+	if (ix->nframes) {
+		struct ti_frame *fr = &ix->frames[ix->nframes - 1];
+		fr->nactive = nactive > 255 ? 255 : (uint8_t)nactive;
+	}
+}
+
+static void
+on_xi_begin(void *data, struct tt_xtouch *t)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = add_lane(ix, (t->flags & TT_XTOUCH_RAW) ? TI_LANE_XI_RAW : TI_LANE_XI);
+	size_t cap = 0;
+
+	t->user = l;
+	l->device = (uint32_t)t->deviceid;
+	l->sourceid = t->sourceid;
+	l->id = (int32_t)t->touchid;
+	snprintf(l->client, sizeof(l->client), "%s", t->client);
+	l->flags = t->flags;
+	l->begin_us = l->end_us = t->begin_us;
+	l->begin_line = l->end_line = t->begin_line;
+	l->slot = -1;
+	l->xupd = grow(NULL, &cap, 1, sizeof(*l->xupd));
+	l->capupd = (uint32_t)cap;
+	l->xupd[0] = (struct ti_xupd){ t->begin_us, (float)t->root_x, (float)t->root_y };
+	l->nupd = 1;
+	if (t->flags & TT_XTOUCH_EMULATING_POINTER)
+		add_marker(ix, TI_MARK_EMULATING, t->begin_us, t->begin_line, l->index, t->deviceid);
+}
+
+static void
+on_xi_update(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev, size_t line)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = t->user;
+	size_t cap;
+
+	if (!l)
+		return;
+	cap = l->capupd;
+	l->xupd = grow(l->xupd, &cap, (size_t)l->nupd + 1, sizeof(*l->xupd));
+	l->capupd = (uint32_t)cap;
+	l->xupd[l->nupd++] = (struct ti_xupd){ ev->time_us, (float)ev->root_x, (float)ev->root_y };
+	if (l->kind == TI_LANE_XI) {
+		double dx = t->root_x - l->xupd[l->nupd - 2].x, dy = t->root_y - l->xupd[l->nupd - 2].y;
+		l->distance += __builtin_sqrt(dx * dx + dy * dy);
+	}
+	if ((ev->flags & XITouchPendingEnd) && !(l->flags & TT_XTOUCH_PENDING_END))
+		add_marker(ix, TI_MARK_PENDING_END, ev->time_us, line, l->index, ev->deviceid);
+	if ((ev->flags & XITouchEmulatingPointer) && !(l->flags & TT_XTOUCH_EMULATING_POINTER))
+		add_marker(ix, TI_MARK_EMULATING, ev->time_us, line, l->index, ev->deviceid);
+	l->flags = t->flags;
+	l->end_us = ev->time_us;
+	l->end_line = line;
+}
+
+static void
+on_xi_ownership(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev, size_t line)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = t->user;
+	enum ti_marker_kind k;
+
+	if (!l)
+		return;
+	if (ev->evtype == XI_TouchOwnership)
+		k = TI_MARK_OWNERSHIP;
+	else if (ev->evtype == TT_XI_REQ_ACCEPT)
+		k = TI_MARK_ACCEPT;
+	else
+		k = TI_MARK_REJECT;
+	add_marker(ix, k, ev->time_us, line, l->index, ev->deviceid);
+	lane_ownership(l, t);
+}
+
+static void
+on_xi_end(void *data, struct tt_xtouch *t)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = t->user;
+
+	if (!l)
+		return;
+	lane_ownership(l, t);
+	lane_end_at(l, t->flags, t->end_us, t->end_line);
+	if (l->kind == TI_LANE_XI && (unsigned)t->outcome < ARRAY_LENGTH(ix->outcomes))
+		ix->outcomes[t->outcome]++;
+	if (t->flags & TT_XTOUCH_PENDING_END)
+		l->flags |= TT_XTOUCH_PENDING_END;
+}
+
+static void
+on_diag(void *userdata, const struct tt_diag *diag)
+{
+	struct tt_index *ix = userdata;
+	struct ti_marker *m;
+
+	if ((unsigned)diag->check < TT_CHECK_COUNT)
+		ix->nanomalies[diag->check]++;
+	/* SYN_DROPPED has its own marker. */
+	if (diag->check == TT_CHECK_SYN_DROPPED)
+		return;
+	m = add_marker(ix, TI_MARK_ANOMALY, diag->time_us, diag->line, -1, diag->device);
+	m->check = (uint8_t)diag->check;
+	m->severity = (uint8_t)diag->severity;
+	m->text = add_text(ix, diag->message);
+}
+
+static const struct tt_model_callbacks callbacks = {
+	.kernel_begin = on_kernel_begin,
+	.kernel_update = on_kernel_update,
+	.kernel_end = on_kernel_end,
+	.frame = on_frame,
+	.xi_begin = on_xi_begin,
+	.xi_update = on_xi_update,
+	.xi_ownership = on_xi_ownership,
+	.xi_end = on_xi_end,
+};
+
+static void
+pos_axes(const struct tt_device *dev, struct tt_absinfo *ax, struct tt_absinfo *ay)
+{
+	if (tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X)) {
+		*ax = dev->abs[ABS_MT_POSITION_X];
+		*ay = dev->abs[ABS_MT_POSITION_Y];
+	} else {
+		*ax = dev->abs[ABS_X];
+		*ay = dev->abs[ABS_Y];
+	}
+}
+
+static void
+index_device(struct tt_index *ix, const struct tt_device *dev)
+{
+	struct ti_device *d = find_dev(ix, dev->id, NULL);
+
+	if (!d) {
+		if (ix->ndevs >= TT_MAX_DEVICES)
+			return;
+		ix->devs = tt_reallocarray(ix->devs, ix->ndevs + 1, sizeof(*ix->devs));
+		d = &ix->devs[ix->ndevs++];
+		memset(d, 0, sizeof(*d));
+		d->first_us = d->last_us = INT64_MIN;
+	} else {
+		free(d->name);
+		tt_device_free(d->copy);
+	}
+	d->id = dev->id;
+	d->name = strdup(dev->name ? dev->name : "");
+	if (!d->name)
+		abort();
+	d->mt = dev->mt_protocol;
+	d->num_slots = dev->num_slots;
+	d->touch = tt_device_is_touch(dev);
+	d->has_mm = tt_model_has_mm(dev);
+	pos_axes(dev, &d->ax, &d->ay);
+	d->copy = tt_device_new(dev->id);
+	memcpy(d->copy->types, dev->types, sizeof(dev->types));
+	memcpy(d->copy->codes, dev->codes, sizeof(dev->codes));
+	memcpy(d->copy->abs, dev->abs, sizeof(dev->abs));
+	memcpy(d->copy->props, dev->props, sizeof(dev->props));
+	d->copy->mt_protocol = dev->mt_protocol;
+}
+
+static void
+index_frame(struct tt_index *ix, const struct tt_frame *f, size_t line)
+{
+	size_t pos = 0;
+	struct ti_device *d = find_dev(ix, f->device, &pos);
+	struct ti_frame *fr;
+
+	if (!d)
+		return;	/* the checker reports frames of undeclared devices */
+	if (ix->nevents + f->nevents > UINT32_MAX || ix->nframes >= UINT32_MAX)
+		return;	/* beyond what the index addresses: 4G events */
+	ix->frames = grow(ix->frames, &ix->capframes, ix->nframes + 1, sizeof(*ix->frames));
+	fr = &ix->frames[ix->nframes++];
+	fr->time_us = f->time_us;
+	fr->first = (uint32_t)ix->nevents;
+	fr->line = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+	fr->device = (uint16_t)pos;
+	fr->flags = (uint8_t)f->flags;
+	fr->nactive = 0;
+
+	size_t need = ix->nevents + f->nevents;
+	size_t cap = ix->capevents;
+	ix->ev_tc = grow(ix->ev_tc, &cap, need, sizeof(*ix->ev_tc));
+	cap = ix->capevents;
+	ix->ev_val = grow(ix->ev_val, &cap, need, sizeof(*ix->ev_val));
+	ix->capevents = cap;
+	for (uint32_t i = 0; i < f->nevents; i++) {
+		const struct tt_event *e = &f->events[i];
+		ix->ev_tc[ix->nevents] = (uint16_t)(((e->type & 0x3f) << 10) | (e->code & 0x3ff));
+		ix->ev_val[ix->nevents] = e->value;
+		ix->nevents++;
+	}
+	d->nframes++;
+	d->nevents += f->nevents;
+	if (d->first_us == INT64_MIN)
+		d->first_us = f->time_us;
+	d->last_us = f->time_us;
+	if (f->flags & TT_FRAME_DROPPED) {
+		d->ndropped++;
+		add_marker(ix, TI_MARK_DROPPED, f->time_us, line, -1, f->device);
+	} else if (f->flags & TT_FRAME_RESYNC) {
+		add_marker(ix, TI_MARK_RESYNC, f->time_us, line, -1, f->device);
+	}
+}
+
+static void
+index_marker(struct tt_index *ix, const struct tt_marker *mk, size_t line)
+{
+	struct ti_marker *m;
+	char buf[512];
+
+	if (mk->kind == TT_MARKER_DEVICE_REMOVED) {
+		struct ti_device *d = mk->device >= 0 ? find_dev(ix, (uint32_t)mk->device, NULL) : NULL;
+		m = add_marker(ix, TI_MARK_DEVICE_REMOVED, mk->time_us, line, -1, mk->device);
+		if (d) {
+			d->removed = true;
+			d->removed_us = mk->time_us;
+		}
+		return;
+	}
+	m = add_marker(ix, TI_MARK_RECORD, mk->time_us, line, -1, mk->device);
+	_cleanup_free_ char *clean = mk->text ? tt_str_sanitize(mk->text, strlen(mk->text), 200) : NULL;
+	_cleanup_free_ char *kind = mk->kind_name ? tt_str_sanitize(mk->kind_name, strlen(mk->kind_name), 64) : NULL;
+	snprintf(buf, sizeof(buf), "%s%s%s", kind ? kind : tt_marker_kind_name(mk->kind),
+		 clean ? ": " : "", clean ? clean : "");
+	m->text = add_text(ix, buf);
+}
+
+static void
+on_record(struct tt_index *ix, const struct tt_record *rec)
+{
+	switch (rec->type) {
+	case TT_RECORD_DEVICE:
+		index_device(ix, rec->device);
+		break;
+	case TT_RECORD_FRAME:
+		note_time(ix, rec->frame->time_us);
+		/* First the frame, so model callbacks see it as the last one. */
+		index_frame(ix, rec->frame, rec->line);
+		ix->in_frame = true;
+		break;
+	case TT_RECORD_XI_EVENT:
+		note_time(ix, rec->xi_event->time_us);
+		ix->xi_events++;
+		break;
+	case TT_RECORD_MARKER:
+		note_time(ix, rec->marker->time_us);
+		index_marker(ix, rec->marker, rec->line);
+		break;
+	default:
+		break;
+	}
+	tt_checker_feed(ix->checker, rec);
+	tt_model_feed(ix->model, rec);
+	ix->in_frame = false;
+}
+
+static void
+on_warning(void *userdata, const char *message)
+{
+	struct tt_index *ix = userdata;
+
+	ix->nwarnings++;
+	if (!ix->first_warning)
+		ix->first_warning = strdup(message);
+	if (!__atomic_load_n(&ix->quiet_warnings, __ATOMIC_RELAXED))
+		fprintf(stderr, "%s\n", message);	/* "FILE:LINE: warning: ..." */
+}
+
+int
+tt_index_open(const char *path, struct tt_index **out, char **why)
+{
+	_cleanup_(tt_index_freep) struct tt_index *ix = tt_zalloc(sizeof(*ix));
+	int rc;
+
+	pthread_mutex_init(&ix->lock, NULL);
+	ix->name = strdup(path);
+	if (!ix->name)
+		abort();
+	rc = tt_reader_open(path, &ix->reader);
+	if (rc < 0) {
+		if (why) {
+			if (ix->reader)
+				*why = strdup(tt_reader_error(ix->reader));
+			else if (asprintf(why, "%s: %s", path, strerror(-rc)) < 0)
+				*why = NULL;
+		}
+		return rc;
+	}
+	tt_reader_set_warn(ix->reader, on_warning, ix);
+	ix->model = tt_model_new(&callbacks, ix);
+	tt_model_set_link(ix->model, true, 0, 0);
+	ix->checker = tt_checker_new(on_diag, ix);
+	*out = steal(&ix);
+	return 0;
+}
+
+static void
+finish(struct tt_index *ix)
+{
+	tt_model_finish(ix->model);
+	tt_checker_finish(ix->checker);
+	/* A sequence still open at the end keeps its lane as it was. */
+	ix->done = true;
+	ix->generation++;
+}
+
+int
+tt_index_step(struct tt_index *ix, size_t max)
+{
+	struct tt_record rec;
+	size_t n = 0;
+	int rc;
+
+	if (ix->done)
+		return 0;
+	while ((max == 0 || n < max) && !__atomic_load_n(&ix->stop, __ATOMIC_RELAXED)) {
+		rc = tt_reader_next(ix->reader, &rec);
+		tt_index_lock(ix);
+		if (rc == 0 || rc == -EIO) {
+			finish(ix);
+			tt_index_unlock(ix);
+			return rc;
+		}
+		if (rc < 0) {
+			ix->nerrors++;
+			if (!ix->first_error)
+				ix->first_error = strdup(tt_reader_error(ix->reader));
+		} else {
+			on_record(ix, &rec);
+		}
+		ix->generation++;
+		tt_index_unlock(ix);
+		n++;
+	}
+	return 1;
+}
+
+void
+tt_index_request_stop(struct tt_index *ix)
+{
+	__atomic_store_n(&ix->stop, true, __ATOMIC_RELAXED);
+}
+
+void
+tt_index_free(struct tt_index *ix)
+{
+	if (!ix)
+		return;
+	tt_model_free(ix->model);
+	tt_checker_free(ix->checker);
+	tt_reader_free(ix->reader);
+	for (size_t i = 0; i < ix->ndevs; i++) {
+		free(ix->devs[i].name);
+		tt_device_free(ix->devs[i].copy);
+	}
+	free(ix->devs);
+	for (size_t i = 0; i < ix->nlanes; i++) {
+		free(ix->lanes[i]->kupd);
+		free(ix->lanes[i]);
+	}
+	free(ix->lanes);
+	free(ix->frames);
+	free(ix->ev_tc);
+	free(ix->ev_val);
+	free(ix->markers);
+	free(ix->text);
+	free(ix->first_error);
+	free(ix->first_warning);
+	free(ix->name);
+	pthread_mutex_destroy(&ix->lock);
+	free(ix);
+}
+
+int64_t
+tt_index_frame_at(const struct tt_index *ix, int64_t t, int64_t device)
+{
+	size_t lo = 0, hi = ix->nframes;
+
+	/* Frames are in file order, which is time order in any valid file. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->frames[mid].time_us <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0;) {
+		if (device < 0 || ix->devs[ix->frames[i].device].id == (uint32_t)device)
+			return (int64_t)i;
+		if (lo - i > 100000)
+			break;
+	}
+	return -1;
+}
+
+uint32_t
+tt_index_frame_nevents(const struct tt_index *ix, size_t f)
+{
+	uint32_t end = f + 1 < ix->nframes ? ix->frames[f + 1].first : (uint32_t)ix->nevents;
+	return end - ix->frames[f].first;
+}
+
+int64_t
+tt_index_kupd_at(const struct ti_lane *l, size_t f)
+{
+	size_t lo = 0, hi = l->nupd;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->kupd[mid].frame == TI_NO_FRAME || l->kupd[mid].frame <= f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int64_t)lo - 1;
+}
+
+int64_t
+tt_index_xupd_at(const struct ti_lane *l, int64_t t)
+{
+	size_t lo = 0, hi = l->nupd;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->xupd[mid].time_us <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int64_t)lo - 1;
+}
+
+int64_t
+tt_index_upd_time(const struct tt_index *ix, const struct ti_lane *l, size_t i)
+{
+	if (l->kind == TI_LANE_KERNEL)
+		return l->kupd[i].frame == TI_NO_FRAME ? l->begin_us : ix->frames[l->kupd[i].frame].time_us;
+	return l->xupd[i].time_us;
+}
+
+const char *
+tt_index_marker_text(const struct tt_index *ix, const struct ti_marker *m)
+{
+	if (!m->text || m->text > ix->ntext)
+		return NULL;
+	return ix->text + m->text - 1;
+}
+
+const char *
+ti_marker_kind_name(enum ti_marker_kind k)
+{
+	static const char *names[TI_MARK_COUNT] = {
+		[TI_MARK_OWNERSHIP] = "ownership",
+		[TI_MARK_ACCEPT] = "accept",
+		[TI_MARK_REJECT] = "reject",
+		[TI_MARK_PENDING_END] = "pending-end",
+		[TI_MARK_EMULATING] = "emulating-pointer",
+		[TI_MARK_DROPPED] = "SYN_DROPPED",
+		[TI_MARK_RESYNC] = "resync",
+		[TI_MARK_DEVICE_REMOVED] = "device-removed",
+		[TI_MARK_ANOMALY] = "anomaly",
+		[TI_MARK_RECORD] = "marker",
+	};
+	return (unsigned)k < TI_MARK_COUNT ? names[k] : "?";
+}
+
+const char *
+tt_index_lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t size)
+{
+	(void)ix;
+	switch (l->kind) {
+	case TI_LANE_KERNEL:
+		snprintf(buf, size, "dev%u s%d #%d%s", l->device, l->slot, l->id,
+			 (l->flags & TT_KTOUCH_SYNTHETIC_ID) ? "*" : "");
+		break;
+	case TI_LANE_XI:
+		snprintf(buf, size, "xi%d t%d %s", l->sourceid ? l->sourceid : (int32_t)l->device,
+			 l->id, l->client[0] ? l->client : "-");
+		break;
+	case TI_LANE_XI_RAW:
+		snprintf(buf, size, "raw%d t%d %s", l->sourceid ? l->sourceid : (int32_t)l->device,
+			 l->id, l->client[0] ? l->client : "-");
+		break;
+	}
+	return buf;
+}
+
+size_t
+tt_index_memory(const struct tt_index *ix)
+{
+	size_t n = sizeof(*ix);
+
+	n += ix->capframes * sizeof(*ix->frames);
+	n += ix->capevents * (sizeof(*ix->ev_tc) + sizeof(*ix->ev_val));
+	n += ix->caplanes * sizeof(*ix->lanes);
+	for (size_t i = 0; i < ix->nlanes; i++) {
+		const struct ti_lane *l = ix->lanes[i];
+		n += sizeof(*l) + (size_t)l->capupd * 16;
+	}
+	n += ix->capmarkers * sizeof(*ix->markers);
+	n += ix->captext;
+	n += ix->ndevs * (sizeof(*ix->devs) + sizeof(struct tt_device));
+	return n;
+}

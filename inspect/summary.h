@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* touchtape inspect --summary. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "index.h"
+
+/* Devices, duration, frames, touch sequences per device, max
+ * simultaneous touches, XI sequences and ownership outcomes, links,
+ * anomalies: as text, or as one JSON object. */
+void tt_inspect_summary(const struct tt_index *ix, FILE *out, bool json);

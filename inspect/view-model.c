@@ -1,0 +1,1094 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The inspector's state and its rendering to an abstract screen. Layout:
+ *
+ *   row 0        title: file, cursor time, zoom, filters, indexing state
+ *   row 1        time axis, the cursor as 'v'
+ *   row 2        global markers (SYN_DROPPED, device removal, anomalies)
+ *   rows 3..     one row per touch sequence overlapping the view: kernel
+ *                lanes in begin order, each followed by the XI lanes it
+ *                became; XI lanes without a kernel touch in begin order
+ *   bottom pane  the frame at the cursor | slot tables | selected touch
+ *   last row     keys, messages, or the search prompt
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evnames.h"
+#include "util-strings.h"
+#include "view-private.h"
+
+#define LABEL_MAX 28
+
+/* ---- screen ---- */
+
+void
+tv_screen_init(struct tv_screen *s, int cols, int rows)
+{
+	free(s->cells);
+	s->cols = cols < 1 ? 1 : cols;
+	s->rows = rows < 1 ? 1 : rows;
+	s->cells = tt_reallocarray(NULL, (size_t)s->cols * (size_t)s->rows, sizeof(*s->cells));
+	for (int i = 0; i < s->cols * s->rows; i++)
+		s->cells[i] = (struct tv_cell){ ' ', 0 };
+}
+
+void
+tv_screen_fini(struct tv_screen *s)
+{
+	free(s->cells);
+	s->cells = NULL;
+}
+
+void
+tv_screen_dump(const struct tv_screen *s, FILE *out)
+{
+	_cleanup_free_ char *line = tt_reallocarray(NULL, (size_t)s->cols + 1, 1);
+
+	for (int r = 0; r < s->rows; r++) {
+		int n = 0, last = 0;
+		for (int c = 0; c < s->cols; c++) {
+			line[n++] = s->cells[r * s->cols + c].ch;
+			if (line[n - 1] != ' ')
+				last = n;
+		}
+		line[last] = '\0';
+		fprintf(out, "%s\n", line);
+	}
+}
+
+static void
+put(struct tv_screen *s, int row, int col, char ch, uint8_t attr)
+{
+	if (row < 0 || row >= s->rows || col < 0 || col >= s->cols)
+		return;
+	s->cells[row * s->cols + col] = (struct tv_cell){ ch, attr };
+}
+
+/* Writes @text from @col, at most @width columns; non-ASCII bytes show
+ * as '?' (names were sanitized already; this keeps cells one byte). */
+int
+tv_puts_at(struct tv_screen *s, int row, int col, int width, uint8_t attr, const char *text)
+{
+	int n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)text; *p && n < width; p++) {
+		if ((*p & 0xc0) == 0x80)
+			continue;	/* UTF-8 continuation: one '?' per character */
+		put(s, row, col + n, (*p >= 0x20 && *p < 0x7f) ? (char)*p : '?', attr);
+		n++;
+	}
+	return n;
+}
+
+static int
+printf_at(struct tv_screen *s, int row, int col, int width, uint8_t attr, const char *fmt, ...)
+	_printf_(6, 7);
+
+static int
+printf_at(struct tv_screen *s, int row, int col, int width, uint8_t attr, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return tv_puts_at(s, row, col, width, attr, buf);
+}
+
+void
+tv_fill_row(struct tv_screen *s, int row, int col, int width, uint8_t attr)
+{
+	for (int c = col; c < col + width; c++)
+		put(s, row, c, ' ', attr);
+}
+
+const char *
+tv_fmt_time(char *buf, size_t size, int64_t us)
+{
+	return tt_format_time(buf, size, us);
+}
+
+const char *
+tv_fmt_span(char *buf, size_t size, int64_t us)
+{
+	if (us < 0)
+		us = -us;
+	if (us >= 1000000)
+		snprintf(buf, size, "%.3gs", (double)us / 1e6);
+	else if (us >= 1000)
+		snprintf(buf, size, "%.3gms", (double)us / 1e3);
+	else
+		snprintf(buf, size, "%" PRId64 "us", us);
+	return buf;
+}
+
+/* ---- lanes ---- */
+
+static bool
+lane_passes(const struct tv_state *st, const struct ti_lane *l)
+{
+	if (st->source == TV_SRC_KERNEL && l->kind != TI_LANE_KERNEL)
+		return false;
+	if (st->source == TV_SRC_XI && l->kind == TI_LANE_KERNEL)
+		return false;
+	if (st->filter_dev < 0)
+		return true;
+	if (st->filter_xi_dev)
+		return l->kind != TI_LANE_KERNEL && (l->sourceid == st->filter_dev ||
+						     (int64_t)l->device == st->filter_dev);
+	if (l->kind == TI_LANE_KERNEL)
+		return (int64_t)l->device == st->filter_dev;
+	/* XI lanes of a kernel device: those its touches became. */
+	return l->linked >= 0 && (int64_t)st->ix->lanes[l->linked]->device == st->filter_dev;
+}
+
+int64_t
+tv_lane_end(const struct tt_index *ix, const struct ti_lane *l)
+{
+	if (!l->ended && ix->have_time && ix->last_us > l->end_us)
+		return ix->last_us;
+	return l->end_us;
+}
+
+struct lane_list {
+	struct ti_lane **v;
+	size_t n;
+};
+
+static size_t
+find_pos(struct ti_lane **v, size_t n, uint32_t index)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid]->index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo]->index == index ? lo : SIZE_MAX;
+}
+
+/* The lanes overlapping [from, to] that pass the filters, kernel lanes
+ * each followed by the XI lanes they became. */
+static void
+visible_lanes(const struct tv_state *st, int64_t from, int64_t to, struct lane_list *out)
+{
+	const struct tt_index *ix = st->ix;
+	struct ti_lane **vis = tt_reallocarray(NULL, ix->nlanes + 1, sizeof(*vis));
+	size_t n = 0;
+
+	for (size_t i = 0; i < ix->nlanes; i++) {
+		struct ti_lane *l = ix->lanes[i];
+		if (l->begin_us > to || tv_lane_end(ix, l) < from || !lane_passes(st, l))
+			continue;
+		vis[n++] = l;
+	}
+	/* Children: XI lanes whose kernel lane is visible too. */
+	size_t *first = tt_reallocarray(NULL, n + 1, sizeof(*first));
+	size_t *next = tt_reallocarray(NULL, n + 1, sizeof(*next));
+	size_t *last = tt_reallocarray(NULL, n + 1, sizeof(*last));
+	bool *child = tt_reallocarray(NULL, n + 1, sizeof(*child));
+	for (size_t i = 0; i < n; i++) {
+		first[i] = next[i] = last[i] = SIZE_MAX;
+		child[i] = false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ti_lane *l = vis[i];
+		if (l->kind == TI_LANE_KERNEL || l->linked < 0)
+			continue;
+		size_t p = find_pos(vis, n, (uint32_t)l->linked);
+		if (p == SIZE_MAX || vis[p]->kind != TI_LANE_KERNEL)
+			continue;
+		child[i] = true;
+		if (first[p] == SIZE_MAX)
+			first[p] = i;
+		else
+			next[last[p]] = i;
+		last[p] = i;
+	}
+	out->v = tt_reallocarray(NULL, n + 1, sizeof(*out->v));
+	out->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (child[i])
+			continue;
+		out->v[out->n++] = vis[i];
+		for (size_t c = first[i]; c != SIZE_MAX; c = next[c])
+			out->v[out->n++] = vis[c];
+	}
+	free(first);
+	free(next);
+	free(last);
+	free(child);
+	free(vis);
+}
+
+static int64_t
+lane_next_update(const struct tt_index *ix, const struct ti_lane *l, int64_t t)
+{
+	/* First update strictly after t. */
+	size_t lo = 0, hi = l->nupd;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tt_index_upd_time(ix, l, mid) <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool
+lane_has_update(const struct tt_index *ix, const struct ti_lane *l, int64_t t0, int64_t t1)
+{
+	size_t i = lane_next_update(ix, l, t0 - 1);
+
+	return i < l->nupd && tt_index_upd_time(ix, l, i) < t1;
+}
+
+static char
+marker_char(enum ti_marker_kind k)
+{
+	switch (k) {
+	case TI_MARK_OWNERSHIP: return 'O';
+	case TI_MARK_ACCEPT: return 'A';
+	case TI_MARK_REJECT: return 'R';
+	case TI_MARK_PENDING_END: return 'P';
+	case TI_MARK_EMULATING: return 'E';
+	case TI_MARK_DROPPED: return 'D';
+	case TI_MARK_RESYNC: return 'S';
+	case TI_MARK_DEVICE_REMOVED: return 'X';
+	case TI_MARK_ANOMALY: return '!';
+	case TI_MARK_RECORD: return 'N';
+	default: return '?';
+	}
+}
+
+uint8_t
+tv_marker_attr(enum ti_marker_kind k)
+{
+	switch (k) {
+	case TI_MARK_ACCEPT: return TV_C_GOOD | TV_A_BOLD;
+	case TI_MARK_REJECT:
+	case TI_MARK_DROPPED:
+	case TI_MARK_DEVICE_REMOVED:
+	case TI_MARK_ANOMALY: return TV_C_BAD | TV_A_BOLD;
+	default: return TV_C_MARK | TV_A_BOLD;
+	}
+}
+
+static uint8_t
+lane_attr(const struct ti_lane *l)
+{
+	switch (l->kind) {
+	case TI_LANE_KERNEL: return TV_C_KERNEL;
+	case TI_LANE_XI: return TV_C_XI;
+	default: return TV_C_RAW;
+	}
+}
+
+static void
+lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t size)
+{
+	char lb[64], sb[32];
+
+	tt_index_lane_label(ix, l, lb, sizeof(lb));
+	/* @buf: at least 128 bytes. */
+	if (l->kind != TI_LANE_KERNEL && l->linked >= 0) {
+		const struct ti_lane *k = ix->lanes[l->linked];
+		snprintf(buf, size, " `%s +%s", lb, tv_fmt_span(sb, sizeof(sb), l->begin_us - k->begin_us));
+	} else {
+		snprintf(buf, size, "%s", lb);
+	}
+}
+
+/* First marker at or after @t (markers are in read order, which is time
+ * order in a valid file). */
+size_t
+tv_marker_lower(const struct tt_index *ix, int64_t t)
+{
+	size_t lo = 0, hi = ix->nmarkers;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix->markers[mid].time_us < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int
+col_of(const struct tv_state *st, int64_t t)
+{
+	if (t < st->view_start)
+		return -1;
+	int64_t c = (t - st->view_start) / st->scale;
+	return c > INT32_MAX ? INT32_MAX : (int)c;
+}
+
+static void
+draw_lane(const struct tv_state *st, struct tv_screen *s, int row, int x0, int width,
+	  const struct ti_lane *l)
+{
+	const struct tt_index *ix = st->ix;
+	uint8_t a = lane_attr(l);
+	int64_t end = tv_lane_end(ix, l);
+	char body = l->kind == TI_LANE_KERNEL ? '=' : l->kind == TI_LANE_XI ? '~' : ':';
+
+	for (int c = 0; c < width; c++) {
+		int64_t t0 = st->view_start + (int64_t)c * st->scale, t1 = t0 + st->scale;
+		char ch;
+		if (l->begin_us >= t1 || end < t0)
+			continue;
+		bool b = l->begin_us >= t0, e = end < t1 && l->ended;
+		if (e && (l->flags & (l->kind == TI_LANE_KERNEL ? TT_KTOUCH_ACTIVE_AT_END : TT_XTOUCH_ACTIVE_AT_END)))
+			ch = '>';	/* still down when the recording ends */
+		else if (b && e)
+			ch = 'o';
+		else if (b)
+			ch = '[';
+		else if (e)
+			ch = ']';
+		else if (lane_has_update(ix, l, t0, t1))
+			ch = body;
+		else
+			ch = '-';
+		put(s, row, x0 + c, ch, a);
+	}
+	if (!l->ended) {
+		int c = col_of(st, end);
+		if (c >= 0 && c < width)
+			put(s, row, x0 + c, '>', a | TV_A_BOLD);
+	}
+}
+
+static void
+draw_markers(const struct tv_state *st, struct tv_screen *s, int x0, int width, int marker_row,
+	     const struct lane_list *lanes, int first_row, int nrows)
+{
+	const struct tt_index *ix = st->ix;
+	int64_t to = st->view_start + (int64_t)width * st->scale;
+
+	for (size_t i = tv_marker_lower(ix, st->view_start); i < ix->nmarkers; i++) {
+		const struct ti_marker *m = &ix->markers[i];
+		if (m->time_us >= to)
+			break;
+		int c = col_of(st, m->time_us);
+		if (c < 0 || c >= width)
+			continue;
+		char ch = marker_char(m->kind);
+		if (m->lane < 0) {
+			if (m->device >= 0 && st->filter_dev >= 0 && !st->filter_xi_dev &&
+			    m->device != st->filter_dev)
+				continue;
+			put(s, marker_row, x0 + c, ch, tv_marker_attr(m->kind));
+			continue;
+		}
+		for (int r = 0; r < nrows && (size_t)(st->lane_top + r) < lanes->n; r++) {
+			if (lanes->v[st->lane_top + r]->index == (uint64_t)m->lane) {
+				put(s, first_row + r, x0 + c, ch, tv_marker_attr(m->kind));
+				break;
+			}
+		}
+	}
+}
+
+static void
+draw_axis(const struct tv_state *st, struct tv_screen *s, int row, int x0, int width)
+{
+	char tb[32];
+	int step = 14;
+
+	for (int c = 0; c + step <= width + 1; c += step) {
+		int64_t t = st->view_start + (int64_t)c * st->scale;
+		put(s, row, x0 + c, '|', TV_C_DIM);
+		/* Enough decimals to tell ticks apart. */
+		double span = (double)st->scale * step / 1e6;
+		int dec = span >= 1 ? 1 : span >= 0.1 ? 2 : span >= 0.01 ? 3 : span >= 0.001 ? 4 : 6;
+		snprintf(tb, sizeof(tb), "%.*f", dec, (double)t / 1e6);
+		tv_puts_at(s, row, x0 + c + 1, step - 2 < width - c - 1 ? step - 2 : width - c - 1, TV_C_DIM, tb);
+	}
+}
+
+/* ---- state ---- */
+
+static int64_t
+rec_begin(const struct tt_index *ix)
+{
+	return ix->have_time ? ix->first_us : 0;
+}
+
+static int64_t
+rec_end(const struct tt_index *ix)
+{
+	return ix->have_time ? ix->last_us : 0;
+}
+
+void
+tv_state_init(struct tv_state *st, struct tt_index *ix)
+{
+	memset(st, 0, sizeof(*st));
+	st->ix = ix;
+	st->sel = -1;
+	st->filter_dev = -1;
+	st->scale = 10000;
+	st->autofit = true;
+}
+
+/* Fits the whole recording into @cols columns. */
+static void
+fit(struct tv_state *st, int cols)
+{
+	int64_t span = rec_end(st->ix) - rec_begin(st->ix);
+
+	if (cols < 1)
+		cols = 1;
+	st->scale = span / cols + 1;
+	st->view_start = rec_begin(st->ix);
+}
+
+/* Keeps the cursor inside the view. */
+static void
+scroll_to_cursor(struct tv_state *st, int cols)
+{
+	int64_t w = (int64_t)(cols > 0 ? cols : 1) * st->scale;
+
+	if (st->cursor < st->view_start || st->cursor >= st->view_start + w)
+		st->view_start = st->cursor - w / 2;
+}
+
+static void
+set_message(struct tv_state *st, const char *fmt, ...) _printf_(2, 3);
+
+static void
+set_message(struct tv_state *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->message, sizeof(st->message), fmt, ap);
+	va_end(ap);
+}
+
+static bool
+frame_passes(const struct tv_state *st, const struct ti_frame *f)
+{
+	if (st->source == TV_SRC_XI)
+		return false;
+	if (st->filter_dev < 0)
+		return true;
+	return !st->filter_xi_dev && st->ix->devs[f->device].id == (uint32_t)st->filter_dev;
+}
+
+/* The next (dir > 0) or previous "frame": a kernel frame of a shown
+ * device, or an XI event of a shown XI lane. */
+static bool
+step_frame(struct tv_state *st, int dir)
+{
+	const struct tt_index *ix = st->ix;
+	int64_t best = dir > 0 ? INT64_MAX : INT64_MIN;
+	int64_t fi = tt_index_frame_at(ix, st->cursor, -1);
+
+	if (dir > 0) {
+		for (size_t i = (size_t)(fi + 1); i < ix->nframes; i++) {
+			if (frame_passes(st, &ix->frames[i]) && ix->frames[i].time_us > st->cursor) {
+				best = ix->frames[i].time_us;
+				break;
+			}
+		}
+	} else {
+		for (int64_t i = fi; i >= 0; i--) {
+			if (frame_passes(st, &ix->frames[i]) && ix->frames[i].time_us < st->cursor) {
+				best = ix->frames[i].time_us;
+				break;
+			}
+		}
+	}
+	if (st->source != TV_SRC_KERNEL) {
+		for (size_t i = 0; i < ix->nlanes; i++) {
+			const struct ti_lane *l = ix->lanes[i];
+			if (l->kind == TI_LANE_KERNEL || !lane_passes(st, l))
+				continue;
+			if (dir > 0) {
+				if (l->begin_us > best || tv_lane_end(ix, l) <= st->cursor)
+					continue;
+				size_t u = lane_next_update(ix, l, st->cursor);
+				if (u < l->nupd && l->xupd[u].time_us < best)
+					best = l->xupd[u].time_us;
+			} else {
+				if (l->begin_us >= st->cursor || tv_lane_end(ix, l) < best)
+					continue;
+				int64_t u = tt_index_xupd_at(l, st->cursor - 1);
+				if (u >= 0 && l->xupd[u].time_us > best)
+					best = l->xupd[u].time_us;
+			}
+		}
+	}
+	if (best == INT64_MAX || best == INT64_MIN)
+		return false;
+	st->cursor = best;
+	return true;
+}
+
+struct ti_lane *
+tv_selected(const struct tv_state *st)
+{
+	if (st->sel < 0 || (size_t)st->sel >= st->ix->nlanes)
+		return NULL;
+	return st->ix->lanes[st->sel];
+}
+
+static void
+step_touch_event(struct tv_state *st, int dir)
+{
+	const struct tt_index *ix = st->ix;
+	const struct ti_lane *l = tv_selected(st);
+
+	if (!l) {
+		set_message(st, "no touch selected");
+		return;
+	}
+	if (dir > 0) {
+		size_t u = lane_next_update(ix, l, st->cursor);
+		if (u < l->nupd)
+			st->cursor = tt_index_upd_time(ix, l, u);
+		else if (l->ended && l->end_us > st->cursor)
+			st->cursor = l->end_us;
+		else
+			set_message(st, "no later event of this touch");
+	} else {
+		if (l->ended && st->cursor > l->end_us) {
+			st->cursor = l->end_us;
+			return;
+		}
+		size_t u = lane_next_update(ix, l, st->cursor - 1);
+		if (u > 0)
+			st->cursor = tt_index_upd_time(ix, l, u - 1);
+		else
+			set_message(st, "no earlier event of this touch");
+	}
+}
+
+/* Next/previous lane begin or end. */
+static void
+jump_begin_end(struct tv_state *st, int dir)
+{
+	const struct tt_index *ix = st->ix;
+	int64_t best = dir > 0 ? INT64_MAX : INT64_MIN;
+	int64_t lane = -1;
+
+	for (size_t i = 0; i < ix->nlanes; i++) {
+		const struct ti_lane *l = ix->lanes[i];
+		if (!lane_passes(st, l))
+			continue;
+		int64_t ts[2] = { l->begin_us, l->ended ? l->end_us : INT64_MIN };
+		for (int k = 0; k < 2; k++) {
+			if (ts[k] == INT64_MIN)
+				continue;
+			if ((dir > 0 && ts[k] > st->cursor && ts[k] < best) ||
+			    (dir < 0 && ts[k] < st->cursor && ts[k] > best)) {
+				best = ts[k];
+				lane = (int64_t)i;
+			}
+		}
+	}
+	if (lane < 0) {
+		set_message(st, "no %s touch begin or end", dir > 0 ? "later" : "earlier");
+		return;
+	}
+	st->cursor = best;
+	st->sel = lane;
+}
+
+static bool
+marker_wanted(const struct tv_state *st, const struct ti_marker *m, bool ownership)
+{
+	if (ownership) {
+		if (m->kind != TI_MARK_OWNERSHIP && m->kind != TI_MARK_ACCEPT && m->kind != TI_MARK_REJECT &&
+		    m->kind != TI_MARK_PENDING_END)
+			return false;
+	} else if (m->kind != TI_MARK_ANOMALY && m->kind != TI_MARK_DROPPED &&
+		   m->kind != TI_MARK_DEVICE_REMOVED && m->kind != TI_MARK_RESYNC) {
+		return false;
+	}
+	if (m->lane >= 0 && !lane_passes(st, st->ix->lanes[m->lane]))
+		return false;
+	return true;
+}
+
+static void
+jump_marker(struct tv_state *st, int dir, bool ownership)
+{
+	const struct tt_index *ix = st->ix;
+	const struct ti_marker *found = NULL;
+
+	if (dir > 0) {
+		for (size_t i = tv_marker_lower(ix, st->cursor); i < ix->nmarkers && !found; i++) {
+			if (ix->markers[i].time_us > st->cursor && marker_wanted(st, &ix->markers[i], ownership))
+				found = &ix->markers[i];
+		}
+	} else {
+		for (size_t i = tv_marker_lower(ix, st->cursor); i-- > 0 && !found;) {
+			if (ix->markers[i].time_us < st->cursor && marker_wanted(st, &ix->markers[i], ownership))
+				found = &ix->markers[i];
+		}
+	}
+	if (!found) {
+		set_message(st, "no %s %s", dir > 0 ? "later" : "earlier",
+			    ownership ? "ownership change" : "anomaly");
+		return;
+	}
+	st->cursor = found->time_us;
+	if (found->lane >= 0)
+		st->sel = found->lane;
+	const char *text = tt_index_marker_text(ix, found);
+	set_message(st, "line %u: %s%s%s", found->line, ti_marker_kind_name(found->kind),
+		    text ? ": " : "", text ? text : "");
+}
+
+/* Device filter cycle: all, each kernel device, each XI source device. */
+static void
+cycle_device(struct tv_state *st)
+{
+	const struct tt_index *ix = st->ix;
+	int64_t cand[TT_MAX_DEVICES + 64];
+	bool isxi[TT_MAX_DEVICES + 64];
+	size_t n = 0, cur = SIZE_MAX;
+
+	for (size_t i = 0; i < ix->ndevs; i++) {
+		cand[n] = ix->devs[i].id;
+		isxi[n++] = false;
+	}
+	for (size_t i = 0; i < ix->nlanes && n < ARRAY_LENGTH(cand); i++) {
+		const struct ti_lane *l = ix->lanes[i];
+		if (l->kind == TI_LANE_KERNEL)
+			continue;
+		int64_t id = l->sourceid ? l->sourceid : (int64_t)l->device;
+		bool seen = false;
+		for (size_t k = ix->ndevs; k < n; k++)
+			seen |= cand[k] == id;
+		if (!seen) {
+			cand[n] = id;
+			isxi[n++] = true;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (st->filter_dev == cand[i] && st->filter_xi_dev == isxi[i])
+			cur = i;
+	}
+	size_t next = cur == SIZE_MAX ? 0 : cur + 1;
+	if (next >= n) {
+		st->filter_dev = -1;
+		set_message(st, "showing all devices");
+	} else {
+		st->filter_dev = cand[next];
+		st->filter_xi_dev = isxi[next];
+		set_message(st, "showing %s device %" PRId64 " only", isxi[next] ? "XI" : "kernel",
+			    cand[next]);
+	}
+	st->lane_top = 0;
+}
+
+static void
+search(struct tv_state *st, const char *q)
+{
+	const struct tt_index *ix = st->ix;
+	int64_t v;
+	int kind = 0;	/* 0 any id, 1 tracking ID, 2 XI touch id */
+
+	while (*q == ' ')
+		q++;
+	if (!*q)
+		return;
+	if (*q == '@' || strpbrk(q, ".sm")) {
+		if (tt_parse_duration_us(q + (*q == '@'), &v) < 0) {
+			set_message(st, "not a time: %.40s (try @1.5 or 250ms)", q);
+			return;
+		}
+		st->cursor = v;
+		set_message(st, "time %.40s", q);
+		return;
+	}
+	if (*q == '#') {
+		kind = 1;
+		q++;
+	} else if (*q == 'x' || *q == 't') {
+		kind = 2;
+		q++;
+	}
+	if (tt_parse_int64(q, &v) < 0) {
+		set_message(st, "search: @TIME, #TRACKING_ID, xTOUCH_ID or a number");
+		return;
+	}
+	/* The next lane (after the selected one, wrapping) with that id. */
+	size_t n = ix->nlanes;
+	size_t start = st->sel >= 0 ? (size_t)st->sel + 1 : 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct ti_lane *l = ix->lanes[(start + k) % n];
+		if (l->id != v || !lane_passes(st, l))
+			continue;
+		if ((kind == 1 && l->kind != TI_LANE_KERNEL) || (kind == 2 && l->kind == TI_LANE_KERNEL))
+			continue;
+		st->sel = l->index;
+		st->cursor = l->begin_us;
+		char lb[64];
+		set_message(st, "found %s", tt_index_lane_label(ix, l, lb, sizeof(lb)));
+		return;
+	}
+	set_message(st, "no touch with id %" PRId64, v);
+}
+
+static void
+zoom(struct tv_state *st, int dir, int cols)
+{
+	int64_t c = (st->cursor - st->view_start) / (st->scale > 0 ? st->scale : 1);
+
+	if (dir > 0)
+		st->scale = st->scale / 2 > 0 ? st->scale / 2 : 1;
+	else if (st->scale < INT64_MAX / 4)
+		st->scale *= 2;
+	st->view_start = st->cursor - c * st->scale;
+	(void)cols;
+}
+
+static void
+move_selection(struct tv_state *st, int dir)
+{
+	struct lane_list ll;
+	int64_t w = (int64_t)st->lane_cols * st->scale;
+
+	visible_lanes(st, st->view_start, st->view_start + w, &ll);
+	size_t pos = SIZE_MAX;
+	for (size_t i = 0; i < ll.n; i++) {
+		if ((int64_t)ll.v[i]->index == st->sel)
+			pos = i;
+	}
+	if (ll.n) {
+		if (pos == SIZE_MAX)
+			pos = 0;
+		else if (dir < 0 && pos > 0)
+			pos--;
+		else if (dir > 0 && pos + 1 < ll.n)
+			pos++;
+		st->sel = ll.v[pos]->index;
+	}
+	free(ll.v);
+}
+
+static void
+prompt_key(struct tv_state *st, int key)
+{
+	if (key == TV_KEY_ESC) {
+		st->prompting = false;
+		st->message[0] = '\0';
+	} else if (key == TV_KEY_ENTER || key == '\r') {
+		st->prompting = false;
+		st->prompt[st->prompt_len] = '\0';
+		if (st->prompt_len)
+			snprintf(st->last_search, sizeof(st->last_search), "%s", st->prompt);
+		search(st, st->last_search);
+	} else if (key == TV_KEY_BACKSPACE || key == 8) {
+		if (st->prompt_len)
+			st->prompt_len--;
+	} else if (key >= 0x20 && key < 0x7f && st->prompt_len + 1 < sizeof(st->prompt)) {
+		st->prompt[st->prompt_len++] = (char)key;
+	}
+	st->prompt[st->prompt_len] = '\0';
+}
+
+void
+tv_key(struct tv_state *st, int key, int cols)
+{
+	int64_t before = st->cursor;
+
+	if (cols <= 0)
+		cols = st->lane_cols > 0 ? st->lane_cols : 60;
+	st->autofit = false;
+	if (st->prompting) {
+		prompt_key(st, key);
+		goto done;
+	}
+	if (st->help) {
+		st->help = false;
+		if (key != 'q')
+			return;
+	}
+	st->message[0] = '\0';
+	switch (key) {
+	case 'q': st->quit = true; break;
+	case '?': st->help = true; break;
+	case TV_KEY_RIGHT: case 'l':
+		if (!step_frame(st, 1))
+			set_message(st, "last frame");
+		break;
+	case TV_KEY_LEFT: case 'h':
+		if (!step_frame(st, -1))
+			set_message(st, "first frame");
+		break;
+	case TV_KEY_SRIGHT: case 'L': step_touch_event(st, 1); break;
+	case TV_KEY_SLEFT: case 'H': step_touch_event(st, -1); break;
+	case TV_KEY_PGDN: case 'f': st->cursor += 1000000; break;
+	case TV_KEY_PGUP: case 'b': st->cursor -= 1000000; break;
+	case TV_KEY_HOME: case 'g': st->cursor = rec_begin(st->ix); break;
+	case TV_KEY_END: case 'G': st->cursor = rec_end(st->ix); st->follow = !st->ix->done; break;
+	case TV_KEY_DOWN: case 'j': move_selection(st, 1); break;
+	case TV_KEY_UP: case 'k': move_selection(st, -1); break;
+	case '+': case '=': case 'i': zoom(st, 1, cols); break;
+	case '-': case 'o': zoom(st, -1, cols); break;
+	case 'z': fit(st, cols); break;
+	case 'e': jump_begin_end(st, 1); break;
+	case 'E': jump_begin_end(st, -1); break;
+	case 'w': jump_marker(st, 1, true); break;
+	case 'W': jump_marker(st, -1, true); break;
+	case 'a': jump_marker(st, 1, false); break;
+	case 'A': jump_marker(st, -1, false); break;
+	case 'n': search(st, st->last_search); break;
+	case '/':
+		st->prompting = true;
+		st->prompt_len = 0;
+		st->prompt[0] = '\0';
+		break;
+	case 'd': cycle_device(st); break;
+	case 's':
+		st->source = (st->source + 1) % 3;
+		set_message(st, "source: %s", st->source == TV_SRC_ALL ? "kernel and XI" :
+			    st->source == TV_SRC_KERNEL ? "kernel only" : "XI only");
+		st->lane_top = 0;
+		break;
+	default: break;
+	}
+done:
+	if (st->cursor < rec_begin(st->ix))
+		st->cursor = rec_begin(st->ix);
+	if (st->cursor > rec_end(st->ix))
+		st->cursor = rec_end(st->ix);
+	if (st->cursor != before && key != TV_KEY_END && key != 'G')
+		st->follow = false;
+	scroll_to_cursor(st, cols);
+}
+
+/* ---- whole screen ---- */
+
+static const char *const help_text[] = {
+	"touchtape inspect: keys",
+	"",
+	"  Left/Right  h/l      previous/next frame (kernel frame or XI event)",
+	"  S-Left/S-Right H/L   previous/next event of the selected touch",
+	"  PgUp/PgDn   b/f      one second back/forward",
+	"  Home/End    g/G      start/end of the recording (End follows a live pipe)",
+	"  Up/Down     k/j      select the previous/next touch lane",
+	"  + - (i o)            zoom in/out of time around the cursor",
+	"  z                    fit the whole recording",
+	"  e / E                next/previous touch begin or end",
+	"  w / W                next/previous ownership change (owner, accept, reject, pending end)",
+	"  a / A                next/previous anomaly (checker, SYN_DROPPED, device removal)",
+	"  /                    search: @1.5 or 250ms (time), #22 (tracking ID), x5 (XI touch id), 7 (any)",
+	"  n                    repeat the last search",
+	"  d                    filter by device: all, each kernel device, each XI device",
+	"  s                    filter by source: all, kernel, XI",
+	"  ?                    this help          q  quit",
+	"",
+	"Lanes: [ begin  ] end  o both  > still down at the end  = kernel frames  ~ XI events",
+	"       : raw XI events  - down, no change",
+	"Markers: O ownership  A accept  R reject  P pending end  E emulating pointer",
+	"         D SYN_DROPPED  S resync  X device removed  ! anomaly  N marker record",
+	"",
+	"Press any key to return.",
+};
+
+static void
+render_help(struct tv_screen *s)
+{
+	for (size_t i = 0; i < ARRAY_LENGTH(help_text); i++)
+		tv_puts_at(s, (int)i, 0, s->cols, i == 0 ? TV_A_BOLD : TV_C_NORMAL, help_text[i]);
+}
+
+static void
+render_lanes(struct tv_state *st, struct tv_screen *s, int top, int rows, bool cursor)
+{
+	const struct tt_index *ix = st->ix;
+	int lw = st->label_cols, x0 = lw + 1, w = st->lane_cols;
+	struct lane_list ll;
+	char lb[128];
+
+	draw_axis(st, s, top, x0, w);
+	tv_puts_at(s, top, 0, lw, TV_C_DIM, "time (s)");
+	tv_puts_at(s, top + 1, 0, lw, TV_C_DIM, "markers");
+	visible_lanes(st, st->view_start, st->view_start + (int64_t)w * st->scale, &ll);
+
+	/* Keep the selection on a shown lane, and in view. */
+	size_t pos = SIZE_MAX;
+	for (size_t i = 0; i < ll.n; i++) {
+		if ((int64_t)ll.v[i]->index == st->sel)
+			pos = i;
+	}
+	if (pos == SIZE_MAX && ll.n) {
+		for (size_t i = 0; i < ll.n && pos == SIZE_MAX; i++) {
+			if (ll.v[i]->begin_us <= st->cursor && tv_lane_end(ix, ll.v[i]) >= st->cursor)
+				pos = i;
+		}
+		if (pos == SIZE_MAX)
+			pos = 0;
+		if (cursor)
+			st->sel = ll.v[pos]->index;
+	}
+	int nrows = rows - 2;
+	if (nrows < 0)
+		nrows = 0;
+	if (pos != SIZE_MAX && cursor) {
+		if ((int)pos < st->lane_top)
+			st->lane_top = (int)pos;
+		if ((int)pos >= st->lane_top + nrows)
+			st->lane_top = (int)pos - nrows + 1;
+	}
+	if (st->lane_top > (int)ll.n - nrows)
+		st->lane_top = (int)ll.n - nrows;
+	if (st->lane_top < 0)
+		st->lane_top = 0;
+	st->lane_rows = nrows;
+
+	for (int r = 0; r < nrows && (size_t)(st->lane_top + r) < ll.n; r++) {
+		const struct ti_lane *l = ll.v[st->lane_top + r];
+		bool sel = cursor && (int64_t)l->index == st->sel;
+		lane_label(ix, l, lb, sizeof(lb));
+		/* The selection shows without attributes too: '>' before it. */
+		int lx = cursor ? 1 : 0;
+		if (sel)
+			for (int c = 0; c < lw; c++)
+				put(s, top + 2 + r, c, c == 0 ? '>' : ' ', TV_A_REVERSE | TV_A_BOLD);
+		tv_puts_at(s, top + 2 + r, lx, lw - lx, sel ? TV_A_REVERSE | TV_A_BOLD : lane_attr(l), lb);
+		draw_lane(st, s, top + 2 + r, x0, w, l);
+	}
+	if (!ll.n)
+		tv_puts_at(s, top + 2, x0, w, TV_C_DIM, ix->nlanes ? "(no touch in this time range)" : "(no touch sequences)");
+	draw_markers(st, s, x0, w, top + 1, &ll, top + 2, nrows);
+	if (cursor) {
+		int c = col_of(st, st->cursor);
+		if (c >= 0 && c < w) {
+			put(s, top, x0 + c, 'v', TV_A_BOLD);
+			for (int r = top + 1; r < top + rows; r++) {
+				struct tv_cell *cell = &s->cells[r * s->cols + x0 + c];
+				if (cell->ch == ' ')
+					cell->ch = '.';
+				cell->attr |= TV_A_REVERSE;
+			}
+		}
+	}
+	free(ll.v);
+}
+
+void
+tv_render(struct tv_state *st, struct tv_screen *s)
+{
+	struct tt_index *ix = st->ix;
+	char tb[32], sb[32];
+
+	for (int i = 0; i < s->cols * s->rows; i++)
+		s->cells[i] = (struct tv_cell){ ' ', 0 };
+	if (st->help) {
+		render_help(s);
+		return;
+	}
+	st->label_cols = s->cols / 4 < LABEL_MAX ? s->cols / 4 : LABEL_MAX;
+	st->lane_cols = s->cols - st->label_cols - 1;
+	if (st->lane_cols < 1)
+		st->lane_cols = 1;
+	if ((!st->started || (st->autofit && !st->follow)) && (ix->have_time || ix->done)) {
+		st->started = true;
+		fit(st, st->lane_cols);
+		st->cursor = rec_begin(ix);
+		if (st->follow) {
+			/* Live: the last ten seconds. */
+			st->scale = 10000000 / st->lane_cols + 1;
+			st->cursor = rec_end(ix);
+			scroll_to_cursor(st, st->lane_cols);
+		}
+	}
+	if (st->follow) {
+		st->cursor = rec_end(ix);
+		if (st->cursor >= st->view_start + (int64_t)st->lane_cols * st->scale)
+			scroll_to_cursor(st, st->lane_cols);
+	}
+
+	/* Title. */
+	tv_fill_row(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE);
+	char filt[64];
+	if (st->filter_dev >= 0)
+		snprintf(filt, sizeof(filt), "%s%" PRId64, st->filter_xi_dev ? "xi" : "dev", st->filter_dev);
+	else
+		snprintf(filt, sizeof(filt), "all");
+	printf_at(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE, " %s  t=%s  %s/col  dev:%s src:%s%s",
+		  ix->name, tv_fmt_time(tb, sizeof(tb), st->cursor), tv_fmt_span(sb, sizeof(sb), st->scale), filt,
+		  st->source == TV_SRC_ALL ? "all" : st->source == TV_SRC_KERNEL ? "kernel" : "xi",
+		  ix->done ? "" : st->follow ? "  [live]" : "  [reading]");
+
+	int pane_h = s->rows >= 16 ? (s->rows - 4) / 2 : 0;
+	if (pane_h > 14)
+		pane_h = 14;
+	int lanes_rows = s->rows - 2 - pane_h;
+	render_lanes(st, s, 1, lanes_rows, true);
+
+	if (pane_h > 0) {
+		int top = 1 + lanes_rows;
+		int w1 = s->cols * 30 / 100, w2 = s->cols * 36 / 100;
+		struct tv_pane p1 = { top, 0, w1 - 1, pane_h, 0 };
+		struct tv_pane p2 = { top, w1, w2 - 1, pane_h, 0 };
+		struct tv_pane p3 = { top, w1 + w2, s->cols - w1 - w2, pane_h, 0 };
+		tv_frame_pane(st, s, &p1);
+		tv_slot_pane(st, s, &p2);
+		tv_touch_pane(st, s, &p3);
+	}
+
+	/* Status line. */
+	int last = s->rows - 1;
+	if (st->prompting)
+		printf_at(s, last, 0, s->cols, TV_A_BOLD, "/%s_", st->prompt);
+	else if (st->message[0])
+		tv_puts_at(s, last, 0, s->cols, TV_C_MARK, st->message);
+	else
+		tv_puts_at(s, last, 0, s->cols, TV_C_DIM,
+			"?:help q:quit <>:frame HL:touch ev PgUp/Dn:1s +-:zoom e:begin/end w:owner a:anomaly /:search d s:filter");
+}
+
+void
+tv_render_text(struct tt_index *ix, int64_t from, int64_t to, int width, FILE *out)
+{
+	struct tv_state st;
+	struct tv_screen s = { 0 };
+	struct lane_list ll;
+
+	tv_state_init(&st, ix);
+	if (width < 20)
+		width = 20;
+	st.label_cols = width / 4 < LABEL_MAX ? width / 4 : LABEL_MAX;
+	st.lane_cols = width - st.label_cols - 1;
+	if (to <= from)
+		to = from + 1;
+	st.scale = (to - from) / st.lane_cols + 1;
+	st.view_start = from;
+	st.cursor = from;
+	st.started = true;
+	visible_lanes(&st, from, st.view_start + (int64_t)st.lane_cols * st.scale, &ll);
+	int rows = (int)ll.n + 3;
+	free(ll.v);
+	tv_screen_init(&s, width, rows);
+	char tb[32], tb2[32], sb[32];
+	printf_at(&s, 0, 0, width, 0, "%s: %s to %s s, %s per column", ix->name, tv_fmt_time(tb, sizeof(tb), from),
+		  tv_fmt_time(tb2, sizeof(tb2), to), tv_fmt_span(sb, sizeof(sb), st.scale));
+	render_lanes(&st, &s, 1, rows - 1, false);
+	tv_screen_dump(&s, out);
+	fprintf(out, "lanes: [ begin  ] end  o both  > down at the end  = kernel frames  ~ XI events  : raw XI\n"
+		"markers: O owner  A accept  R reject  P pending end  E emulating pointer  D SYN_DROPPED\n"
+		"         S resync  X device removed  ! anomaly  N marker record\n");
+	tv_screen_fini(&s);
+}

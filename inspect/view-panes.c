@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The panes under the lanes: the kernel frame at the cursor, the slot
+ * table of each touch device, and the whole life of the selected touch.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evnames.h"
+#include "util-strings.h"
+#include "view-private.h"
+
+static const char *
+short_code(char *buf, size_t size, unsigned int type, unsigned int code)
+{
+	char cb[32];
+	const char *n = tt_code_label(cb, sizeof(cb), type, code);
+
+	if (type == EV_ABS && strncmp(n, "ABS_MT_", 7) == 0)
+		n += 4;
+	snprintf(buf, size, "%s", n);
+	return buf;
+}
+
+static const char *
+tool_name(int32_t tool)
+{
+	switch (tool) {
+	case MT_TOOL_FINGER: return "finger";
+	case MT_TOOL_PEN: return "pen";
+	case MT_TOOL_PALM: return "palm";
+	case MT_TOOL_DIAL: return "dial";
+	default: return "";
+	}
+}
+
+static void
+pane_title(struct tv_screen *s, struct tv_pane *p, const char *title)
+{
+	tv_fill_row(s, p->row, p->col, p->width, TV_A_UNDERLINE | TV_A_BOLD);
+	tv_puts_at(s, p->row, p->col, p->width, TV_A_UNDERLINE | TV_A_BOLD, title);
+	p->line = 1;
+}
+
+static void
+pane_line(struct tv_screen *s, struct tv_pane *p, uint8_t attr, const char *fmt, ...) _printf_(4, 5);
+
+static void
+pane_line(struct tv_screen *s, struct tv_pane *p, uint8_t attr, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (p->line >= p->height)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	tv_puts_at(s, p->row + p->line, p->col, p->width, attr, buf);
+	p->line++;
+}
+
+/* The kernel lane of (device, slot) active at frame @fi. */
+static const struct ti_lane *
+lane_at(const struct tt_index *ix, uint32_t device, int32_t slot, size_t fi)
+{
+	int64_t t = ix->frames[fi].time_us;
+
+	for (size_t i = ix->nlanes; i-- > 0;) {
+		const struct ti_lane *l = ix->lanes[i];
+		if (l->kind != TI_LANE_KERNEL || l->device != device || l->slot != slot)
+			continue;
+		if (l->begin_us <= t && (tv_lane_end(ix, l) >= t))
+			return l;
+		if (tv_lane_end(ix, l) < t - 60000000)
+			break;
+	}
+	return NULL;
+}
+
+/* The slot in effect at the start of frame @fi of its device. */
+static int32_t
+slot_before(const struct tt_index *ix, size_t fi)
+{
+	uint16_t dev = ix->frames[fi].device;
+	size_t budget = 20000;
+
+	for (size_t f = fi; f-- > 0 && budget; budget--) {
+		if (ix->frames[f].device != dev)
+			continue;
+		uint32_t n = tt_index_frame_nevents(ix, f);
+		for (uint32_t i = n; i-- > 0;) {
+			uint32_t e = ix->frames[f].first + i;
+			if (ix->ev_tc[e] == ((EV_ABS << 10) | ABS_MT_SLOT))
+				return ix->ev_val[e];
+		}
+	}
+	return 0;
+}
+
+void
+tv_frame_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
+{
+	const struct tt_index *ix = st->ix;
+	char tb[32], sb[32], cb[32];
+	int64_t fi = tt_index_frame_at(ix, st->cursor,
+				       st->filter_dev >= 0 && !st->filter_xi_dev ? st->filter_dev : -1);
+
+	if (fi < 0) {
+		pane_title(s, p, "frame");
+		pane_line(s, p, TV_C_DIM, "no kernel frame at the cursor");
+		return;
+	}
+	const struct ti_frame *f = &ix->frames[fi];
+	const struct ti_device *d = &ix->devs[f->device];
+	int64_t prev = -1;
+	for (int64_t k = fi - 1; k >= 0 && fi - k < 100000; k--) {
+		if (ix->frames[k].device == f->device) {
+			prev = k;
+			break;
+		}
+	}
+	char title[96];
+	snprintf(title, sizeof(title), "frame dev%u %s%s%s line %u", d->id, tv_fmt_time(tb, sizeof(tb), f->time_us),
+		 prev >= 0 ? " +" : "",
+		 prev >= 0 ? tv_fmt_span(sb, sizeof(sb), f->time_us - ix->frames[prev].time_us) : "", f->line);
+	pane_title(s, p, title);
+	if (f->flags & TT_FRAME_DROPPED)
+		pane_line(s, p, TV_C_BAD | TV_A_BOLD, "SYN_DROPPED: events lost");
+	if (f->flags & TT_FRAME_RESYNC)
+		pane_line(s, p, TV_C_MARK, "resync after a drop");
+	if (f->flags & TT_FRAME_INCOMPLETE)
+		pane_line(s, p, TV_C_BAD, "incomplete: device gone");
+
+	int32_t slot = d->mt == TT_MT_B ? slot_before(ix, (size_t)fi) : 0;
+	uint32_t n = tt_index_frame_nevents(ix, (size_t)fi);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t e = f->first + i;
+		unsigned int type = ix->ev_tc[e] >> 10, code = ix->ev_tc[e] & 0x3ff;
+		int32_t v = ix->ev_val[e];
+		char delta[32] = "";
+		if (type == EV_SYN && code == SYN_REPORT)
+			continue;
+		if (type == EV_ABS && code == ABS_MT_SLOT) {
+			slot = v;
+		} else if (type == EV_ABS && d->mt == TT_MT_B &&
+			   (code == ABS_MT_POSITION_X || code == ABS_MT_POSITION_Y ||
+			    code == ABS_MT_PRESSURE || code == ABS_MT_TOUCH_MAJOR)) {
+			const struct ti_lane *l = lane_at(ix, d->id, slot, (size_t)fi);
+			int64_t u = l ? tt_index_kupd_at(l, (size_t)fi) : -1;
+			if (u > 0) {
+				const struct ti_kupd *a = &l->kupd[u - 1];
+				int32_t old = code == ABS_MT_POSITION_X ? a->x : code == ABS_MT_POSITION_Y ? a->y :
+					      code == ABS_MT_PRESSURE ? a->pressure : a->major;
+				snprintf(delta, sizeof(delta), " %+" PRId64, (int64_t)v - old);
+			}
+		} else if (type == EV_ABS && code == ABS_MT_TRACKING_ID) {
+			snprintf(delta, sizeof(delta), " %s", v == -1 ? "up" : "down");
+		}
+		pane_line(s, p, type == EV_SYN ? TV_C_DIM : TV_C_NORMAL, "%-16s %7d%s",
+			  short_code(cb, sizeof(cb), type, code), v, delta);
+	}
+	if (p->line >= p->height && n > 1)
+		tv_puts_at(s, p->row + p->height - 1, p->col + p->width - 5, 5, TV_C_DIM, " ... ");
+}
+
+void
+tv_slot_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
+{
+	const struct tt_index *ix = st->ix;
+	int64_t t = st->cursor;
+
+	pane_title(s, p, "slots: slot id x y pressure size tool");
+	for (size_t di = 0; di < ix->ndevs; di++) {
+		const struct ti_device *d = &ix->devs[di];
+		if (!d->touch && !d->nlanes)
+			continue;
+		if (st->filter_dev >= 0 && (st->filter_xi_dev || d->id != (uint32_t)st->filter_dev))
+			continue;
+		int64_t fi = tt_index_frame_at(ix, t, d->id);
+		pane_line(s, p, TV_A_BOLD, "dev%u %s (%s%s)", d->id, d->name,
+			  d->mt == TT_MT_B ? "B" : d->mt == TT_MT_A ? "A" : "single", d->removed && d->removed_us <= t ? ", removed" : "");
+		int shown = 0;
+		for (size_t i = 0; i < ix->nlanes; i++) {
+			const struct ti_lane *l = ix->lanes[i];
+			if (l->kind != TI_LANE_KERNEL || l->device != d->id || l->begin_us > t)
+				continue;
+			/* Down at t: begun, and not yet released by a frame at or before t. */
+			if (l->ended && l->end_us <= t && !(l->flags & TT_KTOUCH_ACTIVE_AT_END && l->end_us == t))
+				continue;
+			int64_t u = fi >= 0 ? tt_index_kupd_at(l, (size_t)fi) : (l->nupd ? 0 : -1);
+			if (u < 0)
+				continue;
+			const struct ti_kupd *k = &l->kupd[u];
+			pane_line(s, p, (int64_t)l->index == st->sel ? TV_A_REVERSE : TV_C_KERNEL,
+				  "%2d %5d %6d %6d %4d %3d %s", l->slot, l->id, k->x, k->y, k->pressure,
+				  k->major, tool_name(l->tool));
+			shown++;
+		}
+		if (!shown)
+			pane_line(s, p, TV_C_DIM, "   no touch down");
+	}
+}
+
+static const char *
+kflags(char *buf, size_t size, uint32_t f)
+{
+	snprintf(buf, size, "%s%s%s%s%s%s", f & TT_KTOUCH_BEFORE_START ? " before-start" : "",
+		 f & TT_KTOUCH_ACTIVE_AT_END ? " active-at-end" : "",
+		 f & TT_KTOUCH_SYNTHETIC_ID ? " numbered" : "", f & TT_KTOUCH_REPLACED ? " replaced" : "",
+		 f & TT_KTOUCH_CUT_BY_DROP ? " cut-by-drop" : "", f & TT_KTOUCH_DEVICE_GONE ? " device-gone" : "");
+	return buf;
+}
+
+void
+tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
+{
+	const struct tt_index *ix = st->ix;
+	const struct ti_lane *l = tv_selected(st);
+	char lb[64], tb[32], tb2[32], sb[32], fb[128];
+
+	if (!l) {
+		pane_title(s, p, "touch");
+		pane_line(s, p, TV_C_DIM, "no touch selected (Up/Down)");
+		return;
+	}
+	char title[96];
+	snprintf(title, sizeof(title), "touch %s", tt_index_lane_label(ix, l, lb, sizeof(lb)));
+	pane_title(s, p, title);
+	pane_line(s, p, TV_C_NORMAL, "begin %s line %zu", tv_fmt_time(tb, sizeof(tb), l->begin_us), l->begin_line);
+	if (l->ended)
+		pane_line(s, p, TV_C_NORMAL, "end   %s line %zu", tv_fmt_time(tb, sizeof(tb), l->end_us), l->end_line);
+	else
+		pane_line(s, p, TV_C_MARK, "still down (live)");
+	pane_line(s, p, TV_C_NORMAL, "%s, %u %s, %.1f %s", tv_fmt_span(sb, sizeof(sb), tv_lane_end(ix, l) - l->begin_us),
+		  l->nupd, l->kind == TI_LANE_KERNEL ? "frames" : "events", l->distance,
+		  l->kind != TI_LANE_KERNEL ? "px" : l->distance_mm ? "mm" : "units");
+	if (l->kind == TI_LANE_KERNEL) {
+		if (l->flags)
+			pane_line(s, p, TV_C_MARK, "flags:%s", kflags(fb, sizeof(fb), l->flags));
+		switch (l->link) {
+		case TT_LINK_LINKED:
+			pane_line(s, p, TV_C_XI, "became XI dev %d touch %u +%s", l->xi_deviceid, l->xi_touchid,
+				  tv_fmt_span(sb, sizeof(sb), l->xi_begin_us - l->begin_us));
+			/* Who owned it when: each client's sequence of that touch. */
+			for (size_t i = l->index + 1; i < ix->nlanes && p->line < p->height; i++) {
+				const struct ti_lane *x = ix->lanes[i];
+				if (x->begin_us > tv_lane_end(ix, l) + 1000000)
+					break;
+				if (x->linked != (int64_t)l->index || x->kind != TI_LANE_XI)
+					continue;
+				char ob[32] = "", rb[32] = "";
+				if (x->owned_us >= 0)
+					snprintf(ob, sizeof(ob), " owner@%s", tv_fmt_time(tb2, sizeof(tb2), x->owned_us));
+				if (x->resolved_us >= 0)
+					snprintf(rb, sizeof(rb), " @%s", tv_fmt_time(tb2, sizeof(tb2), x->resolved_us));
+				pane_line(s, p, x->outcome == TT_OWN_ACCEPTED ? TV_C_GOOD :
+					  x->outcome == TT_OWN_REJECTED || x->outcome == TT_OWN_UNRESOLVED ? TV_C_BAD : TV_C_XI,
+					  " %s:%s %s%s", x->client[0] ? x->client : "-", ob,
+					  x->ended ? tt_own_outcome_name(x->outcome) : "...", rb);
+			}
+			break;
+		case TT_LINK_NOT_DELIVERED:
+			pane_line(s, p, TV_C_BAD, "no XI touch came of it");
+			break;
+		default:
+			if (!l->ended)
+				break;
+			pane_line(s, p, TV_C_DIM, "no XI data to link");
+			break;
+		}
+	} else {
+		if (l->linked >= 0) {
+			const struct ti_lane *k = ix->lanes[l->linked];
+			pane_line(s, p, TV_C_KERNEL, "from %s, %s later", tt_index_lane_label(ix, k, lb, sizeof(lb)),
+				  tv_fmt_span(sb, sizeof(sb), l->begin_us - k->begin_us));
+		}
+		if (l->flags & TT_XTOUCH_EMULATING_POINTER)
+			pane_line(s, p, TV_C_MARK, "emulating pointer");
+		if (l->kind == TI_LANE_XI)
+			pane_line(s, p, l->outcome == TT_OWN_ACCEPTED ? TV_C_GOOD :
+				  l->outcome == TT_OWN_REJECTED || l->outcome == TT_OWN_UNRESOLVED ? TV_C_BAD : TV_C_NORMAL,
+				  "ownership: %s", l->ended ? tt_own_outcome_name(l->outcome) : "(in progress)");
+		if (l->owned_us >= 0)
+			pane_line(s, p, TV_C_NORMAL, "owned at %s", tv_fmt_time(tb2, sizeof(tb2), l->owned_us));
+		/* The ownership history, from the markers of this lane. */
+		for (size_t i = tv_marker_lower(ix, l->begin_us); i < ix->nmarkers && p->line < p->height; i++) {
+			const struct ti_marker *m = &ix->markers[i];
+			if (m->time_us > tv_lane_end(ix, l))
+				break;
+			if (m->lane != (int64_t)l->index)
+				continue;
+			pane_line(s, p, tv_marker_attr(m->kind), "%s %s", tv_fmt_time(tb2, sizeof(tb2), m->time_us),
+				  ti_marker_kind_name(m->kind));
+		}
+	}
+}
