@@ -7,7 +7,7 @@ tt_fuzz_env = TT_FUZZ_SOURCES='$(libtouchtape_sources)' \
 	TT_FUZZ_CFLAGS='$(LIBEVDEV_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)' \
 	TT_FUZZ_LIBS='$(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS)' \
 	abs_top_srcdir='$(abs_top_srcdir)' abs_top_builddir='$(abs_top_builddir)'
-AM_TESTS_ENVIRONMENT += $(tt_fuzz_env);
+AM_TESTS_ENVIRONMENT += export $(tt_fuzz_env);
 fuzz:
 	$(tt_fuzz_env) $(SHELL) $(top_srcdir)/tests/fuzz/run.sh
 .PHONY: fuzz

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals shared by model.c and model-link.c. */
+#pragma once
+
+#include "model.h"
+#include "util-mem.h"
+
+struct kt {
+	struct tt_ktouch pub;
+	bool is_new;	/* begun in the frame being processed */
+	bool ended;	/* ended, waiting for its link before kernel_end */
+	double link_x, link_y;	/* begin position normalized to 0..1, or -1 */
+};
+
+struct xt {
+	struct tt_xtouch pub;
+	bool got_update;
+	bool own_involved;	/* someone owned, accepted or rejected this touch */
+	bool accepted_elsewhere;
+	bool rejected_elsewhere;
+};
+
+enum mdev_kind {
+	MDEV_NONE,
+	MDEV_B,
+	MDEV_A,
+	MDEV_ST,
+};
+
+struct mdev {
+	bool used;
+	uint32_t id;
+	const struct tt_device *dev;
+	enum mdev_kind kind;
+	bool has_tracking;
+	int64_t last_time;
+	uint8_t keys[TT_BITMAP_BYTES(KEY_CNT)];
+	int32_t abs_vals[ABS_CNT];
+	/* Type B */
+	uint32_t nslots;
+	int32_t cur_slot;
+	struct kt **slot_touch;
+	int32_t (*slot_vals)[TT_MT_AXES];
+	uint32_t *dirty;
+	/* Type A and single touch */
+	struct kt **active;
+	uint32_t nactive;
+	uint32_t next_synthetic;
+};
+
+struct xidev {
+	int32_t deviceid;
+	int64_t evdev;		/* linked evdev record id, -1 */
+	bool touch;		/* has a touch class */
+	int vx, vy;		/* valuator numbers of x and y, -1 */
+	double xmin, xmax, ymin, ymax;
+};
+
+struct tt_model {
+	struct tt_model_callbacks cb;
+	void *data;
+	struct mdev devs[TT_MAX_DEVICES];
+	size_t ndevs;
+	uint64_t kserial, xserial;
+	size_t last_line;
+
+	struct xt **xt;
+	size_t nxt, capxt;
+
+	bool link_on;
+	int64_t link_window_us;
+	double link_tolerance;
+	struct kt **pending;	/* kernel touches waiting for their XI begin */
+	size_t npending, cappending;
+	struct xidev *xidevs;
+	size_t nxidevs;
+	struct { int32_t sourceid; uint32_t touchid; } recent[64];	/* XI touches already linked */
+	size_t nrecent;
+};
+
+struct mdev *tt_model_find_dev(struct tt_model *m, uint32_t id);
+void tt_model_emit_end(struct tt_model *m, struct kt *k);
+
+/* model-link.c */
+void tt_model_link_xi_device(struct tt_model *m, const struct tt_xi_device *d);
+void tt_model_link_kernel_begin(struct tt_model *m, struct mdev *d, struct kt *k);
+void tt_model_link_xi_begin(struct tt_model *m, const struct tt_xi_event *ev, size_t line);
+void tt_model_link_advance(struct tt_model *m, int64_t now);
+void tt_model_link_flush(struct tt_model *m);

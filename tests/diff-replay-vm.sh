@@ -1,0 +1,41 @@
+#!/bin/bash
+# touchtape diff in the VM rig: a recording replayed through uinput and
+# recorded again matches the original (kernel level). Runs every scenario
+# in one VM boot.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/vm/lib.sh"
+: "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
+export TOUCHTAPE
+vm_reexec "${BASH_SOURCE[0]}" --timeout 120
+
+data="$abs_top_srcdir/tests/data/analyze"
+status=0
+for f in session.jsonl type-a-pairing.jsonl jump-no.jsonl; do
+	note "replaying $f"
+	"$TOUCHTAPE" replay --quiet --start-delay 1.5 "$data/$f" >"$tmp/replay.out" 2>&1 &
+	rpid=$!
+	# The replay devices exist well before their first frame.
+	sleep 0.7
+	"$TOUCHTAPE" record --quiet --duration 3 -o "$tmp/rec.jsonl" "touchtape replay:*" 2>"$tmp/rec.err" ||
+		{ cat "$tmp/rec.err" "$tmp/replay.out"; fail "$f: record failed"; }
+	wait "$rpid" || { cat "$tmp/replay.out"; fail "$f: replay failed"; }
+	if "$TOUCHTAPE" diff "$data/$f" "$tmp/rec.jsonl" >"$tmp/diff.out"; then
+		note "$f: replay matches"
+	else
+		cat "$tmp/diff.out"
+		printf 'FAIL: %s: the replay differs\n' "$f" >&2
+		status=1
+	fi
+	# A changed copy still differs from the replay: exactly the change.
+	if [ "$f" = session.jsonl ]; then
+		if "$TOUCHTAPE" diff --kernel-only "$data/session-touch-removed.jsonl" "$tmp/rec.jsonl" >"$tmp/diff.out"; then
+			printf 'FAIL: the replay matches a copy with a touch removed\n' >&2
+			status=1
+		fi
+		cat "$tmp/diff.out"
+		grep -q '^1 difference$' "$tmp/diff.out" || { printf 'FAIL: want 1 difference\n' >&2; status=1; }
+		grep -Eq 'slot 1 touch at \+0\.0[89][0-9]* s \(50\.0, 50\.0\) mm is only in' "$tmp/diff.out" ||
+			{ printf 'FAIL: the removed touch is not named\n' >&2; status=1; }
+	fi
+done
+exit "$status"

@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: MIT */
+/* touchtape diff: two recordings compared touch by touch, the regression
+ * check after a replay. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "log.h"
+#include "model.h"
+#include "reader.h"
+#include "util-strings.h"
+
+struct dtouch {
+	size_t dev;		/* device ordinal in the file */
+	int32_t slot;
+	int64_t begin_us, end_us;	/* relative to the anchor */
+	double bx, by, ex, ey;
+	size_t line;
+	bool active_at_end;
+	enum tt_link_status link;
+	bool matched;
+};
+
+struct dxtouch {
+	char client[32];
+	bool raw;
+	int64_t begin_us, end_us;
+	enum tt_own_outcome outcome;
+	bool emulating, began_unowned, active_at_end;
+	size_t line;
+	bool matched;
+};
+
+struct ddev {
+	uint32_t id;
+	const struct tt_device *dev;
+	bool mm;
+	int64_t first_us;
+	bool have_time;
+};
+
+struct side {
+	const char *name;
+	struct tt_reader *r;
+	struct ddev devs[TT_MAX_DEVICES];
+	size_t ndevs;
+	struct dtouch *k;
+	size_t nk, capk;
+	struct dxtouch *x;
+	size_t nx, capx;
+	int64_t anchor;		/* first frame (or XI event) time */
+	bool have_anchor;
+	bool has_xi;
+};
+
+struct opts {
+	int64_t time_tol;
+	double pos_tol_mm;
+	double pos_tol_frac;	/* of the axis range, for devices without resolution */
+	bool kernel_only;
+};
+
+static struct ddev *
+side_dev(struct side *s, uint32_t id, size_t *ordinal)
+{
+	for (size_t i = 0; i < s->ndevs; i++) {
+		if (s->devs[i].id == id) {
+			if (ordinal)
+				*ordinal = i;
+			return &s->devs[i];
+		}
+	}
+	return NULL;
+}
+
+static void
+on_kend(void *data, struct tt_ktouch *t)
+{
+	struct side *s = data;
+	size_t ord;
+	struct ddev *d = side_dev(s, t->device, &ord);
+
+	if (!d)
+		return;
+	if (s->nk == s->capk) {
+		s->capk = s->capk ? s->capk * 2 : 64;
+		s->k = tt_reallocarray(s->k, s->capk, sizeof(*s->k));
+	}
+	struct dtouch *k = &s->k[s->nk++];
+	memset(k, 0, sizeof(*k));
+	k->dev = ord;
+	k->slot = t->slot;
+	k->begin_us = t->begin_us;
+	k->end_us = t->end_us;
+	tt_model_position(d->dev, t->begin_x, t->begin_y, &k->bx, &k->by);
+	tt_model_position(d->dev, t->values[TT_AXIS(ABS_MT_POSITION_X)], t->values[TT_AXIS(ABS_MT_POSITION_Y)],
+			  &k->ex, &k->ey);
+	k->line = t->begin_line;
+	k->active_at_end = t->flags & TT_KTOUCH_ACTIVE_AT_END;
+	k->link = t->link;
+}
+
+static void
+on_xend(void *data, struct tt_xtouch *t)
+{
+	struct side *s = data;
+
+	if (s->nx == s->capx) {
+		s->capx = s->capx ? s->capx * 2 : 64;
+		s->x = tt_reallocarray(s->x, s->capx, sizeof(*s->x));
+	}
+	struct dxtouch *x = &s->x[s->nx++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->client, sizeof(x->client), "%s", t->client);
+	x->raw = t->flags & TT_XTOUCH_RAW;
+	x->begin_us = t->begin_us;
+	x->end_us = t->end_us;
+	x->outcome = t->outcome;
+	x->emulating = t->flags & TT_XTOUCH_EMULATING_POINTER;
+	x->began_unowned = t->flags & TT_XTOUCH_BEGAN_UNOWNED;
+	x->active_at_end = t->flags & TT_XTOUCH_ACTIVE_AT_END;
+	x->line = t->begin_line;
+}
+
+static void
+on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size_t line, uint32_t n)
+{
+	struct side *s = data;
+	struct ddev *d = side_dev(s, dev->id, NULL);
+
+	(void)line;
+	(void)n;
+	if (d && !d->have_time) {
+		d->first_us = f->time_us;
+		d->have_time = true;
+	}
+	if (!s->have_anchor) {
+		s->anchor = f->time_us;
+		s->have_anchor = true;
+	}
+}
+
+static int
+load(struct side *s, const char *path)
+{
+	_cleanup_(tt_model_freep) struct tt_model *m = NULL;
+	const struct tt_model_callbacks cb = { .kernel_end = on_kend, .xi_end = on_xend, .frame = on_frame };
+	struct tt_record rec;
+	int rc;
+
+	rc = tt_reader_open(path, &s->r);
+	if (rc < 0) {
+		if (s->r)
+			tt_error("%s", tt_reader_error(s->r));
+		else
+			tt_error("%s: %s", path, strerror(-rc));
+		return -1;
+	}
+	s->name = tt_reader_name(s->r);
+	m = tt_model_new(&cb, s);
+	tt_model_set_link(m, true, 0, 0);
+	while ((rc = tt_reader_next(s->r, &rec)) != 0) {
+		if (rc < 0) {
+			tt_error("%s", tt_reader_error(s->r));
+			if (rc == -EIO)
+				return -1;
+			continue;
+		}
+		if (rec.type == TT_RECORD_DEVICE && !side_dev(s, rec.device->id, NULL) && s->ndevs < TT_MAX_DEVICES) {
+			struct ddev *d = &s->devs[s->ndevs++];
+			d->id = rec.device->id;
+			d->dev = rec.device;
+			d->mm = tt_model_has_mm(rec.device);
+		}
+		if (rec.type == TT_RECORD_XI_EVENT) {
+			s->has_xi = true;
+			if (!s->have_anchor) {
+				s->anchor = rec.xi_event->time_us;
+				s->have_anchor = true;
+			}
+		}
+		tt_model_feed(m, &rec);
+	}
+	tt_model_finish(m);
+	/* Kernel touches relative to their device's first frame, XI touches
+	 * to the file's first record: what a replay keeps. */
+	for (size_t i = 0; i < s->nk; i++) {
+		int64_t t0 = s->devs[s->k[i].dev].first_us;
+		s->k[i].begin_us -= t0;
+		s->k[i].end_us -= t0;
+	}
+	for (size_t i = 0; i < s->nx; i++) {
+		s->x[i].begin_us -= s->anchor;
+		s->x[i].end_us -= s->anchor;
+	}
+	return 0;
+}
+
+static int
+cmp_k(const void *a, const void *b)
+{
+	const struct dtouch *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->begin_us != y->begin_us)
+		return x->begin_us < y->begin_us ? -1 : 1;
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+static int
+cmp_x(const void *a, const void *b)
+{
+	const struct dxtouch *x = a, *y = b;
+	return (x->begin_us > y->begin_us) - (x->begin_us < y->begin_us);
+}
+
+struct differ {
+	struct side *a, *b;
+	const struct opts *o;
+	size_t ndiff;
+};
+
+static void
+difference(struct differ *df, size_t la, size_t lb, const char *fmt, ...) _printf_(4, 5);
+
+static void
+difference(struct differ *df, size_t la, size_t lb, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (la)
+		printf("%s:%zu", df->a->name, la);
+	else
+		printf("%s:-", df->a->name);
+	if (lb)
+		printf(" %s:%zu: ", df->b->name, lb);
+	else
+		printf(" %s:-: ", df->b->name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	df->ndiff++;
+}
+
+static double
+pos_tolerance(const struct differ *df, const struct ddev *d)
+{
+	if (d->mm)
+		return df->o->pos_tol_mm;
+	bool mt = tt_device_has(d->dev, EV_ABS, ABS_MT_POSITION_X);
+	const struct tt_absinfo *ax = &d->dev->abs[mt ? ABS_MT_POSITION_X : ABS_X];
+	const struct tt_absinfo *ay = &d->dev->abs[mt ? ABS_MT_POSITION_Y : ABS_Y];
+	double range = fmax((double)ax->maximum - ax->minimum, (double)ay->maximum - ay->minimum);
+	return fmax(1.0, range * df->o->pos_tol_frac);
+}
+
+static const char *
+unit(const struct ddev *d)
+{
+	return d->mm ? "mm" : "units";
+}
+
+static void
+compare_pair(struct differ *df, const struct dtouch *ka, const struct dtouch *kb, const struct ddev *d)
+{
+	double tol = pos_tolerance(df, d);
+	double db = hypot(ka->bx - kb->bx, ka->by - kb->by);
+	double de = hypot(ka->ex - kb->ex, ka->ey - kb->ey);
+	char t[32];
+	const char *u = unit(d);
+
+	tt_format_time(t, sizeof(t), ka->begin_us);
+	if (ka->slot != kb->slot)
+		difference(df, ka->line, kb->line, "device %zu touch at +%s s: slot %d vs %d", ka->dev, t,
+			   ka->slot, kb->slot);
+	if (db > tol)
+		difference(df, ka->line, kb->line,
+			   "device %zu slot %d touch at +%s s: begin position (%.1f, %.1f) vs (%.1f, %.1f) %s, "
+			   "%.1f %s apart (tolerance %.1f)", ka->dev, ka->slot, t, ka->bx, ka->by, kb->bx, kb->by,
+			   u, db, u, tol);
+	if (de > tol)
+		difference(df, ka->line, kb->line,
+			   "device %zu slot %d touch at +%s s: end position (%.1f, %.1f) vs (%.1f, %.1f) %s, "
+			   "%.1f %s apart (tolerance %.1f)", ka->dev, ka->slot, t, ka->ex, ka->ey, kb->ex, kb->ey,
+			   u, de, u, tol);
+	if (llabs(ka->end_us - kb->end_us) > df->o->time_tol)
+		difference(df, ka->line, kb->line,
+			   "device %zu slot %d touch at +%s s: ends %.3f ms %s (tolerance %.3f ms)", ka->dev,
+			   ka->slot, t, fabs((double)(kb->end_us - ka->end_us)) / 1000.0,
+			   kb->end_us > ka->end_us ? "later" : "earlier", (double)df->o->time_tol / 1000.0);
+	if (ka->active_at_end != kb->active_at_end)
+		difference(df, ka->line, kb->line, "device %zu slot %d touch at +%s s: %s at the end in %s only",
+			   ka->dev, ka->slot, t, "still down", ka->active_at_end ? df->a->name : df->b->name);
+	if (df->a->has_xi && df->b->has_xi && !df->o->kernel_only && ka->link != kb->link &&
+	    (ka->link == TT_LINK_NOT_DELIVERED || kb->link == TT_LINK_NOT_DELIVERED))
+		difference(df, ka->line, kb->line, "device %zu slot %d touch at +%s s: X delivery %s vs %s",
+			   ka->dev, ka->slot, t, tt_link_status_name(ka->link), tt_link_status_name(kb->link));
+}
+
+/* touchtape replay names its devices "touchtape replay: NAME". */
+static const char *
+base_name(const char *name)
+{
+	static const char prefix[] = "touchtape replay: ";
+
+	return strncmp(name, prefix, sizeof(prefix) - 1) == 0 ? name + sizeof(prefix) - 1 : name;
+}
+
+static void
+compare_kernel(struct differ *df)
+{
+	struct side *a = df->a, *b = df->b;
+	char t[32];
+
+	if (a->ndevs != b->ndevs)
+		difference(df, 0, 0, "%zu devices vs %zu", a->ndevs, b->ndevs);
+	for (size_t i = 0; i < a->ndevs && i < b->ndevs; i++) {
+		if (strcmp(base_name(a->devs[i].dev->name), base_name(b->devs[i].dev->name)) != 0)
+			difference(df, 0, 0, "device %zu is \"%s\" vs \"%s\"", i, a->devs[i].dev->name,
+				   b->devs[i].dev->name);
+	}
+	qsort(a->k, a->nk, sizeof(*a->k), cmp_k);
+	qsort(b->k, b->nk, sizeof(*b->k), cmp_k);
+	for (size_t i = 0; i < a->nk; i++) {
+		struct dtouch *ka = &a->k[i];
+		const struct ddev *d = &a->devs[ka->dev];
+		double tol = pos_tolerance(df, d);
+		ssize_t best = -1;
+		double best_score = INFINITY;
+		for (size_t j = 0; j < b->nk; j++) {
+			struct dtouch *kb = &b->k[j];
+			if (kb->matched || kb->dev != ka->dev)
+				continue;
+			int64_t dt = llabs(kb->begin_us - ka->begin_us);
+			if (dt > df->o->time_tol)
+				continue;
+			/* Rank by time and place; a shifted touch still pairs. */
+			double score = (double)dt / (double)df->o->time_tol +
+				       hypot(ka->bx - kb->bx, ka->by - kb->by) / tol +
+				       (ka->slot != kb->slot ? 1.0 : 0.0);
+			if (score < best_score) {
+				best_score = score;
+				best = (ssize_t)j;
+			}
+		}
+		if (best < 0)
+			continue;
+		ka->matched = true;
+		b->k[best].matched = true;
+		compare_pair(df, ka, &b->k[best], d);
+	}
+	for (size_t i = 0; i < a->nk; i++) {
+		const struct dtouch *k = &a->k[i];
+		if (!k->matched)
+			difference(df, k->line, 0, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is missing in %s",
+				   k->dev, k->slot, tt_format_time(t, sizeof(t), k->begin_us), k->bx, k->by,
+				   unit(&a->devs[k->dev]), b->name);
+	}
+	for (size_t i = 0; i < b->nk; i++) {
+		const struct dtouch *k = &b->k[i];
+		if (!k->matched)
+			difference(df, 0, k->line, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is only in %s",
+				   k->dev, k->slot, tt_format_time(t, sizeof(t), k->begin_us), k->bx, k->by,
+				   k->dev < b->ndevs ? unit(&b->devs[k->dev]) : "units", b->name);
+	}
+}
+
+static void
+compare_xi(struct differ *df)
+{
+	struct side *a = df->a, *b = df->b;
+	char t[32];
+
+	qsort(a->x, a->nx, sizeof(*a->x), cmp_x);
+	qsort(b->x, b->nx, sizeof(*b->x), cmp_x);
+	for (size_t i = 0; i < a->nx; i++) {
+		struct dxtouch *xa = &a->x[i];
+		ssize_t best = -1;
+		int64_t best_dt = INT64_MAX;
+		for (size_t j = 0; j < b->nx; j++) {
+			struct dxtouch *xb = &b->x[j];
+			if (xb->matched || xb->raw != xa->raw || strcmp(xb->client, xa->client) != 0)
+				continue;
+			int64_t dt = llabs(xb->begin_us - xa->begin_us);
+			if (dt <= df->o->time_tol && dt < best_dt) {
+				best_dt = dt;
+				best = (ssize_t)j;
+			}
+		}
+		if (best < 0)
+			continue;
+		struct dxtouch *xb = &b->x[best];
+		xa->matched = xb->matched = true;
+		tt_format_time(t, sizeof(t), xa->begin_us);
+		const char *what = xa->raw ? "raw touch" : "touch";
+		if (xa->outcome != xb->outcome)
+			difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: ownership %s vs %s", what,
+				   xa->client, t, tt_own_outcome_name(xa->outcome), tt_own_outcome_name(xb->outcome));
+		if (xa->emulating != xb->emulating)
+			difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: emulating pointer in %s only", what,
+				   xa->client, t, xa->emulating ? a->name : b->name);
+		if (xa->began_unowned != xb->began_unowned)
+			difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: began unowned in %s only", what,
+				   xa->client, t, xa->began_unowned ? a->name : b->name);
+		if (xa->active_at_end != xb->active_at_end)
+			difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: never ended in %s only", what,
+				   xa->client, t, xa->active_at_end ? a->name : b->name);
+		else if (llabs(xa->end_us - xb->end_us) > df->o->time_tol)
+			difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: ends %.3f ms %s (tolerance %.3f ms)",
+				   what, xa->client, t, fabs((double)(xb->end_us - xa->end_us)) / 1000.0,
+				   xb->end_us > xa->end_us ? "later" : "earlier", (double)df->o->time_tol / 1000.0);
+	}
+	for (size_t i = 0; i < a->nx; i++) {
+		if (!a->x[i].matched)
+			difference(df, a->x[i].line, 0, "XI %s [%s] at +%s s is missing in %s",
+				   a->x[i].raw ? "raw touch" : "touch", a->x[i].client,
+				   tt_format_time(t, sizeof(t), a->x[i].begin_us), b->name);
+	}
+	for (size_t i = 0; i < b->nx; i++) {
+		if (!b->x[i].matched)
+			difference(df, 0, b->x[i].line, "XI %s [%s] at +%s s is only in %s",
+				   b->x[i].raw ? "raw touch" : "touch", b->x[i].client,
+				   tt_format_time(t, sizeof(t), b->x[i].begin_us), b->name);
+	}
+}
+
+static void
+side_clear(struct side *s)
+{
+	tt_reader_free(s->r);
+	free(s->k);
+	free(s->x);
+}
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: touchtape diff [OPTIONS] A B\n"
+		"\n"
+		"Compares two recordings touch by touch: the kernel touch sequences of each\n"
+		"device (begin and end times, slots, begin and end positions) and, where both\n"
+		"files have them, the XI touch sequences of each client (times, ownership\n"
+		"outcome, pointer emulation). Lists every difference with the lines in both\n"
+		"files. Ignored, because a replay cannot reproduce them: absolute times\n"
+		"(kernel touches are compared relative to their device's first frame, XI\n"
+		"touches to the file's first record), device ids and nodes, the name prefix\n"
+		"\"touchtape replay: \", tracking ID values, XI device and touch ids, X\n"
+		"server times and latencies.\n"
+		"\n"
+		"Options:\n"
+		"  -t, --time-tolerance T      begin/end times may differ by T (default 20ms)\n"
+		"  -p, --position-tolerance MM positions may differ by MM millimetres\n"
+		"                              (default 1.0)\n"
+		"      --units-tolerance F     for devices without resolution: a fraction of\n"
+		"                              the axis range (default 0.005)\n"
+		"  -k, --kernel-only           ignore XI data\n"
+		"  -h, --help                  show this help\n"
+		"\n"
+		"Exit status: 0 when the recordings match, 1 when they differ, 2 on bad usage\n"
+		"or a file that cannot be read.\n"
+		"\n"
+		"Examples:\n"
+		"  touchtape diff bug-1234.jsonl replayed.jsonl\n"
+		"  touchtape diff -t 50ms -p 2 known-good.jsonl new-kernel.jsonl\n");
+}
+
+int
+tt_cmd_diff(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "time-tolerance", required_argument, NULL, 't' },
+		{ "position-tolerance", required_argument, NULL, 'p' },
+		{ "units-tolerance", required_argument, NULL, 'u' },
+		{ "kernel-only", no_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .time_tol = 20000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005 };
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "t:p:kh", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			if (tt_parse_duration_us(optarg, &o.time_tol) < 0 || o.time_tol < 0)
+				return tt_usage_error("diff", "--time-tolerance takes a duration like 20ms, not '%s'", optarg);
+			break;
+		case 'p':
+			if (tt_parse_double(optarg, &o.pos_tol_mm) < 0 || !(o.pos_tol_mm >= 0) || !isfinite(o.pos_tol_mm))
+				return tt_usage_error("diff", "--position-tolerance takes millimetres, not '%s'", optarg);
+			break;
+		case 'u':
+			if (tt_parse_double(optarg, &o.pos_tol_frac) < 0 || !(o.pos_tol_frac >= 0) ||
+			    o.pos_tol_frac > 1)
+				return tt_usage_error("diff", "--units-tolerance takes a fraction 0..1, not '%s'", optarg);
+			break;
+		case 'k': o.kernel_only = true; break;
+		case 'h': usage(stdout); return TT_EXIT_OK;
+		default: return tt_usage_error("diff", "unknown option");
+		}
+	}
+	if (argc - optind != 2)
+		return tt_usage_error("diff", "two files are needed");
+
+	struct side *a = tt_zalloc(sizeof(*a)), *b = tt_zalloc(sizeof(*b));
+	struct differ df = { .a = a, .b = b, .o = &o };
+	int status;
+
+	if (load(a, argv[optind]) < 0 || load(b, argv[optind + 1]) < 0) {
+		status = TT_EXIT_USAGE;
+	} else {
+		printf("# comparing %s (%zu touches, %zu XI) with %s (%zu touches, %zu XI)\n", a->name, a->nk,
+		       a->nx, b->name, b->nk, b->nx);
+		printf("# ignored: absolute times, device ids and nodes, the \"touchtape replay: \" name prefix, "
+		       "tracking ID values, XI device and touch ids, X server times, latencies\n");
+		compare_kernel(&df);
+		if (o.kernel_only)
+			printf("# XI data ignored (--kernel-only)\n");
+		else if (a->has_xi && b->has_xi)
+			compare_xi(&df);
+		else if (a->has_xi || b->has_xi)
+			printf("# XI data only in %s: not compared\n", a->has_xi ? a->name : b->name);
+		printf("%zu difference%s\n", df.ndiff, df.ndiff == 1 ? "" : "s");
+		status = df.ndiff ? TT_EXIT_FAILURE : TT_EXIT_OK;
+	}
+	side_clear(a);
+	side_clear(b);
+	free(a);
+	free(b);
+	return status;
+}
