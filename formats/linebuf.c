@@ -29,7 +29,7 @@ linebuf_release(struct linebuf *lb)
 static void
 ensure_room(struct linebuf *lb, size_t want)
 {
-	if (lb->start > 0 && (lb->start >= lb->len || lb->cap - lb->len < want)) {
+	if (lb->start > 0 && (lb->start >= lb->len || lb->cap - lb->len < want + 1)) {
 		memmove(lb->buf, lb->buf + lb->start, lb->len - lb->start);
 		lb->len -= lb->start;
 		lb->start = 0;

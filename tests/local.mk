@@ -5,7 +5,8 @@ tt_unit_tests = \
 	tests/test-reader \
 	tests/test-writer \
 	tests/test-checker \
-	tests/test-fastpath
+	tests/test-fastpath \
+	tests/test-linebuf
 
 tests_common_sources = tests/test-common.c tests/test-common.h
 
@@ -14,6 +15,7 @@ tests_test_reader_SOURCES = tests/test-reader.c $(tests_common_sources)
 tests_test_writer_SOURCES = tests/test-writer.c $(tests_common_sources)
 tests_test_checker_SOURCES = tests/test-checker.c $(tests_common_sources)
 tests_test_fastpath_SOURCES = tests/test-fastpath.c $(tests_common_sources)
+tests_test_linebuf_SOURCES = tests/test-linebuf.c $(tests_common_sources)
 
 check_PROGRAMS += $(tt_unit_tests)
 TESTS += $(tt_unit_tests)
@@ -23,6 +25,7 @@ tests_test_reader_LDADD = $(tt_test_ldadd)
 tests_test_writer_LDADD = $(tt_test_ldadd)
 tests_test_checker_LDADD = $(tt_test_ldadd)
 tests_test_fastpath_LDADD = $(tt_test_ldadd)
+tests_test_linebuf_LDADD = $(tt_test_ldadd)
 
 if HAVE_SANITIZERS
 check_LTLIBRARIES = libtouchtape-san.la
