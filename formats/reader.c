@@ -137,21 +137,31 @@ tt_detect_format(const char *head, size_t len, const char **why)
 		*why = "this looks like hid-recorder output (raw HID reports); record the evdev device with touchtape record instead";
 		return TT_FORMAT_UNKNOWN;
 	}
-	if (contains(head, len, "Input driver version is") || contains(head, len, "Testing ... (interrupt to exit)")) {
-		*why = "this looks like an evtest dump, which lacks the device description needed to replay it; record with touchtape record or evemu-record instead";
-		return TT_FORMAT_UNKNOWN;
-	}
 	if (contains(head, len, "I: Bus=") && contains(head, len, "\nN: Name=")) {
 		*why = "this looks like /proc/bus/input/devices, a device list without events";
 		return TT_FORMAT_UNKNOWN;
 	}
 	if (head[0] == '{')
 		return TT_FORMAT_TIMELINE;
-	if (starts_with(head, len, "# EVEMU") || starts_with(head, len, "N: ") ||
-	    starts_with(head, len, "I: ") || starts_with(head, len, "E: ") ||
-	    (head[0] == '#' && (contains(head, len, "\nN: ") || contains(head, len, "\nE: ") ||
-				contains(head, len, "\nI: "))))
+	/* evemu before the evtest check: evemu files may quote evtest
+	 * output in their comments, or follow pasted terminal text. */
+	if (starts_with(head, len, "# EVEMU") || contains(head, len, "\n# EVEMU ") ||
+	    starts_with(head, len, "N: ") || starts_with(head, len, "I: ") ||
+	    starts_with(head, len, "E: ") || contains(head, len, "\nN: ") ||
+	    contains(head, len, "\nE: "))
 		return TT_FORMAT_EVEMU;
+	if (starts_with(head, len, "Input driver version is") ||
+	    contains(head, len, "\nInput driver version is") ||
+	    contains(head, len, "Testing ... (interrupt to exit)")) {
+		*why = "this looks like an evtest dump, which lacks the device description needed to replay it; record with touchtape record or evemu-record instead";
+		return TT_FORMAT_UNKNOWN;
+	}
+	if (head[0] == '#' && (contains(head, len, "\nI: ") || contains(head, len, "Input device name:"))) {
+		/* Only comments so far: an evemu file with a long
+		 * evtest-style header. */
+		if (!contains(head, len, "ndevices:") && !contains(head, len, "\nversion: "))
+			return TT_FORMAT_EVEMU;
+	}
 	if (contains(head, len, "ndevices:") || starts_with(head, len, "version: 1") ||
 	    (starts_with(head, len, "#") && contains(head, len, "\nversion: ")) ||
 	    starts_with(head, len, "---"))
@@ -212,18 +222,18 @@ tt_reader_open_fd(int fd, const char *name, struct tt_reader **out)
 		break;
 	case TT_FORMAT_EVEMU:
 		rc = evemu_reader_init(r);
-		why = "evemu files cannot be read yet";
 		break;
 	case TT_FORMAT_LIBINPUT:
 		rc = libinput_reader_init(r);
-		why = "libinput-record files cannot be read yet";
 		break;
 	default:
 		rc = -EPROTO;
 		break;
 	}
 	if (rc < 0) {
-		snprintf(r->error, sizeof(r->error), "%s: %s", name, why ? why : strerror(-rc));
+		/* A back end may have said why itself. */
+		if (!r->error[0])
+			snprintf(r->error, sizeof(r->error), "%s: %s", name, why ? why : strerror(-rc));
 		/* Keep the reader so the caller can read the message. */
 		r->done = true;
 		r->nerrors++;

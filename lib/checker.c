@@ -20,7 +20,7 @@ static const struct {
 	[TT_CHECK_SLOT_RANGE] = { "slot-out-of-range", TT_SEV_ERROR },
 	[TT_CHECK_TRACKING_ID_REUSED] = { "tracking-id-reused", TT_SEV_ERROR },
 	[TT_CHECK_TRACKING_ID_REPLACED] = { "tracking-id-replaced", TT_SEV_WARNING },
-	[TT_CHECK_VALUE_RANGE] = { "value-out-of-range", TT_SEV_ERROR },
+	[TT_CHECK_VALUE_RANGE] = { "value-out-of-range", TT_SEV_WARNING },
 	[TT_CHECK_UNSUPPORTED_CODE] = { "unsupported-code", TT_SEV_ERROR },
 	[TT_CHECK_XI_UPDATE_BEFORE_BEGIN] = { "xi-update-before-begin", TT_SEV_ERROR },
 	[TT_CHECK_XI_BEGIN_TWICE] = { "xi-begin-twice", TT_SEV_ERROR },

@@ -23,7 +23,8 @@ enum tt_check {
 	TT_CHECK_SLOT_RANGE,		/* error: ABS_MT_SLOT beyond the slots */
 	TT_CHECK_TRACKING_ID_REUSED,	/* error: same ID active in two slots */
 	TT_CHECK_TRACKING_ID_REPLACED,	/* warning: ID changed without release */
-	TT_CHECK_VALUE_RANGE,		/* error: value outside absinfo */
+	TT_CHECK_VALUE_RANGE,		/* warning: value outside absinfo (real
+					   devices do it; the kernel does not clamp) */
 	TT_CHECK_UNSUPPORTED_CODE,	/* error: code the device does not have */
 	TT_CHECK_XI_UPDATE_BEFORE_BEGIN,	/* error */
 	TT_CHECK_XI_BEGIN_TWICE,	/* error */

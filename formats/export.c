@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* What the evemu and libinput-record writers share: dispatch, the time
+ * base, and the count of what a format cannot hold. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "export.h"
+
+int
+tt_export_new(enum tt_file_format format, int fd, struct tt_export **out)
+{
+	struct tt_export *e;
+	int dupfd;
+	int rc;
+
+	if (format != TT_FORMAT_EVEMU && format != TT_FORMAT_LIBINPUT)
+		return -EINVAL;
+	dupfd = dup(fd);
+	if (dupfd < 0)
+		return -errno;
+	e = tt_zalloc(sizeof(*e));
+	e->fd = fd;
+	e->format_name = format == TT_FORMAT_EVEMU ? "evemu" : "libinput-record";
+	e->out = fdopen(dupfd, "w");
+	if (!e->out) {
+		rc = -errno;
+		close(dupfd);
+		free(e);
+		return rc;
+	}
+	rc = format == TT_FORMAT_EVEMU ? evemu_export_init(e) : libinput_export_init(e);
+	if (rc < 0) {
+		tt_export_free(e);
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
+void
+tt_export_set_device(struct tt_export *e, uint32_t id)
+{
+	e->have_filter = true;
+	e->filter = id;
+}
+
+static int
+check_io(struct tt_export *e)
+{
+	if (!e->error && ferror(e->out))
+		e->error = errno ? -errno : -EIO;
+	return e->error;
+}
+
+int
+tt_export_record(struct tt_export *e, const struct tt_record *rec)
+{
+	int rc = 0;
+
+	if (e->error)
+		return e->error;
+	switch (rec->type) {
+	case TT_RECORD_HEADER: {
+		const struct tt_header *h = rec->header;
+		free(e->kernel);
+		free(e->tool);
+		free(e->source_format);
+		e->kernel = h->kernel ? tt_strdup(h->kernel) : NULL;
+		e->tool = h->tool ? tt_strdup(h->tool) : NULL;
+		e->source_format = h->source_format ? tt_strdup(h->source_format) : NULL;
+		/* A file converted back to its own format keeps its clock
+		 * (evemu's epoch timestamps); otherwise times count from the
+		 * start of the recording, as evemu-record and libinput
+		 * record write them. */
+		e->base_us = 0;
+		if (h->source_format && strcmp(h->source_format, e->format_name) == 0)
+			e->base_us = h->start_realtime_us ? h->start_realtime_us : h->start_monotonic_us;
+		rc = e->ops->header(e, h);
+		break;
+	}
+	case TT_RECORD_DEVICE:
+		if (e->have_filter && rec->device->id != e->filter)
+			break;
+		rc = e->ops->device(e, rec->device);
+		break;
+	case TT_RECORD_FRAME:
+		if (e->have_filter && rec->frame->device != e->filter)
+			break;
+		if (rec->frame->flags)
+			e->stats.frame_flags++;
+		rc = e->ops->frame(e, rec->frame);
+		break;
+	case TT_RECORD_XI_DEVICE:
+		e->stats.xi_devices++;
+		break;
+	case TT_RECORD_XI_EVENT:
+		e->stats.xi_events++;
+		break;
+	case TT_RECORD_MARKER:
+		if (e->have_filter && rec->marker->device >= 0 && rec->marker->device != e->filter)
+			break;
+		e->stats.markers++;
+		rc = e->ops->marker(e, rec->marker);
+		break;
+	}
+	if (rc < 0 && !e->error)
+		e->error = rc;
+	return rc < 0 ? rc : check_io(e);
+}
+
+int
+tt_export_finish(struct tt_export *e)
+{
+	int rc;
+
+	if (e->error)
+		return e->error;
+	rc = e->ops->finish ? e->ops->finish(e) : 0;
+	if (rc < 0)
+		return e->error = rc;
+	if (fflush(e->out) != 0 && !e->error)
+		e->error = -errno;
+	return check_io(e);
+}
+
+const struct tt_export_stats *
+tt_export_stats(const struct tt_export *e)
+{
+	return &e->stats;
+}
+
+void
+tt_export_free(struct tt_export *e)
+{
+	if (!e)
+		return;
+	if (e->ops && e->ops->destroy)
+		e->ops->destroy(e);
+	if (e->out)
+		fclose(e->out);
+	free(e->kernel);
+	free(e->tool);
+	free(e->source_format);
+	free(e);
+}
+
+uint64_t
+export_event_time(struct tt_export *e, const struct tt_frame *f, uint32_t i)
+{
+	int64_t t = e->base_us + f->time_us + f->events[i].dt_us;
+
+	if (t < 0) {
+		e->stats.times_clamped++;
+		return 0;
+	}
+	return (uint64_t)t;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writers of the foreign formats touchtape converts to: evemu and
+ * libinput-record. Feed them the records a reader produced, in order;
+ * they keep what the target format holds and count the rest, so the
+ * caller can say what was left out (never silently).
+ *
+ *	_cleanup_(tt_export_freep) struct tt_export *e = NULL;
+ *	tt_export_new(TT_FORMAT_EVEMU, fd, &e);
+ *	while (tt_reader_next(r, &rec) > 0)
+ *		tt_export_record(e, &rec);
+ *	tt_export_finish(e);
+ *	... tt_export_stats(e)->xi_events ...
+ *
+ * evemu holds one device; the first device record is the one written
+ * unless tt_export_set_device() chose another. libinput-record holds any
+ * number of devices, each with its own events; it is written at
+ * tt_export_finish() (events wait in unlinked temporary files, so memory
+ * stays bounded).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "reader.h"
+#include "timeline.h"
+#include "util-mem.h"
+
+struct tt_export;
+
+/* What the target format could not hold. */
+struct tt_export_stats {
+	size_t devices_written;
+	size_t devices_skipped;		/* evemu: devices past the first */
+	size_t frames_skipped;		/* frames of skipped devices */
+	size_t xi_devices;		/* XInput devices: no equivalent */
+	size_t xi_events;		/* XInput events: no equivalent */
+	size_t markers;			/* written as comments only */
+	size_t times_clamped;		/* negative times written as 0 */
+	size_t frame_flags;		/* dropped/resync/incomplete flags lost */
+};
+
+/* @format: TT_FORMAT_EVEMU or TT_FORMAT_LIBINPUT. Does not take
+ * ownership of @fd. Returns 0 or a negative errno (-EINVAL for another
+ * format). */
+int tt_export_new(enum tt_file_format format, int fd, struct tt_export **out);
+/* Writes only the device with this record id (and its frames). */
+void tt_export_set_device(struct tt_export *e, uint32_t id);
+/* 0, or a negative errno on a write error. */
+int tt_export_record(struct tt_export *e, const struct tt_record *rec);
+/* Completes the file. 0 or a negative errno. */
+int tt_export_finish(struct tt_export *e);
+const struct tt_export_stats *tt_export_stats(const struct tt_export *e);
+void tt_export_free(struct tt_export *e);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_export *, tt_export_free);
+
+/* Back ends (formats/evemu-writer.c, formats/libinput-writer.c). */
+struct tt_export_ops {
+	int (*header)(struct tt_export *e, const struct tt_header *h);
+	int (*device)(struct tt_export *e, const struct tt_device *dev);
+	int (*frame)(struct tt_export *e, const struct tt_frame *f);
+	int (*marker)(struct tt_export *e, const struct tt_marker *m);
+	int (*finish)(struct tt_export *e);
+	void (*destroy)(struct tt_export *e);
+};
+
+struct tt_export {
+	const struct tt_export_ops *ops;
+	int fd;
+	const char *format_name;	/* as in tt_header.source_format */
+	FILE *out;			/* buffered over fd */
+	void *priv;
+	struct tt_export_stats stats;
+	bool have_filter;
+	uint32_t filter;
+	int64_t base_us;		/* added to every time written */
+	char *kernel;
+	char *tool;
+	char *source_format;
+	int error;			/* first write error, sticky */
+};
+
+int evemu_export_init(struct tt_export *e);
+int libinput_export_init(struct tt_export *e);
+
+/* The time an event of @f happened, in the target's clock. */
+uint64_t export_event_time(struct tt_export *e, const struct tt_frame *f, uint32_t i);

@@ -1,0 +1,998 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The libinput-record reader (file version 1), on libyaml's event API so
+ * the events list streams: memory stays bounded whatever the length.
+ *
+ *	version: 1
+ *	ndevices: N
+ *	libinput: {version: "1.23.0", git: ...}
+ *	system: {os: ..., kernel: ..., dmi: ...}
+ *	devices:
+ *	- node: /dev/input/event1
+ *	  evdev: {name: ..., id: [bus, vid, pid, ver],
+ *	          codes: {TYPE: [CODE, ...]}, absinfo: {CODE: [min, max, fuzz, flat, res]},
+ *	          properties: [PROP, ...]}
+ *	  hid: [bytes], udev: {properties: [...]}, quirks: [...]
+ *	  events:
+ *	  - evdev: [[sec, usec, type, code, value], ...]
+ *	  - libinput: [{time: ..., type: ...}, ...]
+ *
+ * Devices get the record ids 0, 1, ... in file order. Each device's
+ * frames follow its device record (the file keeps them per device); the
+ * times are the file's, which libinput already counts from the first
+ * event of the recording. hid:, udev:, quirks:, system: and libinput:
+ * event entries have no timeline equivalent and become "note" markers.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "evnames.h"
+#include "reader-private.h"
+#include "util-mem.h"
+#include "util-strings.h"
+
+#define MAX_NOTES 8
+
+enum li_state {
+	LI_START,
+	LI_TOP,			/* top-level keys */
+	LI_DEVICES,		/* in the devices sequence */
+	LI_DEVICE,		/* in one device's mapping */
+	LI_EVENTS,		/* in a device's events sequence */
+	LI_ITEM,		/* in one "- evdev:"/"- libinput:" mapping */
+	LI_EVDEV,		/* in an evdev event list */
+	LI_LIBINPUT,		/* in a libinput event list */
+	LI_END,
+};
+
+struct note {
+	char *text;
+	size_t line;
+	int64_t device;
+};
+
+struct li_priv {
+	yaml_parser_t parser;
+	bool parser_ok;
+	enum li_state state;
+	bool header_sent;
+	bool version_seen;
+
+	/* Device being read. */
+	struct tt_device *dev;
+	uint32_t next_id;
+	bool dev_sent;
+	size_t dev_line;
+	uint32_t cur_dev;
+	bool warned_order;
+
+	struct note notes[MAX_NOTES];
+	size_t nnotes;
+
+	/* Frame being built. */
+	uint32_t nevents;
+	size_t frame_line;
+	int64_t frame_time;
+	int64_t last_time;
+
+	/* Bytes since the last newline, to bound a line. */
+	size_t run;
+	bool too_long;
+};
+
+/* ---- input ---- */
+
+static int
+read_handler(void *data, unsigned char *buffer, size_t size, size_t *size_read)
+{
+	struct tt_reader *r = data;
+	struct li_priv *p = r->priv;
+	struct linebuf *lb = &r->lb;
+	size_t n;
+
+	if (lb->start < lb->len) {
+		/* The bytes format detection already read. */
+		n = lb->len - lb->start;
+		if (n > size)
+			n = size;
+		memcpy(buffer, lb->buf + lb->start, n);
+		lb->start += n;
+	} else if (lb->eof) {
+		n = 0;
+	} else {
+		ssize_t got;
+		do {
+			got = read(lb->fd, buffer, size);
+		} while (got < 0 && errno == EINTR);
+		if (got < 0)
+			return 0;
+		n = (size_t)got;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (buffer[i] == '\n')
+			p->run = 0;
+		else if (++p->run > TT_MAX_LINE_BYTES) {
+			p->too_long = true;
+			return 0;
+		}
+	}
+	*size_read = n;
+	return 1;
+}
+
+/* ---- events ---- */
+
+static int
+yaml_fail(struct tt_reader *r)
+{
+	struct li_priv *p = r->priv;
+	yaml_parser_t *y = &p->parser;
+
+	r->done = true;
+	if (p->too_long)
+		return reader_fail(r, y->mark.line + 1, "line longer than %u bytes", TT_MAX_LINE_BYTES);
+	if (y->error == YAML_READER_ERROR)
+		return reader_fail(r, y->problem_mark.line + 1, "not valid YAML: %s",
+				   y->problem ? y->problem : "read error");
+	bool tab_hint = y->problem && strstr(y->problem, "cannot start any token");
+	return reader_fail(r, y->problem_mark.line + 1, "not valid YAML: %s%s%s%s",
+			   y->problem ? y->problem : "syntax error",
+			   y->context ? " " : "", y->context ? y->context : "",
+			   tab_hint ? " (a tab? YAML does not allow tabs for indentation)" : "");
+}
+
+/* The next parser event; on a YAML error the file cannot go on. */
+static int
+next_event(struct tt_reader *r, yaml_event_t *ev)
+{
+	struct li_priv *p = r->priv;
+
+	if (!yaml_parser_parse(&p->parser, ev))
+		return yaml_fail(r);
+	return 0;
+}
+
+static size_t
+ev_line(const yaml_event_t *ev)
+{
+	return ev->start_mark.line + 1;
+}
+
+/* Skips the rest of a node whose start event was @ev. */
+static int
+skip_node(struct tt_reader *r, const yaml_event_t *start)
+{
+	int depth;
+
+	if (start->type != YAML_SEQUENCE_START_EVENT && start->type != YAML_MAPPING_START_EVENT)
+		return 0;
+	depth = 1;
+	while (depth > 0) {
+		yaml_event_t ev;
+		if (next_event(r, &ev) < 0)
+			return -EINVAL;
+		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT)
+			depth++;
+		else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT)
+			depth--;
+		else if (ev.type == YAML_STREAM_END_EVENT)
+			depth = 0;
+		yaml_event_delete(&ev);
+	}
+	return 0;
+}
+
+static const char *
+scalar(const yaml_event_t *ev)
+{
+	return (const char *)ev->data.scalar.value;
+}
+
+static bool
+key_is(const yaml_event_t *ev, const char *key)
+{
+	return ev->type == YAML_SCALAR_EVENT && strcmp(scalar(ev), key) == 0;
+}
+
+/* Reads a scalar value; fails on anything else (which is skipped). */
+static int
+read_scalar(struct tt_reader *r, const char *what, char **out, size_t *line)
+{
+	yaml_event_t ev;
+
+	if (next_event(r, &ev) < 0)
+		return -EINVAL;
+	*line = ev_line(&ev);
+	if (ev.type != YAML_SCALAR_EVENT) {
+		int rc = reader_fail(r, ev_line(&ev), "%s must be a single value", what);
+		skip_node(r, &ev);
+		yaml_event_delete(&ev);
+		return rc;
+	}
+	*out = tt_strndup(scalar(&ev), ev.data.scalar.length);
+	yaml_event_delete(&ev);
+	return 0;
+}
+
+static int
+parse_int(struct tt_reader *r, const char *s, size_t line, const char *what,
+	  int64_t min, int64_t max, int64_t *out)
+{
+	int64_t v;
+
+	/* libinput writes decimal; hex (0x..) appears in hand-made files. */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		char *end;
+		errno = 0;
+		unsigned long long u = strtoull(s + 2, &end, 16);
+		if (errno || *end || end == s + 2 || u > INT64_MAX)
+			return reader_fail(r, line, "%s: \"%.32s\" is not a number", what, s);
+		v = (int64_t)u;
+	} else if (tt_parse_int64(s, &v) < 0) {
+		return reader_fail(r, line, "%s: \"%.32s\" is not a number", what, s);
+	}
+	if (v < min || v > max)
+		return reader_fail(r, line, "%s: %" PRId64 " is out of range [%" PRId64 ", %" PRId64 "]",
+				   what, v, min, max);
+	*out = v;
+	return 0;
+}
+
+/* Reads a flow or block sequence of integers into @vals (at most @max;
+ * more is an error). Returns the count, or <0. */
+static int
+read_int_seq(struct tt_reader *r, const yaml_event_t *start, const char *what,
+	     int64_t min, int64_t maxv, int64_t *vals, size_t max)
+{
+	size_t n = 0;
+	int rc = 0;
+
+	if (start->type != YAML_SEQUENCE_START_EVENT) {
+		rc = reader_fail(r, ev_line(start), "%s must be a list of numbers", what);
+		skip_node(r, start);
+		return rc;
+	}
+	for (;;) {
+		yaml_event_t ev;
+		if (next_event(r, &ev) < 0)
+			return -EINVAL;
+		if (ev.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		if (ev.type != YAML_SCALAR_EVENT) {
+			if (rc == 0)
+				rc = reader_fail(r, ev_line(&ev), "%s must be a list of numbers", what);
+			skip_node(r, &ev);
+		} else if (n >= max) {
+			if (rc == 0)
+				rc = reader_fail(r, ev_line(&ev), "%s has more than %zu entries", what, max);
+		} else if (rc == 0) {
+			rc = parse_int(r, scalar(&ev), ev_line(&ev), what, min, maxv, &vals[n]);
+			if (rc == 0)
+				n++;
+		}
+		yaml_event_delete(&ev);
+		if (r->done)
+			return -EINVAL;
+	}
+	return rc < 0 ? rc : (int)n;
+}
+
+/* ---- device description ---- */
+
+/* Calls @fn for each key/value pair of the mapping being read, up to its
+ * end. @fn returns 0 or <0; the first failure is returned after the whole
+ * mapping was read, so one bad entry costs only itself. */
+typedef int (*pair_fn)(struct tt_reader *r, struct tt_device *dev,
+		       const yaml_event_t *key, const yaml_event_t *val);
+
+static int
+each_pair(struct tt_reader *r, struct tt_device *dev, pair_fn fn)
+{
+	int rc = 0;
+
+	for (;;) {
+		yaml_event_t key, val;
+		if (next_event(r, &key) < 0)
+			return -EINVAL;
+		if (key.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&key);
+			return rc;
+		}
+		if (next_event(r, &val) < 0) {
+			yaml_event_delete(&key);
+			return -EINVAL;
+		}
+		int t = fn(r, dev, &key, &val);
+		if (t < 0 && rc == 0)
+			rc = t;
+		yaml_event_delete(&key);
+		yaml_event_delete(&val);
+		if (r->done)
+			return -EINVAL;
+	}
+}
+
+/* A mapping key that must be a number in [0, max]. */
+static int
+key_number(struct tt_reader *r, const yaml_event_t *key, const yaml_event_t *val,
+	   const char *what, int64_t max, int64_t *out)
+{
+	int rc = key->type == YAML_SCALAR_EVENT
+		? parse_int(r, scalar(key), ev_line(key), what, 0, max, out)
+		: reader_fail(r, ev_line(key), "%s: keys must be numbers", what);
+
+	if (rc < 0)
+		skip_node(r, val);
+	return rc;
+}
+
+/* codes: {TYPE: [CODE, ...]} */
+static int
+code_entry(struct tt_reader *r, struct tt_device *dev, const yaml_event_t *key, const yaml_event_t *val)
+{
+	int64_t codes[KEY_CNT];
+	int64_t type;
+	int rc = key_number(r, key, val, "codes: event type", EV_MAX, &type);
+
+	if (rc < 0)
+		return rc;
+	if (tt_code_max((unsigned int)type) < 0) {
+		skip_node(r, val);
+		return reader_fail(r, ev_line(key), "codes: %" PRId64 " is not a valid event type", type);
+	}
+	int n = read_int_seq(r, val, "codes", 0, tt_code_max((unsigned int)type), codes, KEY_CNT);
+	for (int i = 0; i < n; i++) {
+		tt_device_enable(dev, (unsigned int)type, (unsigned int)codes[i]);
+		/* An axis without absinfo: 0..1, as evemu has it. */
+		if (type == EV_ABS && dev->abs[codes[i]].maximum == 0 && dev->abs[codes[i]].minimum == 0)
+			dev->abs[codes[i]].maximum = 1;
+	}
+	/* A type listed without codes still exists. */
+	set_bit(dev->types, (unsigned int)type);
+	return n < 0 ? n : 0;
+}
+
+/* absinfo: {CODE: [min, max, fuzz, flat, resolution]} */
+static int
+absinfo_entry(struct tt_reader *r, struct tt_device *dev, const yaml_event_t *key, const yaml_event_t *val)
+{
+	int64_t code, v[5];
+	int rc = key_number(r, key, val, "absinfo: axis", ABS_MAX, &code);
+	int n;
+
+	if (rc < 0)
+		return rc;
+	n = read_int_seq(r, val, "absinfo", INT32_MIN, INT32_MAX, v, 5);
+	if (n < 0)
+		return n;
+	if (n != 5)
+		return reader_fail(r, ev_line(val), "absinfo: axis %" PRId64 " needs [min, max, fuzz, flat, resolution]", code);
+	if (v[0] > v[1])
+		return reader_fail(r, ev_line(val), "absinfo: axis %" PRId64 ": min %" PRId64 " is above max %" PRId64,
+				   code, v[0], v[1]);
+	dev->abs[code] = (struct tt_absinfo){
+		.minimum = (int32_t)v[0], .maximum = (int32_t)v[1], .fuzz = (int32_t)v[2],
+		.flat = (int32_t)v[3], .resolution = (int32_t)v[4],
+	};
+	return 0;
+}
+
+static int
+evdev_entry(struct tt_reader *r, struct tt_device *dev, const yaml_event_t *key, const yaml_event_t *val)
+{
+	if (key_is(key, "name") && val->type == YAML_SCALAR_EVENT) {
+		free(dev->name);
+		dev->name = tt_str_sanitize(scalar(val), val->data.scalar.length, TT_MAX_STRING_BYTES);
+		return 0;
+	}
+	if (key_is(key, "id")) {
+		int64_t id[4];
+		int n = read_int_seq(r, val, "id", 0, UINT16_MAX, id, 4);
+		if (n < 0)
+			return n;
+		if (n != 4)
+			return reader_fail(r, ev_line(val), "id: needs [bustype, vendor, product, version]");
+		dev->bustype = (uint16_t)id[0];
+		dev->vendor = (uint16_t)id[1];
+		dev->product = (uint16_t)id[2];
+		dev->version = (uint16_t)id[3];
+		return 0;
+	}
+	if (key_is(key, "codes") && val->type == YAML_MAPPING_START_EVENT)
+		return each_pair(r, dev, code_entry);
+	if (key_is(key, "absinfo") && val->type == YAML_MAPPING_START_EVENT)
+		return each_pair(r, dev, absinfo_entry);
+	if (key_is(key, "properties")) {
+		int64_t props[INPUT_PROP_CNT];
+		int n = read_int_seq(r, val, "properties", 0, INPUT_PROP_MAX, props, INPUT_PROP_CNT);
+		for (int i = 0; i < n; i++)
+			set_bit(dev->props, (unsigned int)props[i]);
+		return n < 0 ? n : 0;
+	}
+	/* "absinfo:" with nothing under it */
+	if (key_is(key, "absinfo") && val->type == YAML_SCALAR_EVENT && val->data.scalar.length == 0)
+		return 0;
+	if (key_is(key, "name") || key_is(key, "codes") || key_is(key, "absinfo")) {
+		skip_node(r, val);
+		return reader_fail(r, ev_line(val), "evdev: unexpected value for %s", scalar(key));
+	}
+	/* Keys of newer writers. */
+	skip_node(r, val);
+	return 0;
+}
+
+static int
+parse_evdev(struct tt_reader *r, struct tt_device *dev, const yaml_event_t *start)
+{
+	if (start->type != YAML_MAPPING_START_EVENT) {
+		skip_node(r, start);
+		return reader_fail(r, ev_line(start), "evdev: must be a mapping");
+	}
+	return each_pair(r, dev, evdev_entry);
+}
+
+/* Renders a node as compact flow text for a note (bounded): the YAML
+ * flow syntax, so a person reads it as the file had it. */
+static int
+node_text(struct tt_reader *r, const yaml_event_t *start, char *buf, size_t size)
+{
+	enum { MAXD = TT_JSON_MAX_DEPTH };
+	bool is_map[MAXD];
+	size_t count[MAXD];
+	size_t len = strlen(buf);
+	int depth = 0;
+	yaml_event_t ev;
+	const yaml_event_t *cur = start;
+	bool own = false;
+
+#define APPEND(s) do { const char *_s = (s); size_t _n = strlen(_s); \
+		if (len + _n < size) { memcpy(buf + len, _s, _n + 1); len += _n; } } while (0)
+	for (;;) {
+		bool item = cur->type == YAML_SCALAR_EVENT || cur->type == YAML_SEQUENCE_START_EVENT ||
+			    cur->type == YAML_MAPPING_START_EVENT;
+		if (item && depth > 0 && depth <= MAXD) {
+			size_t c = count[depth - 1]++;
+			if (c > 0)
+				APPEND(is_map[depth - 1] && c % 2 ? ": " : ", ");
+		}
+		switch (cur->type) {
+		case YAML_SCALAR_EVENT:
+			APPEND(scalar(cur));
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			APPEND(cur->type == YAML_SEQUENCE_START_EVENT ? "[" : "{");
+			if (depth < MAXD) {
+				is_map[depth] = cur->type == YAML_MAPPING_START_EVENT;
+				count[depth] = 0;
+			}
+			depth++;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			APPEND(cur->type == YAML_SEQUENCE_END_EVENT ? "]" : "}");
+			depth--;
+			break;
+		default:
+			break;
+		}
+		if (own)
+			yaml_event_delete(&ev);
+		if (depth <= 0)
+			break;
+		if (next_event(r, &ev) < 0)
+			return -EINVAL;
+		cur = &ev;
+		own = true;
+	}
+#undef APPEND
+	return 0;
+}
+
+static void
+add_note(struct tt_reader *r, int64_t device, size_t line, const char *text)
+{
+	struct li_priv *p = r->priv;
+
+	if (p->nnotes >= MAX_NOTES) {
+		reader_warn(r, line, "too many sections without a timeline equivalent; \"%.40s\" is dropped", text);
+		return;
+	}
+	p->notes[p->nnotes++] = (struct note){
+		tt_str_sanitize(text, strlen(text), TT_MAX_STRING_BYTES), line, device,
+	};
+}
+
+/* ---- records ---- */
+
+static int
+emit_header(struct tt_reader *r, struct tt_record *rec)
+{
+	struct li_priv *p = r->priv;
+
+	p->header_sent = true;
+	r->header.version = TT_FORMAT_VERSION;
+	if (!r->header.tool)
+		r->header.tool = tt_strdup("libinput record");
+	r->header.source_format = tt_strdup("libinput-record");
+	r->have_header = true;
+	memset(rec, 0, sizeof(*rec));
+	rec->type = TT_RECORD_HEADER;
+	rec->header = &r->header;
+	rec->line = 1;
+	return 1;
+}
+
+static int
+emit_device(struct tt_reader *r, struct tt_record *rec)
+{
+	struct li_priv *p = r->priv;
+	struct tt_device *dev = steal(&p->dev);
+
+	p->dev_sent = true;
+	if (!dev->name)
+		dev->name = tt_strdup("");
+	if (tt_device_has(dev, EV_ABS, ABS_MT_SLOT) && !tt_device_has(dev, EV_ABS, ABS_MT_SLOT - 1)) {
+		const struct tt_absinfo *a = &dev->abs[ABS_MT_SLOT];
+		if (a->minimum != 0 || a->maximum < 0 || a->maximum >= (int32_t)TT_MAX_SLOTS) {
+			tt_device_free(dev);
+			return reader_fail(r, p->dev_line, "ABS_MT_SLOT range [%d, %d] is not 0 to at most %u slots",
+					   a->minimum, a->maximum, TT_MAX_SLOTS - 1);
+		}
+		dev->mt_protocol = TT_MT_B;
+		tt_device_set_slots(dev, (uint32_t)a->maximum + 1);
+	} else if (!tt_device_has(dev, EV_ABS, ABS_MT_SLOT - 1) &&
+		   tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X)) {
+		dev->mt_protocol = TT_MT_A;
+	}
+	if (reader_add_device(r, dev) < 0) {
+		tt_device_free(dev);
+		return reader_fail(r, p->dev_line, "more than %u devices in one file", TT_MAX_DEVICES);
+	}
+	memset(rec, 0, sizeof(*rec));
+	rec->type = TT_RECORD_DEVICE;
+	rec->device = dev;
+	rec->line = p->dev_line;
+	return 1;
+}
+
+static int
+emit_note(struct tt_reader *r, struct tt_record *rec)
+{
+	struct li_priv *p = r->priv;
+	struct note n = p->notes[0];
+
+	memmove(&p->notes[0], &p->notes[1], (p->nnotes - 1) * sizeof(p->notes[0]));
+	p->nnotes--;
+	tt_marker_clear(&r->marker);
+	r->marker.kind = TT_MARKER_NOTE;
+	r->marker.kind_name = tt_strdup("note");
+	r->marker.text = n.text;
+	r->marker.device = n.device;
+	r->marker.time_us = p->last_time;
+	memset(rec, 0, sizeof(*rec));
+	rec->type = TT_RECORD_MARKER;
+	rec->marker = &r->marker;
+	rec->line = n.line;
+	return 1;
+}
+
+static int
+emit_frame(struct tt_reader *r, struct tt_record *rec, uint32_t flags)
+{
+	struct li_priv *p = r->priv;
+	struct tt_frame *f = &r->frame;
+
+	/* An unfinished frame's events are still relative to its first
+	 * event; the frame's time is its last event's. */
+	if ((flags & TT_FRAME_INCOMPLETE) && p->nevents) {
+		int32_t last = f->events[p->nevents - 1].dt_us;
+		for (uint32_t i = 0; i < p->nevents; i++)
+			f->events[i].dt_us -= last;
+		p->frame_time += last;
+	}
+	f->device = p->cur_dev;
+	f->time_us = p->frame_time;
+	f->nevents = p->nevents;
+	f->flags = flags;
+	if (p->nevents && f->events[p->nevents - 1].type == EV_SYN &&
+	    f->events[p->nevents - 1].code == SYN_DROPPED)
+		f->flags |= TT_FRAME_DROPPED;
+	memset(rec, 0, sizeof(*rec));
+	rec->type = TT_RECORD_FRAME;
+	rec->frame = f;
+	rec->line = p->frame_line;
+	p->nevents = 0;
+	return 1;
+}
+
+/* One [sec, usec, type, code, value]; 1 when it ends a frame. */
+static int
+evdev_event(struct tt_reader *r, const yaml_event_t *start)
+{
+	struct li_priv *p = r->priv;
+	int64_t v[5];
+	size_t line = ev_line(start);
+	int n = read_int_seq(r, start, "evdev event", INT32_MIN, INT64_MAX / 2, v, 5);
+
+	if (n < 0)
+		return n;
+	if (n != 5)
+		return reader_fail(r, line, "an evdev event needs [sec, usec, type, code, value]");
+	if (v[0] < 0 || v[0] > TT_MAX_TIME_US / 1000000 || v[1] < 0 || v[1] > 999999)
+		return reader_fail(r, line, "evdev event time %" PRId64 ".%06" PRId64 " is out of range", v[0], v[1]);
+	if (v[2] > EV_MAX || tt_code_max((unsigned int)v[2]) < 0)
+		return reader_fail(r, line, "event type %" PRId64 " is not a valid type", v[2]);
+	if (v[3] < 0 || v[3] > tt_code_max((unsigned int)v[2]))
+		return reader_fail(r, line, "code %" PRId64 " is out of range for type %" PRId64, v[3], v[2]);
+	if (v[4] < INT32_MIN || v[4] > INT32_MAX)
+		return reader_fail(r, line, "value %" PRId64 " is not a 32-bit number", v[4]);
+	if (p->nevents >= TT_MAX_FRAME_EVENTS) {
+		p->nevents = 0;
+		return reader_fail(r, line, "a frame of more than %u events (no SYN_REPORT?); its events are dropped",
+				   TT_MAX_FRAME_EVENTS);
+	}
+	int64_t t = v[0] * 1000000 + v[1];
+	if (p->nevents == 0) {
+		p->frame_line = line;
+		p->frame_time = t;
+	}
+	reader_frame_reserve(r, p->nevents + 1);
+	int64_t dt = t - p->frame_time;
+	if (dt > INT32_MAX || dt < INT32_MIN)
+		return reader_fail(r, line, "events of one frame are more than 35 minutes apart");
+	r->frame.events[p->nevents++] = (struct tt_event){
+		(uint16_t)v[2], (uint16_t)v[3], (int32_t)v[4], (int32_t)dt,
+	};
+	p->last_time = t;
+	if (v[2] == EV_SYN && (v[3] == SYN_REPORT || v[3] == SYN_DROPPED)) {
+		/* The frame's time is its last event's. */
+		for (uint32_t i = 0; i < p->nevents; i++)
+			r->frame.events[i].dt_us -= (int32_t)dt;
+		p->frame_time = t;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+li_next(struct tt_reader *r, struct tt_record *rec)
+{
+	struct li_priv *p = r->priv;
+
+	for (;;) {
+		yaml_event_t ev;
+		int rc;
+
+		if (p->nnotes && (p->header_sent && (p->state == LI_TOP || p->dev_sent || p->state == LI_END)))
+			return emit_note(r, rec);
+		if (p->state == LI_END) {
+			r->done = true;
+			if (!p->header_sent)
+				return reader_fail(r, 1, "no libinput-record content (version:, devices:)");
+			return 0;
+		}
+		if (next_event(r, &ev) < 0)
+			return -EINVAL;
+
+		switch (p->state) {
+		case LI_START:
+			if (ev.type == YAML_MAPPING_START_EVENT)
+				p->state = LI_TOP;
+			else if (ev.type == YAML_STREAM_END_EVENT) {
+				p->state = LI_END;
+			} else if (ev.type != YAML_STREAM_START_EVENT && ev.type != YAML_DOCUMENT_START_EVENT) {
+				rc = reader_fail(r, ev_line(&ev), "a libinput recording is a YAML mapping (version:, devices:)");
+				r->done = true;
+				yaml_event_delete(&ev);
+				return rc;
+			}
+			break;
+		case LI_TOP:
+			if (ev.type == YAML_MAPPING_END_EVENT) {
+				p->state = LI_END;
+				break;
+			}
+			if (key_is(&ev, "devices")) {
+				yaml_event_t seq;
+				if (!p->version_seen) {
+					rc = reader_fail(r, ev_line(&ev), "no \"version: 1\" before the devices");
+					r->done = true;
+					yaml_event_delete(&ev);
+					return rc;
+				}
+				if (next_event(r, &seq) < 0) {
+					yaml_event_delete(&ev);
+					return -EINVAL;
+				}
+				if (seq.type != YAML_SEQUENCE_START_EVENT) {
+					rc = reader_fail(r, ev_line(&seq), "devices: must be a list");
+					skip_node(r, &seq);
+					yaml_event_delete(&seq);
+					yaml_event_delete(&ev);
+					return rc;
+				}
+				yaml_event_delete(&seq);
+				p->state = LI_DEVICES;
+				if (!p->header_sent) {
+					yaml_event_delete(&ev);
+					return emit_header(r, rec);
+				}
+				break;
+			}
+			if (key_is(&ev, "version")) {
+				char *s = NULL;
+				size_t line;
+				int64_t v;
+				rc = read_scalar(r, "version", &s, &line);
+				if (rc == 0)
+					rc = parse_int(r, s, line, "version", 1, INT32_MAX, &v);
+				free(s);
+				if (rc == 0 && v != 1)
+					rc = reader_fail(r, line, "libinput-record version %" PRId64 " is not supported (only 1)", v);
+				if (rc < 0) {
+					r->done = true;
+					yaml_event_delete(&ev);
+					return rc;
+				}
+				p->version_seen = true;
+				break;
+			}
+			if (key_is(&ev, "libinput") || key_is(&ev, "system")) {
+				bool is_system = key_is(&ev, "system");
+				yaml_event_t m;
+				if (next_event(r, &m) < 0)
+					break;
+				if (m.type != YAML_MAPPING_START_EVENT) {
+					skip_node(r, &m);
+					yaml_event_delete(&m);
+					break;
+				}
+				yaml_event_delete(&m);
+				char text[1024];
+				snprintf(text, sizeof(text), "libinput-record %s:", is_system ? "system" : "libinput");
+				for (;;) {
+					yaml_event_t k, v;
+					if (next_event(r, &k) < 0)
+						break;
+					if (k.type == YAML_MAPPING_END_EVENT) {
+						yaml_event_delete(&k);
+						break;
+					}
+					if (next_event(r, &v) < 0) {
+						yaml_event_delete(&k);
+						break;
+					}
+					if (k.type == YAML_SCALAR_EVENT && v.type == YAML_SCALAR_EVENT) {
+						const char *val = scalar(&v);
+						if (!is_system && strcmp(scalar(&k), "version") == 0) {
+							char tool[128];
+							snprintf(tool, sizeof(tool), "libinput record %.64s", val);
+							free(r->header.tool);
+							r->header.tool = tt_str_sanitize(tool, strlen(tool), 128);
+						} else if (is_system && strcmp(scalar(&k), "kernel") == 0) {
+							free(r->header.kernel);
+							r->header.kernel = tt_str_sanitize(val, strlen(val), TT_MAX_STRING_BYTES);
+						}
+						size_t len = strlen(text);
+						snprintf(text + len, sizeof(text) - len, " %.64s: %.600s", scalar(&k), val);
+					} else {
+						skip_node(r, &v);
+					}
+					yaml_event_delete(&k);
+					yaml_event_delete(&v);
+				}
+				add_note(r, -1, ev_line(&ev), text);
+				break;
+			}
+			if (ev.type == YAML_SCALAR_EVENT) {
+				/* ndevices and keys of newer writers. */
+				yaml_event_t v;
+				if (next_event(r, &v) == 0) {
+					skip_node(r, &v);
+					yaml_event_delete(&v);
+				}
+				break;
+			}
+			rc = reader_fail(r, ev_line(&ev), "unexpected YAML at the top level");
+			skip_node(r, &ev);
+			yaml_event_delete(&ev);
+			return rc;
+		case LI_DEVICES:
+			if (ev.type == YAML_SEQUENCE_END_EVENT) {
+				p->state = LI_TOP;
+				break;
+			}
+			if (ev.type != YAML_MAPPING_START_EVENT) {
+				rc = reader_fail(r, ev_line(&ev), "each device must be a mapping (node:, evdev:, events:)");
+				skip_node(r, &ev);
+				yaml_event_delete(&ev);
+				return rc;
+			}
+			tt_device_free(p->dev);
+			p->dev = tt_device_new(p->next_id);
+			p->cur_dev = p->next_id++;
+			p->dev_sent = false;
+			p->dev_line = ev_line(&ev);
+			p->nevents = 0;
+			p->state = LI_DEVICE;
+			break;
+		case LI_DEVICE: {
+			if (ev.type == YAML_MAPPING_END_EVENT) {
+				p->state = LI_DEVICES;
+				yaml_event_delete(&ev);
+				if (p->nevents) {
+					reader_warn(r, p->frame_line, "the device's last frame has no SYN_REPORT");
+					return emit_frame(r, rec, TT_FRAME_INCOMPLETE);
+				}
+				if (!p->dev_sent)
+					return emit_device(r, rec);
+				continue;
+			}
+			yaml_event_t v;
+			if (next_event(r, &v) < 0) {
+				yaml_event_delete(&ev);
+				return -EINVAL;
+			}
+			rc = 0;
+			if (p->dev_sent && !key_is(&ev, "events")) {
+				reader_warn(r, ev_line(&ev), "device section after its events; ignored");
+				skip_node(r, &v);
+			} else if (key_is(&ev, "node") && v.type == YAML_SCALAR_EVENT) {
+				free(p->dev->node);
+				p->dev->node = tt_str_sanitize(scalar(&v), v.data.scalar.length, TT_MAX_STRING_BYTES);
+			} else if (key_is(&ev, "evdev")) {
+				rc = parse_evdev(r, p->dev, &v);
+			} else if (key_is(&ev, "events")) {
+				if (v.type == YAML_SEQUENCE_START_EVENT) {
+					p->state = LI_EVENTS;
+					if (p->cur_dev > 0 && !p->warned_order) {
+						p->warned_order = true;
+						reader_warn(r, ev_line(&ev), "libinput-record keeps each device's events "
+							    "apart: device %u's frames follow the earlier devices' "
+							    "instead of being interleaved by time", p->cur_dev);
+					}
+				} else if (!(v.type == YAML_SCALAR_EVENT && v.data.scalar.length == 0)) {
+					rc = reader_fail(r, ev_line(&v), "events: must be a list");
+					skip_node(r, &v);
+				}
+				yaml_event_delete(&v);
+				yaml_event_delete(&ev);
+				if (rc < 0)
+					return rc;
+				if (!p->dev_sent)
+					return emit_device(r, rec);
+				continue;
+			} else if (ev.type == YAML_SCALAR_EVENT &&
+				   (key_is(&ev, "hid") || key_is(&ev, "udev") || key_is(&ev, "quirks"))) {
+				char text[TT_MAX_STRING_BYTES];
+				snprintf(text, sizeof(text), "libinput-record %s: ", scalar(&ev));
+				if (v.type == YAML_SCALAR_EVENT && v.data.scalar.length == 0)
+					strcat(text, "(empty)");
+				else
+					rc = node_text(r, &v, text, sizeof(text));
+				add_note(r, p->cur_dev, ev_line(&ev), text);
+			} else {
+				skip_node(r, &v);
+			}
+			yaml_event_delete(&v);
+			yaml_event_delete(&ev);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		case LI_EVENTS:
+			if (ev.type == YAML_SEQUENCE_END_EVENT)
+				p->state = LI_DEVICE;
+			else if (ev.type == YAML_MAPPING_START_EVENT)
+				p->state = LI_ITEM;
+			else {
+				rc = reader_fail(r, ev_line(&ev), "each events entry must be \"- evdev:\" or \"- libinput:\"");
+				skip_node(r, &ev);
+				yaml_event_delete(&ev);
+				return rc;
+			}
+			break;
+		case LI_ITEM:
+			if (ev.type == YAML_MAPPING_END_EVENT) {
+				p->state = LI_EVENTS;
+				break;
+			}
+			{
+				yaml_event_t v;
+				bool evdev = key_is(&ev, "evdev");
+				bool li = key_is(&ev, "libinput");
+				if (next_event(r, &v) < 0) {
+					yaml_event_delete(&ev);
+					return -EINVAL;
+				}
+				if ((evdev || li) && v.type == YAML_SEQUENCE_START_EVENT) {
+					p->state = evdev ? LI_EVDEV : LI_LIBINPUT;
+				} else {
+					rc = reader_fail(r, ev_line(&ev), "unknown events entry; expected evdev: or libinput: with a list");
+					skip_node(r, &v);
+					yaml_event_delete(&v);
+					yaml_event_delete(&ev);
+					return rc;
+				}
+				yaml_event_delete(&v);
+			}
+			break;
+		case LI_EVDEV:
+			if (ev.type == YAML_SEQUENCE_END_EVENT) {
+				p->state = LI_ITEM;
+				break;
+			}
+			rc = evdev_event(r, &ev);
+			yaml_event_delete(&ev);
+			if (rc < 0)
+				return rc;
+			if (rc > 0)
+				return emit_frame(r, rec, 0);
+			continue;
+		case LI_LIBINPUT:
+			if (ev.type == YAML_SEQUENCE_END_EVENT) {
+				p->state = LI_ITEM;
+				break;
+			}
+			{
+				char text[1024] = "libinput: ";
+				size_t line = ev_line(&ev);
+				rc = node_text(r, &ev, text, sizeof(text));
+				yaml_event_delete(&ev);
+				if (rc < 0)
+					return rc;
+				add_note(r, p->cur_dev, line, text);
+				continue;
+			}
+		case LI_END:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+}
+
+static void
+li_destroy(struct tt_reader *r)
+{
+	struct li_priv *p = r->priv;
+
+	if (!p)
+		return;
+	if (p->parser_ok)
+		yaml_parser_delete(&p->parser);
+	tt_device_free(p->dev);
+	for (size_t i = 0; i < p->nnotes; i++)
+		free(p->notes[i].text);
+	free(p);
+	r->priv = NULL;
+}
+
+static const struct tt_reader_ops li_ops = {
+	.next = li_next,
+	.destroy = li_destroy,
+};
+
+int
+libinput_reader_init(struct tt_reader *r)
+{
+	struct li_priv *p = tt_zalloc(sizeof(*p));
+
+	if (!yaml_parser_initialize(&p->parser)) {
+		free(p);
+		return -ENOMEM;
+	}
+	p->parser_ok = true;
+	r->priv = p;
+	r->ops = &li_ops;
+	yaml_parser_set_input(&p->parser, read_handler, r);
+	return 0;
+}

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The libinput-record writer: file version 1 as `libinput record` writes
+ * it, so `libinput replay` and `libinput analyze` take it. The file lists
+ * every device with its own events, and starts with the device count, so
+ * it is written at the end: each device's events wait in an unlinked
+ * temporary file meanwhile (bounded memory).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "evnames.h"
+#include "export.h"
+#include "util-strings.h"
+
+struct li_dev {
+	struct tt_device *dev;	/* copy of the description */
+	FILE *events;
+	int64_t last_syn_ms;
+	bool have_last_syn;
+};
+
+struct li_export {
+	struct li_dev devs[TT_MAX_DEVICES];
+	size_t ndevs;
+};
+
+static struct li_dev *
+find(struct li_export *p, uint32_t id)
+{
+	for (size_t i = 0; i < p->ndevs; i++) {
+		if (p->devs[i].dev->id == id)
+			return &p->devs[i];
+	}
+	return NULL;
+}
+
+static int
+li_header(struct tt_export *e, const struct tt_header *h)
+{
+	(void)e;
+	(void)h;
+	return 0;
+}
+
+static int
+li_device(struct tt_export *e, const struct tt_device *dev)
+{
+	struct li_export *p = e->priv;
+	struct li_dev *d;
+
+	if (find(p, dev->id) || p->ndevs >= TT_MAX_DEVICES) {
+		e->stats.devices_skipped++;
+		return 0;
+	}
+	d = &p->devs[p->ndevs];
+	d->events = tmpfile();
+	if (!d->events)
+		return -errno;
+	d->dev = tt_zalloc(sizeof(*d->dev));
+	*d->dev = *dev;
+	d->dev->name = dev->name ? tt_strdup(dev->name) : NULL;
+	d->dev->node = dev->node ? tt_strdup(dev->node) : NULL;
+	d->dev->phys = NULL;
+	d->dev->uniq = NULL;
+	d->dev->slots = NULL;
+	d->dev->num_slots = 0;
+	p->ndevs++;
+	e->stats.devices_written++;
+	return 0;
+}
+
+static int
+li_frame(struct tt_export *e, const struct tt_frame *f)
+{
+	struct li_export *p = e->priv;
+	struct li_dev *d = find(p, f->device);
+
+	if (!d) {
+		e->stats.frames_skipped++;
+		return 0;
+	}
+	fprintf(d->events, "  - evdev:\n");
+	for (uint32_t i = 0; i < f->nevents; i++) {
+		const struct tt_event *ev = &f->events[i];
+		uint64_t t = export_event_time(e, f, i);
+		char tb[24], cb[24], desc[128];
+
+		const char *tn = tt_type_label(tb, sizeof(tb), ev->type);
+		const char *cn = tt_code_label(cb, sizeof(cb), ev->type, ev->code);
+		if (ev->type == EV_SYN && ev->code == SYN_MT_REPORT) {
+			snprintf(desc, sizeof(desc), "++++++++++++ %s (%d) ++++++++++", cn, ev->value);
+		} else if (ev->type == EV_SYN) {
+			int64_t ms = (int64_t)(t / 1000);
+			int64_t dt = d->have_last_syn ? ms - d->last_syn_ms : 0;
+			d->last_syn_ms = ms;
+			d->have_last_syn = true;
+			snprintf(desc, sizeof(desc), "------------ %s (%d) ---------- %+" PRId64 "ms", cn, ev->value, dt);
+		} else {
+			snprintf(desc, sizeof(desc), "%s / %-20s %6d", tn, cn, ev->value);
+		}
+		fprintf(d->events, "    - [%3" PRIu64 ", %6u, %3u, %3u, %7d] # %s\n", t / 1000000,
+			(unsigned int)(t % 1000000), ev->type, ev->code, ev->value, desc);
+	}
+	return ferror(d->events) ? -EIO : 0;
+}
+
+static int
+li_marker(struct tt_export *e, const struct tt_marker *m)
+{
+	struct li_export *p = e->priv;
+	struct li_dev *d = m->device >= 0 ? find(p, (uint32_t)m->device) : NULL;
+	const char *kind = m->kind_name ? m->kind_name : tt_marker_kind_name(m->kind);
+	_cleanup_free_ char *k = tt_str_sanitize(kind, strlen(kind), 64);
+	_cleanup_free_ char *text = m->text ? tt_str_sanitize(m->text, strlen(m->text), TT_MAX_STRING_BYTES) : NULL;
+	char tb[32];
+
+	/* libinput-record has no markers: a comment keeps them for people,
+	 * in the device's events where it names one, else in the first. */
+	if (!d && p->ndevs)
+		d = &p->devs[0];
+	if (!d)
+		return 0;
+	fprintf(d->events, "  # touchtape marker at %s s: %s%s%s\n", tt_format_time(tb, sizeof(tb), m->time_us),
+		k, text ? ": " : "", text ? text : "");
+	return 0;
+}
+
+/* A YAML double-quoted string; names are sanitized (no control
+ * characters), so only the quote and the backslash need escaping. */
+static void
+put_quoted(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void
+write_device(FILE *out, const struct tt_device *dev, uint32_t index)
+{
+	char tb[24], cb[24];
+
+	fprintf(out, "- node: ");
+	if (dev->node)
+		put_quoted(out, dev->node);
+	else
+		fprintf(out, "/dev/input/event%u", index);
+	fprintf(out, "\n  evdev:\n");
+	fprintf(out, "    # Name: %s\n", dev->name ? dev->name : "");
+	fprintf(out, "    # ID: bus %#02x vendor %#02x product %#02x version %#02x\n", dev->bustype, dev->vendor,
+		dev->product, dev->version);
+	fprintf(out, "    name: ");
+	put_quoted(out, dev->name ? dev->name : "");
+	fprintf(out, "\n    id: [%u, %u, %u, %u]\n", dev->bustype, dev->vendor, dev->product, dev->version);
+	fprintf(out, "    codes:\n");
+	for (unsigned int type = 0; type < EV_CNT; type++) {
+		int max = tt_code_max(type);
+		bool first = true;
+		if (max < 0 || !bit_is_set(dev->types, type))
+			continue;
+		fprintf(out, "      %u: [", type);
+		for (unsigned int code = 0; code <= (unsigned int)max; code++) {
+			if (!tt_device_has(dev, type, code))
+				continue;
+			fprintf(out, "%s%u", first ? "" : ", ", code);
+			first = false;
+		}
+		fprintf(out, "] # %s\n", tt_type_label(tb, sizeof(tb), type));
+	}
+	if (bit_is_set(dev->types, EV_ABS)) {
+		fprintf(out, "    absinfo:\n");
+		for (unsigned int code = 0; code < ABS_CNT; code++) {
+			if (!tt_device_has(dev, EV_ABS, code))
+				continue;
+			const struct tt_absinfo *a = &dev->abs[code];
+			fprintf(out, "      %u: [%d, %d, %d, %d, %d] # %s\n", code, a->minimum, a->maximum, a->fuzz,
+				a->flat, a->resolution, tt_code_label(cb, sizeof(cb), EV_ABS, code));
+		}
+	}
+	fprintf(out, "    properties: [");
+	bool first = true;
+	for (unsigned int prop = 0; prop < INPUT_PROP_CNT; prop++) {
+		if (bit_is_set(dev->props, prop)) {
+			fprintf(out, "%s%u", first ? "" : ", ", prop);
+			first = false;
+		}
+	}
+	fprintf(out, "]\n");
+}
+
+static int
+copy_events(FILE *out, FILE *in)
+{
+	char buf[65536];
+	size_t n;
+
+	if (fflush(in) != 0 || fseek(in, 0, SEEK_SET) != 0)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		if (fwrite(buf, 1, n, out) != n)
+			return -EIO;
+	}
+	return ferror(in) ? -EIO : 0;
+}
+
+static int
+li_finish(struct tt_export *e)
+{
+	struct li_export *p = e->priv;
+	FILE *out = e->out;
+	const char *tool = e->tool ? e->tool : "touchtape";
+	const char *li_version = "unknown";
+
+	if (strncmp(tool, "libinput record ", 16) == 0)
+		li_version = tool + 16;
+	fprintf(out, "# libinput record\n");
+	fprintf(out, "# Converted by touchtape from a recording made by %s\n", tool);
+	fprintf(out, "version: 1\nndevices: %zu\n", p->ndevs);
+	fprintf(out, "libinput:\n  version: ");
+	put_quoted(out, li_version);
+	fprintf(out, "\n  git: \"unknown\"\nsystem:\n  kernel: ");
+	put_quoted(out, e->kernel ? e->kernel : "unknown");
+	fprintf(out, "\ndevices:\n");
+	for (size_t i = 0; i < p->ndevs; i++) {
+		write_device(out, p->devs[i].dev, (uint32_t)i);
+		fprintf(out, "  events:\n");
+		int rc = copy_events(out, p->devs[i].events);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void
+li_destroy(struct tt_export *e)
+{
+	struct li_export *p = e->priv;
+
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->ndevs; i++) {
+		tt_device_free(p->devs[i].dev);
+		if (p->devs[i].events)
+			fclose(p->devs[i].events);
+	}
+	free(p);
+}
+
+static const struct tt_export_ops li_export_ops = {
+	.header = li_header,
+	.device = li_device,
+	.frame = li_frame,
+	.marker = li_marker,
+	.finish = li_finish,
+	.destroy = li_destroy,
+};
+
+int
+libinput_export_init(struct tt_export *e)
+{
+	e->priv = tt_zalloc(sizeof(struct li_export));
+	e->ops = &li_export_ops;
+	return 0;
+}

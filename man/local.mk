@@ -1,0 +1,1 @@
+dist_man_MANS += man/touchtape.1 man/touchtape-timeline.5
