@@ -32,6 +32,7 @@ cat > "$tmp/t.jsonl" <<'JSON'
 JSON
 expect_exit 0 "print a file" -- "$TOUCHTAPE" print "$tmp/t.jsonl"
 expect_grep 'ABS_MT_POSITION_X +55 +slot 0 \+5' "$tmp/out" "per-slot delta"
+expect_grep 'ABS_MT_POSITION_X +50 +slot 0$' "$tmp/out" "a new touch's first value is not a delta"
 expect_grep 'SYN_REPORT -+ \+0\.008ms' "$tmp/out" "frame gap"
 expect_grep 'TouchBegin .*detail 3 flags: emulating_pointer' "$tmp/out" "XI flags spelled out"
 expect_grep '===== stop: SIGINT' "$tmp/out" "marker"

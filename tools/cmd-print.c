@@ -204,8 +204,13 @@ print_frame(struct printer *p, const struct tt_frame *f)
 			   pd->slot >= 0 && (uint32_t)pd->slot < pd->num_slots) {
 			struct slot_values *sv = &pd->slots[pd->slot];
 			unsigned int ax = e->code - TT_MT_FIRST;
-			if (e->code == ABS_MT_TRACKING_ID)
+			if (e->code == ABS_MT_TRACKING_ID) {
 				fprintf(p->out, "   slot %d %s", pd->slot, e->value == -1 ? "released" : "begins");
+				/* A new touch: its first values are positions, not
+				 * changes from the previous touch's. */
+				if (e->value != -1)
+					memset(sv->seen, 0, sizeof(sv->seen));
+			}
 			else if (p->deltas && sv->values[ABS_MT_TRACKING_ID - TT_MT_FIRST] != -1 && sv->seen[ax])
 				fprintf(p->out, "   slot %d %+d", pd->slot, e->value - sv->values[ax]);
 			else
@@ -265,13 +270,25 @@ print_xi_event(struct printer *p, const struct tt_xi_event *ev)
 		for (uint32_t i = 0; i < ev->nvaluators; i++)
 			fprintf(p->out, "%s%d: %.2f", i ? " " : " valuators ", ev->valuator_numbers[i],
 				ev->valuator_values[i]);
+		for (uint32_t i = 0; ev->raw_values && i < ev->nvaluators; i++)
+			fprintf(p->out, "%s%d: %.2f", i ? " " : " raw ", ev->valuator_numbers[i],
+				ev->raw_values[i]);
+		if (tt_xi_event_class(ev->evtype) == TT_XI_CLASS_DEVICE)
+			fprintf(p->out, " windows: root 0x%x event 0x%x child 0x%x", ev->root, ev->event,
+				ev->child);
 		break;
 	case TT_XI_CLASS_OWNERSHIP:
-		fprintf(p->out, " device %d (%d) touch %u now owned by this client", ev->deviceid,
-			ev->sourceid, ev->touchid);
+		fprintf(p->out, " device %d (%d) touch %u: now owned by %s", ev->deviceid,
+			ev->sourceid, ev->touchid, ev->client ? ev->client : "this client");
+		print_flags(p, ev->evtype, ev->flags);
+		fprintf(p->out, " windows: root 0x%x event 0x%x child 0x%x", ev->root, ev->event,
+			ev->child);
 		break;
 	case TT_XI_CLASS_REQUEST:
-		fprintf(p->out, " device %d touch %u", ev->deviceid, ev->touchid);
+		fprintf(p->out, " device %d touch %u on window 0x%x: %s", ev->deviceid, ev->touchid,
+			ev->event, ev->evtype == TT_XI_REQ_ACCEPT ?
+			"accepted, the other listeners get TouchEnd" :
+			"rejected, ownership passes to the next listener");
 		break;
 	case TT_XI_CLASS_HIERARCHY:
 		fprintf(p->out, " device %d reason %d", ev->deviceid, ev->reason);
@@ -282,7 +299,10 @@ print_xi_event(struct printer *p, const struct tt_xi_event *ev)
 		}
 		break;
 	}
-	fprintf(p->out, " (server time %u)\n", ev->server_time);
+	if (tt_xi_event_class(ev->evtype) == TT_XI_CLASS_REQUEST)
+		fputc('\n', p->out);	/* our own request: no server time */
+	else
+		fprintf(p->out, " (server time %u)\n", ev->server_time);
 }
 
 static void
