@@ -1,1 +1,43 @@
-# replay: filled in by its issue
+# touchtape replay (issue 6): small files, one job each.
+#   schedule: deadlines from the recording     player: plays it via a clock/sink
+#   neutral:  state tracker, release/prepare    clock: epoll/timerfd/signalfd
+#   uinput-device: device creation              kernel-model/verify: --verify
+replay_core_sources = \
+	replay/evbuf.c replay/evbuf.h \
+	replay/neutral.c replay/neutral.h \
+	replay/schedule.c replay/schedule.h \
+	replay/player.c replay/player.h \
+	replay/clock.h \
+	replay/kernel-model.c replay/kernel-model.h
+
+touchtape_sources += \
+	$(replay_core_sources) \
+	replay/clock.c \
+	replay/uinput-device.c replay/uinput-device.h \
+	replay/verify.c replay/verify.h \
+	replay/report.c replay/report.h \
+	replay/cmd-replay.c
+
+dist_man_MANS += man/touchtape-replay.1
+
+# Host tests: the pure parts, with a fake clock and a buffer sink.
+check_PROGRAMS += tests/test-replay
+TESTS += tests/test-replay
+tests_test_replay_SOURCES = replay/tests/test-replay.c $(replay_core_sources) \
+	tests/test-common.c tests/test-common.h
+tests_test_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/replay -I$(top_srcdir)/tests
+tests_test_replay_LDADD = libtouchtape.la -lm
+if HAVE_SANITIZERS
+check_PROGRAMS += tests/test-replay-san
+TESTS += tests/test-replay-san
+tests_test_replay_san_SOURCES = $(tests_test_replay_SOURCES)
+tests_test_replay_san_CPPFLAGS = $(tests_test_replay_CPPFLAGS)
+tests_test_replay_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+tests_test_replay_san_LDADD = libtouchtape-san.la -lm
+tests_test_replay_san_LDFLAGS = $(SANITIZE_FLAGS)
+endif
+
+TESTS += replay/tests/cli-replay.sh replay/tests/vm-replay.sh
+EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh \
+	replay/tests/guest-replay.sh replay/tests/evemu2timeline.py \
+	replay/tests/evstate.py replay/tests/timing.py

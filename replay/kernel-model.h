@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the kernel delivers to an evdev reader for what was written to a
+ * uinput device: an explicit model of drivers/input/input.c's filtering, so
+ * --verify can explain every difference between the recording and what a
+ * client saw. Modelled (Linux 4.x-6.x):
+ *  - an EV_ABS value equal to the current one is dropped (per slot for the
+ *    ABS_MT_* axes of a Type B device; Type A MT axes are not filtered);
+ *  - fuzz: a value within fuzz/2 of the previous one is replaced by it (and
+ *    so dropped), within fuzz smoothed (3*old+new)/4, within 2*fuzz
+ *    (old+new)/2;
+ *  - ABS_MT_SLOT is staged, and sent only before the next value of a slot
+ *    other than the last one reported;
+ *  - EV_KEY/EV_SW/EV_LED only pass when their state changes (EV_KEY value 2
+ *    always passes), EV_REL 0 is dropped, EV_REP only when it changes,
+ *    SYN_DROPPED cannot be injected, unsupported codes are dropped;
+ *  - a frame with nothing left but SYN_REPORT is dropped;
+ *  - a frame longer than the device's packet estimate is split with an
+ *    extra SYN_REPORT.
+ * Pure: no devices.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/input.h>
+
+#include "evbuf.h"
+#include "timeline.h"
+
+enum rp_reason {
+	RP_R_UNCHANGED,		/* value equal to the current one */
+	RP_R_FUZZ_DROPPED,	/* within fuzz/2: replaced by the old value */
+	RP_R_FUZZ_SMOOTHED,	/* within 2*fuzz: delivered smoothed */
+	RP_R_SLOT_STAGED,	/* ABS_MT_SLOT not delivered (no change followed) */
+	RP_R_SLOT_INSERTED,	/* kernel sent ABS_MT_SLOT before a value */
+	RP_R_STATE_UNCHANGED,	/* key/switch/LED already in that state */
+	RP_R_REL_ZERO,		/* relative motion 0 */
+	RP_R_UNSUPPORTED,	/* code/type the device does not have */
+	RP_R_SYN_DROPPED,	/* SYN_DROPPED (and other SYN codes) cannot be injected */
+	RP_R_EMPTY_FRAME,	/* nothing left but SYN_REPORT */
+	RP_R_SPLIT,		/* frame split by the kernel */
+	RP_R_COUNT,
+};
+
+const char *rp_reason_name(enum rp_reason r);
+
+struct rp_kmodel {
+	uint8_t evbits[TT_BITMAP_BYTES(EV_CNT)];
+	uint8_t codes[EV_CNT][TT_BITMAP_BYTES(KEY_CNT)];
+	int32_t abs[ABS_CNT];
+	int32_t fuzz[ABS_CNT];
+	uint32_t num_slots;		/* 0: no slots (Type A or none) */
+	int32_t (*slots)[TT_MT_AXES];
+	int32_t slot;			/* staged (mt->slot) */
+	int32_t slot_reported;		/* absinfo[ABS_MT_SLOT].value */
+	uint8_t keys[TT_BITMAP_BYTES(KEY_CNT)];
+	uint8_t sw[TT_BITMAP_BYTES(SW_CNT)];
+	uint8_t led[TT_BITMAP_BYTES(LED_CNT)];
+	int32_t rep[REP_CNT];
+	uint32_t max_vals;
+	uint32_t num_vals;		/* held for the frame being built */
+};
+
+/* @abs: the absinfo the device was created with (ABS_CNT entries). */
+void rp_kmodel_init(struct rp_kmodel *m, const struct tt_device *dev,
+		    const struct input_absinfo *abs);
+void rp_kmodel_release(struct rp_kmodel *m);
+/* Appends to @out what an evdev reader gets for the written events (zero
+ * or more frames, each ending in SYN_REPORT) and counts each difference in
+ * @reasons. */
+void rp_kmodel_feed(struct rp_kmodel *m, const struct input_event *ev, size_t n,
+		    struct rp_evbuf *out, size_t reasons[RP_R_COUNT]);

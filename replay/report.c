@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "log.h"
+#include "report.h"
+
+void
+rp_report_print_verify(FILE *out, const struct rp_verify_result *v)
+{
+	fprintf(out, "verify: %zu frames expected, %zu delivered, %zu unexplained difference%s\n",
+		v->expected_frames, v->received_frames, v->unexplained,
+		v->unexplained == 1 ? "" : "s");
+	for (int r = 0; r < RP_R_COUNT; r++) {
+		if (v->reasons[r])
+			fprintf(out, "  explained: %zu x %s\n", v->reasons[r], rp_reason_name(r));
+	}
+	if (v->ntimed)
+		fprintf(out, "kernel timestamps vs deadlines: median %" PRId64 " us, p99 %" PRId64
+			" us, max %" PRId64 " us; drift %" PRId64 " us (%zu frames)\n",
+			v->kernel.median_us, v->kernel.p99_us, v->kernel.max_us, v->kernel.drift_us,
+			v->ntimed);
+}
+
+static void
+summary_json(FILE *f, const char *key, const struct rp_summary *s)
+{
+	fprintf(f, "\"%s\":{\"median_us\":%" PRId64 ",\"p99_us\":%" PRId64 ",\"max_us\":%" PRId64
+		",\"drift_us\":%" PRId64 "}", key, s->median_us, s->p99_us, s->max_us, s->drift_us);
+}
+
+int
+rp_report_write(const char *path, const struct rp_schedule *s, const struct rp_stats *st,
+		const struct rp_summary *sum, const struct rp_verify_result *v)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f) {
+		rc = -errno;
+		tt_error("%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	fprintf(f, "{\"frames_written\":%zu,\"extra_frames\":%zu,\"loops\":%" PRIu32
+		",\"syn_dropped_skipped\":%zu,\"resync_frames\":%zu,",
+		st->frames_written, st->extra_frames, st->loops_done, s->ndropped, s->nresync);
+	summary_json(f, "lateness", sum);
+	if (v) {
+		fprintf(f, ",\"verify\":{\"expected_frames\":%zu,\"delivered_frames\":%zu,"
+			"\"unexplained\":%zu,\"explained\":{", v->expected_frames, v->received_frames,
+			v->unexplained);
+		bool first = true;
+		for (int r = 0; r < RP_R_COUNT; r++) {
+			if (!v->reasons[r])
+				continue;
+			fprintf(f, "%s\"%s\":%zu", first ? "" : ",", rp_reason_name(r), v->reasons[r]);
+			first = false;
+		}
+		fprintf(f, "},\"timed_frames\":%zu,", v->ntimed);
+		summary_json(f, "kernel_time_error", &v->kernel);
+		fputc('}', f);
+	}
+	fputs("}\n", f);
+	if (fclose(f) != 0) {
+		rc = -errno;
+		tt_error("%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	return 0;
+}

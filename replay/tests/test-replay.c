@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: MIT */
+/* replay's pure parts on the host: the schedule (deadlines, speed, ranges,
+ * gaps), the player against a fake clock and a buffer sink (loops, stop,
+ * release), the neutral-state frames for Type A and B, the initial state of
+ * a recording that starts mid-touch, the safety refusals, and the kernel
+ * filtering model that --verify relies on. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel-model.h"
+#include "neutral.h"
+#include "player.h"
+#include "schedule.h"
+#include "test-common.h"
+
+#define HEADER "{\"format\":\"touchtape-timeline\",\"version\":1,\"start\":{\"monotonic_us\":0,\"realtime_us\":0}}\n"
+#define DEV_B(extra) "{\"type\":\"device\",\"id\":3,\"name\":\"ts\",\"input_id\":{\"bustype\":3,\"vendor\":1,\"product\":2,\"version\":3}," \
+	"\"codes\":{\"EV_KEY\":[\"BTN_TOUCH\",\"BTN_TOOL_FINGER\",\"BTN_TOOL_DOUBLETAP\"" extra "],\"EV_ABS\":[]},\"absinfo\":{\"ABS_MT_SLOT\":{\"min\":0,\"max\":1}," \
+	"\"ABS_MT_TRACKING_ID\":{\"min\":0,\"max\":65535},\"ABS_MT_POSITION_X\":{\"min\":0,\"max\":100,\"fuzz\":4}}," \
+	"\"mt\":{\"protocol\":\"B\",\"slots\":2}}\n"
+#define FRAME(t, ev) "{\"type\":\"frame\",\"dev\":3,\"t\":" #t ",\"ev\":[" ev "]}\n"
+#define DOWN "[3,57,7],[3,53,50],[1,330,1],[1,325,1],[0,0,0]"
+#define MOVE(x) "[3,53," #x "],[0,0,0]"
+#define UP "[3,57,-1],[1,330,0],[1,325,0],[0,0,0]"
+
+static struct rp_schedule *
+load(const char *text, const struct rp_options *o, int *rc_out, char **errtext)
+{
+	const char *path = tt_test_tmpfile(text, strlen(text));
+	struct rp_schedule *s = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&buf, &len);
+	int rc = rp_schedule_load(path, o, err, &s);
+
+	fclose(err);
+	if (rc_out)
+		*rc_out = rc;
+	if (errtext)
+		*errtext = buf;
+	else
+		free(buf);
+	return s;
+}
+
+/* The fake clock: every wait ends exactly @late_us after its deadline;
+ * after @stop_after waits it reports a stop request instead. */
+struct fake_clock {
+	int64_t now;
+	int64_t late_us;
+	int waits;
+	int stop_after;
+};
+
+static int64_t
+fake_now(void *data)
+{
+	return ((struct fake_clock *)data)->now;
+}
+
+static int
+fake_wait(void *data, int64_t deadline)
+{
+	struct fake_clock *c = data;
+
+	if (c->stop_after && ++c->waits > c->stop_after)
+		return 1;
+	if (deadline + c->late_us > c->now)
+		c->now = deadline + c->late_us;
+	return 0;
+}
+
+/* The buffer sink: the frames as written, with their time and tag. */
+struct written {
+	int64_t time;
+	uint32_t dev;
+	int64_t tag;
+	struct rp_evbuf ev;
+};
+
+struct buffer_sink {
+	struct fake_clock *clock;
+	struct written w[64];
+	size_t n;
+};
+
+static int
+buf_write(void *data, uint32_t dev, const struct input_event *ev, size_t n, int64_t tag)
+{
+	struct buffer_sink *b = data;
+	struct written *w;
+
+	if (b->n == ARRAY_LENGTH(b->w))
+		return -ENOSPC;
+	w = &b->w[b->n++];
+	*w = (struct written){ .time = b->clock->now, .dev = dev, .tag = tag };
+	for (size_t i = 0; i < n; i++)
+		rp_evbuf_push(&w->ev, ev[i].type, ev[i].code, ev[i].value);
+	return 0;
+}
+
+static void
+buf_release(struct buffer_sink *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		rp_evbuf_release(&b->w[i].ev);
+}
+
+static bool
+has_event(const struct rp_evbuf *b, unsigned int type, unsigned int code, int value)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		if (b->ev[i].type == type && b->ev[i].code == code && b->ev[i].value == value)
+			return true;
+	}
+	return false;
+}
+
+static const char *recording =
+	HEADER DEV_B("")
+	FRAME(1000, DOWN) FRAME(11000, MOVE(60)) FRAME(21000, MOVE(70))
+	FRAME(3021000, MOVE(80)) FRAME(3031000, UP);
+
+static void
+test_deadlines(void)
+{
+	struct rp_options o;
+	struct rp_schedule *s;
+	int rc;
+
+	rp_options_init(&o);
+	s = load(recording, &o, &rc, NULL);
+	check_int_eq(rc, 0);
+	if (!s)
+		return;
+	check_int_eq(s->nframes, 5);
+	/* Offsets from the first frame, from recorded times. */
+	check_int_eq(s->frames[0].offset_us, 0);
+	check_int_eq(s->frames[1].offset_us, 10000);
+	check_int_eq(s->frames[3].offset_us, 3020000);
+	check_int_eq(s->frames[4].offset_us, 3030000);
+	check_int_eq(s->span_us, 3030000);
+	rp_schedule_free(s);
+
+	/* --speed 2 halves them; --max-gap 0.5 s shortens the 3 s gap. */
+	o.speed = 2;
+	o.max_gap_us = 500000;
+	s = load(recording, &o, &rc, NULL);
+	check_int_eq(s->frames[1].offset_us, 5000);
+	check_int_eq(s->frames[3].offset_us, (20000 + 500000) / 2);
+	check_int_eq(s->frames[4].offset_us, (20000 + 500000 + 10000) / 2);
+	rp_schedule_free(s);
+
+	/* --from/--to: a range; state before --from is prepared. */
+	rp_options_init(&o);
+	o.from_us = 11000;
+	o.to_us = 3021000;
+	s = load(recording, &o, &rc, NULL);
+	check_int_eq(s->nframes, 3);
+	check_int_eq(s->frames[0].time_us, 11000);
+	check_int_eq(s->frames[0].offset_us, 0);
+	check_int_eq(s->devices[0].start.slots[0].values[ABS_MT_TRACKING_ID - TT_MT_FIRST], 7);
+	check(bit_is_set(s->devices[0].start.keys, BTN_TOUCH));
+	rp_schedule_free(s);
+}
+
+static void
+test_play_loops(void)
+{
+	struct rp_options o;
+	struct rp_schedule *s;
+	struct fake_clock clock = { .now = 100, .late_us = 5 };
+	struct buffer_sink sink = { .clock = &clock };
+	struct rp_clock c = { fake_now, fake_wait, &clock };
+	struct rp_sink k = { buf_write, &sink };
+	struct rp_stats st = { 0 };
+	struct rp_summary sum;
+	int rc;
+
+	rp_options_init(&o);
+	o.loops = 3;
+	o.to_us = 21000;	/* ends with the touch down: needs a release */
+	s = load(recording, &o, &rc, NULL);
+	check_int_eq(rc, 0);
+	rc = rp_play(s, &o, 1000000, &c, &k, &st);
+	check_int_eq(rc, 0);
+	check_int_eq(st.loops_done, 3);
+	check_int_eq(st.frames_written, 9);
+	/* 3 x 3 frames, a release after loops 1 and 2 and at the end. */
+	check_int_eq(sink.n, 12);
+	check_int_eq(sink.w[0].time, 1000000 + 5);
+	check_int_eq(sink.w[2].time, 1000000 + 20000 + 5);
+	check_int_eq(sink.w[3].tag, -1);
+	check(has_event(&sink.w[3].ev, EV_ABS, ABS_MT_TRACKING_ID, -1));
+	check(has_event(&sink.w[3].ev, EV_KEY, BTN_TOUCH, 0));
+	/* Loop 2 starts at its absolute base: no accumulated lateness. */
+	check_int_eq(sink.w[4].time, 1000000 + 1 * (20000 + RP_LOOP_PAUSE_US) + 5);
+	check_int_eq(sink.w[8].time, 1000000 + 2 * (20000 + RP_LOOP_PAUSE_US) + 5);
+	check_int_eq(sink.w[11].tag, -1);
+	check(has_event(&sink.w[11].ev, EV_KEY, BTN_TOOL_FINGER, 0));
+	rp_stats_summary(&st, &sum);
+	check_int_eq(sum.median_us, 5);
+	check_int_eq(sum.max_us, 5);
+	check_int_eq(sum.drift_us, 0);
+	rp_stats_release(&st);
+	buf_release(&sink);
+	rp_schedule_free(s);
+}
+
+static void
+test_stop_releases(void)
+{
+	struct rp_options o;
+	struct rp_schedule *s;
+	struct fake_clock clock = { .now = 0, .stop_after = 3 };
+	struct buffer_sink sink = { .clock = &clock };
+	struct rp_clock c = { fake_now, fake_wait, &clock };
+	struct rp_sink k = { buf_write, &sink };
+	struct rp_stats st = { 0 };
+
+	rp_options_init(&o);
+	s = load(recording, &o, NULL, NULL);
+	/* Stop (a signal) while the touch is down: base wait + 2 frames. */
+	check_int_eq(rp_play(s, &o, 0, &c, &k, &st), 1);
+	check_int_eq(st.frames_written, 2);
+	check_int_eq(sink.n, 3);
+	check_int_eq(sink.w[2].tag, -1);
+	check(has_event(&sink.w[2].ev, EV_ABS, ABS_MT_SLOT, 0));
+	check(has_event(&sink.w[2].ev, EV_ABS, ABS_MT_TRACKING_ID, -1));
+	check(has_event(&sink.w[2].ev, EV_KEY, BTN_TOUCH, 0));
+	check(has_event(&sink.w[2].ev, EV_KEY, BTN_TOOL_FINGER, 0));
+	rp_stats_release(&st);
+	buf_release(&sink);
+	rp_schedule_free(s);
+}
+
+static void
+test_mid_touch_start(void)
+{
+	static const char *text = HEADER
+		"{\"type\":\"device\",\"id\":3,\"name\":\"ts\",\"input_id\":{\"bustype\":3,\"vendor\":1,\"product\":2,\"version\":3},"
+		"\"codes\":{\"EV_KEY\":[\"BTN_TOUCH\"],\"EV_ABS\":[]},\"absinfo\":{\"ABS_MT_SLOT\":{\"min\":0,\"max\":1},"
+		"\"ABS_MT_TRACKING_ID\":{\"min\":0,\"max\":65535},\"ABS_MT_POSITION_X\":{\"min\":0,\"max\":100}},"
+		"\"mt\":{\"protocol\":\"B\",\"slots\":2,\"current_slot\":1,\"state\":[{\"slot\":1,\"ABS_MT_TRACKING_ID\":9,\"ABS_MT_POSITION_X\":40}]},"
+		"\"state\":{\"keys_down\":[\"BTN_TOUCH\"]}}\n"
+		FRAME(500, "[3,53,41],[0,0,0]") FRAME(900, "[3,57,-1],[1,330,0],[0,0,0]");
+	struct rp_options o;
+	struct rp_schedule *s;
+	struct fake_clock clock = { 0 };
+	struct buffer_sink sink = { .clock = &clock };
+	struct rp_clock c = { fake_now, fake_wait, &clock };
+	struct rp_sink k = { buf_write, &sink };
+	struct rp_stats st = { 0 };
+	const struct rp_evbuf *p;
+
+	rp_options_init(&o);
+	s = load(text, &o, NULL, NULL);
+	check(s != NULL);
+	if (!s)
+		return;
+	check_int_eq(rp_play(s, &o, 0, &c, &k, &st), 0);
+	check_int_eq(sink.n, 3);	/* prepare + 2 frames, neutral at the end */
+	p = &sink.w[0].ev;
+	check_int_eq(sink.w[0].tag, -1);
+	check_int_eq(p->n, 5);
+	check_int_eq(p->ev[0].code, ABS_MT_SLOT);
+	check_int_eq(p->ev[0].value, 1);
+	check_int_eq(p->ev[1].code, ABS_MT_TRACKING_ID);
+	check_int_eq(p->ev[1].value, 9);
+	check_int_eq(p->ev[2].code, ABS_MT_POSITION_X);
+	check_int_eq(p->ev[2].value, 40);
+	check_int_eq(p->ev[3].code, BTN_TOUCH);
+	check_int_eq(p->ev[4].code, SYN_REPORT);
+	rp_stats_release(&st);
+	buf_release(&sink);
+	rp_schedule_free(s);
+}
+
+static void
+test_neutral_type_a(void)
+{
+	struct tt_device *dev = tt_device_new(0);
+	struct rp_state st;
+	struct rp_evbuf out = { 0 };
+	static const struct input_event frame[] = {
+		{ .type = EV_ABS, .code = ABS_MT_POSITION_X, .value = 5 },
+		{ .type = EV_SYN, .code = SYN_MT_REPORT },
+		{ .type = EV_KEY, .code = BTN_TOUCH, .value = 1 },
+		{ .type = EV_SYN, .code = SYN_REPORT },
+	};
+
+	tt_device_enable(dev, EV_ABS, ABS_MT_POSITION_X);
+	tt_device_enable(dev, EV_KEY, BTN_TOUCH);
+	dev->mt_protocol = TT_MT_A;
+	rp_state_init_created(&st, dev);
+	check(rp_state_is_neutral(&st));
+	check_int_eq(rp_state_neutral_frame(&st, false, &out), 0);
+	rp_state_apply(&st, frame, ARRAY_LENGTH(frame));
+	check(!rp_state_is_neutral(&st));
+	check_int_eq(rp_state_neutral_frame(&st, false, &out), 3);
+	check_int_eq(out.ev[0].code, BTN_TOUCH);
+	check_int_eq(out.ev[0].value, 0);
+	check_int_eq(out.ev[1].type, EV_SYN);
+	check_int_eq(out.ev[1].code, SYN_MT_REPORT);
+	check_int_eq(out.ev[2].code, SYN_REPORT);
+	rp_state_apply(&st, out.ev, out.n);
+	check(rp_state_is_neutral(&st));
+	rp_evbuf_release(&out);
+	rp_state_release(&st);
+	tt_device_free(dev);
+}
+
+static void
+test_neutral_type_b(void)
+{
+	struct tt_device *dev = tt_device_new(0);
+	struct rp_state st;
+	struct rp_evbuf out = { 0 };
+	static const struct input_event frame[] = {
+		{ .type = EV_ABS, .code = ABS_MT_SLOT, .value = 0 },
+		{ .type = EV_ABS, .code = ABS_MT_TRACKING_ID, .value = 1 },
+		{ .type = EV_ABS, .code = ABS_MT_SLOT, .value = 2 },
+		{ .type = EV_ABS, .code = ABS_MT_TRACKING_ID, .value = 2 },
+		{ .type = EV_KEY, .code = BTN_TOUCH, .value = 1 },
+		{ .type = EV_KEY, .code = BTN_TOOL_DOUBLETAP, .value = 1 },
+		{ .type = EV_KEY, .code = BTN_LEFT, .value = 1 },
+		{ .type = EV_SYN, .code = SYN_REPORT },
+	};
+	static const struct { unsigned int type, code; int value; } want[] = {
+		{ EV_ABS, ABS_MT_SLOT, 0 }, { EV_ABS, ABS_MT_TRACKING_ID, -1 },
+		{ EV_ABS, ABS_MT_SLOT, 2 }, { EV_ABS, ABS_MT_TRACKING_ID, -1 },
+		{ EV_KEY, BTN_TOUCH, 0 }, { EV_KEY, BTN_TOOL_DOUBLETAP, 0 },
+		{ EV_KEY, BTN_LEFT, 0 }, { EV_SYN, SYN_REPORT, 0 },
+	};
+
+	tt_device_enable(dev, EV_ABS, ABS_MT_SLOT);
+	tt_device_enable(dev, EV_ABS, ABS_MT_TRACKING_ID);
+	dev->mt_protocol = TT_MT_B;
+	tt_device_set_slots(dev, 3);
+	rp_state_init_created(&st, dev);
+	rp_state_apply(&st, frame, ARRAY_LENGTH(frame));
+	check_int_eq(rp_state_neutral_frame(&st, false, &out), ARRAY_LENGTH(want));
+	for (size_t i = 0; i < ARRAY_LENGTH(want) && i < out.n; i++) {
+		check_int_eq(out.ev[i].type, want[i].type);
+		check_int_eq(out.ev[i].code, want[i].code);
+		check_int_eq(out.ev[i].value, want[i].value);
+	}
+	rp_state_apply(&st, out.ev, out.n);
+	check(rp_state_is_neutral(&st));
+	rp_evbuf_release(&out);
+	rp_state_release(&st);
+	tt_device_free(dev);
+}
+
+static void
+test_refusals(void)
+{
+	struct rp_options o;
+	struct rp_schedule *s;
+	char *err = NULL;
+	int rc;
+
+	rp_options_init(&o);
+	/* A device that can type keys. */
+	s = load(HEADER DEV_B(",\"KEY_A\"") FRAME(1, MOVE(5)), &o, &rc, &err);
+	check(s == NULL);
+	check_int_eq(rc, -EINVAL);
+	check_contains(err, "can type keys");
+	check_contains(err, "--allow-keys");
+	free(err);
+	o.allow_keys = true;
+	s = load(HEADER DEV_B(",\"KEY_A\"") FRAME(1, MOVE(5)), &o, &rc, NULL);
+	check_int_eq(rc, 0);
+	rp_schedule_free(s);
+
+	/* A value outside absinfo: FILE:LINE, refused unless --force. */
+	rp_options_init(&o);
+	s = load(HEADER DEV_B("") FRAME(1, DOWN) FRAME(2, MOVE(500)), &o, &rc, &err);
+	check(s == NULL);
+	check_int_eq(rc, -EINVAL);
+	check_contains(err, ":4: ");
+	check_contains(err, "value-out-of-range");
+	check_contains(err, "--force");
+	free(err);
+	o.force = true;
+	s = load(HEADER DEV_B("") FRAME(1, DOWN) FRAME(2, MOVE(500)), &o, &rc, NULL);
+	check_int_eq(rc, 0);
+	rp_schedule_free(s);
+
+	/* A malformed line is refused, even with --force. */
+	s = load(HEADER DEV_B("") FRAME(1, DOWN) "{\"type\":\"frame\",\"dev\":3\n", &o, &rc, &err);
+	check(s == NULL);
+	check_int_eq(rc, -EINVAL);
+	check_contains(err, ":4: ");
+	free(err);
+
+	/* --device naming no device. */
+	uint32_t id = 9;
+	rp_options_init(&o);
+	o.device_ids = &id;
+	o.ndevice_ids = 1;
+	s = load(recording, &o, &rc, &err);
+	check_int_eq(rc, -ENOENT);
+	check_contains(err, "no device with id 9");
+	free(err);
+}
+
+static void
+test_kernel_model(void)
+{
+	struct tt_device *dev = tt_device_new(0);
+	struct input_absinfo abs[ABS_CNT] = { 0 };
+	struct rp_kmodel m;
+	struct rp_evbuf out = { 0 };
+	size_t reasons[RP_R_COUNT] = { 0 };
+	static const struct input_event f1[] = {
+		{ .type = EV_ABS, .code = ABS_MT_SLOT, .value = 0 },	/* staged, same slot */
+		{ .type = EV_ABS, .code = ABS_MT_TRACKING_ID, .value = 4 },
+		{ .type = EV_ABS, .code = ABS_X, .value = 100 },
+		{ .type = EV_KEY, .code = BTN_TOUCH, .value = 1 },
+		{ .type = EV_SYN, .code = SYN_REPORT },
+	};
+	static const struct input_event f2[] = {
+		{ .type = EV_ABS, .code = ABS_X, .value = 102 },	/* within fuzz/2 */
+		{ .type = EV_KEY, .code = BTN_TOUCH, .value = 1 },	/* unchanged */
+		{ .type = EV_SYN, .code = SYN_REPORT },			/* empty: dropped */
+	};
+	static const struct input_event f3[] = {
+		{ .type = EV_ABS, .code = ABS_X, .value = 108 },	/* smoothed (100+108)/2 */
+		{ .type = EV_ABS, .code = ABS_MT_SLOT, .value = 1 },
+		{ .type = EV_ABS, .code = ABS_MT_TRACKING_ID, .value = 5 },
+		{ .type = EV_SYN, .code = SYN_REPORT },
+	};
+
+	tt_device_enable(dev, EV_ABS, ABS_X);
+	tt_device_enable(dev, EV_ABS, ABS_MT_SLOT);
+	tt_device_enable(dev, EV_ABS, ABS_MT_TRACKING_ID);
+	tt_device_enable(dev, EV_KEY, BTN_TOUCH);
+	abs[ABS_X] = (struct input_absinfo){ .maximum = 1000, .fuzz = 8 };
+	abs[ABS_MT_SLOT] = (struct input_absinfo){ .maximum = 1 };
+	abs[ABS_MT_TRACKING_ID] = (struct input_absinfo){ .maximum = 100 };
+	rp_kmodel_init(&m, dev, abs);
+	rp_kmodel_feed(&m, f1, ARRAY_LENGTH(f1), &out, reasons);
+	check_int_eq(out.n, 4);
+	check_int_eq(out.ev[0].code, ABS_MT_TRACKING_ID);
+	check_int_eq(reasons[RP_R_SLOT_STAGED], 1);
+	rp_kmodel_feed(&m, f2, ARRAY_LENGTH(f2), &out, reasons);
+	check_int_eq(out.n, 4);
+	check_int_eq(reasons[RP_R_FUZZ_DROPPED], 1);
+	check_int_eq(reasons[RP_R_STATE_UNCHANGED], 1);
+	check_int_eq(reasons[RP_R_EMPTY_FRAME], 1);
+	rp_kmodel_feed(&m, f3, ARRAY_LENGTH(f3), &out, reasons);
+	check_int_eq(out.n, 8);
+	check_int_eq(out.ev[4].code, ABS_X);
+	check_int_eq(out.ev[4].value, 104);
+	check_int_eq(reasons[RP_R_FUZZ_SMOOTHED], 1);
+	check_int_eq(out.ev[5].code, ABS_MT_SLOT);
+	check_int_eq(out.ev[5].value, 1);
+	check_int_eq(out.ev[6].code, ABS_MT_TRACKING_ID);
+	rp_kmodel_release(&m);
+	rp_evbuf_release(&out);
+	tt_device_free(dev);
+}
+
+int
+main(void)
+{
+	RUN(test_deadlines);
+	RUN(test_play_loops);
+	RUN(test_stop_releases);
+	RUN(test_mid_touch_start);
+	RUN(test_neutral_type_a);
+	RUN(test_neutral_type_b);
+	RUN(test_refusals);
+	RUN(test_kernel_model);
+	return tt_test_result();
+}
