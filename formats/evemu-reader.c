@@ -91,27 +91,6 @@ struct evemu_priv {
 	bool inferring;
 };
 
-/* ---- messages naming another file than the reader's (the companion) ---- */
-
-static int
-fail_in(struct tt_reader *r, const char *name, size_t line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int
-fail_in(struct tt_reader *r, const char *name, size_t line, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(r->error, sizeof(r->error), "%s:%zu: ", name, line);
-
-	if (n < 0 || (size_t)n >= sizeof(r->error))
-		n = 0;
-	va_start(ap, fmt);
-	vsnprintf(r->error + n, sizeof(r->error) - (size_t)n, fmt, ap);
-	va_end(ap);
-	r->nerrors++;
-	return -EINVAL;
-}
-
 /* ---- number parsing: strict, bounded, no locale, no floats ---- */
 
 static const char *
@@ -249,10 +228,10 @@ desc_line(struct tt_reader *r, struct desc *d, char kind, const char *s,
 		for (int i = 0; i < 4; i++) {
 			s = parse_hex(s, 4, &w[i]);
 			if (!s)
-				return fail_in(r, name, line, "I: needs four hex numbers of at most 4 digits: bus vendor product version");
+				return reader_fail_in(r, name, line, "I: needs four hex numbers of at most 4 digits: bus vendor product version");
 		}
 		if (!at_end(s))
-			return fail_in(r, name, line, "I: unexpected text after the version");
+			return reader_fail_in(r, name, line, "I: unexpected text after the version");
 		dev->bustype = (uint16_t)w[0];
 		dev->vendor = (uint16_t)w[1];
 		dev->product = (uint16_t)w[2];
@@ -261,7 +240,7 @@ desc_line(struct tt_reader *r, struct desc *d, char kind, const char *s,
 		return 0;
 	case 'P':
 		if (parse_bytes(s, bytes) < 0)
-			return fail_in(r, name, line, "P: needs 8 hex bytes");
+			return reader_fail_in(r, name, line, "P: needs 8 hex bytes");
 		for (unsigned int i = 0; i < 64; i++) {
 			if (!bit_is_set(bytes, i))
 				continue;
@@ -280,9 +259,9 @@ desc_line(struct tt_reader *r, struct desc *d, char kind, const char *s,
 	case 'B': {
 		s = parse_hex(s, 2, &v);
 		if (!s || parse_bytes(s, bytes) < 0)
-			return fail_in(r, name, line, "B: needs an event type and 8 hex bytes");
+			return reader_fail_in(r, name, line, "B: needs an event type and 8 hex bytes");
 		if (v >= EV_CNT || tt_code_max(v) < 0)
-			return fail_in(r, name, line, "B: event type 0x%02x is not a valid type", v);
+			return reader_fail_in(r, name, line, "B: event type 0x%02x is not a valid type", v);
 		int max = tt_code_max(v);
 		for (unsigned int i = 0; i < 64; i++) {
 			if (!bit_is_set(bytes, i))
@@ -309,7 +288,7 @@ desc_line(struct tt_reader *r, struct desc *d, char kind, const char *s,
 	case 'A':
 		s = parse_hex(s, 2, &v);
 		if (!s)
-			return fail_in(r, name, line, "A: needs an axis code in hex");
+			return reader_fail_in(r, name, line, "A: needs an axis code in hex");
 		for (n = 0; n < 5; n++) {
 			const char *e = parse_dec(s, &a[n]);
 			if (!e)
@@ -317,11 +296,11 @@ desc_line(struct tt_reader *r, struct desc *d, char kind, const char *s,
 			s = e;
 		}
 		if (n < 4 || !at_end(s))
-			return fail_in(r, name, line, "A: needs code, min, max, fuzz, flat and optionally resolution (32-bit decimal numbers)");
+			return reader_fail_in(r, name, line, "A: needs code, min, max, fuzz, flat and optionally resolution (32-bit decimal numbers)");
 		if (v >= ABS_CNT)
-			return fail_in(r, name, line, "A: axis code 0x%02x is out of range", v);
+			return reader_fail_in(r, name, line, "A: axis code 0x%02x is out of range", v);
 		if (a[0] > a[1])
-			return fail_in(r, name, line, "A: axis 0x%02x: min %d is above max %d", v, a[0], a[1]);
+			return reader_fail_in(r, name, line, "A: axis 0x%02x: min %d is above max %d", v, a[0], a[1]);
 		dev->abs[v].minimum = a[0];
 		dev->abs[v].maximum = a[1];
 		dev->abs[v].fuzz = a[2];
@@ -335,22 +314,22 @@ desc_line(struct tt_reader *r, struct desc *d, char kind, const char *s,
 		int32_t state;
 		s = parse_hex(s, 2, &v);
 		if (!s || !(s = parse_dec(s, &state)) || !at_end(s))
-			return fail_in(r, name, line, "%c: needs a code in hex and a state", kind);
+			return reader_fail_in(r, name, line, "%c: needs a code in hex and a state", kind);
 		if (kind == 'L') {
 			if (v >= LED_CNT)
-				return fail_in(r, name, line, "L: LED 0x%02x is out of range", v);
+				return reader_fail_in(r, name, line, "L: LED 0x%02x is out of range", v);
 			if (state)
 				set_bit(dev->leds_on, v);
 		} else {
 			if (v >= SW_CNT)
-				return fail_in(r, name, line, "S: switch 0x%02x is out of range", v);
+				return reader_fail_in(r, name, line, "S: switch 0x%02x is out of range", v);
 			if (state)
 				set_bit(dev->switches_on, v);
 		}
 		return 0;
 	}
 	}
-	return fail_in(r, name, line, "unknown line");
+	return reader_fail_in(r, name, line, "unknown line");
 }
 
 /* The evtest-style comment block evemu 1.2+ writes has each axis's
@@ -559,17 +538,17 @@ next_line(struct tt_reader *r, struct linebuf *lb, const char *name, char **out,
 		*lineno = lb->lineno;
 		if (status < 0) {
 			r->done = true;
-			fail_in(r, name, lb->lineno, "read error: %s", strerror(-status));
+			reader_fail_in(r, name, lb->lineno, "read error: %s", strerror(-status));
 			return -EIO;
 		}
 		if (status == LINEBUF_EOF)
 			return 0;
 		if (status == LINEBUF_TOO_LONG)
-			return fail_in(r, name, lb->lineno, "line longer than %u bytes", TT_MAX_LINE_BYTES);
+			return reader_fail_in(r, name, lb->lineno, "line longer than %u bytes", TT_MAX_LINE_BYTES);
 		if (len && line[len - 1] == '\r')
 			line[--len] = '\0';
 		if (memchr(line, '\0', len))
-			return fail_in(r, name, lb->lineno, "NUL byte in a text line");
+			return reader_fail_in(r, name, lb->lineno, "NUL byte in a text line");
 		*out = line;
 		return 1;
 	}
@@ -622,7 +601,7 @@ read_companion(struct tt_reader *r)
 
 	p->companion_done = true;
 	if (fd < 0)
-		return fail_in(r, r->companion, 0, "cannot open the description: %s", strerror(errno));
+		return reader_fail_in(r, r->companion, 0, "cannot open the description: %s", strerror(errno));
 	linebuf_init(&lb, fd, TT_MAX_LINE_BYTES);
 	for (;;) {
 		char *s;
@@ -651,7 +630,7 @@ read_companion(struct tt_reader *r)
 			break;
 		}
 		if (!kind) {
-			rc = fail_in(r, r->companion, line, "not an evemu description line");
+			rc = reader_fail_in(r, r->companion, line, "not an evemu description line");
 			continue;
 		}
 		if ((rc = desc_line(r, &p->desc, kind, t + 2, r->companion, line)) < 0)
@@ -660,7 +639,7 @@ read_companion(struct tt_reader *r)
 	linebuf_release(&lb);
 	close(fd);
 	if (!p->desc.have_name)
-		return fail_in(r, r->companion, 0, "no device description (N: line) in the file");
+		return reader_fail_in(r, r->companion, 0, "no device description (N: line) in the file");
 	p->desc_from_companion = true;
 	return rc < 0 ? rc : 0;
 }

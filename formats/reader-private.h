@@ -52,6 +52,9 @@ struct tt_reader {
 /* Formats "NAME:LINE: message" into r->error; returns -EINVAL. */
 int reader_fail(struct tt_reader *r, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same for a line of another file (an evemu description). */
+int reader_fail_in(struct tt_reader *r, const char *name, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void reader_warn(struct tt_reader *r, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

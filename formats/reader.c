@@ -11,20 +11,40 @@
 #include "reader-private.h"
 #include "util-mem.h"
 
+static int
+vfail(struct tt_reader *r, const char *name, size_t line, const char *fmt, va_list ap)
+{
+	int n = snprintf(r->error, sizeof(r->error), "%s:%zu: ", name, line);
+
+	if (n < 0 || (size_t)n >= sizeof(r->error))
+		n = 0;
+	vsnprintf(r->error + n, sizeof(r->error) - (size_t)n, fmt, ap);
+	r->nerrors++;
+	return -EINVAL;
+}
+
 int
 reader_fail(struct tt_reader *r, size_t line, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int rc;
 
-	n = snprintf(r->error, sizeof(r->error), "%s:%zu: ", r->name, line);
-	if (n < 0 || (size_t)n >= sizeof(r->error))
-		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(r->error + n, sizeof(r->error) - (size_t)n, fmt, ap);
+	rc = vfail(r, r->name, line, fmt, ap);
 	va_end(ap);
-	r->nerrors++;
-	return -EINVAL;
+	return rc;
+}
+
+int
+reader_fail_in(struct tt_reader *r, const char *name, size_t line, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vfail(r, name, line, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 void
@@ -184,7 +204,7 @@ tt_file_format_name(enum tt_file_format f)
 }
 
 int
-tt_reader_open_fd(int fd, const char *name, struct tt_reader **out)
+tt_reader_open_fd(int fd, const char *name, struct tt_reader **out, char **why_out)
 {
 	struct tt_reader *r = tt_zalloc(sizeof(*r));
 	char head[4096];
@@ -192,6 +212,8 @@ tt_reader_open_fd(int fd, const char *name, struct tt_reader **out)
 	const char *why;
 	int rc;
 
+	if (why_out)
+		*why_out = NULL;
 	r->name = tt_strdup(name);
 	linebuf_init(&r->lb, fd, TT_MAX_LINE_BYTES);
 	r->marker.device = -1;
@@ -204,6 +226,8 @@ tt_reader_open_fd(int fd, const char *name, struct tt_reader **out)
 			continue;
 		if (n < 0) {
 			rc = -errno;
+			if (why_out && asprintf(why_out, "%s: %s", name, strerror(-rc)) < 0)
+				*why_out = NULL;
 			tt_reader_free(r);
 			return rc;
 		}
@@ -232,12 +256,13 @@ tt_reader_open_fd(int fd, const char *name, struct tt_reader **out)
 	}
 	if (rc < 0) {
 		/* A back end may have said why itself. */
-		if (!r->error[0])
-			snprintf(r->error, sizeof(r->error), "%s: %s", name, why ? why : strerror(-rc));
-		/* Keep the reader so the caller can read the message. */
-		r->done = true;
-		r->nerrors++;
-		*out = r;
+		if (why_out) {
+			if (r->error[0])
+				*why_out = tt_strdup(r->error);
+			else if (asprintf(why_out, "%s: %s", name, why ? why : strerror(-rc)) < 0)
+				*why_out = NULL;
+		}
+		tt_reader_free(r);
 		return rc == -EPROTONOSUPPORT ? -EPROTO : rc;
 	}
 	*out = r;
@@ -245,20 +270,33 @@ tt_reader_open_fd(int fd, const char *name, struct tt_reader **out)
 }
 
 int
-tt_reader_open(const char *path, struct tt_reader **out)
+tt_reader_open_why(const char *path, struct tt_reader **out, char **why)
 {
 	int fd;
 
+	if (why)
+		*why = NULL;
 	if (strcmp(path, "-") == 0) {
 		fd = dup(STDIN_FILENO);
 		if (fd < 0)
-			return -errno;
-		return tt_reader_open_fd(fd, "<stdin>", out);
+			goto fail;
+		return tt_reader_open_fd(fd, "<stdin>", out, why);
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
-	return tt_reader_open_fd(fd, path, out);
+		goto fail;
+	return tt_reader_open_fd(fd, path, out, why);
+fail:;
+	int rc = -errno;
+	if (why && asprintf(why, "%s: %s", path, strerror(-rc)) < 0)
+		*why = NULL;
+	return rc;
+}
+
+int
+tt_reader_open(const char *path, struct tt_reader **out)
+{
+	return tt_reader_open_why(path, out, NULL);
 }
 
 int

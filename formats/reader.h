@@ -41,11 +41,14 @@ typedef void (*tt_reader_warn_fn)(void *userdata, const char *message);
 
 /* Opens @path ("-" for stdin), detecting the format by content.
  * Returns 0 or a negative errno (-ENOENT, -EACCES, ...; -EPROTO for a
- * file in no format touchtape reads, with the reason in *why when
- * non-NULL, which the caller frees). */
+ * file in no format touchtape reads). *out is untouched on failure. */
 int tt_reader_open(const char *path, struct tt_reader **out);
-/* Takes ownership of @fd. @name is used in messages. */
-int tt_reader_open_fd(int fd, const char *name, struct tt_reader **out);
+/* The same, and on failure, when @why is not NULL, *why is a message for
+ * people ("PATH: reason") that the caller frees. */
+int tt_reader_open_why(const char *path, struct tt_reader **out, char **why);
+/* Takes ownership of @fd (closed on failure too). @name is used in
+ * messages. */
+int tt_reader_open_fd(int fd, const char *name, struct tt_reader **out, char **why);
 
 /* Sets the description file for evemu events-only recordings. */
 int tt_reader_set_companion(struct tt_reader *r, const char *desc_path);

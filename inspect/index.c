@@ -538,16 +538,9 @@ tt_index_open(const char *path, struct tt_index **out, char **why)
 	ix->name = strdup(path);
 	if (!ix->name)
 		abort();
-	rc = tt_reader_open(path, &ix->reader);
-	if (rc < 0) {
-		if (why) {
-			if (ix->reader)
-				*why = strdup(tt_reader_error(ix->reader));
-			else if (asprintf(why, "%s: %s", path, strerror(-rc)) < 0)
-				*why = NULL;
-		}
+	rc = tt_reader_open_why(path, &ix->reader, why);
+	if (rc < 0)
 		return rc;
-	}
 	tt_reader_set_warn(ix->reader, on_warning, ix);
 	ix->model = tt_model_new(&callbacks, ix);
 	tt_model_set_link(ix->model, true, 0, 0);

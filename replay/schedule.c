@@ -269,12 +269,10 @@ rp_schedule_load(const char *path, const struct rp_options *o, FILE *err,
 	struct load_ctx ctx = { .name = path, .err = err, .o = o };
 	int rc;
 
-	rc = tt_reader_open(path, &s->reader);
+	_cleanup_free_ char *why = NULL;
+	rc = tt_reader_open_why(path, &s->reader, &why);
 	if (rc < 0) {
-		if (s->reader)
-			fprintf(err, "%s\n", tt_reader_error(s->reader));
-		else
-			fprintf(err, "%s: %s\n", path, strerror(-rc));
+		fprintf(err, "%s\n", why ? why : path);
 		return rc;
 	}
 	ctx.name = tt_reader_name(s->reader);

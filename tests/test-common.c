@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "reader.h"
 #include "test-common.h"
 #include "util-mem.h"
 
@@ -74,4 +75,63 @@ tt_test_srcdir(void)
 {
 	const char *s = getenv("abs_top_srcdir");
 	return s ? s : ".";
+}
+
+static void
+on_read_warning(void *data, const char *msg)
+{
+	struct tt_test_read *res = data;
+
+	if (!res->warnings++)
+		snprintf(res->first_warning, sizeof(res->first_warning), "%s", msg);
+}
+
+int
+tt_test_read_path(const char *path, const char *companion, struct tt_test_read *res)
+{
+	struct tt_reader *r = NULL;
+	struct tt_record rec;
+	char *why = NULL;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = tt_reader_open_why(path, &r, &why);
+	if (rc < 0) {
+		snprintf(res->first_error, sizeof(res->first_error), "%s", why ? why : "");
+		free(why);
+		res->errors = 1;
+		return rc;
+	}
+	if (companion)
+		tt_reader_set_companion(r, companion);
+	tt_reader_set_warn(r, on_read_warning, res);
+	while ((rc = tt_reader_next(r, &rec)) != 0) {
+		if (rc < 0) {
+			if (!res->errors++)
+				snprintf(res->first_error, sizeof(res->first_error), "%s", tt_reader_error(r));
+			if (rc == -EIO)
+				break;
+			continue;
+		}
+		res->records++;
+		switch (rec.type) {
+		case TT_RECORD_FRAME:
+			res->frames++;
+			res->last_t = rec.frame->time_us;
+			break;
+		case TT_RECORD_DEVICE:
+			res->devices++;
+			res->mt = rec.device->mt_protocol;
+			res->slots = rec.device->num_slots;
+			snprintf(res->name, sizeof(res->name), "%s", rec.device->name);
+			break;
+		case TT_RECORD_MARKER:
+			res->markers++;
+			break;
+		default:
+			break;
+		}
+	}
+	tt_reader_free(r);
+	return 0;
 }

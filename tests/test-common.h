@@ -57,3 +57,26 @@ const char *tt_test_tmpfile(const void *data, size_t len);
 char *tt_test_slurp(const char *path, size_t *len);
 /* The source tree, for test data: $abs_top_srcdir or ".". */
 const char *tt_test_srcdir(void);
+
+#include <stdint.h>
+
+/* What reading a whole file through tt_reader gave. */
+struct tt_test_read {
+	int records;
+	int frames;
+	int devices;
+	int markers;
+	int errors;
+	int warnings;
+	int64_t last_t;		/* time of the last frame */
+	int mt;			/* MT protocol of the last device */
+	uint32_t slots;
+	char first_error[1024];	/* the open failure or the first bad line */
+	char first_warning[1024];
+	char name[256];		/* name of the last device */
+};
+
+/* Reads @path (with an evemu description @companion, or NULL) to the end.
+ * Returns 0, or the negative errno of a failed open (counted as one
+ * error, its message in first_error). */
+int tt_test_read_path(const char *path, const char *companion, struct tt_test_read *res);

@@ -34,93 +34,20 @@
 	"A: 39 0 65535 0 0 0\n"
 #define EVEMU_FRAME "E: 0.000100 0003 0039 0005\nE: 0.000100 0000 0000 0000\n"
 
-struct result {
-	int records;
-	int frames;
-	int devices;
-	int markers;
-	int errors;
-	int warnings;
-	int64_t last_t;
-	int mt;
-	uint32_t slots;
-	char first_error[1024];
-	char first_warning[1024];
-	char name[256];
-};
-
 static void
-on_warn(void *data, const char *msg)
-{
-	struct result *res = data;
-	if (!res->warnings++)
-		snprintf(res->first_warning, sizeof(res->first_warning), "%s", msg);
-}
-
-static int
-read_path(const char *path, const char *companion, struct result *res)
-{
-	struct tt_reader *r = NULL;
-	struct tt_record rec;
-	int rc;
-
-	memset(res, 0, sizeof(*res));
-	rc = tt_reader_open(path, &r);
-	if (rc < 0) {
-		if (r)
-			snprintf(res->first_error, sizeof(res->first_error), "%s", tt_reader_error(r));
-		tt_reader_free(r);
-		res->errors = 1;
-		return rc;
-	}
-	if (companion)
-		tt_reader_set_companion(r, companion);
-	tt_reader_set_warn(r, on_warn, res);
-	while ((rc = tt_reader_next(r, &rec)) != 0) {
-		if (rc < 0) {
-			if (!res->errors++)
-				snprintf(res->first_error, sizeof(res->first_error), "%s", tt_reader_error(r));
-			if (rc == -EIO)
-				break;
-			continue;
-		}
-		res->records++;
-		switch (rec.type) {
-		case TT_RECORD_FRAME:
-			res->frames++;
-			res->last_t = rec.frame->time_us;
-			break;
-		case TT_RECORD_DEVICE:
-			res->devices++;
-			res->mt = rec.device->mt_protocol;
-			res->slots = rec.device->num_slots;
-			snprintf(res->name, sizeof(res->name), "%s", rec.device->name);
-			break;
-		case TT_RECORD_MARKER:
-			res->markers++;
-			break;
-		default:
-			break;
-		}
-	}
-	tt_reader_free(r);
-	return 0;
-}
-
-static void
-read_text(const char *text, struct result *res)
+read_text(const char *text, struct tt_test_read *res)
 {
 	char copy[256];
 
 	snprintf(copy, sizeof(copy), "%s", tt_test_tmpfile(text, strlen(text)));
-	read_path(copy, NULL, res);
+	tt_test_read_path(copy, NULL, res);
 	unlink(copy);
 }
 
 static void
 test_evemu_valid(void)
 {
-	struct result res;
+	struct tt_test_read res;
 
 	read_text(EVEMU_DESC EVEMU_FRAME "E: 0.010100 0003 0039 -001\t# EV_ABS / ABS_MT_TRACKING_ID -1\n"
 		  "E: 0.010100 0000 0000 0000\n", &res);
@@ -164,7 +91,7 @@ test_evemu_valid(void)
 static void
 test_evemu_events_only(void)
 {
-	struct result res;
+	struct tt_test_read res;
 	char desc[256], events[256];
 
 	/* Inferred device, with a warning. */
@@ -179,12 +106,12 @@ test_evemu_events_only(void)
 	/* With the description from --desc. */
 	snprintf(desc, sizeof(desc), "%s", tt_test_tmpfile(EVEMU_DESC, strlen(EVEMU_DESC)));
 	snprintf(events, sizeof(events), "%s", tt_test_tmpfile(EVEMU_FRAME, strlen(EVEMU_FRAME)));
-	read_path(events, desc, &res);
+	tt_test_read_path(events, desc, &res);
 	check_int_eq(res.errors, 0);
 	check_int_eq(res.warnings, 0);
 	check_int_eq(res.frames, 1);
 	check_str_eq(res.name, "test touchscreen");
-	read_path(events, "/nonexistent/x.desc", &res);
+	tt_test_read_path(events, "/nonexistent/x.desc", &res);
 	check_contains(res.first_error, "/nonexistent/x.desc:0: cannot open the description");
 	unlink(desc);
 	unlink(events);
@@ -217,7 +144,7 @@ test_evemu_bad_lines(void)
 {
 	for (size_t i = 0; i < ARRAY_LENGTH(evemu_bad_lines); i++) {
 		char text[4096], copy[256], where[300];
-		struct result res;
+		struct tt_test_read res;
 		size_t len;
 
 		/* The bad line follows one good frame; a good frame follows
@@ -227,7 +154,7 @@ test_evemu_bad_lines(void)
 		len += evemu_bad_lines[i].len;
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "\n" EVEMU_FRAME);
 		snprintf(copy, sizeof(copy), "%s", tt_test_tmpfile(text, len));
-		read_path(copy, NULL, &res);
+		tt_test_read_path(copy, NULL, &res);
 		/* After the 18 description lines and one frame. */
 		snprintf(where, sizeof(where), "%s:21: ", copy);
 		if (res.errors != 1 || !strstr(res.first_error, where) ||
@@ -266,13 +193,13 @@ test_evemu_bad_desc(void)
 {
 	for (size_t i = 0; i < ARRAY_LENGTH(evemu_bad_desc); i++) {
 		char text[4096], copy[256], where[300];
-		struct result res;
+		struct tt_test_read res;
 
 		snprintf(text, sizeof(text), "N: dev\nI: 0003 0001 0002 0003\n%s\n"
 			 "B: 03 00 00 00 00 00 00 20 00\nA: 35 0 9 0 0 0\n" EVEMU_FRAME,
 			 evemu_bad_desc[i].line);
 		snprintf(copy, sizeof(copy), "%s", tt_test_tmpfile(text, strlen(text)));
-		read_path(copy, NULL, &res);
+		tt_test_read_path(copy, NULL, &res);
 		snprintf(where, sizeof(where), "%s:3: ", copy);
 		if (res.errors != 1 || !strstr(res.first_error, where) ||
 		    !strstr(res.first_error, evemu_bad_desc[i].message)) {
@@ -294,12 +221,12 @@ test_evemu_hostile(void)
 {
 	static const char text[] = EVEMU_DESC EVEMU_FRAME "E: 0.020000 0003 0035 0005\nE: 0.020000 0000 0000 0000\n";
 	size_t len = sizeof(text) - 1;
-	struct result res;
+	struct tt_test_read res;
 
 	for (size_t cut = 1; cut <= len; cut++) {
 		char copy[256];
 		snprintf(copy, sizeof(copy), "%s", tt_test_tmpfile(text, cut));
-		read_path(copy, NULL, &res);
+		tt_test_read_path(copy, NULL, &res);
 		unlink(copy);
 	}
 	/* Millions of B: lines: bounded, accepted. */
@@ -311,7 +238,7 @@ test_evemu_hostile(void)
 			off += (size_t)sprintf(big + off, "B: 01 00 00 00 00 00 00 00 00\n");
 		char copy[256];
 		snprintf(copy, sizeof(copy), "%s", tt_test_tmpfile(big, off));
-		read_path(copy, NULL, &res);
+		tt_test_read_path(copy, NULL, &res);
 		check_int_eq(res.errors, 0);
 		check_int_eq(res.devices, 1);
 		unlink(copy);
@@ -327,7 +254,7 @@ test_evemu_hostile(void)
 		off += (size_t)sprintf(big + off, "E: 0.000001 0000 0000 0000\n");
 		char copy[256];
 		snprintf(copy, sizeof(copy), "%s", tt_test_tmpfile(big, off));
-		read_path(copy, NULL, &res);
+		tt_test_read_path(copy, NULL, &res);
 		check_int_eq(res.errors, 1);
 		check_contains(res.first_error, "a frame of more than 65536 events");
 		unlink(copy);
@@ -383,7 +310,7 @@ test_evemu_hostile(void)
 static void
 test_libinput(void)
 {
-	struct result res;
+	struct tt_test_read res;
 
 	read_text(LI_HEAD LI_DEV0
 		  "  events:\n"
@@ -433,7 +360,7 @@ test_libinput_bad_events(void)
 {
 	for (size_t i = 0; i < ARRAY_LENGTH(li_bad_events); i++) {
 		char text[8192], copy[256], where[300];
-		struct result res;
+		struct tt_test_read res;
 		int line;
 
 		snprintf(text, sizeof(text), LI_HEAD LI_DEV0 "  events:\n  - evdev:\n"
@@ -444,7 +371,7 @@ test_libinput_bad_events(void)
 		for (const char *c = text; *c && c < strstr(text, li_bad_events[i].event); c++)
 			line += *c == '\n';
 		snprintf(copy, sizeof(copy), "%s", tt_test_tmpfile(text, strlen(text)));
-		read_path(copy, NULL, &res);
+		tt_test_read_path(copy, NULL, &res);
 		snprintf(where, sizeof(where), "%s:%d: ", copy, line);
 		if (res.errors != 1 || !strstr(res.first_error, where) ||
 		    !strstr(res.first_error, li_bad_events[i].message)) {
@@ -462,12 +389,12 @@ test_libinput_hostile(void)
 {
 	static const char text[] = LI_HEAD LI_DEV0 "  events:\n  - evdev:\n    - [0, 0, 3, 53, 1]\n"
 		"    - [0, 0, 0, 0, 0]\n" LI_DEV1;
-	struct result res;
+	struct tt_test_read res;
 
 	for (size_t cut = 1; cut < sizeof(text) - 1; cut++) {
 		char copy[256];
 		snprintf(copy, sizeof(copy), "%s", tt_test_tmpfile(text, cut));
-		read_path(copy, NULL, &res);
+		tt_test_read_path(copy, NULL, &res);
 		unlink(copy);
 	}
 	read_text("version: 2\nndevices: 0\ndevices: []\n", &res);

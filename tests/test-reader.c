@@ -19,68 +19,21 @@
 	"\"mt\":{\"protocol\":\"B\",\"slots\":2}}\n"
 #define FRAME "{\"type\":\"frame\",\"dev\":0,\"t\":10,\"ev\":[[3,57,1],[3,53,50],[0,0,0]]}\n"
 
-struct result {
-	int records;
-	int errors;
-	int warnings;
-	char first_error[1024];
-	char first_warning[1024];
-};
-
 static void
-on_warn(void *data, const char *msg)
-{
-	struct result *res = data;
-	if (!res->warnings++)
-		snprintf(res->first_warning, sizeof(res->first_warning), "%s", msg);
-}
-
-static int
-read_all_path(const char *path, struct result *res)
-{
-	struct tt_reader *r = NULL;
-	struct tt_record rec;
-	int rc;
-
-	memset(res, 0, sizeof(*res));
-	rc = tt_reader_open(path, &r);
-	if (rc < 0) {
-		if (r)
-			snprintf(res->first_error, sizeof(res->first_error), "%s", tt_reader_error(r));
-		tt_reader_free(r);
-		res->errors = 1;
-		return rc;
-	}
-	tt_reader_set_warn(r, on_warn, res);
-	while ((rc = tt_reader_next(r, &rec)) != 0) {
-		if (rc < 0) {
-			if (!res->errors++)
-				snprintf(res->first_error, sizeof(res->first_error), "%s", tt_reader_error(r));
-			if (rc == -EIO)
-				break;
-			continue;
-		}
-		res->records++;
-	}
-	tt_reader_free(r);
-	return 0;
-}
-
-static void
-read_all(const char *text, struct result *res)
+read_all(const char *text, struct tt_test_read *res)
 {
 	const char *path = tt_test_tmpfile(text, strlen(text));
 	char copy[256];
 
 	snprintf(copy, sizeof(copy), "%s", path);
-	read_all_path(copy, res);
+	tt_test_read_path(copy, NULL, res);
 	unlink(copy);
 }
 
 static void
 test_valid_minimal(void)
 {
-	struct result res;
+	struct tt_test_read res;
 
 	read_all(HEADER DEVICE FRAME, &res);
 	check_int_eq(res.records, 3);
@@ -146,7 +99,7 @@ test_bad_lines(void)
 {
 	for (size_t i = 0; i < ARRAY_LENGTH(bad_lines); i++) {
 		char text[4096];
-		struct result res;
+		struct tt_test_read res;
 
 		/* The bad line is line 3; a good frame follows on line 4 to
 		 * show the reader carries on. */
@@ -154,7 +107,7 @@ test_bad_lines(void)
 		const char *path = tt_test_tmpfile(text, strlen(text));
 		char copy[256], where[300];
 		snprintf(copy, sizeof(copy), "%s", path);
-		read_all_path(copy, &res);
+		tt_test_read_path(copy, NULL, &res);
 		snprintf(where, sizeof(where), "%s:3: ", copy);
 		if (res.errors != 1 || !strstr(res.first_error, where) ||
 		    !strstr(res.first_error, bad_lines[i].message)) {
@@ -170,7 +123,7 @@ test_bad_lines(void)
 static void
 test_bad_header(void)
 {
-	struct result res;
+	struct tt_test_read res;
 
 	read_all("{\"format\":\"something-else\",\"version\":1,\"start\":{\"monotonic_us\":0,\"realtime_us\":0}}\n", &res);
 	check_contains(res.first_error, ":1: \"format\" is \"something-else\"");
@@ -202,13 +155,13 @@ test_cut_everywhere(void)
 			line_ends[nlines++] = i;
 	}
 	for (size_t cut = 1; cut <= len; cut++) {
-		struct result res;
+		struct tt_test_read res;
 		size_t whole = 0;
 		char want[32];
 
 		while (whole < nlines && line_ends[whole] < cut)
 			whole++;
-		read_all_path(tt_test_tmpfile(text, cut), &res);
+		tt_test_read_path(tt_test_tmpfile(text, cut), NULL, &res);
 		/* A cut exactly before a newline leaves a complete object. */
 		bool complete_tail = cut < len && text[cut] == '\n';
 		int expect = (int)whole + (complete_tail ? 1 : 0);
@@ -235,7 +188,7 @@ test_long_line(void)
 	size_t n = TT_MAX_LINE_BYTES + 100;
 	size_t hl = strlen(HEADER DEVICE);
 	char *text = tt_zalloc(hl + n + strlen(FRAME) + 2);
-	struct result res;
+	struct tt_test_read res;
 
 	memcpy(text, HEADER DEVICE, hl);
 	memset(text + hl, ' ', n);
@@ -245,7 +198,7 @@ test_long_line(void)
 	const char *path = tt_test_tmpfile(text, strlen(text));
 	char copy[256];
 	snprintf(copy, sizeof(copy), "%s", path);
-	read_all_path(copy, &res);
+	tt_test_read_path(copy, NULL, &res);
 	check_int_eq(res.errors, 1);
 	check_contains(res.first_error, ":3: line longer than");
 	check_int_eq(res.records, 3);
@@ -259,7 +212,7 @@ test_too_many_devices(void)
 	size_t cap = 300 * 200 + 1024;
 	char *text = tt_zalloc(cap);
 	size_t len = 0;
-	struct result res;
+	struct tt_test_read res;
 
 	len += (size_t)snprintf(text + len, cap - len, HEADER);
 	for (int i = 0; i < 300; i++)
@@ -279,7 +232,7 @@ test_huge_frame(void)
 	size_t cap = nev * 12 + 4096;
 	char *text = tt_zalloc(cap);
 	size_t len = 0;
-	struct result res;
+	struct tt_test_read res;
 
 	len += (size_t)snprintf(text + len, cap - len, HEADER DEVICE "{\"type\":\"frame\",\"dev\":0,\"t\":1,\"ev\":[");
 	for (size_t i = 0; i < nev; i++)
@@ -302,7 +255,7 @@ test_stdin_pipe(void)
 	check(pipe(fds) == 0);
 	check(write(fds[1], text, sizeof(text) - 1) == (ssize_t)(sizeof(text) - 1));
 	close(fds[1]);
-	check_int_eq(tt_reader_open_fd(fds[0], "<pipe>", &r), 0);
+	check_int_eq(tt_reader_open_fd(fds[0], "<pipe>", &r, NULL), 0);
 	int n = 0;
 	while (tt_reader_next(r, &rec) > 0)
 		n++;

@@ -808,14 +808,9 @@ run(struct analyze *a, const char *path, const char *desc, const char *plot_path
 		.xi_end = on_xend,
 	};
 
-	rc = tt_reader_open(path, &r);
-	if (rc < 0) {
-		if (r)
-			tt_error("%s", tt_reader_error(r));
-		else
-			tt_error("%s: %s", path, strerror(-rc));
+	rc = tt_open_recording(path, &r);
+	if (rc < 0)
 		return TT_EXIT_FAILURE;
-	}
 	a->name = tt_reader_name(r);
 	tt_reader_set_warn(r, on_warn, a);
 	if (desc && (rc = tt_reader_set_companion(r, desc)) < 0) {

@@ -121,14 +121,9 @@ convert(const struct convert_opts *o)
 	bool device_seen = false;
 	int rc;
 
-	rc = tt_reader_open(o->in, &r);
-	if (rc < 0) {
-		if (r)
-			tt_error("%s", tt_reader_error(r));
-		else
-			tt_error("%s: %s", o->in, strerror(-rc));
+	rc = tt_open_recording(o->in, &r);
+	if (rc < 0)
 		return TT_EXIT_FAILURE;
-	}
 	tt_reader_set_warn(r, on_warn, NULL);
 	if (o->desc) {
 		if (tt_reader_format(r) != TT_FORMAT_EVEMU) {

@@ -156,14 +156,9 @@ load(struct side *s, const char *path)
 	struct tt_record rec;
 	int rc;
 
-	rc = tt_reader_open(path, &s->r);
-	if (rc < 0) {
-		if (s->r)
-			tt_error("%s", tt_reader_error(s->r));
-		else
-			tt_error("%s: %s", path, strerror(-rc));
+	rc = tt_open_recording(path, &s->r);
+	if (rc < 0)
 		return -1;
-	}
 	s->name = tt_reader_name(s->r);
 	m = tt_model_new(&cb, s);
 	tt_model_set_link(m, true, 0, 0);

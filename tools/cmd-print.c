@@ -371,14 +371,9 @@ tt_cmd_print(int argc, char **argv)
 	if (optind < argc)
 		return tt_usage_error("print", "only one file at a time");
 
-	rc = tt_reader_open(path, &r);
-	if (rc < 0) {
-		if (r)
-			tt_error("%s", tt_reader_error(r));
-		else
-			tt_error("%s: %s", path, strerror(-rc));
+	rc = tt_open_recording(path, &r);
+	if (rc < 0)
 		return TT_EXIT_FAILURE;
-	}
 	/* Line buffering so a live pipe shows frames as they come. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((rc = tt_reader_next(r, &rec)) != 0) {

@@ -92,14 +92,9 @@ validate_one(const char *path, bool quiet, bool strict, size_t max_shown)
 	size_t records = 0, errors = 0, warnings;
 	int rc;
 
-	rc = tt_reader_open(path, &r);
-	if (rc < 0) {
-		if (r)
-			tt_error("%s", tt_reader_error(r));
-		else
-			tt_error("%s: %s", path, strerror(-rc));
+	rc = tt_open_recording(path, &r);
+	if (rc < 0)
 		return TT_EXIT_FAILURE;
-	}
 	v.name = tt_reader_name(r);
 	tt_reader_set_warn(r, on_warn, &v);
 	c = tt_checker_new(on_diag, &v);

@@ -6,11 +6,19 @@
 
 #include "commands.h"
 #include "log.h"
+#include "reader.h"
 
 /* Each issue that lands a command adds its line here. */
 const struct tt_command tt_commands[] = {
 	{ "print", "show a recording as text, like evtest and xinput test-xi2", tt_cmd_print },
 	{ "validate", "check a recording against the format and its semantics", tt_cmd_validate },
+	{ "list", "list the kernel's input devices: touch-capable, MT protocol, slots", tt_cmd_list },
+	{ "record", "record kernel evdev frames from one or more devices", tt_cmd_record },
+	{ "replay", "recreate recorded devices through uinput and replay them without drift", tt_cmd_replay },
+	{ "convert", "convert between the timeline, evemu and libinput-record formats", tt_cmd_convert },
+	{ "analyze", "per-device and per-touch numbers and anomalies of a recording", tt_cmd_analyze },
+	{ "diff", "compare two recordings touch by touch (regression check)", tt_cmd_diff },
+	{ "inspect", "view a recording as touches over time (ncurses; --summary, --text)", tt_cmd_inspect },
 	{ NULL, NULL, NULL },
 };
 
@@ -25,4 +33,15 @@ tt_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry '%s %s --help' for more information.\n", tt_program_name, cmd);
 	return TT_EXIT_USAGE;
+}
+
+int
+tt_open_recording(const char *path, struct tt_reader **out)
+{
+	_cleanup_free_ char *why = NULL;
+	int rc = tt_reader_open_why(path, out, &why);
+
+	if (rc < 0)
+		tt_error("%s", why ? why : path);
+	return rc;
 }

@@ -20,6 +20,11 @@ struct tt_command {
 /* The table, in the order `touchtape help` lists them. */
 extern const struct tt_command tt_commands[];
 
+struct tt_reader;
+/* Opens a recording for a command; on failure says why on stderr and
+ * returns a negative errno (*out untouched). */
+int tt_open_recording(const char *path, struct tt_reader **out);
+
 /* Prints "Try 'touchtape CMD --help'" after a usage error; returns 2. */
 int tt_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -87,11 +87,9 @@ read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out
 		unsetenv("TT_READER_NO_FASTPATH");
 	else
 		setenv("TT_READER_NO_FASTPATH", "1", 1);
-	rc = tt_reader_open_fd(input_fd(data, size), "fuzz", &r);
-	if (rc < 0) {
-		tt_reader_free(r);
+	rc = tt_reader_open_fd(input_fd(data, size), "fuzz", &r, NULL);
+	if (rc < 0)
 		return;
-	}
 	tt_reader_set_warn(r, quiet, NULL);
 	struct tt_checker *c = tt_checker_new(on_diag, NULL);
 	if (out_fd >= 0)
