@@ -12,13 +12,18 @@ data="$abs_top_srcdir/tests/data/analyze"
 status=0
 for f in session.jsonl type-a-pairing.jsonl jump-no.jsonl; do
 	note "replaying $f"
-	"$TOUCHTAPE" replay --quiet --start-delay 1.5 "$data/$f" >"$tmp/replay.out" 2>&1 &
+	"$TOUCHTAPE" replay --quiet --start-delay 2.5 "$data/$f" >"$tmp/replay.out" 2>&1 &
 	rpid=$!
-	# The replay devices exist well before their first frame.
-	sleep 0.7
-	"$TOUCHTAPE" record --quiet --duration 3 -o "$tmp/rec.jsonl" "touchtape replay:*" 2>"$tmp/rec.err" ||
-		{ cat "$tmp/rec.err" "$tmp/replay.out"; fail "$f: record failed"; }
+	# The replay devices exist well before their first frame; wait for
+	# them rather than guess (a loaded host boots the VM slowly).
+	wait_for 20 sh -c '"$TOUCHTAPE" list 2>/dev/null | grep -q "touchtape replay:"' ||
+		{ cat "$tmp/replay.out"; fail "$f: the replay device did not appear"; }
+	# Record until the replay is over, however long the host takes.
+	"$TOUCHTAPE" record --quiet -o "$tmp/rec.jsonl" "touchtape replay:*" 2>"$tmp/rec.err" &
+	recpid=$!
 	wait "$rpid" || { cat "$tmp/replay.out"; fail "$f: replay failed"; }
+	kill -INT "$recpid" 2>/dev/null || true	# it may have ended with its device
+	wait "$recpid" || { cat "$tmp/rec.err" "$tmp/replay.out"; fail "$f: record failed"; }
 	if "$TOUCHTAPE" diff "$data/$f" "$tmp/rec.jsonl" >"$tmp/diff.out"; then
 		note "$f: replay matches"
 	else

@@ -3,4 +3,4 @@ touchtape_sources = \
 	tools/cmd-print.c tools/cmd-validate.c \
 	tools/cmd-analyze.c tools/cmd-diff.c \
 	tools/cmd-convert.c
-EXTRA_DIST += tools/demo.sh
+EXTRA_DIST += tools/demo.sh tools/demo-guest.sh
