@@ -1,1 +1,38 @@
-# record: filled in by its issue
+# touchtape record (kernel evdev side) and touchtape list.
+touchtape_record_sources = \
+	record/evdev-capture.c record/evdev-capture.h \
+	record/keymask.c record/keymask.h
+touchtape_sources += $(touchtape_record_sources) \
+	record/event-loop.c record/event-loop.h \
+	record/input-devices.c record/input-devices.h \
+	record/recorder.c record/recorder.h \
+	record/cmd-record.c record/cmd-list.c
+dist_man_MANS += man/touchtape-record.1 man/touchtape-list.1
+
+# Host unit test: tt_capture through a pipe (plain and ASan+UBSan).
+record_tests_test_capture_SOURCES = record/tests/test-capture.c \
+	$(touchtape_record_sources) $(tests_common_sources)
+record_tests_test_capture_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/record -I$(top_srcdir)/tests
+record_tests_test_capture_LDADD = libtouchtape.la -lm
+check_PROGRAMS += record/tests/test-capture
+TESTS += record/tests/test-capture
+if HAVE_SANITIZERS
+record_tests_test_capture_san_SOURCES = $(record_tests_test_capture_SOURCES)
+record_tests_test_capture_san_CPPFLAGS = $(record_tests_test_capture_CPPFLAGS)
+record_tests_test_capture_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+record_tests_test_capture_san_LDFLAGS = $(SANITIZE_FLAGS)
+record_tests_test_capture_san_LDADD = libtouchtape-san.la -lm
+check_PROGRAMS += record/tests/test-capture-san
+TESTS += record/tests/test-capture-san
+endif
+
+# The kernel-filtering model the VM test compares recordings against.
+check_PROGRAMS += record/tests/model-check
+record_tests_model_check_SOURCES = record/tests/model-check.c
+record_tests_model_check_LDADD = libtouchtape.la -lm
+
+# Kernel tests in the VM rig (one boot for all scenarios).
+TESTS += record/tests/vm-record.sh
+EXTRA_DIST += record/tests/vm-record.sh
+TESTS += record/tests/cli-record.sh
+EXTRA_DIST += record/tests/cli-record.sh

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/* touchtape list: the kernel's input devices, xinput-list style. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../tools/commands.h"
+#include "input-devices.h"
+#include "log.h"
+#include "xi-recorder.h"
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: touchtape list [OPTIONS]\n"
+		"\n"
+		"Lists the kernel's input devices (/dev/input/event*), touch-capable ones\n"
+		"first: node, kind, multi-touch protocol (A: SYN_MT_REPORT, B: slots), slot\n"
+		"count, direct (touchscreen) or pointer (touchpad) touch, whether another\n"
+		"program holds an exclusive grab, and the name.\n"
+		"\n"
+		"Options:\n"
+		"      --json          one JSON array, for scripts\n"
+		"      --touch         only touch-capable devices\n"
+		"      --xi[=DISPLAY]  also list the X server's input devices (the default\n"
+		"                      when DISPLAY is set): touch class and the kernel node\n"
+		"                      each came from\n"
+		"      --no-xi         do not list the X server's devices\n"
+		"  -h, --help          show this help\n"
+		"\n"
+		"Reading the devices needs root or membership of the group 'input'.\n"
+		"\n"
+		"Exit status: 0 on success, 1 when no device could be read, 2 on bad usage.\n"
+		"\n"
+		"Examples:\n"
+		"  touchtape list\n"
+		"  touchtape list --json --touch\n"
+		"  touchtape list --xi=:1 --touch\n");
+}
+
+static void
+json_string(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static void
+print_json(const struct tt_input_list *list, bool touch_only)
+{
+	bool first = true;
+
+	printf("[");
+	for (size_t i = 0; i < list->n; i++) {
+		const struct tt_input_entry *e = &list->entries[i];
+		const struct tt_device *dev = e->capture ? tt_capture_device(e->capture) : NULL;
+
+		if (touch_only && (!dev || !tt_device_is_touch(dev)))
+			continue;
+		printf("%s\n  {\"node\": ", first ? "" : ",");
+		first = false;
+		json_string(e->node);
+		if (!dev) {
+			printf(", \"error\": ");
+			json_string(strerror(-e->error));
+			printf("}");
+			continue;
+		}
+		printf(", \"name\": ");
+		json_string(dev->name);
+		printf(", \"kind\": \"%s\", \"touch\": %s", tt_device_kind(dev),
+		       tt_device_is_touch(dev) ? "true" : "false");
+		printf(", \"mt_protocol\": ");
+		if (dev->mt_protocol == TT_MT_NONE)
+			printf("null");
+		else
+			printf("\"%s\"", tt_mt_protocol_name(dev->mt_protocol));
+		printf(", \"slots\": %u", dev->num_slots);
+		printf(", \"touch_mode\": ");
+		if (tt_device_is_touch(dev))
+			printf("\"%s\"", tt_device_touch_mode(dev));
+		else
+			printf("null");
+		printf(", \"vendor\": %u, \"product\": %u, \"bustype\": %u",
+		       dev->vendor, dev->product, dev->bustype);
+		printf(", \"grabbed_by_other\": %s}", dev->grabbed_by_other ? "true" : "false");
+	}
+	printf("%s]\n", first ? "" : "\n");
+}
+
+static void
+print_table(const struct tt_input_list *list, bool touch_only)
+{
+	bool header_touch = false, header_other = false;
+
+	for (size_t i = 0; i < list->n; i++) {
+		const struct tt_input_entry *e = &list->entries[i];
+		const struct tt_device *dev = e->capture ? tt_capture_device(e->capture) : NULL;
+		bool touch = dev && tt_device_is_touch(dev);
+
+		if (touch_only && !touch)
+			continue;
+		if (touch && !header_touch) {
+			printf("Touch devices:\n");
+			header_touch = true;
+		} else if (!touch && !header_other) {
+			printf("%sOther devices:\n", header_touch ? "\n" : "");
+			header_other = true;
+		}
+		if (!dev) {
+			printf("  %-20s (cannot open: %s)\n", e->node, strerror(-e->error));
+			continue;
+		}
+		char slots[16] = "-";
+		if (dev->num_slots)
+			snprintf(slots, sizeof(slots), "%u", dev->num_slots);
+		printf("  %-20s %-12s MT %-2s slots %-4s %-8s %-8s %s\n", e->node,
+		       tt_device_kind(dev), tt_mt_protocol_name(dev->mt_protocol), slots,
+		       touch ? tt_device_touch_mode(dev) : "-",
+		       dev->grabbed_by_other ? "GRABBED" : "",
+		       dev->name ? dev->name : "");
+	}
+	if (!header_touch && !header_other)
+		printf("No %sinput devices.\n", touch_only ? "touch " : "");
+}
+
+int
+tt_cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "touch", no_argument, NULL, 't' },
+		{ "xi", optional_argument, NULL, 'X' },
+		{ "no-xi", no_argument, NULL, 'N' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tt_input_list list;
+	bool json = false, touch_only = false;
+	bool want_xi = false, no_xi = false;
+	const char *xi_display = NULL;
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j': json = true; break;
+		case 't': touch_only = true; break;
+		case 'X': want_xi = true; xi_display = optarg; break;
+		case 'N': no_xi = true; break;
+		case 'h': usage(stdout); return TT_EXIT_OK;
+		default: return tt_usage_error("list", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return tt_usage_error("list", "unexpected argument '%s'", argv[optind]);
+
+	rc = tt_input_scan(&list);
+	if (rc < 0) {
+		tt_error("/dev/input: %s", strerror(-rc));
+		return TT_EXIT_FAILURE;
+	}
+	if (json)
+		print_json(&list, touch_only);
+	else
+		print_table(&list, touch_only);
+
+	int status = TT_EXIT_OK;
+	if (list.naccess)
+		tt_warning("%zu device%s could not be read: run as root, or join the group "
+			   "'input' (sudo usermod -aG input $USER, then log in again)",
+			   list.naccess, list.naccess == 1 ? "" : "s");
+	if (list.n && list.nerrors == list.n)
+		status = TT_EXIT_FAILURE;
+	/* The X side too (not in --json: that is the kernel devices' array). */
+	if (!json && !no_xi && (want_xi || getenv("DISPLAY"))) {
+		putchar('\n');
+		fflush(stdout);
+		if (tt_xi_list_devices(xi_display, touch_only, stdout) < 0 && want_xi)
+			status = TT_EXIT_FAILURE;
+	}
+	tt_input_list_clear(&list);
+	return status;
+}

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/* touchtape record: the command line; record/recorder.c does the work. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../tools/commands.h"
+#include "input-devices.h"
+#include "log.h"
+#include "recorder.h"
+#include "util-strings.h"
+#include "xi-recorder.h"
+
+struct path_list {
+	char **paths;
+	size_t n;
+};
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: touchtape record [OPTIONS] [DEVICE...] [-o FILE]\n"
+		"\n"
+		"Records what the kernel delivers from one or more evdev devices into one\n"
+		"timeline file: every event, in its frame, with the kernel's timestamps\n"
+		"(CLOCK_MONOTONIC, in microseconds from the start of the recording), and\n"
+		"each device's description and state (touches down, keys, switches) at the\n"
+		"start. Frames are written as they arrive; a recording that is killed is\n"
+		"valid up to its last complete line.\n"
+		"\n"
+		"DEVICE is /dev/input/eventN, eventN, or a name pattern: a glob (\"*Wacom*\")\n"
+		"matched against the whole device name, or else a case-insensitive part of\n"
+		"the name; a pattern records every device it matches. Without DEVICE the\n"
+		"devices are listed (touch devices first) and you pick; that needs a\n"
+		"terminal.\n"
+		"\n"
+		"Options:\n"
+		"  -o, --output FILE       write to FILE ('-': standard output, the default)\n"
+		"      --all-touch         record every touchscreen, touchpad and tablet touch\n"
+		"                          device\n"
+		"      --grab              grab the devices (EVIOCGRAB): nothing else sees\n"
+		"                          their events while recording\n"
+		"      --show-keycodes     do not mask keyboard keys (see PRIVACY)\n"
+		"      --duration SECONDS  stop after SECONDS (also 500ms, 2m)\n"
+		"      --frames N          stop after N frames (all devices together)\n"
+		"      --autorestart SECONDS\n"
+		"                          after SECONDS without input, end the file and\n"
+		"                          continue in FILE.1, then FILE.2, ... (needs -o FILE)\n"
+		"      --xi[=DISPLAY]      also record what the X server made of the touches:\n"
+		"                          XInput 2.2 touch, raw touch and ownership events and\n"
+		"                          the XI devices (linked to the kernel devices by\n"
+		"                          node); DISPLAY defaults to $DISPLAY. Without DEVICE,\n"
+		"                          only the X side is recorded (no root needed)\n"
+		"      --xi-grab=MODE      (implies --xi) hold a passive touch grab on the root\n"
+		"                          window, like a window manager, and decide each touch:\n"
+		"                          accept, reject, accept-after=MS or reject-after=MS\n"
+		"      --xi-window         (implies --xi) add a client with a window covering\n"
+		"                          the screen that selects touch events and\n"
+		"                          TouchOwnership, like an application\n"
+		"  -q, --quiet             no messages except errors\n"
+		"  -h, --help              show this help\n"
+		"\n"
+		"Stop with Ctrl-C, SIGTERM or SIGHUP; the file then ends with a stop marker.\n"
+		"A device that disappears gets a device-removed marker; the others go on.\n"
+		"SYN_DROPPED (the reader fell behind) is recorded with libevdev's resync.\n"
+		"\n"
+		"PRIVACY: on keyboards, letters, digits, punctuation, space and keypad keys\n"
+		"are written as placeholders (the n-th such key held at once becomes the\n"
+		"keyboard's n-th lowest such code, e.g. KEY_1), and MSC_SCAN values as 0.\n"
+		"Touch, pointer, tablet and button codes are never masked. The header's\n"
+		"keycodes_masked says whether masking was on.\n"
+		"\n"
+		"Reading devices needs root or membership of the group 'input'.\n"
+		"\n"
+		"Exit status: 0 when the recording ended normally, 1 on an error (a device\n"
+		"that cannot be opened, a failed write), 2 on bad usage.\n"
+		"\n"
+		"Examples:\n"
+		"  touchtape record -o touch.jsonl                  # pick from a list\n"
+		"  touchtape record /dev/input/event5 -o bug.jsonl\n"
+		"  touchtape record --all-touch --duration 30 -o all.jsonl\n"
+		"  touchtape record 'Wacom*Finger' -o - | touchtape print -   # live view\n"
+		"  touchtape record --autorestart 5 event7 -o session.jsonl\n"
+		"  touchtape record --xi event5 -o kernel-and-x.jsonl\n"
+		"  touchtape record --xi=:1 -o x-only.jsonl            # no root needed\n"
+		"  touchtape record --xi-grab=reject-after=50 --xi-window event5 -o own.jsonl\n");
+}
+
+static void
+add_path(struct path_list *l, const char *path)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->paths[i], path) == 0)
+			return;
+	l->paths = tt_reallocarray(l->paths, l->n + 1, sizeof(*l->paths));
+	l->paths[l->n++] = tt_strdup(path);
+}
+
+static void
+path_list_clear(struct path_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->paths[i]);
+	free(l->paths);
+	l->paths = NULL;
+	l->n = 0;
+}
+
+static bool
+is_event_name(const char *s)
+{
+	if (strncmp(s, "event", 5) != 0 || !s[5])
+		return false;
+	return strspn(s + 5, "0123456789") == strlen(s + 5);
+}
+
+static bool
+scan_once(struct tt_input_list *list, bool *scanned)
+{
+	if (*scanned)
+		return true;
+	int rc = tt_input_scan(list);
+	if (rc < 0) {
+		tt_error("/dev/input: %s", strerror(-rc));
+		return false;
+	}
+	*scanned = true;
+	if (list->naccess && list->naccess == list->n)
+		tt_error("no input device could be opened: run as root, or join the group "
+			 "'input' (sudo usermod -aG input $USER, then log in again)");
+	return true;
+}
+
+static void
+print_choices(const struct tt_input_list *list)
+{
+	fprintf(stderr, "Input devices:\n");
+	for (size_t i = 0; i < list->n; i++) {
+		const struct tt_input_entry *e = &list->entries[i];
+		if (!e->capture) {
+			fprintf(stderr, "  %3zu  %-20s (cannot open: %s)\n", i + 1, e->node,
+				strerror(-e->error));
+			continue;
+		}
+		const struct tt_device *dev = tt_capture_device(e->capture);
+		char slots[24] = "";
+		if (dev->num_slots)
+			snprintf(slots, sizeof(slots), "%u slots", dev->num_slots);
+		fprintf(stderr, "  %3zu  %-20s %-12s MT %-2s %-9s %-8s %s\n", i + 1, e->node,
+			tt_device_kind(dev), tt_mt_protocol_name(dev->mt_protocol), slots,
+			tt_device_touch_mode(dev), dev->name);
+	}
+}
+
+/* Asks on the terminal which devices to record. */
+static int
+pick_devices(const struct tt_input_list *list, struct path_list *out)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t size = 0;
+
+	if (list->n == 0) {
+		tt_error("no input devices found in /dev/input");
+		return TT_EXIT_FAILURE;
+	}
+	print_choices(list);
+	fprintf(stderr, "Record which? Numbers separated by spaces or commas, "
+		"'t' for all touch devices: ");
+	if (getline(&line, &size, stdin) < 0) {
+		fprintf(stderr, "\n");
+		tt_error("no device chosen");
+		return TT_EXIT_FAILURE;
+	}
+	for (char *tok = strtok(line, " ,\t\n"); tok; tok = strtok(NULL, " ,\t\n")) {
+		int64_t n;
+		if (strcmp(tok, "t") == 0) {
+			for (size_t i = 0; i < list->n; i++)
+				if (list->entries[i].capture &&
+				    tt_device_is_touch(tt_capture_device(list->entries[i].capture)))
+					add_path(out, list->entries[i].node);
+			continue;
+		}
+		if (tt_parse_int64(tok, &n) < 0 || n < 1 || (uint64_t)n > list->n) {
+			tt_error("'%s' is not one of the numbers shown", tok);
+			return TT_EXIT_USAGE;
+		}
+		add_path(out, list->entries[n - 1].node);
+	}
+	if (out->n == 0) {
+		tt_error("no device chosen");
+		return TT_EXIT_FAILURE;
+	}
+	return TT_EXIT_OK;
+}
+
+static int
+resolve_devices(char **args, int nargs, bool all_touch, struct path_list *out)
+{
+	struct tt_input_list list = { 0 };
+	bool scanned = false;
+	int status = TT_EXIT_OK;
+
+	for (int i = 0; i < nargs && status == TT_EXIT_OK; i++) {
+		const char *a = args[i];
+		if (strchr(a, '/')) {
+			add_path(out, a);
+		} else if (is_event_name(a)) {
+			char path[64];
+			snprintf(path, sizeof(path), "/dev/input/%s", a);
+			add_path(out, path);
+		} else if (!scan_once(&list, &scanned)) {
+			status = TT_EXIT_FAILURE;
+		} else {
+			size_t before = out->n;
+			for (size_t k = 0; k < list.n; k++)
+				if (list.entries[k].capture &&
+				    tt_device_name_matches(tt_capture_device(list.entries[k].capture), a))
+					add_path(out, list.entries[k].node);
+			if (out->n == before) {
+				tt_error("no input device name matches '%s' (touchtape list shows them)", a);
+				status = TT_EXIT_FAILURE;
+			}
+		}
+	}
+	if (status == TT_EXIT_OK && all_touch) {
+		if (!scan_once(&list, &scanned)) {
+			status = TT_EXIT_FAILURE;
+		} else {
+			size_t before = out->n;
+			for (size_t k = 0; k < list.n; k++)
+				if (list.entries[k].capture &&
+				    tt_device_is_touch(tt_capture_device(list.entries[k].capture)))
+					add_path(out, list.entries[k].node);
+			if (out->n == before) {
+				tt_error("--all-touch: no touch device found");
+				status = TT_EXIT_FAILURE;
+			}
+		}
+	}
+	if (status == TT_EXIT_OK && nargs == 0 && !all_touch) {
+		if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) {
+			tt_error("no device given, and no terminal to ask on: name one "
+				 "(touchtape list shows them) or use --all-touch");
+			status = TT_EXIT_USAGE;
+		} else if (!scan_once(&list, &scanned)) {
+			status = TT_EXIT_FAILURE;
+		} else {
+			status = pick_devices(&list, out);
+		}
+	}
+	tt_input_list_clear(&list);
+	return status;
+}
+
+static int
+parse_seconds(const char *opt, const char *arg, int64_t *out)
+{
+	if (tt_parse_duration_us(arg, out) < 0 || *out <= 0)
+		return tt_usage_error("record", "%s takes a positive duration, not '%s'", opt, arg);
+	return TT_EXIT_OK;
+}
+
+int
+tt_cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "all-touch", no_argument, NULL, 'A' },
+		{ "grab", no_argument, NULL, 'g' },
+		{ "show-keycodes", no_argument, NULL, 'k' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "frames", required_argument, NULL, 'f' },
+		{ "autorestart", required_argument, NULL, 'r' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "xi", optional_argument, NULL, 'X' },
+		{ "xi-grab", required_argument, NULL, 'G' },
+		{ "xi-window", no_argument, NULL, 'W' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tt_recorder_options ro = { 0 };
+	_cleanup_(tt_recorder_freep) struct tt_recorder *r = NULL;
+	/* After r: freed first, while r's loop still holds its sources. */
+	_cleanup_(tt_xi_recorder_freep) struct tt_xi_recorder *xr = NULL;
+	struct tt_xi_options xo = { 0 };
+	bool use_xi = false;
+	struct path_list paths = { 0 };
+	bool all_touch = false;
+	int opt, status, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': ro.output = optarg; break;
+		case 'A': all_touch = true; break;
+		case 'g': ro.capture_flags |= TT_CAPTURE_GRAB; break;
+		case 'k': ro.capture_flags |= TT_CAPTURE_SHOW_KEYCODES; break;
+		case 'd':
+			if (parse_seconds("--duration", optarg, &ro.duration_us))
+				return TT_EXIT_USAGE;
+			break;
+		case 'r':
+			if (parse_seconds("--autorestart", optarg, &ro.autorestart_us))
+				return TT_EXIT_USAGE;
+			break;
+		case 'f': {
+			int64_t n;
+			if (tt_parse_int64(optarg, &n) < 0 || n <= 0)
+				return tt_usage_error("record", "--frames takes a positive number, not '%s'",
+						      optarg);
+			ro.max_frames = (uint64_t)n;
+			break;
+		}
+		case 'q': ro.quiet = true; break;
+		case 'X':
+			use_xi = true;
+			xo.display = optarg;
+			break;
+		case 'G':
+			use_xi = true;
+			if (tt_xi_parse_grab(optarg, &xo.grab, &xo.grab_delay_us) < 0)
+				return tt_usage_error("record", "--xi-grab takes accept, reject, "
+						      "accept-after=MS or reject-after=MS, not '%s'", optarg);
+			break;
+		case 'W':
+			use_xi = true;
+			xo.window = true;
+			break;
+		case 'h': usage(stdout); return TT_EXIT_OK;
+		default: return tt_usage_error("record", "unknown option");
+		}
+	}
+	if (ro.autorestart_us && (!ro.output || strcmp(ro.output, "-") == 0))
+		return tt_usage_error("record", "--autorestart needs -o FILE (it writes FILE.1, FILE.2, ...)");
+
+	if (use_xi && ro.autorestart_us)
+		return tt_usage_error("record", "--autorestart cannot be combined with --xi");
+	xo.quiet = ro.quiet;
+	/* --xi without DEVICE: only the X side, nothing to pick. */
+	if (use_xi && optind == argc && !all_touch)
+		status = TT_EXIT_OK;
+	else
+		status = resolve_devices(argv + optind, argc - optind, all_touch, &paths);
+	if (status != TT_EXIT_OK) {
+		path_list_clear(&paths);
+		return status;
+	}
+	/* A closed pipe (| head) is a write error like any other, not a
+	 * silent death that leaves no summary. */
+	signal(SIGPIPE, SIG_IGN);
+	if (use_xi) {
+		/* Connected before the header is written: it names the server. */
+		if (tt_xi_recorder_connect(&xo, &xr) < 0) {
+			path_list_clear(&paths);
+			return TT_EXIT_FAILURE;
+		}
+		ro.x_vendor = tt_xi_recorder_vendor(xr);
+		ro.x_release = tt_xi_recorder_release(xr);
+	}
+	rc = tt_recorder_new(&ro, paths.paths, paths.n, &r);
+	if (rc >= 0 && xr)
+		rc = tt_xi_recorder_start(xr, r, paths.paths, paths.n);
+	path_list_clear(&paths);
+	if (rc < 0)
+		return TT_EXIT_FAILURE;
+	status = tt_recorder_run(r);
+	if (xr && !ro.quiet)
+		tt_xi_recorder_summary(xr);
+	return status;
+}

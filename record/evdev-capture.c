@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libevdev/libevdev.h>
+
+#include "evdev-capture.h"
+#include "keymask.h"
+#include "util-strings.h"
+
+/* One read(2) takes at most this many events; evdev's own client buffer
+ * is usually 64..2048 events, so a few reads drain it. */
+#define READ_BATCH 256
+/* Reads of the fd (to discard what follows a SYN_DROPPED) before giving up
+ * on a device that floods faster than we read. */
+#define MAX_DISCARD_READS 64
+
+struct tt_capture {
+	int fd;
+	struct libevdev *evdev;	/* NULL for tt_capture_new_from_fd() */
+	struct tt_device *dev;
+	struct tt_keymask mask;
+	int num_slots;		/* libevdev's view: slots to mirror, or -1 */
+
+	/* Raw bytes read but not yet a whole struct input_event (only a pipe
+	 * can split one). */
+	union {
+		struct input_event events[READ_BATCH];
+		char bytes[READ_BATCH * sizeof(struct input_event)];
+	} rbuf;
+	size_t rbytes;
+
+	/* The frame being assembled; grows to the largest frame seen, so the
+	 * steady state allocates nothing. */
+	struct tt_event *events;
+	int64_t *times;		/* kernel time of each event, us */
+	uint32_t nevents;
+	uint32_t capacity;
+	int64_t last_time;	/* kernel time of the last event read */
+
+	size_t drops;
+	size_t discarded;
+	size_t nframes;
+	size_t nevents_total;
+};
+
+static int64_t
+event_time_us(const struct input_event *ev)
+{
+	return (int64_t)ev->input_event_sec * 1000000 + ev->input_event_usec;
+}
+
+static int32_t
+clamp_dt(int64_t dt)
+{
+	if (dt > INT32_MAX)
+		return INT32_MAX;
+	if (dt < INT32_MIN)
+		return INT32_MIN;
+	return (int32_t)dt;
+}
+
+static void
+push_event(struct tt_capture *c, uint16_t type, uint16_t code, int32_t value, int64_t time)
+{
+	if (c->nevents == c->capacity) {
+		c->capacity = c->capacity ? c->capacity * 2 : 64;
+		c->events = tt_reallocarray(c->events, c->capacity, sizeof(*c->events));
+		c->times = tt_reallocarray(c->times, c->capacity, sizeof(*c->times));
+	}
+	struct tt_event *e = &c->events[c->nevents];
+	e->type = type;
+	e->code = code;
+	e->value = value;
+	e->dt_us = 0;
+	tt_keymask_event(&c->mask, e);
+	c->times[c->nevents] = time;
+	c->nevents++;
+}
+
+/* Hands the assembled events out as one frame timed at @time. */
+static int
+flush_frame(struct tt_capture *c, int64_t time, uint32_t flags, int64_t start_us,
+	    tt_frame_fn fn, void *userdata)
+{
+	struct tt_frame f = {
+		.device = c->dev->id,
+		.time_us = time - start_us,
+		.flags = flags,
+		.nevents = c->nevents,
+		.events = c->events,
+	};
+
+	if (c->nevents == 0)
+		return 0;
+	for (uint32_t i = 0; i < c->nevents; i++)
+		c->events[i].dt_us = clamp_dt(c->times[i] - time);
+	c->nframes++;
+	c->nevents_total += c->nevents;
+	c->nevents = 0;
+	return fn(userdata, &f);
+}
+
+/* Keeps libevdev's idea of the device state equal to the kernel's, so the
+ * resync after a SYN_DROPPED reports the right differences. Per-slot axes
+ * go through libevdev_set_slot_value(), which (unlike
+ * libevdev_set_event_value()) does not reject a tracking ID change that
+ * libevdev considers invalid but the kernel delivered. */
+static void
+mirror_event(struct tt_capture *c, const struct input_event *ev)
+{
+	if (!c->evdev)
+		return;
+	switch (ev->type) {
+	case EV_ABS:
+		if (c->num_slots > 0 && ev->code > ABS_MT_SLOT && ev->code <= TT_MT_LAST) {
+			int slot = libevdev_get_current_slot(c->evdev);
+			if (slot >= 0)
+				libevdev_set_slot_value(c->evdev, (unsigned int)slot, ev->code, ev->value);
+			return;
+		}
+		libevdev_set_event_value(c->evdev, ev->type, ev->code, ev->value);
+		return;
+	case EV_KEY:
+	case EV_LED:
+	case EV_SW:
+		libevdev_set_event_value(c->evdev, ev->type, ev->code, ev->value);
+		return;
+	default:
+		return;
+	}
+}
+
+/* Discards what is queued behind a SYN_DROPPED (the rest of our buffer
+ * and whatever the fd holds), remembering the newest kernel time. */
+static void
+discard_pending(struct tt_capture *c, size_t from, size_t count)
+{
+	for (size_t i = from; i < count; i++) {
+		c->discarded++;
+		c->last_time = event_time_us(&c->rbuf.events[i]);
+	}
+	c->rbytes = 0;
+	for (int n = 0; n < MAX_DISCARD_READS; n++) {
+		ssize_t len = read(c->fd, c->rbuf.bytes, sizeof(c->rbuf.bytes));
+		if (len <= 0)
+			break;
+		size_t got = (size_t)len / sizeof(struct input_event);
+		c->discarded += got;
+		if (got)
+			c->last_time = event_time_us(&c->rbuf.events[got - 1]);
+	}
+}
+
+/* libevdev's resync: FORCE_SYNC, then the SYNC loop until -EAGAIN. Each
+ * SYN_REPORT in libevdev's sync queue ends one RESYNC frame. */
+static int
+resync(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void *userdata)
+{
+	struct input_event ev;
+	int rc;
+
+	if (!c->evdev)
+		return 0;
+	rc = libevdev_next_event(c->evdev, LIBEVDEV_READ_FLAG_FORCE_SYNC, &ev);
+	if (rc < 0 && rc != -EAGAIN)
+		return rc;
+	for (;;) {
+		rc = libevdev_next_event(c->evdev, LIBEVDEV_READ_FLAG_SYNC, &ev);
+		if (rc == -EAGAIN)
+			break;
+		if (rc < 0)
+			return rc;
+		push_event(c, ev.type, ev.code, ev.value, c->last_time);
+		if (ev.type == EV_SYN && ev.code == SYN_REPORT) {
+			rc = flush_frame(c, c->last_time, TT_FRAME_RESYNC, start_us, fn, userdata);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	/* A sync queue that did not end in SYN_REPORT (never seen). */
+	return flush_frame(c, c->last_time, TT_FRAME_RESYNC | TT_FRAME_INCOMPLETE, start_us,
+			   fn, userdata);
+}
+
+static int
+handle_dropped(struct tt_capture *c, const struct input_event *ev, size_t index, size_t count,
+	       int64_t start_us, tt_frame_fn fn, void *userdata)
+{
+	int64_t t = event_time_us(ev);
+	int rc;
+
+	rc = flush_frame(c, c->last_time, TT_FRAME_INCOMPLETE, start_us, fn, userdata);
+	if (rc < 0)
+		return rc;
+	c->drops++;
+	c->last_time = t;
+	push_event(c, ev->type, ev->code, ev->value, t);
+	rc = flush_frame(c, t, TT_FRAME_DROPPED, start_us, fn, userdata);
+	if (rc < 0)
+		return rc;
+	discard_pending(c, index + 1, count);
+	return resync(c, start_us, fn, userdata);
+}
+
+/* Processes @count whole events from the read buffer. Returns 1 when a
+ * SYN_DROPPED consumed the rest of the buffer. */
+static int
+process_batch(struct tt_capture *c, size_t count, int64_t start_us, tt_frame_fn fn, void *userdata)
+{
+	for (size_t i = 0; i < count; i++) {
+		const struct input_event *ev = &c->rbuf.events[i];
+		int64_t t = event_time_us(ev);
+		int rc;
+
+		if (ev->type == EV_SYN && ev->code == SYN_DROPPED) {
+			rc = handle_dropped(c, ev, i, count, start_us, fn, userdata);
+			return rc < 0 ? rc : 1;
+		}
+		mirror_event(c, ev);
+		c->last_time = t;
+		push_event(c, ev->type, ev->code, ev->value, t);
+		if (ev->type == EV_SYN && ev->code == SYN_REPORT)
+			rc = flush_frame(c, t, 0, start_us, fn, userdata);
+		else if (c->nevents >= TT_MAX_FRAME_EVENTS)
+			/* Only a pipe can make a frame this long: the kernel
+			 * splits packets long before. */
+			rc = flush_frame(c, t, TT_FRAME_INCOMPLETE, start_us, fn, userdata);
+		else
+			rc = 0;
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+tt_capture_dispatch(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void *userdata)
+{
+	for (;;) {
+		ssize_t len = read(c->fd, c->rbuf.bytes + c->rbytes, sizeof(c->rbuf.bytes) - c->rbytes);
+		int rc;
+
+		if (len < 0) {
+			rc = -errno;
+			if (rc == -EINTR)
+				continue;
+			if (rc == -EAGAIN)
+				return 0;
+			if (rc == -ENODEV) {
+				int frc = flush_frame(c, c->last_time, TT_FRAME_INCOMPLETE, start_us,
+						      fn, userdata);
+				return frc < 0 ? frc : -ENODEV;
+			}
+			return rc;
+		}
+		if (len == 0) {
+			/* End of a pipe: the writer is gone, like a device. */
+			int frc = flush_frame(c, c->last_time, TT_FRAME_INCOMPLETE, start_us, fn, userdata);
+			return frc < 0 ? frc : -ENODEV;
+		}
+		c->rbytes += (size_t)len;
+		size_t count = c->rbytes / sizeof(struct input_event);
+		size_t used = count * sizeof(struct input_event);
+
+		rc = process_batch(c, count, start_us, fn, userdata);
+		if (rc < 0)
+			return rc;
+		if (rc == 1)
+			continue;	/* the buffer was discarded */
+		memmove(c->rbuf.bytes, c->rbuf.bytes + used, c->rbytes - used);
+		c->rbytes -= used;
+	}
+}
+
+static void
+read_slots(struct tt_capture *c)
+{
+	struct tt_device *dev = c->dev;
+
+	if (c->num_slots <= 0 || tt_device_set_slots(dev, (uint32_t)c->num_slots) < 0)
+		return;
+	for (uint32_t s = 0; s < dev->num_slots; s++) {
+		for (unsigned int code = TT_MT_FIRST; code <= TT_MT_LAST; code++) {
+			if (libevdev_has_event_code(c->evdev, EV_ABS, code))
+				dev->slots[s].values[code - TT_MT_FIRST] =
+					libevdev_get_slot_value(c->evdev, s, code);
+		}
+	}
+	dev->current_slot = libevdev_get_current_slot(c->evdev);
+}
+
+static char *
+sanitized(const char *s)
+{
+	return s ? tt_str_sanitize(s, strlen(s), TT_MAX_STRING_BYTES) : NULL;
+}
+
+static void read_state(struct tt_capture *c);
+
+/* Fills the device record from libevdev: description and current state. */
+static void
+describe(struct tt_capture *c, const char *path)
+{
+	struct libevdev *e = c->evdev;
+	struct tt_device *dev = c->dev;
+
+	dev->name = sanitized(libevdev_get_name(e));
+	dev->node = sanitized(path);
+	dev->phys = sanitized(libevdev_get_phys(e));
+	dev->uniq = sanitized(libevdev_get_uniq(e));
+	dev->bustype = (uint16_t)libevdev_get_id_bustype(e);
+	dev->vendor = (uint16_t)libevdev_get_id_vendor(e);
+	dev->product = (uint16_t)libevdev_get_id_product(e);
+	dev->version = (uint16_t)libevdev_get_id_version(e);
+	dev->driver_version = (uint32_t)libevdev_get_driver_version(e);
+
+	for (unsigned int p = 0; p < INPUT_PROP_CNT; p++)
+		if (libevdev_has_property(e, p))
+			set_bit(dev->props, p);
+	for (unsigned int type = EV_KEY; type < EV_CNT; type++) {
+		int max = libevdev_event_type_get_max(type);
+		if (max < 0 || !libevdev_has_event_type(e, type))
+			continue;
+		set_bit(dev->types, type);
+		for (unsigned int code = 0; code <= (unsigned int)max && code < KEY_CNT; code++)
+			if (libevdev_has_event_code(e, type, code))
+				tt_device_enable(dev, type, code);
+	}
+	for (unsigned int code = 0; code < ABS_CNT; code++) {
+		const struct input_absinfo *a = libevdev_get_abs_info(e, code);
+		if (!a)
+			continue;
+		dev->abs[code] = (struct tt_absinfo){ a->value, a->minimum, a->maximum,
+						      a->fuzz, a->flat, a->resolution };
+	}
+	int delay, period;
+	if (libevdev_get_repeat(e, &delay, &period) == 0) {
+		dev->rep_delay = delay;
+		dev->rep_period = period;
+	}
+
+	c->num_slots = libevdev_get_num_slots(e);
+	if (libevdev_has_event_code(e, EV_ABS, ABS_MT_SLOT) && c->num_slots > 0)
+		dev->mt_protocol = TT_MT_B;
+	else if (libevdev_has_event_code(e, EV_ABS, ABS_MT_POSITION_X))
+		dev->mt_protocol = TT_MT_A;
+	if (dev->mt_protocol == TT_MT_A)
+		tt_device_enable(dev, EV_SYN, SYN_MT_REPORT);
+	tt_device_enable(dev, EV_SYN, SYN_DROPPED);
+
+	read_state(c);
+}
+
+/* The current state, from libevdev's view, which mirror_event() keeps
+ * equal to the kernel's. */
+static void
+read_state(struct tt_capture *c)
+{
+	struct libevdev *e = c->evdev;
+	struct tt_device *dev = c->dev;
+
+	read_slots(c);
+	for (unsigned int code = 0; code < ABS_CNT; code++)
+		if (libevdev_has_event_code(e, EV_ABS, code) &&
+		    (code < TT_MT_FIRST || code > TT_MT_LAST))
+			dev->abs[code].value = libevdev_get_event_value(e, EV_ABS, code);
+	memset(dev->keys_down, 0, sizeof(dev->keys_down));
+	memset(dev->leds_on, 0, sizeof(dev->leds_on));
+	memset(dev->switches_on, 0, sizeof(dev->switches_on));
+	for (unsigned int code = 0; code < KEY_CNT; code++)
+		if (libevdev_has_event_code(e, EV_KEY, code) &&
+		    libevdev_get_event_value(e, EV_KEY, code))
+			set_bit(dev->keys_down, code);
+	for (unsigned int code = 0; code < LED_CNT; code++)
+		if (libevdev_has_event_code(e, EV_LED, code) &&
+		    libevdev_get_event_value(e, EV_LED, code))
+			set_bit(dev->leds_on, code);
+	for (unsigned int code = 0; code < SW_CNT; code++)
+		if (libevdev_has_event_code(e, EV_SW, code) &&
+		    libevdev_get_event_value(e, EV_SW, code))
+			set_bit(dev->switches_on, code);
+}
+
+/* Grabs when asked; otherwise finds out whether someone else holds a grab
+ * by trying one and letting go at once. */
+static int
+check_grab(struct tt_capture *c, unsigned int flags)
+{
+	if (ioctl(c->fd, EVIOCGRAB, (void *)1) < 0) {
+		int rc = -errno;
+		if (rc != -EBUSY)
+			return (flags & TT_CAPTURE_GRAB) ? rc : 0;
+		c->dev->grabbed_by_other = true;
+		return (flags & TT_CAPTURE_GRAB) ? -EBUSY : 0;
+	}
+	if (!(flags & TT_CAPTURE_GRAB))
+		ioctl(c->fd, EVIOCGRAB, (void *)0);
+	return 0;
+}
+
+static struct tt_capture *
+capture_new(int fd, struct tt_device *dev)
+{
+	struct tt_capture *c = tt_zalloc(sizeof(*c));
+
+	c->fd = fd;
+	c->dev = dev;
+	c->num_slots = -1;
+	return c;
+}
+
+int
+tt_capture_open(const char *path, uint32_t id, unsigned int flags, struct tt_capture **out)
+{
+	_cleanup_(tt_capture_freep) struct tt_capture *c = NULL;
+	_cleanup_close_ int fd = -1;
+	int clk = CLOCK_MONOTONIC;
+	int rc;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, EVIOCSCLOCKID, &clk) < 0)
+		return errno == EINVAL ? -ENOTTY : -errno;
+
+	c = capture_new(steal_fd(&fd), tt_device_new(id));
+	rc = libevdev_new_from_fd(c->fd, &c->evdev);
+	if (rc < 0)
+		return rc;
+	describe(c, path);
+	rc = check_grab(c, flags);
+	if (rc < 0)
+		return rc;
+	tt_keymask_init(&c->mask, c->dev, !(flags & TT_CAPTURE_SHOW_KEYCODES));
+	tt_keymask_device(&c->mask, c->dev);
+	*out = steal(&c);
+	return 0;
+}
+
+int
+tt_capture_new_from_fd(int fd, struct tt_device *dev, unsigned int flags, struct tt_capture **out)
+{
+	struct tt_capture *c = capture_new(fd, dev);
+
+	tt_keymask_init(&c->mask, c->dev, !(flags & TT_CAPTURE_SHOW_KEYCODES));
+	tt_keymask_device(&c->mask, c->dev);
+	*out = c;
+	return 0;
+}
+
+void
+tt_capture_refresh(struct tt_capture *c)
+{
+	if (!c->evdev)
+		return;
+	read_state(c);
+	tt_keymask_device(&c->mask, c->dev);
+}
+
+const struct tt_device *
+tt_capture_device(const struct tt_capture *c)
+{
+	return c->dev;
+}
+
+int
+tt_capture_fd(const struct tt_capture *c)
+{
+	return c->fd;
+}
+
+bool
+tt_capture_masking(const struct tt_capture *c)
+{
+	return c->mask.active;
+}
+
+size_t
+tt_capture_drops(const struct tt_capture *c)
+{
+	return c->drops;
+}
+
+size_t
+tt_capture_discarded(const struct tt_capture *c)
+{
+	return c->discarded;
+}
+
+size_t
+tt_capture_nframes(const struct tt_capture *c)
+{
+	return c->nframes;
+}
+
+size_t
+tt_capture_nevents(const struct tt_capture *c)
+{
+	return c->nevents_total;
+}
+
+void
+tt_capture_free(struct tt_capture *c)
+{
+	if (!c)
+		return;
+	libevdev_free(c->evdev);
+	if (c->fd >= 0)
+		close(c->fd);
+	tt_device_free(c->dev);
+	free(c->events);
+	free(c->times);
+	free(c);
+}

@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evdev-capture.h"
+#include "input-devices.h"
+#include "log.h"
+#include "recorder.h"
+#include "util-strings.h"
+#include "util-time.h"
+
+#define TT_EXIT_FAILURE_STATUS 1
+
+struct rec_device {
+	struct tt_recorder *r;
+	struct tt_capture *capture;
+	struct tt_loop_source *source;	/* NULL once removed */
+	char *node;
+	size_t drops_at_file_start;
+};
+
+struct tt_recorder {
+	struct tt_recorder_options opts;
+	struct tt_loop *loop;
+	struct tt_loop_source *duration_timer;
+	struct tt_loop_source *idle_timer;
+	bool idle_armed;
+
+	struct rec_device *devs;
+	size_t ndevs;
+	size_t nactive;
+
+	char *path;		/* current output file, NULL for stdout */
+	unsigned int file_index;	/* 0: FILE, n: FILE.n */
+	int fd;
+	struct tt_writer *writer;
+	int64_t start_us;	/* CLOCK_MONOTONIC at time 0 of the current file */
+	int64_t first_start_us;
+	uint64_t file_frames;
+	uint64_t total_frames;
+	int64_t last_activity_us;
+
+	const char *stop_reason;
+	int status;
+	bool stopped;
+	bool draining;		/* reading what the devices queued before the stop */
+	int write_error;	/* -errno of the first failed write */
+};
+
+static const char *
+output_name(const struct tt_recorder *r)
+{
+	return r->path ? r->path : "standard output";
+}
+
+static int64_t
+now_rel(const struct tt_recorder *r)
+{
+	return tt_now_us(CLOCK_MONOTONIC) - r->start_us;
+}
+
+/* Every write goes through here: the first failure is reported at once
+ * and ends the recording; what is on disk stays whole lines. */
+static int
+check_write(struct tt_recorder *r, int rc)
+{
+	if (rc >= 0 || r->write_error)
+		return rc;
+	r->write_error = rc;
+	tt_error("writing %s: %s; stopping (the file is valid up to its last complete line)",
+		 output_name(r), strerror(-rc));
+	r->stop_reason = "write error";
+	r->status = TT_EXIT_FAILURE_STATUS;
+	r->stopped = true;
+	tt_loop_quit(r->loop, r->status);
+	return rc;
+}
+
+static int
+write_marker(struct tt_recorder *r, enum tt_marker_kind kind, int64_t device, const char *text)
+{
+	struct tt_marker m = {
+		.time_us = now_rel(r),
+		.kind = kind,
+		.device = device,
+		.text = (char *)text,
+	};
+
+	if (r->write_error)
+		return r->write_error;
+	return check_write(r, tt_writer_marker(r->writer, &m));
+}
+
+static int
+open_output(struct tt_recorder *r)
+{
+	if (!r->opts.output || strcmp(r->opts.output, "-") == 0) {
+		r->fd = STDOUT_FILENO;
+		r->path = NULL;
+	} else {
+		free(r->path);
+		if (r->file_index == 0) {
+			r->path = tt_strdup(r->opts.output);
+		} else {
+			size_t len = strlen(r->opts.output) + 16;
+			r->path = tt_zalloc(len);
+			snprintf(r->path, len, "%s.%u", r->opts.output, r->file_index);
+		}
+		r->fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (r->fd < 0) {
+			int rc = -errno;
+			tt_error("%s: %s", r->path, strerror(-rc));
+			return rc;
+		}
+	}
+	return tt_writer_new(r->fd, &r->writer);
+}
+
+static void
+close_output(struct tt_recorder *r)
+{
+	tt_writer_free(r->writer);
+	r->writer = NULL;
+	if (r->fd >= 0 && r->fd != STDOUT_FILENO)
+		close(r->fd);
+	r->fd = -1;
+}
+
+/* Header, device records, start marker. @h carries the start instants. */
+static int
+write_preamble(struct tt_recorder *r, struct tt_header *h)
+{
+	char text[64];
+	int rc;
+
+	h->keycodes_masked = !(r->opts.capture_flags & TT_CAPTURE_SHOW_KEYCODES);
+	if (r->opts.x_vendor && !h->x_vendor) {
+		h->x_vendor = tt_strdup(r->opts.x_vendor);
+		h->x_release = r->opts.x_release;
+	}
+	r->start_us = h->start_monotonic_us;
+	r->file_frames = 0;
+	rc = check_write(r, tt_writer_header(r->writer, h));
+	for (size_t i = 0; rc >= 0 && i < r->ndevs; i++) {
+		struct rec_device *d = &r->devs[i];
+		if (!d->source)
+			continue;
+		d->drops_at_file_start = tt_capture_drops(d->capture);
+		rc = check_write(r, tt_writer_device(r->writer, tt_capture_device(d->capture)));
+	}
+	if (rc < 0)
+		return rc;
+	snprintf(text, sizeof(text), "%zu device%s", r->nactive, r->nactive == 1 ? "" : "s");
+	return write_marker(r, TT_MARKER_START, -1, text);
+}
+
+/* Drops summary and stop marker: the end of every file. */
+static void
+write_epilogue(struct tt_recorder *r, const char *reason)
+{
+	for (size_t i = 0; i < r->ndevs; i++) {
+		struct rec_device *d = &r->devs[i];
+		size_t drops = tt_capture_drops(d->capture) - d->drops_at_file_start;
+		char text[128];
+
+		if (!drops)
+			continue;
+		snprintf(text, sizeof(text),
+			 "%zu SYN_DROPPED; %zu events discarded behind them, resynced", drops,
+			 tt_capture_discarded(d->capture));
+		write_marker(r, TT_MARKER_DROPS, tt_capture_device(d->capture)->id, text);
+	}
+	write_marker(r, TT_MARKER_STOP, -1, reason);
+}
+
+void
+tt_recorder_stop(struct tt_recorder *r, const char *reason, int status)
+{
+	if (r->stopped)
+		return;
+	r->stopped = true;
+	r->stop_reason = reason;
+	r->status = status;
+	tt_loop_quit(r->loop, status);
+}
+
+static void
+arm_idle(struct tt_recorder *r, int64_t when_us)
+{
+	if (tt_loop_timer_set(r->idle_timer, when_us) == 0)
+		r->idle_armed = true;
+}
+
+static int
+on_frame(void *userdata, const struct tt_frame *frame)
+{
+	struct rec_device *d = userdata;
+	struct tt_recorder *r = d->r;
+	int rc;
+
+	if (r->stopped && !r->draining)
+		return 0;	/* after --frames N: the rest of this read is not wanted */
+	rc = check_write(r, tt_writer_frame(r->writer, frame));
+	if (rc < 0)
+		return rc;
+	r->file_frames++;
+	r->total_frames++;
+	r->last_activity_us = r->start_us + frame->time_us;
+	if (r->idle_timer && !r->idle_armed)
+		arm_idle(r, r->last_activity_us + r->opts.autorestart_us);
+	if (r->opts.max_frames && r->total_frames >= r->opts.max_frames)
+		tt_recorder_stop(r, "frames", 0);
+	return 0;
+}
+
+static void
+device_gone(struct tt_recorder *r, struct rec_device *d, int error)
+{
+	char text[128];
+	const struct tt_device *dev = tt_capture_device(d->capture);
+
+	if (error == -ENODEV)
+		snprintf(text, sizeof(text), "%s removed", d->node);
+	else
+		snprintf(text, sizeof(text), "%s: %s", d->node, strerror(-error));
+	if (error != -ENODEV)
+		tt_warning("%s: %s; the other devices keep recording", d->node, strerror(-error));
+	else if (!r->opts.quiet)
+		tt_info("%s (%s) was removed%s", d->node, dev->name,
+			r->nactive > 1 ? "; the other devices keep recording" : "");
+	tt_loop_remove(r->loop, d->source);
+	d->source = NULL;
+	r->nactive--;
+	write_marker(r, TT_MARKER_DEVICE_REMOVED, dev->id, text);
+	if (r->nactive == 0)
+		tt_recorder_stop(r, "all devices removed", error == -ENODEV ? 0 : TT_EXIT_FAILURE_STATUS);
+}
+
+static void
+on_device(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *userdata)
+{
+	struct rec_device *d = userdata;
+	struct tt_recorder *r = d->r;
+	int rc;
+
+	(void)loop;
+	(void)source;
+	(void)events;
+	rc = tt_capture_dispatch(d->capture, r->start_us, on_frame, d);
+	if (rc < 0 && !r->write_error)
+		device_gone(r, d, rc);
+}
+
+static void
+on_signal(struct tt_loop *loop, int signo, void *userdata)
+{
+	(void)loop;
+	tt_recorder_stop(userdata, signo == SIGINT ? "SIGINT" : signo == SIGTERM ? "SIGTERM" :
+			 signo == SIGHUP ? "SIGHUP" : "signal", 0);
+}
+
+static void
+on_duration(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *userdata)
+{
+	(void)loop;
+	(void)source;
+	(void)events;
+	tt_recorder_stop(userdata, "duration", 0);
+}
+
+/* Ends the current file after --autorestart seconds without a frame and
+ * starts FILE.n+1 at once, with the devices' state as of now. A file that
+ * has no frames yet is not rotated: the timer waits for the next frame. */
+static void
+rotate(struct tt_recorder *r)
+{
+	struct tt_header h;
+
+	write_epilogue(r, "inactivity");
+	if (r->write_error)
+		return;
+	close_output(r);
+	if (!r->opts.quiet)
+		tt_info("%s: no input for a while, recording into a new file", r->path);
+	r->file_index++;
+	if (check_write(r, open_output(r)) < 0)
+		return;
+	for (size_t i = 0; i < r->ndevs; i++)
+		if (r->devs[i].source)
+			tt_capture_refresh(r->devs[i].capture);
+	tt_header_init_now(&h);
+	write_preamble(r, &h);
+	tt_header_clear(&h);
+	if (!r->opts.quiet)
+		tt_info("recording to %s", r->path);
+}
+
+static void
+on_idle(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *userdata)
+{
+	struct tt_recorder *r = userdata;
+	int64_t now = tt_now_us(CLOCK_MONOTONIC);
+
+	(void)loop;
+	(void)source;
+	(void)events;
+	r->idle_armed = false;
+	if (r->file_frames == 0)
+		return;
+	if (now - r->last_activity_us < r->opts.autorestart_us) {
+		arm_idle(r, r->last_activity_us + r->opts.autorestart_us);
+		return;
+	}
+	rotate(r);
+}
+
+static int
+open_devices(struct tt_recorder *r, char **paths, size_t npaths)
+{
+	if (npaths == 0)
+		return 0;
+	r->devs = tt_reallocarray(NULL, npaths, sizeof(*r->devs));
+	for (size_t i = 0; i < npaths; i++) {
+		struct rec_device *d = &r->devs[i];
+		int rc;
+
+		memset(d, 0, sizeof(*d));
+		d->r = r;
+		d->node = tt_str_sanitize(paths[i], strlen(paths[i]), 256);
+		rc = tt_capture_open(paths[i], (uint32_t)i, r->opts.capture_flags, &d->capture);
+		if (rc < 0) {
+			if (rc == -EBUSY)
+				tt_error("%s: another program has grabbed this device; "
+					 "--grab cannot take it over", d->node);
+			else
+				tt_input_open_error(d->node, rc);
+			d->capture = NULL;
+			r->ndevs = i + 1;
+			return rc;
+		}
+		r->ndevs = i + 1;
+		const struct tt_device *dev = tt_capture_device(d->capture);
+		if (dev->grabbed_by_other)
+			tt_warning("%s (%s): another program holds an exclusive grab; events may "
+				   "not arrive until it lets go", d->node, dev->name);
+	}
+	return 0;
+}
+
+static int
+add_sources(struct tt_recorder *r)
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+	int rc;
+
+	rc = tt_loop_add_signals(r->loop, signals, (int)ARRAY_LENGTH(signals), on_signal, r);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < r->ndevs; i++) {
+		struct rec_device *d = &r->devs[i];
+		d->source = tt_loop_add(r->loop, tt_capture_fd(d->capture), on_device, d);
+		if (!d->source)
+			return -errno;
+		r->nactive++;
+	}
+	if (r->opts.duration_us) {
+		r->duration_timer = tt_loop_add_timer(r->loop, on_duration, r);
+		if (!r->duration_timer)
+			return -errno;
+	}
+	if (r->opts.autorestart_us) {
+		r->idle_timer = tt_loop_add_timer(r->loop, on_idle, r);
+		if (!r->idle_timer)
+			return -errno;
+	}
+	return 0;
+}
+
+int
+tt_recorder_new(const struct tt_recorder_options *opts, char **paths, size_t npaths,
+		struct tt_recorder **out)
+{
+	_cleanup_(tt_recorder_freep) struct tt_recorder *r = tt_zalloc(sizeof(*r));
+	struct tt_header h;
+	int rc;
+
+	r->opts = *opts;
+	r->fd = -1;
+	r->loop = tt_loop_new();
+	if (!r->loop)
+		return -errno;
+
+	/* The clock starts before the devices are opened, so no event they
+	 * queue can be older than time 0. */
+	tt_header_init_now(&h);
+	rc = open_devices(r, paths, npaths);
+	if (rc >= 0 && (rc = add_sources(r)) < 0)
+		tt_error("setting up the event loop: %s", strerror(-rc));
+	if (rc >= 0)
+		rc = open_output(r);
+	if (rc >= 0)
+		rc = write_preamble(r, &h);
+	r->first_start_us = h.start_monotonic_us;
+	tt_header_clear(&h);
+	if (rc < 0)
+		return rc;
+	if (r->duration_timer &&
+	    (rc = tt_loop_timer_set(r->duration_timer, r->start_us + opts->duration_us)) < 0)
+		return rc;
+	*out = steal(&r);
+	return 0;
+}
+
+static void
+print_summary(struct tt_recorder *r)
+{
+	char secs[32];
+
+	tt_format_time(secs, sizeof(secs), tt_now_us(CLOCK_MONOTONIC) - r->first_start_us);
+	tt_info("stopped (%s) after %s s; %" PRIu64 " frames in %s%s", r->stop_reason, secs,
+		r->total_frames, output_name(r),
+		r->file_index ? " (and the files before it)" : "");
+	for (size_t i = 0; i < r->ndevs; i++) {
+		struct rec_device *d = &r->devs[i];
+		const struct tt_device *dev = tt_capture_device(d->capture);
+		fprintf(stderr, "  %s  %s: %zu frames, %zu events, %zu SYN_DROPPED%s\n", d->node,
+			dev->name, tt_capture_nframes(d->capture), tt_capture_nevents(d->capture),
+			tt_capture_drops(d->capture), d->source ? "" : " (removed)");
+	}
+}
+
+int
+tt_recorder_run(struct tt_recorder *r)
+{
+	int rc;
+
+	if (!r->opts.quiet)
+		tt_info("recording %zu device%s to %s; press Ctrl-C (or send SIGINT/SIGTERM) to stop",
+			r->ndevs, r->ndevs == 1 ? "" : "s", output_name(r));
+	rc = tt_loop_run(r->loop);
+	if (rc < 0 && !r->stopped) {
+		tt_error("event loop: %s", strerror(-rc));
+		tt_recorder_stop(r, "error", TT_EXIT_FAILURE_STATUS);
+	}
+	if (!r->stop_reason)
+		r->stop_reason = "end";
+	/* What the devices queued before the stop belongs in the file: a
+	 * signal may have been handled before a device's pending input in the
+	 * same epoll batch. (Not after --frames N, which wants N frames.) */
+	r->draining = strcmp(r->stop_reason, "frames") != 0;
+	for (size_t i = 0; r->draining && !r->write_error && i < r->ndevs; i++) {
+		struct rec_device *d = &r->devs[i];
+		int drc = d->source ? tt_capture_dispatch(d->capture, r->start_us, on_frame, d) : 0;
+		if (drc < 0 && !r->write_error)
+			device_gone(r, d, drc);
+	}
+	if (!r->write_error)
+		write_epilogue(r, r->stop_reason);
+	if (!r->opts.quiet)
+		print_summary(r);
+	return r->status;
+}
+
+void
+tt_recorder_poll_devices(struct tt_recorder *r)
+{
+	for (size_t i = 0; i < r->ndevs && !r->stopped; i++) {
+		if (r->devs[i].source)
+			on_device(r->loop, r->devs[i].source, 0, &r->devs[i]);
+	}
+}
+
+struct tt_loop *
+tt_recorder_loop(struct tt_recorder *r)
+{
+	return r->loop;
+}
+
+struct tt_writer *
+tt_recorder_writer(struct tt_recorder *r)
+{
+	return r->writer;
+}
+
+int64_t
+tt_recorder_start_us(const struct tt_recorder *r)
+{
+	return r->start_us;
+}
+
+void
+tt_recorder_free(struct tt_recorder *r)
+{
+	if (!r)
+		return;
+	close_output(r);
+	for (size_t i = 0; i < r->ndevs; i++) {
+		tt_capture_free(r->devs[i].capture);
+		free(r->devs[i].node);
+	}
+	free(r->devs);
+	free(r->path);
+	tt_loop_free(r->loop);
+	free(r);
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * touchtape record --xi: the X server's side of a touch, into the same
+ * timeline as the kernel frames.
+ *
+ * Up to three X clients, each an X connection and a source of the
+ * recorder's event loop:
+ *   observer  raw touch events (delivered to every client, grabs or not),
+ *             touch events and TouchOwnership selected on the root window,
+ *             hierarchy and device changes;
+ *   grab      (--xi-grab) a passive touch grab on the root window that
+ *             accepts or rejects every touch, at once or after a delay,
+ *             like a window manager recognising a gesture;
+ *   window    (--xi-window) a client with its own mapped window covering
+ *             the screen, selecting touch events and TouchOwnership, like
+ *             an application.
+ * Every record names the client that received it; the grab client's own
+ * XIAllowTouchEvents requests are records too.
+ *
+ *	tt_xi_recorder_connect(&opts, &xr);	// before the header is written
+ *	opts.x_vendor = tt_xi_recorder_vendor(xr) ...
+ *	tt_recorder_new(...);
+ *	tt_xi_recorder_start(xr, recorder, nodes, nnodes);
+ *	tt_recorder_run(recorder);
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "recorder.h"
+#include "util-mem.h"
+
+enum tt_xi_grab_mode {
+	TT_XI_GRAB_NONE = 0,
+	TT_XI_GRAB_ACCEPT,
+	TT_XI_GRAB_REJECT,
+};
+
+struct tt_xi_options {
+	const char *display;		/* NULL: $DISPLAY */
+	enum tt_xi_grab_mode grab;
+	int64_t grab_delay_us;		/* decide this long after TouchBegin; 0: at once */
+	bool window;			/* add the window client */
+	bool quiet;
+};
+
+/* "accept", "reject", "accept-after=MS", "reject-after=MS" (MS in
+ * milliseconds, or a duration like 50ms, 0.2s). 0 or -EINVAL. */
+int tt_xi_parse_grab(const char *arg, enum tt_xi_grab_mode *mode, int64_t *delay_us);
+
+struct tt_xi_recorder;
+
+/* Opens the clients' connections and checks the server: XI 2.2, not
+ * Xwayland. Errors are printed; 0 or -errno. */
+int tt_xi_recorder_connect(const struct tt_xi_options *opts, struct tt_xi_recorder **out);
+/* For the header: the server's vendor string and release. */
+const char *tt_xi_recorder_vendor(const struct tt_xi_recorder *xr);
+int32_t tt_xi_recorder_release(const struct tt_xi_recorder *xr);
+
+/* After the recorder wrote its header and device records: writes the
+ * x-connected marker and an xi_device record per XI device (linked to
+ * the evdev device record whose node it opened: @nodes[i] is the node of
+ * evdev record i), selects the events, sets up the grab and the window,
+ * and adds the connections to the recorder's loop. 0 or -errno. */
+int tt_xi_recorder_start(struct tt_xi_recorder *xr, struct tt_recorder *r, char *const *nodes,
+			 size_t nnodes);
+
+/* One line per client on stderr: events recorded, errors. */
+void tt_xi_recorder_summary(const struct tt_xi_recorder *xr);
+
+void tt_xi_recorder_free(struct tt_xi_recorder *xr);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_xi_recorder *, tt_xi_recorder_free);
+
+/* touchtape list: prints the X server's input devices (touch class, the
+ * kernel node each came from; @touch_only: only those with a touch class)
+ * as a table to @out. @display NULL: $DISPLAY. 0, or -errno after
+ * printing why. */
+int tt_xi_list_devices(const char *display, bool touch_only, FILE *out);
