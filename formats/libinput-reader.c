@@ -155,6 +155,13 @@ next_event(struct tt_reader *r, yaml_event_t *ev)
 
 	if (!yaml_parser_parse(&p->parser, ev))
 		return yaml_fail(r);
+	/* Past the end of the stream libyaml hands out empty events forever;
+	 * a caller still asking for more is reading a document that ended
+	 * inside a construct (found by the fuzzer: it looped). */
+	if (ev->type == YAML_NO_EVENT) {
+		r->done = true;
+		return reader_fail(r, p->parser.mark.line + 1, "the YAML document ends too early");
+	}
 	return 0;
 }
 

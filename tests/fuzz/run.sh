@@ -63,13 +63,21 @@ for harness in fuzz-reader; do
 		"$out/$harness" -runs=0 "$src"/tests/fuzz/regressions/"$harness"-* || status=1
 	fi
 	echo "fuzz: running $harness for $seconds s"
+	# Each run's findings go to a folder of their own, so an old finding
+	# does not fail a later run (it is reported by the run that found it).
+	found="$out/found-$harness-$(date +%Y%m%d-%H%M%S)"
+	mkdir -p "$found"
 	if ! (cd "$out" && "./$harness" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=1024 \
-		-timeout=10 -print_final_stats=1 "$corpus" "${existing[@]}" 2>&1 | tail -n 25); then
+		-timeout=10 -print_final_stats=1 -artifact_prefix="$found/" \
+		"$corpus" "${existing[@]}" 2>&1 | tail -n 25); then
 		status=1
 	fi
-	if compgen -G "$out/crash-*" >/dev/null || compgen -G "$out/leak-*" >/dev/null || compgen -G "$out/timeout-*" >/dev/null; then
-		echo "fuzz: $harness found problems; inputs kept in $out (copy them to tests/fuzz/regressions/$harness-NAME)"
+	if [ -n "$(ls -A "$found")" ]; then
+		echo "fuzz: $harness found problems; inputs kept in $found (copy them to tests/fuzz/regressions/$harness-NAME)"
+		ls -l "$found"
 		status=1
+	else
+		rmdir "$found"
 	fi
 done
 exit $status
