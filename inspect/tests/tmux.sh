@@ -45,7 +45,15 @@ tm new-session -d -s tt -x 100 -y 30 \
 wait_for '^>dev0 s0 #10 ' "opens with the first lane selected"
 expect_grep ' `xi11 t1 grab \+1.5ms' "$tmp/screen" "XI lane under its kernel lane"
 expect_grep 'slots: slot id x y' "$tmp/screen" "slot pane"
-scale=$(sed -n '1s/.*  \([0-9.]*[mu]*s\)\/col.*/\1/p' "$tmp/screen")
+# The scale is on the first line; under load it may not be drawn yet when
+# the previous check matched, so poll for it.
+scale=""
+for _ in $(seq 100); do
+	tm capture-pane -p -t tt >"$tmp/screen"
+	scale=$(sed -n '1s/.*  \([0-9.]*[mu]*s\)\/col.*/\1/p' "$tmp/screen")
+	[ -n "$scale" ] && break
+	sleep 0.1
+done
 
 tm send-keys -t tt j j Right Right
 wait_for '^> `xi11 t1 window' "Down moves the selection"
@@ -53,7 +61,7 @@ wait_for 't=0\.011500' "Right moves the cursor by frame/event"
 expect_grep 'touch xi11 t1 window' "$tmp/screen" "touch pane follows the selection"
 
 tm send-keys -t tt +
-for _ in $(seq 50); do
+for _ in $(seq 100); do
 	tm capture-pane -p -t tt >"$tmp/screen"
 	newscale=$(sed -n '1s/.*  \([0-9.]*[mu]*s\)\/col.*/\1/p' "$tmp/screen")
 	[ "$newscale" != "$scale" ] && break
