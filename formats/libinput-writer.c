@@ -144,6 +144,34 @@ put_quoted(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* The udev properties udev's input_id builtin would give the device:
+ * `libinput replay` needs them (it refuses a device without udev:) to
+ * tag the device it creates the way the original was. */
+static void
+write_udev(FILE *out, const struct tt_device *dev)
+{
+	bool abs_xy = tt_device_has(dev, EV_ABS, ABS_X) || tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X);
+	bool pen = tt_device_has(dev, EV_KEY, BTN_TOOL_PEN) || tt_device_has(dev, EV_KEY, BTN_STYLUS);
+	bool finger = tt_device_has(dev, EV_KEY, BTN_TOOL_FINGER);
+
+	fprintf(out, "  udev:\n    properties:\n    - ID_INPUT=1\n");
+	if (abs_xy && pen)
+		fprintf(out, "    - ID_INPUT_TABLET=1\n");
+	else if (abs_xy && finger && !bit_is_set(dev->props, INPUT_PROP_DIRECT))
+		fprintf(out, "    - ID_INPUT_TOUCHPAD=1\n");
+	else if (abs_xy && (bit_is_set(dev->props, INPUT_PROP_DIRECT) || tt_device_has(dev, EV_KEY, BTN_TOUCH)))
+		fprintf(out, "    - ID_INPUT_TOUCHSCREEN=1\n");
+	if (tt_device_has(dev, EV_REL, REL_X) && tt_device_has(dev, EV_KEY, BTN_LEFT))
+		fprintf(out, "    - ID_INPUT_MOUSE=1\n");
+	if (tt_device_has(dev, EV_KEY, BTN_JOYSTICK) || tt_device_has(dev, EV_KEY, BTN_GAMEPAD))
+		fprintf(out, "    - ID_INPUT_JOYSTICK=1\n");
+	if (tt_device_has_typing_keys(dev)) {
+		fprintf(out, "    - ID_INPUT_KEY=1\n");
+		if (tt_device_has(dev, EV_KEY, KEY_A) && tt_device_has(dev, EV_KEY, KEY_Z))
+			fprintf(out, "    - ID_INPUT_KEYBOARD=1\n");
+	}
+}
+
 static void
 write_device(FILE *out, const struct tt_device *dev, uint32_t index)
 {
@@ -195,6 +223,7 @@ write_device(FILE *out, const struct tt_device *dev, uint32_t index)
 		}
 	}
 	fprintf(out, "]\n");
+	write_udev(out, dev);
 }
 
 static int

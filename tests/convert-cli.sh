@@ -82,4 +82,10 @@ expect_grep 'evtest dump' "$tmp/err" "evtest named"
 printf 'I: Bus=0011 Vendor=0001\nN: Name="x"\nP: Phys=y\n' >"$tmp/proc.txt"
 expect_exit 1 "/proc/bus/input/devices" -- "$TOUCHTAPE" convert "$tmp/proc.txt"
 expect_grep '/proc/bus/input/devices' "$tmp/err" "proc named"
+# libinput replay refuses a device without udev properties: a touchscreen
+# and a touchpad get the ones udev's input_id would give them.
+expect_exit 0 "to libinput: touchscreen" -- "$TOUCHTAPE" convert --to libinput "$samples/3m-two-finger.jsonl" -o "$tmp/ts.yml"
+expect_grep '^    - ID_INPUT_TOUCHSCREEN=1$' "$tmp/ts.yml" "touchscreen udev properties"
+expect_exit 0 "to libinput: touchpad" -- "$TOUCHTAPE" convert --to libinput "$samples/touchpad-two-finger-swipe.jsonl" -o "$tmp/tp.yml"
+expect_grep '^    - ID_INPUT_TOUCHPAD=1$' "$tmp/tp.yml" "touchpad udev properties"
 finish

@@ -12,6 +12,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <X11/extensions/XI2.h>
 
 #include "commands.h"
@@ -336,6 +338,18 @@ print_marker(struct printer *p, const struct tt_marker *m)
 	fputc('\n', p->out);
 }
 
+static bool
+is_live(const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") != 0)
+		return false;
+	if (isatty(STDIN_FILENO))
+		return true;
+	return fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
 int
 tt_cmd_print(int argc, char **argv)
 {
@@ -374,8 +388,12 @@ tt_cmd_print(int argc, char **argv)
 	rc = tt_open_recording(path, &r);
 	if (rc < 0)
 		return TT_EXIT_FAILURE;
-	/* Line buffering so a live pipe shows frames as they come. */
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* A live source (a pipe or a terminal on standard input, as in
+	 * `touchtape record -o - | touchtape print`) is shown line by line;
+	 * a file is printed with full buffering, one write per 4 KiB rather
+	 * than per event. */
+	if (is_live(path))
+		setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((rc = tt_reader_next(r, &rec)) != 0) {
 		if (rc < 0) {
 			tt_error("%s", tt_reader_error(r));

@@ -6,7 +6,9 @@
  * readers all see it as a file. Each input is read twice, with and
  * without the frame fast path, and the two record streams must agree;
  * records also go through the semantic checker and back through the
- * writer, whose output must read back without errors.
+ * writer, whose output must read back without errors, and through the
+ * touch-sequence model (with the kernel-to-XI link on) that inspect,
+ * analyze and diff build on.
  */
 #include "config.h"
 
@@ -21,6 +23,7 @@
 #include <unistd.h>
 
 #include "checker.h"
+#include "model.h"
 #include "reader.h"
 #include "writer.h"
 
@@ -74,6 +77,27 @@ on_diag(void *ud, const struct tt_diag *d)
 }
 
 static void
+on_ktouch(void *data, struct tt_ktouch *t)
+{
+	struct digest *d = data;
+	mix(d, &t->serial, sizeof(t->serial));
+	mix(d, &t->begin_us, sizeof(t->begin_us));
+	mix(d, &t->end_us, sizeof(t->end_us));
+	mix(d, t->values, sizeof(t->values));
+	mix(d, &t->link, sizeof(t->link));
+}
+
+static void
+on_xtouch(void *data, struct tt_xtouch *t)
+{
+	struct digest *d = data;
+	mix(d, &t->serial, sizeof(t->serial));
+	mix(d, &t->outcome, sizeof(t->outcome));
+	mix(d, &t->root_x, sizeof(t->root_x));
+	mix(d, t->client, strnlen(t->client, sizeof(t->client)));
+}
+
+static void
 read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out_fd)
 {
 	struct tt_reader *r = NULL;
@@ -92,6 +116,14 @@ read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out
 		return;
 	tt_reader_set_warn(r, quiet, NULL);
 	struct tt_checker *c = tt_checker_new(on_diag, NULL);
+	/* Callbacks that look at what the model hands out, so the
+	 * sanitizers see every field it fills. */
+	static const struct tt_model_callbacks cbs = {
+		.kernel_begin = on_ktouch, .kernel_end = on_ktouch,
+		.xi_begin = on_xtouch, .xi_end = on_xtouch,
+	};
+	struct tt_model *m = tt_model_new(&cbs, d);
+	tt_model_set_link(m, true, 0, 0);
 	if (out_fd >= 0)
 		tt_writer_new(out_fd, &w);
 	while ((rc = tt_reader_next(r, &rec)) != 0) {
@@ -111,11 +143,14 @@ read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out
 			mix(d, rec.frame->events, rec.frame->nevents * sizeof(*rec.frame->events));
 		}
 		tt_checker_feed(c, &rec);
+		tt_model_feed(m, &rec);
 		if (w)
 			tt_writer_record(w, &rec);
 	}
 	tt_checker_finish(c);
 	tt_checker_free(c);
+	tt_model_finish(m);
+	tt_model_free(m);
 	tt_writer_free(w);
 	tt_reader_free(r);
 }
