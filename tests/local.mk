@@ -65,3 +65,7 @@ TESTS += \
 	tests/cli-basics.sh \
 	tests/cli-validate.sh
 EXTRA_DIST += tests/cli-basics.sh tests/cli-validate.sh tests/lib.sh tests/data
+
+# Hostile device names, in the VM.
+TESTS += tests/hostile-devices-vm.sh
+EXTRA_DIST += tests/hostile-devices-vm.sh tests/hostile-device-maker.py
