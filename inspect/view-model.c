@@ -1027,10 +1027,13 @@ tv_render(struct tv_state *st, struct tv_screen *s)
 		snprintf(filt, sizeof(filt), "%s%" PRId64, st->filter_xi_dev ? "xi" : "dev", st->filter_dev);
 	else
 		snprintf(filt, sizeof(filt), "all");
-	printf_at(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE, " %s  t=%s  %s/col  dev:%s src:%s%s",
-		  ix->name, tv_fmt_time(tb, sizeof(tb), st->cursor), tv_fmt_span(sb, sizeof(sb), st->scale), filt,
+	/* The file's name last and without its directory: a long path must
+	 * not push the cursor time and scale off a narrow screen. */
+	const char *base = strrchr(ix->name, '/');
+	printf_at(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE, " t=%s  %s/col  dev:%s src:%s%s  %s",
+		  tv_fmt_time(tb, sizeof(tb), st->cursor), tv_fmt_span(sb, sizeof(sb), st->scale), filt,
 		  st->source == TV_SRC_ALL ? "all" : st->source == TV_SRC_KERNEL ? "kernel" : "xi",
-		  ix->done ? "" : st->follow ? "  [live]" : "  [reading]");
+		  ix->done ? "" : st->follow ? "  [live]" : "  [reading]", base ? base + 1 : ix->name);
 
 	int pane_h = s->rows >= 16 ? (s->rows - 4) / 2 : 0;
 	if (pane_h > 14)
