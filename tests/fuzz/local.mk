@@ -11,3 +11,10 @@ AM_TESTS_ENVIRONMENT += export $(tt_fuzz_env);
 fuzz:
 	$(tt_fuzz_env) $(SHELL) $(top_srcdir)/tests/fuzz/run.sh
 .PHONY: fuzz
+
+# The harness, its growing corpus and its findings live in the build tree.
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf tests/fuzz/corpus-* tests/fuzz/found-* tests/fuzz/fuzz-reader \
+		tests/fuzz/probe tests/fuzz/probe.c
+.PHONY: clean-fuzz
