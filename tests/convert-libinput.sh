@@ -141,7 +141,7 @@ if [ -d "$corpus/libinput-record" ]; then
 fi
 
 # ---- real libinput record output, made in the VM ----
-vmout="$abs_top_builddir/convert-vm.out"
+vmout="$tmp/convert-vm.out"
 rm -rf "$vmout"
 mkdir -p "$vmout"
 # Short recordings (replay is real time, and the VM emulates the CPU):
