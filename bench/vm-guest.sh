@@ -14,9 +14,9 @@ set -u
 dir=$1; shift
 T=${TOUCHTAPE:?}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# The frame matching of replay/tests/timing.py, with lateness and drift
-# measured against a robust start (see bench/timing.py).
-timing=$here/timing.py
+# Lateness and drift of each replay, from the frames read back
+# (replay/tests/timing.py, shared with the replay test).
+timing=$here/../replay/tests/timing.py
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 out=$dir/timing.txt
 : >"$out"

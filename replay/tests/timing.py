@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# Test helper: timing of a replay against its recording, both evemu files
-# (the replay read back with evemu-record). Each delivered frame is matched
-# to the next recorded frame whose events contain it (the kernel drops
-# unchanged values and empty frames; run with fuzz 0 so it smooths none);
-# error = (t_delivered - t_first_delivered) - (t_recorded - t_first_recorded).
+# Replay timing, for the replay test and the benchmarks: the recording and
+# what a second process read back from the replayed device (both evemu
+# files). Frames are matched (a delivered frame is the next recorded frame
+# whose events contain it: the kernel drops unchanged values; run with fuzz
+# 0). e = (t_delivered - t_first_delivered) - (t_recorded - t_first_recorded).
+# Lateness is measured against the schedule anchored at the frame delivered
+# earliest relative to it (lateness = e - min e, never negative), so a slow
+# first write does not show as every later frame being early; drift is the
+# error of the last frame against the start, taken as the median error of
+# the first 10 frames (one slow first write is not drift).
 #   timing.py LABEL RECORDING REPLAY  ->  one line of figures
 import sys
+
 
 def frames(path):
     out, cur = [], []
@@ -20,16 +26,15 @@ def frames(path):
         if ty == 0 and code == 0:
             out.append((t, set(cur)))
             cur = []
-        elif not (ty == 3 and code == 0x2f):
+        elif not (ty == 3 and code == 0x2F):
             cur.append((ty, code, val))
     return out
+
 
 label, rec_path, rep_path = sys.argv[1:4]
 rec, rep = frames(rec_path), frames(rep_path)
 j, errs = 0, []
 for t, evs in rep:
-    # The next recorded frame (within a window) that contains it; a
-    # delivered frame with no such frame (a release frame) is skipped.
     k = next((k for k in range(j, min(j + 64, len(rec))) if evs <= rec[k][1]), None)
     if k is None:
         continue
@@ -40,7 +45,10 @@ for t, evs in rep:
 if not errs:
     print("%s: no frame matched" % label)
     sys.exit(1)
-a = sorted(abs(e) for e in errs)
+m = min(errs)
+a = sorted(e - m for e in errs)
 pick = lambda q: a[min(len(a) - 1, max(0, int(q * len(a) + 0.999999) - 1))]
-print("%s: %d/%d frames matched, |error| median %d us, p99 %d us, max %d us, drift at end %+d us"
-      % (label, len(errs), len(rep), pick(0.5), pick(0.99), a[-1], errs[-1]))
+span = (rep[-1][0] - rep[0][0]) / 1e6
+start = sorted(errs[:10])[len(errs[:10]) // 2]
+print("%s: %d/%d frames matched, lateness median %d us, p99 %d us, max %d us, drift at end %+d us after %.1f s"
+      % (label, len(errs), len(rep), pick(0.5), pick(0.99), a[-1], errs[-1] - start, span))
