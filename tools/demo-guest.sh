@@ -12,8 +12,10 @@ rec="$TT_DEMO_OUT/demo-recording.jsonl"
 "$tt" replay --start-delay 2.5 "$TT_DEMO_SAMPLE" > "$TT_DEMO_OUT/replay.log" 2>&1 &
 replay=$!
 # Wait for the device rather than guess: a loaded host runs the VM slowly.
+# (grep without -q reads all of list's output: with pipefail, a list cut
+# short by grep -q would count as failing.)
 for _ in $(seq 200); do
-	"$tt" list 2>/dev/null | grep -q "touchtape replay:" && break
+	"$tt" list 2>/dev/null | grep "touchtape replay:" >/dev/null && break
 	sleep 0.05
 done
 "$tt" record --xi --xi-grab=reject-after=50 --xi-window -o "$rec" 'touchtape replay:*' &
