@@ -34,5 +34,8 @@ record_tests_model_check_LDADD = libtouchtape.la -lm
 # Kernel tests in the VM rig (one boot for all scenarios).
 TESTS += record/tests/vm-record.sh
 EXTRA_DIST += record/tests/vm-record.sh
+# The device picker on a terminal (no DEVICE given).
+TESTS += record/tests/picker-vm.sh
+EXTRA_DIST += record/tests/picker-vm.sh
 TESTS += record/tests/cli-record.sh
 EXTRA_DIST += record/tests/cli-record.sh
