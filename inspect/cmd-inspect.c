@@ -138,7 +138,10 @@ report_errors(const struct tt_index *ix)
 static int
 run_text(struct tt_index *ix, const struct options *o)
 {
-	int rc = tt_index_step(ix, 0);
+	int rc;
+
+	tt_index_set_lean(ix, o->summary);
+	rc = tt_index_step(ix, 0);
 
 	if (rc < 0)
 		tt_error("%s: read error", ix->name);

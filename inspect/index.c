@@ -82,8 +82,16 @@ static struct ti_marker *
 add_marker(struct tt_index *ix, enum ti_marker_kind kind, int64_t t, size_t line, int64_t lane,
 	   int64_t device)
 {
+	static struct ti_marker scratch;
 	struct ti_marker *m;
 
+	/* A summary shows the first few anomalies and nothing else of the
+	 * markers; the rest would only grow with the file. */
+	if (ix->lean && (kind != TI_MARK_ANOMALY || ix->nmarkers >= TI_LEAN_MARKERS)) {
+		m = &scratch;
+		memset(m, 0, sizeof(*m));
+		return m;
+	}
 	ix->markers = grow(ix->markers, &ix->capmarkers, ix->nmarkers + 1, sizeof(*ix->markers));
 	m = &ix->markers[ix->nmarkers++];
 	memset(m, 0, sizeof(*m));
@@ -98,18 +106,58 @@ add_marker(struct tt_index *ix, enum ti_marker_kind kind, int64_t t, size_t line
 static struct ti_lane *
 add_lane(struct tt_index *ix, enum ti_lane_kind kind)
 {
-	struct ti_lane *l = tt_zalloc(sizeof(*l));
+	struct ti_lane *l;
 
-	ix->lanes = grow(ix->lanes, &ix->caplanes, ix->nlanes + 1, sizeof(*ix->lanes));
+	if (ix->nspare) {
+		/* Lean: a lane that ended keeps its place in the array. */
+		l = ix->spare[--ix->nspare];
+		uint32_t index = l->index;
+		memset(l, 0, sizeof(*l));
+		l->index = index;
+	} else {
+		l = tt_zalloc(sizeof(*l));
+		ix->lanes = grow(ix->lanes, &ix->caplanes, ix->nlanes + 1, sizeof(*ix->lanes));
+		l->index = (uint32_t)ix->nlanes;
+		ix->lanes[ix->nlanes++] = l;
+	}
 	l->kind = kind;
-	l->index = (uint32_t)ix->nlanes;
 	l->linked = -1;
 	l->tool = -1;
 	l->owned_us = -1;
 	l->resolved_us = -1;
 	l->xi_begin_us = -1;
-	ix->lanes[ix->nlanes++] = l;
 	return l;
+}
+
+/* Lean: the summary needs nothing more of an ended lane. */
+static void
+release_lane(struct tt_index *ix, struct ti_lane *l)
+{
+	if (!ix->lean)
+		return;
+	ix->spare = grow(ix->spare, &ix->capspare, ix->nspare + 1, sizeof(*ix->spare));
+	ix->spare[ix->nspare++] = l;
+}
+
+static void
+count_client(struct tt_index *ix, const char *client, bool raw)
+{
+	size_t k;
+
+	for (k = 0; k < ix->nclients; k++) {
+		if (strcmp(ix->clients[k].client, client) == 0)
+			break;
+	}
+	if (k == ix->nclients) {
+		if (k == ARRAY_LENGTH(ix->clients))
+			return;
+		snprintf(ix->clients[k].client, sizeof(ix->clients[k].client), "%s", client);
+		ix->nclients++;
+	}
+	if (raw)
+		ix->clients[k].raw++;
+	else
+		ix->clients[k].n++;
 }
 
 static int16_t
@@ -124,6 +172,8 @@ add_kupd(struct tt_index *ix, struct ti_lane *l, const struct tt_ktouch *t)
 	struct ti_kupd *u;
 	size_t cap = l->capupd;
 
+	if (ix->lean)
+		return;
 	l->kupd = grow(l->kupd, &cap, (size_t)l->nupd + 1, sizeof(*l->kupd));
 	l->capupd = (uint32_t)cap;
 	u = &l->kupd[l->nupd++];
@@ -223,6 +273,10 @@ on_kernel_end(void *data, struct tt_ktouch *t)
 	if (t->link == TT_LINK_LINKED) {
 		ix->nlinked++;
 		ix->latency_sum_us += t->xi_begin_us - t->begin_us;
+		if (ix->lean) {
+			release_lane(ix, l);
+			return;
+		}
 		/* The XI lanes of that touch, one per client (and raw): same
 		 * touch id and device, begun with the XI touch the model
 		 * paired. Lanes are in begin order. */
@@ -242,6 +296,7 @@ on_kernel_end(void *data, struct tt_ktouch *t)
 	} else if (t->link == TT_LINK_NOT_DELIVERED) {
 		ix->nnot_delivered++;
 	}
+	release_lane(ix, l);
 }
 
 static void
@@ -273,14 +328,17 @@ on_xi_begin(void *data, struct tt_xtouch *t)
 	l->sourceid = t->sourceid;
 	l->id = (int32_t)t->touchid;
 	snprintf(l->client, sizeof(l->client), "%s", t->client);
+	count_client(ix, l->client, l->kind == TI_LANE_XI_RAW);
 	l->flags = t->flags;
 	l->begin_us = l->end_us = t->begin_us;
 	l->begin_line = l->end_line = t->begin_line;
 	l->slot = -1;
-	l->xupd = grow(NULL, &cap, 1, sizeof(*l->xupd));
-	l->capupd = (uint32_t)cap;
-	l->xupd[0] = (struct ti_xupd){ t->begin_us, (float)t->root_x, (float)t->root_y };
-	l->nupd = 1;
+	if (!ix->lean) {
+		l->xupd = grow(NULL, &cap, 1, sizeof(*l->xupd));
+		l->capupd = (uint32_t)cap;
+		l->xupd[0] = (struct ti_xupd){ t->begin_us, (float)t->root_x, (float)t->root_y };
+		l->nupd = 1;
+	}
 	if (t->flags & TT_XTOUCH_EMULATING_POINTER)
 		add_marker(ix, TI_MARK_EMULATING, t->begin_us, t->begin_line, l->index, t->deviceid);
 }
@@ -294,11 +352,13 @@ on_xi_update(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev, size
 
 	if (!l)
 		return;
-	cap = l->capupd;
-	l->xupd = grow(l->xupd, &cap, (size_t)l->nupd + 1, sizeof(*l->xupd));
-	l->capupd = (uint32_t)cap;
-	l->xupd[l->nupd++] = (struct ti_xupd){ ev->time_us, (float)ev->root_x, (float)ev->root_y };
-	if (l->kind == TI_LANE_XI) {
+	if (!ix->lean) {
+		cap = l->capupd;
+		l->xupd = grow(l->xupd, &cap, (size_t)l->nupd + 1, sizeof(*l->xupd));
+		l->capupd = (uint32_t)cap;
+		l->xupd[l->nupd++] = (struct ti_xupd){ ev->time_us, (float)ev->root_x, (float)ev->root_y };
+	}
+	if (l->kind == TI_LANE_XI && l->nupd >= 2) {
 		double dx = t->root_x - l->xupd[l->nupd - 2].x, dy = t->root_y - l->xupd[l->nupd - 2].y;
 		l->distance += __builtin_sqrt(dx * dx + dy * dy);
 	}
@@ -344,6 +404,7 @@ on_xi_end(void *data, struct tt_xtouch *t)
 		ix->outcomes[t->outcome]++;
 	if (t->flags & TT_XTOUCH_PENDING_END)
 		l->flags |= TT_XTOUCH_PENDING_END;
+	release_lane(ix, l);
 }
 
 static void
@@ -419,6 +480,8 @@ index_device(struct tt_index *ix, const struct tt_device *dev)
 	d->copy->mt_protocol = dev->mt_protocol;
 }
 
+static void count_frame(struct tt_index *ix, struct ti_device *d, const struct tt_frame *f, size_t line);
+
 static void
 index_frame(struct tt_index *ix, const struct tt_frame *f, size_t line)
 {
@@ -428,6 +491,12 @@ index_frame(struct tt_index *ix, const struct tt_frame *f, size_t line)
 
 	if (!d)
 		return;	/* the checker reports frames of undeclared devices */
+	if (ix->lean) {
+		/* Counted, not kept. */
+		ix->nevents += f->nevents;
+		count_frame(ix, d, f, line);
+		return;
+	}
 	if (ix->nevents + f->nevents > UINT32_MAX || ix->nframes >= UINT32_MAX)
 		return;	/* beyond what the index addresses: 4G events */
 	ix->frames = grow(ix->frames, &ix->capframes, ix->nframes + 1, sizeof(*ix->frames));
@@ -451,6 +520,13 @@ index_frame(struct tt_index *ix, const struct tt_frame *f, size_t line)
 		ix->ev_val[ix->nevents] = e->value;
 		ix->nevents++;
 	}
+	count_frame(ix, d, f, line);
+}
+
+/* The device's statistics for the summary, and the markers of lost events. */
+static void
+count_frame(struct tt_index *ix, struct ti_device *d, const struct tt_frame *f, size_t line)
+{
 	d->nframes++;
 	d->nevents += f->nevents;
 	if (d->first_us == INT64_MIN)
@@ -591,6 +667,12 @@ tt_index_step(struct tt_index *ix, size_t max)
 }
 
 void
+tt_index_set_lean(struct tt_index *ix, bool lean)
+{
+	ix->lean = lean;
+}
+
+void
 tt_index_request_stop(struct tt_index *ix)
 {
 	__atomic_store_n(&ix->stop, true, __ATOMIC_RELAXED);
@@ -617,6 +699,7 @@ tt_index_free(struct tt_index *ix)
 	free(ix->frames);
 	free(ix->ev_tc);
 	free(ix->ev_val);
+	free(ix->spare);
 	free(ix->markers);
 	free(ix->text);
 	free(ix->first_error);

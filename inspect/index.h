@@ -173,7 +173,18 @@ struct tt_index {
 	char *first_error;
 	size_t nwarnings;	/* the reader's warnings (truncated last line...) */
 	char *first_warning;
-	bool quiet_warnings;	/* keep them (a curses screen is up), else stderr */
+	bool quiet_warnings;
+	/* tt_index_set_lean(): counts and live lanes only, for --summary.
+	 * Ended lanes wait in @spare for the next touch to reuse them. */
+	bool lean;
+	struct ti_lane **spare;
+	size_t nspare, capspare;
+	/* XI touch sequences per client, counted as they begin. */
+	struct ti_client_count {
+		char client[32];
+		uint64_t n, raw;
+	} clients[16];
+	size_t nclients;	/* keep them (a curses screen is up), else stderr */
 
 	uint64_t generation;	/* bumped whenever something was added */
 	bool done;		/* the whole input was read */
@@ -190,6 +201,12 @@ struct tt_index {
  * read yet. 0 or a negative errno; then *why (when non-NULL) gets a
  * message for people, which the caller frees. */
 int tt_index_open(const char *path, struct tt_index **out, char **why);
+/* A lean index keeps the statistics, the touch sequences' begin and end
+ * and the first TI_LEAN_MARKERS anomalies, but no frames, events, updates
+ * or other markers: what --summary prints, in memory that does not grow
+ * with every event. Call before the first tt_index_step(). */
+#define TI_LEAN_MARKERS 10
+void tt_index_set_lean(struct tt_index *ix, bool lean);
 /* Reads and indexes up to @max records (0: to the end). Returns 1 while
  * more may come, 0 at the end of input, <0 on a read error. Takes the
  * lock around each record. */

@@ -14,7 +14,7 @@ touchtape_sources += \
 inspect_tests_test_index_SOURCES = inspect/tests/test-index.c \
 	inspect/index.c inspect/index.h inspect/view-model.c inspect/view-model.h \
 	inspect/view-private.h inspect/view-panes.c inspect/view-script.c \
-	$(tests_common_sources)
+	inspect/summary.c inspect/summary.h $(tests_common_sources)
 inspect_tests_test_index_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/inspect -I$(top_srcdir)/tests
 inspect_tests_test_index_CFLAGS = $(AM_CFLAGS) $(XI_CFLAGS)
 inspect_tests_test_index_LDADD = libtouchtape.la -lm

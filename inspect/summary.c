@@ -10,40 +10,6 @@
 #include "summary.h"
 #include "util-strings.h"
 
-struct xi_client_count {
-	char client[32];
-	uint64_t n, raw;
-};
-
-static size_t
-xi_clients(const struct tt_index *ix, struct xi_client_count *out, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < ix->nlanes; i++) {
-		const struct ti_lane *l = ix->lanes[i];
-		if (l->kind == TI_LANE_KERNEL)
-			continue;
-		size_t k;
-		for (k = 0; k < n; k++) {
-			if (strcmp(out[k].client, l->client) == 0)
-				break;
-		}
-		if (k == n) {
-			if (n == max)
-				continue;
-			memset(&out[n], 0, sizeof(out[n]));
-			snprintf(out[n].client, sizeof(out[n].client), "%s", l->client);
-			n++;
-		}
-		if (l->kind == TI_LANE_XI)
-			out[k].n++;
-		else
-			out[k].raw++;
-	}
-	return n;
-}
-
 static uint64_t
 total_anomalies(const struct tt_index *ix)
 {
@@ -64,8 +30,8 @@ static void
 text_summary(const struct tt_index *ix, FILE *out)
 {
 	char tb[32], tb2[32];
-	struct xi_client_count cl[16];
-	size_t ncl = xi_clients(ix, cl, ARRAY_LENGTH(cl));
+	const struct ti_client_count *cl = ix->clients;
+	size_t ncl = ix->nclients;
 	uint64_t nframes = 0;
 
 	for (size_t i = 0; i < ix->ndevs; i++)
@@ -131,8 +97,8 @@ text_summary(const struct tt_index *ix, FILE *out)
 static void
 json_summary(const struct tt_index *ix, FILE *out)
 {
-	struct xi_client_count cl[16];
-	size_t ncl = xi_clients(ix, cl, ARRAY_LENGTH(cl));
+	const struct ti_client_count *cl = ix->clients;
+	size_t ncl = ix->nclients;
 
 	fprintf(out, "{\"file\":");
 	tt_json_string(out, ix->name);

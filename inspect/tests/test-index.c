@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "index.h"
+#include "summary.h"
 #include "test-common.h"
 #include "view-model.h"
 
@@ -30,6 +31,74 @@ load(const char *path)
 	check_int_eq(tt_index_step(ix, 0), 0);
 	check(ix->done);
 	return ix;
+}
+
+static char *
+summary_of(struct tt_index *ix, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	tt_inspect_summary(ix, f, json);
+	fclose(f);
+	return buf;
+}
+
+/* --summary's lean index must print exactly what the whole index says,
+ * while keeping only the lanes that are live at once. */
+static void
+check_lean_summary(const char *path)
+{
+	_cleanup_(tt_index_freep) struct tt_index *full = load(path);
+	_cleanup_(tt_index_freep) struct tt_index *lean = NULL;
+	char *why = NULL;
+
+	if (!full)
+		return;
+	if (tt_index_open(path, &lean, &why) < 0) {
+		fprintf(stderr, "cannot open %s: %s\n", path, why ? why : "?");
+		free(why);
+		tt_test_failures++;
+		return;
+	}
+	tt_index_set_lean(lean, true);
+	check_int_eq(tt_index_step(lean, 0), 0);
+	for (int json = 0; json <= 1; json++) {
+		_cleanup_free_ char *a = summary_of(full, json);
+		_cleanup_free_ char *b = summary_of(lean, json);
+		if (strcmp(a, b) != 0) {
+			fprintf(stderr, "%s: lean summary differs:\n%s---\n%s", path, a, b);
+			tt_test_failures++;
+		}
+	}
+	check(lean->nframes == 0 && lean->nlanes <= full->nlanes);
+	check(tt_index_memory(lean) <= tt_index_memory(full));
+	/* Only live lanes: never more than the touches down at once plus
+	 * the XI lanes (one per client and raw) of those touches. */
+	uint32_t max = 0;
+	for (size_t i = 0; i < full->ndevs; i++)
+		max += full->devs[i].max_active;
+	if (full->xi_events == 0)
+		check(lean->nlanes <= max);
+}
+
+static void
+test_lean(void)
+{
+	static const char *const samples[] = {
+		"3m-two-finger.jsonl", "ntrig-type-a.jsonl", "touchpad-two-finger-swipe.jsonl",
+		"xi-ownership-accept.jsonl", "xi-ownership-reject-after-50.jsonl",
+		"xi-touchpad-synaptics.jsonl", "xi-touchscreen-ten-finger.jsonl",
+	};
+	char path[4096];
+
+	for (size_t i = 0; i < ARRAY_LENGTH(samples); i++) {
+		snprintf(path, sizeof(path), "%s/samples/%s", tt_test_srcdir(), samples[i]);
+		check_lean_summary(path);
+	}
+	snprintf(path, sizeof(path), "%s/inspect/tests/data/ownership.jsonl", tt_test_srcdir());
+	check_lean_summary(path);
 }
 
 static const struct ti_lane *
@@ -327,6 +396,7 @@ test_corpus(void)
 			tt_test_failures++;
 		}
 		exercise_ui(ix);
+		check_lean_summary(path);
 		/* Every lane ends after it begins; updates are in time order. */
 		for (size_t i = 0; i < ix->nlanes; i++) {
 			const struct ti_lane *l = ix->lanes[i];
@@ -346,6 +416,7 @@ main(void)
 	RUN(test_ownership);
 	RUN(test_keys);
 	RUN(test_bad_line);
+	RUN(test_lean);
 	RUN(test_corpus);
 	return tt_test_result();
 }
