@@ -9,6 +9,11 @@
  * writer, whose output must read back without errors, and through the
  * touch-sequence model (with the kernel-to-XI link on) that inspect,
  * analyze and diff build on.
+ *
+ * TT_FUZZ_FORMAT=timeline|evemu|libinput in the environment narrows a
+ * run to one reader: inputs detected as another format are rejected
+ * (return -1 keeps them out of the corpus), so an hour of fuzzing is an
+ * hour of that reader rather than a share of one.
  */
 #include "config.h"
 
@@ -25,6 +30,7 @@
 #include "checker.h"
 #include "model.h"
 #include "reader.h"
+#include "reader-private.h"
 #include "writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -155,10 +161,37 @@ read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out
 	tt_reader_free(r);
 }
 
+static enum tt_file_format
+wanted_format(void)
+{
+	static int wanted = -1;
+
+	if (wanted < 0) {
+		const char *s = getenv("TT_FUZZ_FORMAT");
+		wanted = TT_FORMAT_UNKNOWN;
+		if (s && strcmp(s, "timeline") == 0)
+			wanted = TT_FORMAT_TIMELINE;
+		else if (s && strcmp(s, "evemu") == 0)
+			wanted = TT_FORMAT_EVEMU;
+		else if (s && strcmp(s, "libinput") == 0)
+			wanted = TT_FORMAT_LIBINPUT;
+		else if (s && *s && strcmp(s, "any") != 0)
+			abort(); /* a typo would silently fuzz every reader */
+	}
+	return (enum tt_file_format)wanted;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct digest fast, slow, again;
+	enum tt_file_format want = wanted_format();
+	const char *why;
+
+	if (want != TT_FORMAT_UNKNOWN &&
+	    tt_detect_format((const char *)data, size < 4096 ? size : 4096, &why) != want)
+		return -1;
+
 	int out = memfd_create("out", MFD_CLOEXEC);
 
 	read_once(data, size, true, &fast, out);

@@ -4,6 +4,10 @@
 # by the fuzz-short test in `make check` (a short run, plus every saved
 # crash input in tests/fuzz/regressions/ replayed).
 #
+# FUZZ_FORMATS picks the runs (default: all four, FUZZ_SECONDS each):
+# "any" lets format detection choose the reader, "timeline", "evemu" and
+# "libinput" hold the harness to one reader (TT_FUZZ_FORMAT).
+#
 # Environment (set by make): abs_top_srcdir, abs_top_builddir,
 # TT_FUZZ_SOURCES (the library's .c files, relative to the source tree),
 # TT_FUZZ_CFLAGS (pkg-config cflags), TT_FUZZ_LIBS.
@@ -45,9 +49,18 @@ build() {
 }
 
 status=0
-for harness in fuzz-reader; do
-	build "$harness"
-	corpus="$out/corpus-$harness"
+harness=fuzz-reader
+build "$harness"
+# Every saved crash input must now pass.
+if compgen -G "$src/tests/fuzz/regressions/$harness-*" >/dev/null; then
+	"$out/$harness" -runs=0 "$src"/tests/fuzz/regressions/"$harness"-* || status=1
+fi
+for format in ${FUZZ_FORMATS:-any timeline evemu libinput}; do
+	case "$format" in
+	any) corpus="$out/corpus-$harness" ;;
+	timeline | evemu | libinput) corpus="$out/corpus-$harness-$format" ;;
+	*) echo "fuzz: unknown format '$format' in FUZZ_FORMATS" >&2; exit 2 ;;
+	esac
 	mkdir -p "$corpus"
 	# Seeds: the bundled samples, the saved regressions, and the public
 	# corpus when it is there.
@@ -58,16 +71,12 @@ for harness in fuzz-reader; do
 	existing=()
 	for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
 
-	# Every saved crash input must now pass.
-	if compgen -G "$src/tests/fuzz/regressions/$harness-*" >/dev/null; then
-		"$out/$harness" -runs=0 "$src"/tests/fuzz/regressions/"$harness"-* || status=1
-	fi
-	echo "fuzz: running $harness for $seconds s"
+	echo "fuzz: running $harness ($format) for $seconds s"
 	# Each run's findings go to a folder of their own, so an old finding
 	# does not fail a later run (it is reported by the run that found it).
-	found="$out/found-$harness-$(date +%Y%m%d-%H%M%S)"
+	found="$out/found-$harness-$format-$(date +%Y%m%d-%H%M%S)"
 	mkdir -p "$found"
-	if ! (cd "$out" && "./$harness" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=1024 \
+	if ! (cd "$out" && TT_FUZZ_FORMAT=$format "./$harness" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=1024 \
 		-timeout=10 -print_final_stats=1 -artifact_prefix="$found/" \
 		"$corpus" "${existing[@]}" 2>&1 | tail -n 25); then
 		status=1
