@@ -6,7 +6,16 @@
  * in a window (default 250 ms) for an XI touch begin from that device;
  * the pair must agree in position (both normalized to their axis ranges:
  * XI valuators of the X drivers are device coordinates, or a scaled copy
- * of them) within a tolerance. The lookahead is bounded by the window. */
+ * of them) within a tolerance. The first begin that pairs, raw or not,
+ * gives the latency: the X server sends the RawTouchBegin first.
+ *
+ * Raw events carry no XITouchEmulatingPointer flag (it belongs to the
+ * touch sequence as clients get it), so a kernel touch paired on a
+ * RawTouchBegin stays pending until a regular TouchBegin or TouchUpdate
+ * of the same touch (same source device and touch id, any client) says
+ * whether it emulates the pointer, or until the window has passed since
+ * the XI begin (raw events only: not known). The lookahead is bounded by
+ * the window, twice at most. */
 #include "config.h"
 
 #include <math.h>
@@ -139,12 +148,50 @@ value_of(const struct tt_xi_event *ev, int number, double *out)
 	return false;
 }
 
+static bool
+is_raw(const struct tt_xi_event *ev)
+{
+	return ev->evtype >= XI_RawTouchBegin && ev->evtype <= XI_RawTouchEnd;
+}
+
+/* The paired kernel touch @i has the flags of its XI touch now (@known),
+ * or never will. */
+static void
+resolve(struct tt_model *m, size_t i, bool known, uint32_t flags)
+{
+	struct kt *k = m->pending[i];
+
+	k->pub.link = TT_LINK_LINKED;
+	k->pub.xi_emulating_known = known;
+	k->pub.xi_emulating_pointer = known && (flags & XITouchEmulatingPointer);
+	drop_pending(m, i);
+}
+
+/* A regular event of an XI touch already paired: its flags. */
+static bool
+resolve_matched(struct tt_model *m, const struct tt_xi_event *ev, int32_t src)
+{
+	for (size_t i = 0; i < m->npending; i++) {
+		struct kt *k = m->pending[i];
+		if (k->xi_matched && k->pub.xi_deviceid == src && k->pub.xi_touchid == ev->detail) {
+			resolve(m, i, true, ev->flags);
+			return true;
+		}
+	}
+	return false;
+}
+
 void
-tt_model_link_xi_begin(struct tt_model *m, const struct tt_xi_event *ev, size_t line)
+tt_model_link_xi_touch(struct tt_model *m, const struct tt_xi_event *ev, size_t line)
 {
 	if (!m->link_on || !m->npending)
 		return;
 	int32_t src = ev->sourceid ? ev->sourceid : ev->deviceid;
+	bool raw = is_raw(ev);
+	if (!raw && resolve_matched(m, ev, src))
+		return;
+	if (ev->evtype != XI_TouchBegin && ev->evtype != XI_RawTouchBegin)
+		return;
 	struct xidev *x = find_xidev(m, src);
 	if (!x || x->evdev < 0)
 		return;
@@ -165,7 +212,7 @@ tt_model_link_xi_begin(struct tt_model *m, const struct tt_xi_event *ev, size_t 
 	double best_dist = INFINITY;
 	for (size_t i = 0; i < m->npending; i++) {
 		struct kt *k = m->pending[i];
-		if (k->pub.device != (uint32_t)x->evdev)
+		if (k->xi_matched || k->pub.device != (uint32_t)x->evdev)
 			continue;
 		if (k->pub.begin_us > ev->time_us + LINK_SLACK_US ||
 		    ev->time_us - k->pub.begin_us > m->link_window_us)
@@ -185,16 +232,30 @@ tt_model_link_xi_begin(struct tt_model *m, const struct tt_xi_event *ev, size_t 
 	if (best < 0)
 		return;
 	struct kt *k = m->pending[best];
-	k->pub.link = TT_LINK_LINKED;
+	k->xi_matched = true;
 	k->pub.xi_deviceid = src;
 	k->pub.xi_touchid = ev->detail;
 	k->pub.xi_begin_us = ev->time_us;
 	k->pub.xi_begin_line = line;
-	k->pub.xi_emulating_pointer = (ev->flags & XITouchEmulatingPointer) != 0;
 	size_t r = m->nrecent++ % ARRAY_LENGTH(m->recent);
 	m->recent[r].sourceid = src;
 	m->recent[r].touchid = ev->detail;
-	drop_pending(m, (size_t)best);
+	if (!raw)
+		resolve(m, (size_t)best, true, ev->flags);
+}
+
+/* Gives up on pending touch @i: paired but without flags, or never paired. */
+static void
+give_up(struct tt_model *m, size_t i)
+{
+	struct kt *k = m->pending[i];
+
+	if (k->xi_matched) {
+		resolve(m, i, false, 0);
+	} else {
+		k->pub.link = TT_LINK_NOT_DELIVERED;
+		drop_pending(m, i);
+	}
 }
 
 void
@@ -202,20 +263,17 @@ tt_model_link_advance(struct tt_model *m, int64_t now)
 {
 	for (size_t i = 0; i < m->npending;) {
 		struct kt *k = m->pending[i];
-		if (now - k->pub.begin_us > m->link_window_us) {
-			k->pub.link = TT_LINK_NOT_DELIVERED;
-			drop_pending(m, i);
-		} else {
+		int64_t since = k->xi_matched ? k->pub.xi_begin_us : k->pub.begin_us;
+		if (now - since > m->link_window_us)
+			give_up(m, i);
+		else
 			i++;
-		}
 	}
 }
 
 void
 tt_model_link_flush(struct tt_model *m)
 {
-	while (m->npending) {
-		m->pending[0]->pub.link = TT_LINK_NOT_DELIVERED;
-		drop_pending(m, 0);
-	}
+	while (m->npending)
+		give_up(m, 0);
 }

@@ -10,6 +10,9 @@ struct kt {
 	bool is_new;	/* begun in the frame being processed */
 	bool ended;	/* ended, waiting for its link before kernel_end */
 	double link_x, link_y;	/* begin position normalized to 0..1, or -1 */
+	/* Paired with an XI touch (pub.xi_* set), still pending: waiting
+	 * for the flags of that touch's regular (non-raw) events. */
+	bool xi_matched;
 };
 
 struct xt {
@@ -84,6 +87,7 @@ void tt_model_emit_end(struct tt_model *m, struct kt *k);
 /* model-link.c */
 void tt_model_link_xi_device(struct tt_model *m, const struct tt_xi_device *d);
 void tt_model_link_kernel_begin(struct tt_model *m, struct mdev *d, struct kt *k);
-void tt_model_link_xi_begin(struct tt_model *m, const struct tt_xi_event *ev, size_t line);
+/* Every XI touch begin (raw or not) and every regular TouchUpdate. */
+void tt_model_link_xi_touch(struct tt_model *m, const struct tt_xi_event *ev, size_t line);
 void tt_model_link_advance(struct tt_model *m, int64_t now);
 void tt_model_link_flush(struct tt_model *m);

@@ -752,9 +752,13 @@ xi_touch_event(struct tt_model *m, const struct tt_xi_event *ev, size_t line)
 		m->xt[m->nxt++] = x;
 		if (m->cb.xi_begin)
 			m->cb.xi_begin(m->data, p);
-		tt_model_link_xi_begin(m, ev, line);
+		tt_model_link_xi_touch(m, ev, line);
 		return;
 	}
+	/* Before the check below: an update of a touch whose begin the
+	 * recording lacks still carries the flags the link waits for. */
+	if (kind == 1 && !raw)
+		tt_model_link_xi_touch(m, ev, line);
 	if (!x)
 		return;	/* update or end without begin: the checker reports it */
 	if (ev->flags & XITouchPendingEnd)

@@ -72,13 +72,20 @@ struct tt_ktouch {
 	 * single-touch devices map ABS_X/Y/PRESSURE to the MT axes. */
 	int32_t values[TT_MT_AXES];
 	int32_t begin_x, begin_y;
-	/* The link to XI, filled before kernel_end is called. */
+	/* The link to XI, filled before kernel_end is called. The XI touch
+	 * is paired at the first XI begin the recorder received for it (of
+	 * any client, the RawTouchBegin normally): xi_begin_us - begin_us is
+	 * the kernel-to-X latency. Pointer emulation is a property of the XI
+	 * touch sequence, flagged on its regular (non-raw) TouchBegin and
+	 * TouchUpdate events only: xi_emulating_known says whether one of
+	 * those was seen (a recording with raw events only has none). */
 	enum tt_link_status link;
 	int32_t xi_deviceid;	/* XI source device of the linked touch */
 	uint32_t xi_touchid;
 	int64_t xi_begin_us;
 	size_t xi_begin_line;
-	bool xi_emulating_pointer;
+	bool xi_emulating_known;
+	bool xi_emulating_pointer;	/* XITouchEmulatingPointer, when known */
 	void *user;
 };
 
@@ -153,7 +160,9 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_model *, tt_model_free);
 
 /* Pairs kernel touches with XI touches whose receive time is within
  * @window_us after the kernel begin (default 250 ms when 0); positions must
- * agree within @tolerance of the axis range (0..1, default 0.03 when 0). */
+ * agree within @tolerance of the axis range (0..1, default 0.03 when 0).
+ * A paired kernel touch then waits up to @window_us more for a regular
+ * TouchBegin/TouchUpdate of its XI touch, for the pointer emulation flag. */
 void tt_model_set_link(struct tt_model *m, bool on, int64_t window_us, double tolerance);
 
 void tt_model_feed(struct tt_model *m, const struct tt_record *rec);

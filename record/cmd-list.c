@@ -5,11 +5,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <X11/extensions/XI2.h>
 
 #include "../tools/commands.h"
 #include "input-devices.h"
 #include "log.h"
+#include "xi-names.h"
 #include "xi-recorder.h"
 
 static void
@@ -24,7 +27,9 @@ usage(FILE *out)
 		"program holds an exclusive grab, and the name.\n"
 		"\n"
 		"Options:\n"
-		"      --json          one JSON array, for scripts\n"
+		"      --json          one JSON array, for scripts: the kernel's devices\n"
+		"                      (\"type\": \"device\"), then the X devices\n"
+		"                      (\"type\": \"xi_device\")\n"
 		"      --touch         only touch-capable devices\n"
 		"      --xi[=DISPLAY]  also list the X server's input devices (the default\n"
 		"                      when DISPLAY is set): touch class and the kernel node\n"
@@ -58,19 +63,20 @@ json_string(const char *s)
 	putchar('"');
 }
 
-static void
+/* The kernel's devices as objects of the --json array; returns whether
+ * it printed any. */
+static bool
 print_json(const struct tt_input_list *list, bool touch_only)
 {
 	bool first = true;
 
-	printf("[");
 	for (size_t i = 0; i < list->n; i++) {
 		const struct tt_input_entry *e = &list->entries[i];
 		const struct tt_device *dev = e->capture ? tt_capture_device(e->capture) : NULL;
 
 		if (touch_only && (!dev || !tt_device_is_touch(dev)))
 			continue;
-		printf("%s\n  {\"node\": ", first ? "" : ",");
+		printf("%s\n  {\"type\": \"device\", \"node\": ", first ? "" : ",");
 		first = false;
 		json_string(e->node);
 		if (!dev) {
@@ -98,7 +104,77 @@ print_json(const struct tt_input_list *list, bool touch_only)
 		       dev->vendor, dev->product, dev->bustype);
 		printf(", \"grabbed_by_other\": %s}", dev->grabbed_by_other ? "true" : "false");
 	}
-	printf("%s]\n", first ? "" : "\n");
+	return !first;
+}
+
+static const char *
+touch_mode_name(enum tt_xi_touch_mode m)
+{
+	return m == TT_XI_TOUCH_DIRECT ? "direct" : m == TT_XI_TOUCH_DEPENDENT ? "dependent" : NULL;
+}
+
+/* The X devices as objects of the same array, with the keys of the
+ * timeline's xi_device records; @first: nothing printed before. Returns
+ * whether it printed any. */
+static bool
+print_xi_json(const struct tt_xi_list *xl, bool touch_only, bool first)
+{
+	for (size_t i = 0; i < xl->n; i++) {
+		const struct tt_xi_device *d = xl->devices[i];
+		const char *use = tt_xi_use_name(d->use);
+
+		if (touch_only && d->touch_mode == TT_XI_TOUCH_NONE)
+			continue;
+		printf("%s\n  {\"type\": \"xi_device\", \"display\": ", first ? "" : ",");
+		first = false;
+		json_string(xl->display);
+		printf(", \"deviceid\": %d, \"name\": ", d->deviceid);
+		json_string(d->name);
+		printf(", \"use\": ");
+		if (use)
+			json_string(use);
+		else
+			printf("null");
+		printf(", \"attachment\": %d, \"enabled\": %s, \"touch\": ", d->attachment,
+		       d->enabled ? "true" : "false");
+		if (touch_mode_name(d->touch_mode))
+			printf("{\"mode\": \"%s\", \"num_touches\": %d}", touch_mode_name(d->touch_mode),
+			       d->num_touches);
+		else
+			printf("null");
+		printf(", \"device_node\": ");
+		if (d->device_node)
+			json_string(d->device_node);
+		else
+			printf("null");
+		printf("}");
+	}
+	return !first;
+}
+
+static void
+print_xi_table(const struct tt_xi_list *xl, bool touch_only)
+{
+	printf("X input devices (%s, %s %d, XInput %d.%d):\n", xl->display, xl->vendor, xl->release,
+	       xl->major, xl->minor);
+	for (size_t i = 0; i < xl->n; i++) {
+		const struct tt_xi_device *d = xl->devices[i];
+		const char *use = d->use == XIMasterPointer ? "master pointer" :
+				  d->use == XIMasterKeyboard ? "master keyboard" :
+				  d->use == XISlavePointer ? "slave pointer" :
+				  d->use == XISlaveKeyboard ? "slave keyboard" :
+				  d->use == XIFloatingSlave ? "floating slave" : "?";
+		char touch[32] = "-";
+
+		if (touch_only && d->touch_mode == TT_XI_TOUCH_NONE)
+			continue;
+		if (touch_mode_name(d->touch_mode))
+			snprintf(touch, sizeof(touch), "%s/%d", touch_mode_name(d->touch_mode),
+				 d->num_touches);
+		printf("  id=%-3d %-15s attached %-3d touch %-13s %-20s %s%s\n", d->deviceid, use,
+		       d->attachment, touch, d->device_node ? d->device_node : "-", d->name,
+		       d->enabled ? "" : " (disabled)");
+	}
 }
 
 static void
@@ -173,25 +249,38 @@ tt_cmd_list(int argc, char **argv)
 		tt_error("/dev/input: %s", strerror(-rc));
 		return TT_EXIT_FAILURE;
 	}
-	if (json)
-		print_json(&list, touch_only);
-	else
-		print_table(&list, touch_only);
-
+	/* The X side too: after the kernel's devices, in the same array
+	 * for --json. An X server that cannot be reached is reported; it
+	 * fails the command only when --xi asked for it. */
+	struct tt_xi_list xl = { 0 };
+	bool have_xi = false;
 	int status = TT_EXIT_OK;
+	if (!no_xi && (want_xi || getenv("DISPLAY"))) {
+		have_xi = tt_xi_list_scan(xi_display, &xl) == 0;
+		if (!have_xi && want_xi)
+			status = TT_EXIT_FAILURE;
+	}
+	if (json) {
+		printf("[");
+		bool any = print_json(&list, touch_only);
+		if (have_xi && print_xi_json(&xl, touch_only, !any))
+			any = true;
+		printf("%s]\n", any ? "\n" : "");
+	} else {
+		print_table(&list, touch_only);
+		if (have_xi) {
+			putchar('\n');
+			print_xi_table(&xl, touch_only);
+		}
+	}
+	tt_xi_list_clear(&xl);
+
 	if (list.naccess)
 		tt_warning("%zu device%s could not be read: run as root, or join the group "
 			   "'input' (sudo usermod -aG input $USER, then log in again)",
 			   list.naccess, list.naccess == 1 ? "" : "s");
 	if (list.n && list.nerrors == list.n)
 		status = TT_EXIT_FAILURE;
-	/* The X side too (not in --json: that is the kernel devices' array). */
-	if (!json && !no_xi && (want_xi || getenv("DISPLAY"))) {
-		putchar('\n');
-		fflush(stdout);
-		if (tt_xi_list_devices(xi_display, touch_only, stdout) < 0 && want_xi)
-			status = TT_EXIT_FAILURE;
-	}
 	tt_input_list_clear(&list);
 	return status;
 }

@@ -39,3 +39,8 @@ TESTS += record/tests/picker-vm.sh
 EXTRA_DIST += record/tests/picker-vm.sh
 TESTS += record/tests/cli-record.sh
 EXTRA_DIST += record/tests/cli-record.sh
+
+# record --xi refuses Xwayland (weston's headless backend) and servers
+# without XInput 2.2 (a protocol fixture), on the host.
+TESTS += record/tests/xi-refuse.sh
+EXTRA_DIST += record/tests/xi-refuse.sh record/tests/xi-fake-server.py

@@ -10,6 +10,7 @@
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/extensions/XInput2.h>
+#include <X11/extensions/Xrandr.h>
 
 #include "log.h"
 #include "util-strings.h"
@@ -189,19 +190,58 @@ query_xi(struct xclient *c, const char *display)
 	return 0;
 }
 
+/* Xwayland names its RandR outputs XWAYLAND0, XWAYLAND1...: a sign that
+ * needs no Wayland seat (a compositor without input devices gives
+ * Xwayland none of its xwayland-* devices). */
 static bool
-is_xwayland(Display *dpy)
+xwayland_output(Display *dpy, char *why, size_t size)
+{
+	int ev, err, major = 0, minor = 0;
+	bool found = false;
+
+	if (!XRRQueryExtension(dpy, &ev, &err) || !XRRQueryVersion(dpy, &major, &minor) ||
+	    major * 100 + minor < 103)
+		return false;
+	XRRScreenResources *res = XRRGetScreenResourcesCurrent(dpy, DefaultRootWindow(dpy));
+	for (int i = 0; res && i < res->noutput && !found; i++) {
+		XRROutputInfo *o = XRRGetOutputInfo(dpy, res, res->outputs[i]);
+		if (o && o->name && strncmp(o->name, "XWAYLAND", 8) == 0) {
+			_cleanup_free_ char *name = tt_str_sanitize(o->name, (size_t)o->nameLen, 64);
+			snprintf(why, size, "its RandR output %s", name);
+			found = true;
+		}
+		if (o)
+			XRRFreeOutputInfo(o);
+	}
+	if (res)
+		XRRFreeScreenResources(res);
+	return found;
+}
+
+/* Says why @dpy is Xwayland in @why, or returns false. */
+static bool
+is_xwayland(Display *dpy, char *why, size_t size)
 {
 	int op, ev, err;
 	int ndevices = 0;
 	bool found = false;
 
-	if (XQueryExtension(dpy, "XWAYLAND", &op, &ev, &err))
+	if (XQueryExtension(dpy, "XWAYLAND", &op, &ev, &err)) {
+		snprintf(why, size, "the XWAYLAND extension");
 		return true;
-	/* Before the extension existed (Xwayland < 21.1): its devices' names. */
+	}
+	/* Before the extension existed (Xwayland < 23.1). */
+	if (xwayland_output(dpy, why, size))
+		return true;
+	/* Without RandR (disabled with -extension RANDR): its seat's devices. */
 	XIDeviceInfo *info = XIQueryDevice(dpy, XIAllDevices, &ndevices);
-	for (int i = 0; info && i < ndevices && !found; i++)
+	for (int i = 0; info && i < ndevices && !found; i++) {
 		found = info[i].name && strncmp(info[i].name, "xwayland-", 9) == 0;
+		if (found) {
+			_cleanup_free_ char *name = tt_str_sanitize(info[i].name, strlen(info[i].name), 64);
+			snprintf(why, size, "its input device %s", name);
+		}
+	}
 	if (info)
 		XIFreeDeviceInfo(info);
 	return found;
@@ -297,10 +337,12 @@ tt_xi_recorder_connect(const struct tt_xi_options *opts, struct tt_xi_recorder *
 	const char *vendor = ServerVendor(dpy);
 	xr->vendor = tt_str_sanitize(vendor ? vendor : "", vendor ? strlen(vendor) : 0, 256);
 	xr->release = VendorRelease(dpy);
-	if (is_xwayland(dpy)) {
-		tt_error("X server %s is Xwayland: its XInput devices are virtual (the Wayland "
+	char why[128];
+	if (is_xwayland(dpy, why, sizeof(why))) {
+		tt_error("X server %s is Xwayland (%s): its XInput devices are virtual (the Wayland "
 			 "compositor's seat, not the kernel devices) and it only sees what the "
-			 "compositor forwards; record under a native Xorg server instead", xr->display_name);
+			 "compositor forwards; record under a native Xorg server instead",
+			 xr->display_name, why);
 		return -EPROTONOSUPPORT;
 	}
 	if (opts->grab != TT_XI_GRAB_NONE && (rc = open_client(xr, CLIENT_GRAB)) < 0)
@@ -839,7 +881,7 @@ tt_xi_recorder_free(struct tt_xi_recorder *xr)
 /* ---- touchtape list ---- */
 
 int
-tt_xi_list_devices(const char *display, bool touch_only, FILE *out)
+tt_xi_list_scan(const char *display, struct tt_xi_list *out)
 {
 	struct tt_xi_options opts = { .display = display, .quiet = true };
 	_cleanup_(tt_xi_recorder_freep) struct tt_xi_recorder *xr = NULL;
@@ -851,31 +893,29 @@ tt_xi_list_devices(const char *display, bool touch_only, FILE *out)
 		return rc;
 	struct xclient *c = &xr->clients[0];
 	XIDeviceInfo *info = XIQueryDevice(c->dpy, XIAllDevices, &ndevices);
-	fprintf(out, "X input devices (%s, %s %d, XInput %d.%d):\n", xr->display_name, xr->vendor,
-		xr->release, xr->major, xr->minor);
+	memset(out, 0, sizeof(*out));
+	out->display = steal(&xr->display_name);
+	out->vendor = steal(&xr->vendor);
+	out->release = xr->release;
+	out->major = xr->major;
+	out->minor = xr->minor;
+	out->devices = tt_reallocarray(NULL, ndevices > 0 ? (size_t)ndevices : 1, sizeof(*out->devices));
 	for (int i = 0; info && i < ndevices; i++) {
 		_cleanup_free_ char *node = device_node(c, info[i].deviceid);
-		struct tt_xi_device *d = tt_xi_convert_device_info(&info[i], NULL, NULL, node, -1);
-		if (touch_only && d->touch_mode == TT_XI_TOUCH_NONE) {
-			tt_xi_device_free(d);
-			continue;
-		}
-		const char *use = d->use == XIMasterPointer ? "master pointer" :
-				  d->use == XIMasterKeyboard ? "master keyboard" :
-				  d->use == XISlavePointer ? "slave pointer" :
-				  d->use == XISlaveKeyboard ? "slave keyboard" :
-				  d->use == XIFloatingSlave ? "floating slave" : "?";
-		char touch[32] = "-";
-		if (d->touch_mode != TT_XI_TOUCH_NONE)
-			snprintf(touch, sizeof(touch), "%s/%d",
-				 d->touch_mode == TT_XI_TOUCH_DIRECT ? "direct" : "dependent",
-				 d->num_touches);
-		fprintf(out, "  id=%-3d %-15s attached %-3d touch %-13s %-20s %s%s\n", d->deviceid, use,
-			d->attachment, touch, d->device_node ? d->device_node : "-", d->name,
-			d->enabled ? "" : " (disabled)");
-		tt_xi_device_free(d);
+		out->devices[out->n++] = tt_xi_convert_device_info(&info[i], NULL, NULL, node, -1);
 	}
 	if (info)
 		XIFreeDeviceInfo(info);
 	return 0;
+}
+
+void
+tt_xi_list_clear(struct tt_xi_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		tt_xi_device_free(l->devices[i]);
+	free(l->devices);
+	free(l->display);
+	free(l->vendor);
+	memset(l, 0, sizeof(*l));
 }

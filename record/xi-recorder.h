@@ -27,9 +27,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "recorder.h"
+#include "timeline.h"
 #include "util-mem.h"
 
 enum tt_xi_grab_mode {
@@ -73,8 +73,18 @@ void tt_xi_recorder_summary(const struct tt_xi_recorder *xr);
 void tt_xi_recorder_free(struct tt_xi_recorder *xr);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_xi_recorder *, tt_xi_recorder_free);
 
-/* touchtape list: prints the X server's input devices (touch class, the
- * kernel node each came from; @touch_only: only those with a touch class)
- * as a table to @out. @display NULL: $DISPLAY. 0, or -errno after
- * printing why. */
-int tt_xi_list_devices(const char *display, bool touch_only, FILE *out);
+/* touchtape list: the X server's input devices. */
+struct tt_xi_list {
+	char *display;		/* sanitized */
+	char *vendor;		/* sanitized */
+	int32_t release;
+	int major, minor;	/* the server's XInput version */
+	struct tt_xi_device **devices;	/* every device, masters included */
+	size_t n;
+};
+
+/* Connects to @display (NULL: $DISPLAY) with the recorder's checks (XI
+ * 2.2, not Xwayland) and lists the devices with their touch class and
+ * the kernel node each came from. 0, or -errno after printing why. */
+int tt_xi_list_scan(const char *display, struct tt_xi_list *out);
+void tt_xi_list_clear(struct tt_xi_list *l);

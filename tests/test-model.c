@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <X11/extensions/XI2.h>
 
 #include "model.h"
 #include "reader.h"
@@ -72,7 +73,7 @@ kend(void *data, struct tt_ktouch *t)
 	      (t->flags & TT_KTOUCH_SYNTHETIC_ID) ? " synthetic" : "");
 	if (t->link == TT_LINK_LINKED)
 		logf_(l, " xi%u +%lldus%s", t->xi_touchid, (long long)(t->xi_begin_us - t->begin_us),
-		      t->xi_emulating_pointer ? " emu" : "");
+		      !t->xi_emulating_known ? " emu?" : t->xi_emulating_pointer ? " emu" : "");
 	else if (t->link != TT_LINK_NONE)
 		logf_(l, " %s", tt_link_status_name(t->link));
 	logf_(l, "\n");
@@ -234,6 +235,174 @@ test_link(void)
 	check(!strstr(l.text, " xi"));
 }
 
+/* ---- the link on hand-built records ---- */
+
+/* A Type B touchscreen (5 slots, 0..1000 on both axes) and the X slave
+ * device 6 that reads it, fed straight into a model. */
+struct feeder {
+	struct tt_model *m;
+	struct log log;
+	struct tt_device *dev;
+	struct tt_xi_device xdev;
+	struct tt_xi_valuator vals[2];
+	size_t line;
+};
+
+static void
+feed(struct feeder *f, struct tt_record rec)
+{
+	rec.line = ++f->line;
+	tt_model_feed(f->m, &rec);
+}
+
+static void
+feeder_start(struct feeder *f)
+{
+	static const struct tt_model_callbacks cb = { .kernel_end = kend, .xi_end = xend };
+	static const unsigned int axes[] = { ABS_MT_SLOT, ABS_MT_TRACKING_ID, ABS_MT_POSITION_X,
+					     ABS_MT_POSITION_Y };
+
+	memset(f, 0, sizeof(*f));
+	f->m = tt_model_new(&cb, &f->log);
+	tt_model_set_link(f->m, true, 0, 0);
+	f->dev = tt_device_new(0);
+	f->dev->node = strdup("/dev/input/event5");
+	tt_device_enable(f->dev, EV_KEY, BTN_TOUCH);
+	for (size_t i = 0; i < ARRAY_LENGTH(axes); i++) {
+		tt_device_enable(f->dev, EV_ABS, axes[i]);
+		f->dev->abs[axes[i]].maximum = axes[i] == ABS_MT_SLOT ? 4 : 1000;
+	}
+	f->dev->mt_protocol = TT_MT_B;
+	tt_device_set_slots(f->dev, 5);
+	feed(f, (struct tt_record){ .type = TT_RECORD_DEVICE, .device = f->dev });
+
+	f->vals[0] = (struct tt_xi_valuator){ .number = 0, .label = (char *)"Abs MT Position X", .max = 1000 };
+	f->vals[1] = (struct tt_xi_valuator){ .number = 1, .label = (char *)"Abs MT Position Y", .max = 1000 };
+	f->xdev = (struct tt_xi_device){
+		.deviceid = 6, .name = (char *)"test touchscreen", .use = 3, .attachment = 2, .enabled = true,
+		.touch_mode = TT_XI_TOUCH_DIRECT, .num_touches = 5, .nvaluators = 2,
+		.valuators = f->vals, .device_node = (char *)"/dev/input/event5", .evdev_device = 0,
+	};
+	feed(f, (struct tt_record){ .type = TT_RECORD_XI_DEVICE, .xi_device = &f->xdev });
+}
+
+static void
+feeder_end(struct feeder *f)
+{
+	tt_model_finish(f->m);
+	tt_model_free(f->m);
+	tt_device_free(f->dev);
+}
+
+/* A frame that puts (or with x < 0 lifts) the touch in @slot. */
+static void
+kframe(struct feeder *f, int64_t t, int32_t slot, int32_t id, int32_t x, int32_t y)
+{
+	struct tt_event ev[5] = {
+		{ EV_ABS, ABS_MT_SLOT, slot, 0 },
+		{ EV_ABS, ABS_MT_TRACKING_ID, x < 0 ? -1 : id, 0 },
+		{ EV_ABS, ABS_MT_POSITION_X, x, 0 },
+		{ EV_ABS, ABS_MT_POSITION_Y, y, 0 },
+		{ EV_SYN, SYN_REPORT, 0, 0 },
+	};
+	if (x < 0)
+		ev[2] = ev[4];
+	struct tt_frame fr = { .device = 0, .time_us = t, .nevents = x < 0 ? 3 : 5, .events = ev };
+	feed(f, (struct tt_record){ .type = TT_RECORD_FRAME, .frame = &fr });
+}
+
+/* An XI touch event from slave 6: raw ones from the slave itself,
+ * regular ones through master 2, as the X server sends them. */
+static void
+xevent(struct feeder *f, int64_t t, int32_t evtype, uint32_t touch, uint32_t flags, double x, double y)
+{
+	bool raw = evtype >= XI_RawTouchBegin && evtype <= XI_RawTouchEnd;
+	int32_t numbers[2] = { 0, 1 };
+	double values[2] = { x, y };
+	struct tt_xi_event ev = {
+		.time_us = t, .evtype = evtype, .client = (char *)"observer",
+		.deviceid = raw ? 6 : 2, .sourceid = 6, .detail = touch, .flags = flags,
+		.root_x = x, .root_y = y, .nvaluators = 2,
+		.valuator_numbers = numbers, .valuator_values = values,
+		.raw_values = raw ? values : NULL,
+	};
+	feed(f, (struct tt_record){ .type = TT_RECORD_XI_EVENT, .xi_event = &ev });
+}
+
+static void
+test_link_emulating_pointer(void)
+{
+	struct feeder f;
+
+	/* Two fingers; the X server sends each touch's RawTouchBegin before
+	 * its TouchBegin, and here both raw ones first (as it does when one
+	 * frame brings two touches). The latency stays the raw begin's; the
+	 * pointer emulation comes from the regular TouchBegin of each touch
+	 * id, whatever the order. */
+	feeder_start(&f);
+	kframe(&f, 10000, 0, 1, 100, 100);
+	kframe(&f, 10000, 1, 2, 500, 500);
+	xevent(&f, 12000, XI_RawTouchBegin, 41, 0, 100, 100);
+	xevent(&f, 13000, XI_RawTouchBegin, 42, 0, 500, 500);
+	xevent(&f, 13200, XI_TouchBegin, 42, 0, 500, 500);
+	xevent(&f, 13500, XI_TouchBegin, 41, XITouchEmulatingPointer, 100, 100);
+	kframe(&f, 20000, 0, 1, -1, -1);
+	kframe(&f, 20000, 1, 2, -1, -1);
+	xevent(&f, 21000, XI_RawTouchEnd, 41, 0, 100, 100);
+	xevent(&f, 21100, XI_TouchEnd, 41, XITouchEmulatingPointer, 100, 100);
+	xevent(&f, 21200, XI_RawTouchEnd, 42, 0, 500, 500);
+	xevent(&f, 21300, XI_TouchEnd, 42, 0, 500, 500);
+	feeder_end(&f);
+	check_contains(f.log.text, "ke s0 id1 @20000 xi41 +2000us emu\n");
+	check_contains(f.log.text, "ke s1 id2 @20000 xi42 +3000us\n");
+
+	/* A tap whose kernel end is read before any XI record: its end
+	 * waits for the regular TouchBegin, not just the raw one. */
+	feeder_start(&f);
+	kframe(&f, 10000, 0, 7, 300, 300);
+	kframe(&f, 15000, 0, 7, -1, -1);
+	xevent(&f, 16000, XI_RawTouchBegin, 5, 0, 300, 300);
+	check_int_eq(f.log.kend, 0);
+	xevent(&f, 16400, XI_TouchBegin, 5, XITouchEmulatingPointer, 300, 300);
+	check_int_eq(f.log.kend, 1);
+	check_str_eq(f.log.text, "ke s0 id7 @15000 xi5 +6000us emu\n");
+	feeder_end(&f);
+
+	/* The flag on a TouchUpdate settles it as well (a TouchBegin the
+	 * recording does not have). */
+	feeder_start(&f);
+	kframe(&f, 10000, 0, 3, 300, 300);
+	xevent(&f, 11000, XI_RawTouchBegin, 9, 0, 300, 300);
+	xevent(&f, 12000, XI_TouchUpdate, 9, XITouchEmulatingPointer, 300, 300);
+	kframe(&f, 20000, 0, 3, -1, -1);
+	check_str_eq(f.log.text, "ke s0 id3 @20000 xi9 +1000us emu\n");
+	feeder_end(&f);
+
+	/* Raw events only (another client held the touch selection): linked
+	 * with the raw latency, pointer emulation unknown once the window
+	 * has passed since the XI begin, not before. */
+	feeder_start(&f);
+	kframe(&f, 10000, 0, 4, 300, 300);
+	xevent(&f, 14000, XI_RawTouchBegin, 11, 0, 300, 300);
+	kframe(&f, 30000, 0, 4, -1, -1);
+	xevent(&f, 31000, XI_RawTouchEnd, 11, 0, 300, 300);
+	kframe(&f, 14000 + 250000, 0, 5, 600, 600);
+	check_int_eq(f.log.kend, 0);
+	kframe(&f, 14000 + 250001, 0, 5, 610, 610);
+	check_int_eq(f.log.kend, 1);
+	check_contains(f.log.text, "ke s0 id4 @30000 xi11 +4000us emu?\n");
+	feeder_end(&f);
+
+	/* A regular TouchBegin first (a recording without raw events): the
+	 * link and its flags at once. */
+	feeder_start(&f);
+	kframe(&f, 10000, 0, 6, 300, 300);
+	xevent(&f, 12500, XI_TouchBegin, 3, 0, 300, 300);
+	kframe(&f, 20000, 0, 6, -1, -1);
+	check_str_eq(f.log.text, "ke s0 id6 @20000 xi3 +2500us\n");
+	feeder_end(&f);
+}
+
 /* ---- corpus ---- */
 
 static const char *
@@ -311,6 +480,7 @@ main(void)
 	RUN(test_type_a_pairing);
 	RUN(test_ownership);
 	RUN(test_link);
+	RUN(test_link_emulating_pointer);
 	RUN(test_corpus);
 	return tt_test_result();
 }

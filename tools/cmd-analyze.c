@@ -312,7 +312,8 @@ report_touch(struct analyze *a, struct tt_ktouch *t, struct touch_stats *ts, str
 			fprintf(o, "{\"deviceid\":%d,\"touchid\":%u,\"line\":%zu,\"latency_ms\":", t->xi_deviceid,
 				t->xi_touchid, t->xi_begin_line);
 			tt_json_double(o, (double)(t->xi_begin_us - t->begin_us) / 1000.0, 3);
-			fprintf(o, ",\"emulating_pointer\":%s}", t->xi_emulating_pointer ? "true" : "false");
+			fprintf(o, ",\"emulating_pointer\":%s}", !t->xi_emulating_known ? "null" :
+				t->xi_emulating_pointer ? "true" : "false");
 		} else {
 			fputs("null", o);
 		}

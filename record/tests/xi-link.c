@@ -29,7 +29,7 @@ kernel_end(void *data, struct tt_ktouch *t)
 		printf(",\"xi_deviceid\":%d,\"xi_touchid\":%u,\"xi_begin_us\":%" PRId64
 		       ",\"latency_us\":%" PRId64 ",\"emulating_pointer\":%s",
 		       t->xi_deviceid, t->xi_touchid, t->xi_begin_us, t->xi_begin_us - t->begin_us,
-		       t->xi_emulating_pointer ? "true" : "false");
+		       !t->xi_emulating_known ? "null" : t->xi_emulating_pointer ? "true" : "false");
 	printf("}\n");
 }
 

@@ -114,6 +114,16 @@ def check_observer(name, nfingers):
         if ("emulating_pointer" in r["flags"]) != (r["detail"] == begins[0] if begins else False):
             fail(f"{name}: line {r['_line']}: emulating_pointer flag on the wrong touch")
             break
+    # The link says so too: the kernel touch whose XI touch emulates the
+    # pointer (the first) and no other, though it pairs on the
+    # RawTouchBegin, which carries no such flag.
+    klink = {k.get("xi_touchid"): k.get("emulating_pointer") for k in kt if k["link"] == "linked"}
+    if emu == want and klink != emu:
+        fail(f"{name}: the link's emulating_pointer per XI touch {klink}, the recorded "
+             f"TouchBegin flags say {emu}")
+    elif emu == want:
+        print(f"# {name}: the link says emulating pointer for the first kernel touch only "
+              f"(XI touch {begins[0] if begins else None})")
     if lat:
         print(f"# {name}: {len(kt)} kernel touches = {len(begins)} XI touches; link latency "
               f"min {min(lat) / 1000:.1f} ms, max {max(lat) / 1000:.1f} ms (limit {LIMIT_US / 1000:.0f} ms, {accel})")
@@ -276,6 +286,30 @@ def check_list():
         fail(f"touchtape list shows no X touchscreen with its touch class and node:\n{text}")
     else:
         print(f"# list: {xline[0].strip()}")
+    # --json: the kernel's devices, then the X server's, in one array.
+    try:
+        entries = json.load(open(f"{out}/list.json"))
+    except ValueError as e:
+        fail(f"list --json is not JSON ({e}): {open(f'{out}/list.json').read()[:300]}")
+        return
+    name = "touchtape VM test touchscreen"
+    kdev = [e for e in entries if e.get("type") == "device" and e.get("name") == name]
+    xdev = [e for e in entries if e.get("type") == "xi_device" and e.get("name") == name]
+    masters = {e["deviceid"] for e in entries if e.get("type") == "xi_device" and
+               e.get("use") == "master_pointer"}
+    if len(kdev) != 1 or len(xdev) != 1:
+        fail(f"list --json: {len(kdev)} kernel and {len(xdev)} X entries for the touchscreen: {entries}")
+        return
+    k, x = kdev[0], xdev[0]
+    if x.get("device_node") != k["node"] or x.get("touch") != {"mode": "direct", "num_touches": 10} \
+            or x.get("use") != "slave_pointer" or x.get("attachment") not in masters \
+            or x.get("enabled") is not True or not x.get("display") or \
+            not isinstance(x.get("deviceid"), int):
+        fail(f"list --json: the touchscreen's X device {x}, kernel device {k}, masters {masters}")
+    elif entries.index(x) < max(entries.index(e) for e in entries if e.get("type") == "device"):
+        fail("list --json: an X device before a kernel device")
+    else:
+        print(f"# list --json: {json.dumps(x)}")
 
 
 def check_denied(name):

@@ -5,7 +5,9 @@
 #      through uinput, recorded with the kernel device and --xi; the XI touch
 #      sequences match the kernel ones one to one, pointer emulation is on
 #      the first touch only, and the library's link pairs every kernel touch
-#      with its XI touch within the frame period plus a margin;
+#      with its XI touch within the frame period plus a margin, and says
+#      which one emulates the pointer; list and list --json show the
+#      touchscreen's X device with its kernel node;
 #   2. ownership: --xi-grab=reject-after=50 --xi-window, then accept;
 #   3. a touchpad (a Synaptics description from the corpus): the touch
 #      class the X driver gave it, and what it delivers;
@@ -104,6 +106,7 @@ in_x() { xinput list --name-only | grep -qx "$1"; }
 wait_for 15 in_x "touchtape VM test touchscreen" || fail "the touchscreen was not added to X"
 wait "$xonly" || { cat "$out/x-only.err"; fail "--xi without devices failed"; }
 "$TOUCHTAPE" list >"$out/list.txt" 2>&1 || true
+"$TOUCHTAPE" list --json >"$out/list.json" 2>"$out/list-json.err" || true
 
 gen_touches 2 20 "$tmp/two.events"
 gen_touches 10 15 "$tmp/ten.events"
