@@ -29,7 +29,15 @@ struct rp_loop {
 	struct rp_source sources[RP_MAX_SOURCES];
 	size_t nsources;
 	sigset_t old_mask;
+	/* Early wake-up: the timer fires @margin_us before a deadline and
+	 * the rest is spun on the clock (see loop_wait_until). */
+	int64_t spin_max_us;
+	int64_t margin_us;
 };
+
+/* Below this, the margin does not shrink: the cost of reading the clock
+ * and of epoll_wait's return is never zero. */
+#define RP_MIN_MARGIN_US 20
 
 void
 rp_loop_free(struct rp_loop *l)
@@ -89,6 +97,8 @@ rp_loop_new(struct rp_loop **out)
 	int rc;
 
 	l->epfd = l->timerfd = l->sigfd = -1;
+	l->spin_max_us = RP_DEFAULT_SPIN_MAX_US;
+	l->margin_us = RP_MIN_MARGIN_US;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -152,10 +162,25 @@ loop_now(void *data)
 	return tt_now_us(CLOCK_MONOTONIC);
 }
 
-static int
-loop_wait_until(void *data, int64_t deadline_us)
+static inline void
+cpu_relax(void)
 {
-	struct rp_loop *l = data;
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();	/* kinder to the sibling hyperthread */
+#endif
+}
+
+void
+rp_loop_set_spin_max(struct rp_loop *l, int64_t spin_max_us)
+{
+	l->spin_max_us = spin_max_us < 0 ? 0 : spin_max_us;
+	if (l->margin_us > l->spin_max_us)
+		l->margin_us = l->spin_max_us;
+}
+
+static int
+sleep_until(struct rp_loop *l, int64_t deadline_us)
+{
 	struct itimerspec its = { .it_value = tt_us_to_timespec(deadline_us) };
 
 	if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
@@ -171,6 +196,46 @@ loop_wait_until(void *data, int64_t deadline_us)
 		if (rc < 0)
 			return rc;
 	}
+}
+
+/*
+ * A timer wakes the process some time after its deadline: tens of
+ * microseconds on an idle machine, milliseconds in a busy or emulated
+ * one, and that delay is what a replay's lateness would be. So the timer
+ * is armed early by a margin that follows the wake-up delays seen so far
+ * (it jumps up to a longer delay and decays slowly), and the last stretch
+ * is spun on the clock. The spin costs at most spin_max_us of CPU per
+ * frame; spin_max_us = 0 is the plain timer.
+ */
+static int
+loop_wait_until(void *data, int64_t deadline_us)
+{
+	struct rp_loop *l = data;
+	int64_t wake_us = deadline_us - l->margin_us;
+	int rc;
+
+	if (l->spin_max_us == 0)
+		return sleep_until(l, deadline_us);
+	if (tt_now_us(CLOCK_MONOTONIC) < wake_us) {
+		rc = sleep_until(l, wake_us);
+		if (rc != 0)
+			return rc;
+		int64_t late = tt_now_us(CLOCK_MONOTONIC) - wake_us;
+		if (late > l->margin_us)
+			l->margin_us = late;
+		else
+			l->margin_us -= (l->margin_us - late) / 64;
+		if (l->margin_us > l->spin_max_us)
+			l->margin_us = l->spin_max_us;
+		if (l->margin_us < RP_MIN_MARGIN_US)
+			l->margin_us = RP_MIN_MARGIN_US;
+	}
+	while (tt_now_us(CLOCK_MONOTONIC) < deadline_us) {
+		if (l->stop_signal)
+			return 1;
+		cpu_relax();
+	}
+	return l->stop_signal ? 1 : 0;
 }
 
 struct rp_clock

@@ -7,7 +7,8 @@
  * absolute CLOCK_MONOTONIC deadline (TFD_TIMER_ABSTIME), a signalfd for
  * SIGINT, SIGTERM and SIGHUP, and any extra fds (the --verify readers)
  * with their callbacks. A signal ends the wait at once; no work happens in
- * a signal handler.
+ * a signal handler. The timer is armed a little early and the last
+ * stretch spun, so the timer's wake-up delay does not become lateness.
  */
 #pragma once
 
@@ -47,5 +48,9 @@ int rp_loop_add_fd(struct rp_loop *l, int fd, rp_fd_fn fn, void *data);
 int rp_loop_stop_signal(const struct rp_loop *l);
 /* Dispatches ready fds for at most @timeout_ms (no deadline). */
 int rp_loop_dispatch(struct rp_loop *l, int timeout_ms);
+/* The most a wait spins on the clock before a deadline after an early
+ * timer wake-up, in microseconds (0: never spin). */
+#define RP_DEFAULT_SPIN_MAX_US 2000
+void rp_loop_set_spin_max(struct rp_loop *l, int64_t spin_max_us);
 /* A clock backed by @l: CLOCK_MONOTONIC, the timerfd and the signalfd. */
 struct rp_clock rp_loop_clock(struct rp_loop *l);

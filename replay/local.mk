@@ -7,12 +7,11 @@ replay_core_sources = \
 	replay/neutral.c replay/neutral.h \
 	replay/schedule.c replay/schedule.h \
 	replay/player.c replay/player.h \
-	replay/clock.h \
+	replay/clock.c replay/clock.h \
 	replay/kernel-model.c replay/kernel-model.h
 
 touchtape_sources += \
 	$(replay_core_sources) \
-	replay/clock.c \
 	replay/uinput-device.c replay/uinput-device.h \
 	replay/verify.c replay/verify.h \
 	replay/report.c replay/report.h \

@@ -7,9 +7,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "kernel-model.h"
 #include "neutral.h"
 #include "player.h"
@@ -465,6 +468,37 @@ test_kernel_model(void)
 	tt_device_free(dev);
 }
 
+/* The production clock never returns before a deadline, whether it
+ * spins the last stretch or sleeps on the timer alone, and a signal ends
+ * a wait (no figure of lateness here: that is bench/'s job). */
+static void
+test_real_clock(void)
+{
+	static const int64_t spins[] = { 0, 300, RP_DEFAULT_SPIN_MAX_US };
+
+	for (size_t k = 0; k < ARRAY_LENGTH(spins); k++) {
+		_cleanup_(rp_loop_freep) struct rp_loop *l = NULL;
+		check_int_eq(rp_loop_new(&l), 0);
+		rp_loop_set_spin_max(l, spins[k]);
+		struct rp_clock c = rp_loop_clock(l);
+		int64_t deadline = c.now(c.data);
+		unsigned int seed = 7;
+		for (int i = 0; i < 60; i++) {
+			deadline += rand_r(&seed) % 3000;
+			check_int_eq(c.wait_until(c.data, deadline), 0);
+			check(c.now(c.data) >= deadline);
+		}
+		/* A deadline in the past returns at once. */
+		check_int_eq(c.wait_until(c.data, deadline - 1000000), 0);
+		/* SIGTERM (blocked, read through the signalfd) ends a long wait. */
+		kill(getpid(), SIGTERM);
+		int64_t t0 = c.now(c.data);
+		check_int_eq(c.wait_until(c.data, t0 + 10000000), 1);
+		check(c.now(c.data) - t0 < 5000000);
+		check_int_eq(rp_loop_stop_signal(l), SIGTERM);
+	}
+}
+
 int
 main(void)
 {
@@ -476,5 +510,6 @@ main(void)
 	RUN(test_neutral_type_b);
 	RUN(test_refusals);
 	RUN(test_kernel_model);
+	RUN(test_real_clock);
 	return tt_test_result();
 }
