@@ -28,7 +28,9 @@ endif
 
 # The kernel-filtering model the VM test compares recordings against.
 check_PROGRAMS += record/tests/model-check
-record_tests_model_check_SOURCES = record/tests/model-check.c
+record_tests_model_check_SOURCES = record/tests/model-check.c \
+	replay/kernel-model.c replay/kernel-model.h replay/evbuf.c replay/evbuf.h
+record_tests_model_check_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/replay
 record_tests_model_check_LDADD = libtouchtape.la -lm
 
 # Kernel tests in the VM rig (one boot for all scenarios).

@@ -98,6 +98,24 @@ rp_kmodel_init(struct rp_kmodel *m, const struct tt_device *dev,
 }
 
 void
+rp_kmodel_set_state(struct rp_kmodel *m, const struct tt_device *dev)
+{
+	for (unsigned int c = 0; c < ABS_CNT; c++)
+		m->abs[c] = dev->abs[c].value;
+	for (uint32_t s = 0; s < m->num_slots; s++) {
+		for (unsigned int a = 0; a < TT_MT_AXES; a++)
+			m->slots[s][a] = s < dev->num_slots && dev->slots ? dev->slots[s].values[a] : 0;
+		if (s >= dev->num_slots || !dev->slots)
+			m->slots[s][ABS_MT_TRACKING_ID - TT_MT_FIRST] = -1;
+	}
+	if (m->num_slots && dev->current_slot >= 0 && (uint32_t)dev->current_slot < m->num_slots)
+		m->slot = m->slot_reported = dev->current_slot;
+	memcpy(m->keys, dev->keys_down, sizeof(m->keys));
+	memcpy(m->led, dev->leds_on, sizeof(m->led));
+	memcpy(m->sw, dev->switches_on, sizeof(m->sw));
+}
+
+void
 rp_kmodel_release(struct rp_kmodel *m)
 {
 	free(m->slots);

@@ -65,6 +65,10 @@ struct rp_kmodel {
 /* @abs: the absinfo the device was created with (ABS_CNT entries). */
 void rp_kmodel_init(struct rp_kmodel *m, const struct tt_device *dev,
 		    const struct input_absinfo *abs);
+/* Starts from the state a recording's device record holds (slots, the
+ * current slot, axes, keys, LEDs, switches) instead of a new device's:
+ * what a device already in use holds when a recording of it begins. */
+void rp_kmodel_set_state(struct rp_kmodel *m, const struct tt_device *dev);
 void rp_kmodel_release(struct rp_kmodel *m);
 /* Appends to @out what an evdev reader gets for the written events (zero
  * or more frames, each ending in SYN_REPORT) and counts each difference in

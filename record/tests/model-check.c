@@ -1,29 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Compares a touchtape recording with the events injected into a uinput
- * device, through a model of what the kernel's input core lets through
- * (drivers/input/input.c):
- *
- *  - events of a type or code the device does not have are dropped;
- *  - EV_KEY: value 2 (repeat) always passes; otherwise only a change of the
- *    key's state passes. EV_SW, EV_LED, EV_SND: only changes. EV_REL: only
- *    non-zero values. EV_MSC: always.
- *  - EV_ABS (input_handle_abs_event): ABS_MT_SLOT is only staged; a per-slot
- *    axis is compared with that slot's value (Type B, i.e. the device has
- *    ABS_MT_SLOT) and the staged slot is emitted (as ABS_MT_SLOT) before the
- *    first event that passes for a new slot; other axes are compared with
- *    the device's value. Comparisons go through input_defuzz_abs_event()
- *    with the axis's fuzz; an unchanged value is dropped. Type A (no slots)
- *    MT axes bypass the filter.
- *  - SYN_REPORT ends a packet, but an empty packet (nothing passed since the
- *    last one) is dropped; SYN_MT_REPORT passes; a packet that reaches
- *    max_vals - 2 values is flushed with a SYN_REPORT of the kernel's own
- *    (max_vals from input_estimate_events_per_packet() and uinput's hint).
+ * device, through replay/kernel-model.c: the model of what the kernel's
+ * input core (drivers/input/input.c) lets through that replay --verify
+ * uses: unsupported codes dropped, unchanged values and states dropped,
+ * fuzz, ABS_MT_SLOT staged, empty packets dropped, long packets split.
  *
  * The model starts from the state in the recording's device record (what
- * the kernel reported when recording began). Every expected packet must be
- * a frame of the recording, in order, with the same events, and nothing
- * else may be there: no loosening.
+ * the kernel reported when recording began: rp_kmodel_set_state()). Every
+ * expected packet must be a frame of the recording, in order, with the
+ * same events, and nothing else may be there: no loosening.
  *
  * Usage: model-check RECORDING DEVICE_ID EVEMU_FILE...
  *        model-check --state RECORDING DEVICE_ID  (prints the slot state)
@@ -40,6 +26,7 @@
 #include <string.h>
 
 #include "evnames.h"
+#include "kernel-model.h"
 #include "reader.h"
 #include "util-mem.h"
 
@@ -60,23 +47,6 @@ struct packets {
 	struct packet *p;
 };
 
-struct model {
-	const struct tt_device *dev;
-	int32_t abs[ABS_CNT];
-	int32_t (*slots)[TT_MT_AXES];
-	int num_slots;		/* 0: no slots (mt == NULL in the kernel) */
-	int staged_slot;	/* mt->slot */
-	int32_t abs_slot;	/* absinfo[ABS_MT_SLOT].value */
-	uint8_t key[TT_BITMAP_BYTES(KEY_CNT)];
-	uint8_t led[TT_BITMAP_BYTES(LED_CNT)];
-	uint8_t sw[TT_BITMAP_BYTES(SW_CNT)];
-	uint8_t snd[TT_BITMAP_BYTES(SND_CNT)];
-	size_t max_vals;
-	struct ev3 *vals;
-	size_t nvals;
-	struct packets out;
-};
-
 static void
 push_packet(struct packets *ps, const struct ev3 *ev, size_t n, int64_t t, uint32_t flags)
 {
@@ -92,189 +62,54 @@ push_packet(struct packets *ps, const struct ev3 *ev, size_t n, int64_t t, uint3
 	p->flags = flags;
 }
 
-static bool
-is_mt_value(unsigned int code)
-{
-	return code >= ABS_MT_TOUCH_MAJOR && code <= ABS_MT_TOOL_Y;
-}
-
-/* input_estimate_events_per_packet() */
-static size_t
-estimate_packet(const struct model *m)
-{
-	const struct tt_device *d = m->dev;
-	int mt_slots;
-	size_t events;
-
-	if (m->num_slots) {
-		mt_slots = m->num_slots;
-	} else if (tt_device_has(d, EV_ABS, ABS_MT_TRACKING_ID)) {
-		mt_slots = d->abs[ABS_MT_TRACKING_ID].maximum - d->abs[ABS_MT_TRACKING_ID].minimum + 1;
-		mt_slots = mt_slots < 2 ? 2 : mt_slots > 32 ? 32 : mt_slots;
-	} else if (tt_device_has(d, EV_ABS, ABS_MT_POSITION_X)) {
-		mt_slots = 2;
-	} else {
-		mt_slots = 0;
-	}
-	events = (size_t)mt_slots + 1;
-	if (bit_is_set(d->types, EV_ABS))
-		for (unsigned int i = 0; i < ABS_CNT; i++)
-			if (tt_device_has(d, EV_ABS, i))
-				events += (i == ABS_MT_SLOT || is_mt_value(i)) ? (size_t)mt_slots : 1;
-	if (bit_is_set(d->types, EV_REL))
-		for (unsigned int i = 0; i < REL_CNT; i++)
-			if (tt_device_has(d, EV_REL, i))
-				events++;
-	return events + 7;
-}
+/* What the kernel delivers, from replay/kernel-model.c (the model --verify
+ * uses), started from the recording's device state. */
+struct model {
+	struct rp_kmodel k;
+	struct rp_evbuf out;
+	size_t reasons[RP_R_COUNT];
+};
 
 static void
 model_init(struct model *m, const struct tt_device *dev)
 {
+	struct input_absinfo abs[ABS_CNT];
+
 	memset(m, 0, sizeof(*m));
-	m->dev = dev;
 	for (unsigned int c = 0; c < ABS_CNT; c++)
-		m->abs[c] = dev->abs[c].value;
-	if (tt_device_has(dev, EV_ABS, ABS_MT_SLOT)) {
-		m->num_slots = dev->abs[ABS_MT_SLOT].maximum + 1;
-		m->slots = tt_reallocarray(NULL, (size_t)m->num_slots, sizeof(*m->slots));
-		for (int s = 0; s < m->num_slots; s++) {
-			for (int a = 0; a < TT_MT_AXES; a++)
-				m->slots[s][a] = (uint32_t)s < dev->num_slots && dev->slots ?
-					dev->slots[s].values[a] : 0;
-			if ((uint32_t)s >= dev->num_slots)
-				m->slots[s][ABS_MT_TRACKING_ID - TT_MT_FIRST] = -1;
-		}
-		m->staged_slot = dev->current_slot;
-		m->abs_slot = dev->current_slot;
-	}
-	memcpy(m->key, dev->keys_down, sizeof(m->key));
-	memcpy(m->led, dev->leds_on, sizeof(m->led));
-	memcpy(m->sw, dev->switches_on, sizeof(m->sw));
-	/* input_register_device(): max_vals = max(hint, estimate) + 2, where
-	 * uinput_create_device() hints 60 events per packet for a Type A
-	 * device (ABS_MT_POSITION_X without ABS_MT_SLOT). */
-	size_t hint = !m->num_slots && tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X) ? 60 : 0;
-	size_t estimate = estimate_packet(m);
-	m->max_vals = (hint > estimate ? hint : estimate) + 2;
-	m->vals = tt_reallocarray(NULL, m->max_vals + 2, sizeof(*m->vals));
+		abs[c] = (struct input_absinfo){
+			.value = dev->abs[c].value, .minimum = dev->abs[c].minimum,
+			.maximum = dev->abs[c].maximum, .fuzz = dev->abs[c].fuzz,
+			.flat = dev->abs[c].flat, .resolution = dev->abs[c].resolution,
+		};
+	rp_kmodel_init(&m->k, dev, abs);
+	rp_kmodel_set_state(&m->k, dev);
 }
 
-/* input_defuzz_abs_event() */
-static int32_t
-defuzz(int32_t value, int32_t old, int32_t fuzz)
-{
-	if (fuzz) {
-		if (value > old - fuzz / 2 && value < old + fuzz / 2)
-			return old;
-		if (value > old - fuzz && value < old + fuzz)
-			return (old * 3 + value) / 4;
-		if (value > old - fuzz * 2 && value < old + fuzz * 2)
-			return (old + value) / 2;
-	}
-	return value;
-}
-
-enum { IGNORE = 0, PASS = 1, SLOT = 2, FLUSH = 4 };
-
-static int
-handle_abs(struct model *m, unsigned int code, int32_t *value)
-{
-	int32_t *old;
-	bool new_slot = false;
-
-	if (code == ABS_MT_SLOT) {
-		if (m->num_slots && *value >= 0 && *value < m->num_slots)
-			m->staged_slot = *value;
-		return IGNORE;
-	}
-	if (!is_mt_value(code)) {
-		old = &m->abs[code];
-	} else if (m->num_slots) {
-		old = &m->slots[m->staged_slot][code - TT_MT_FIRST];
-		new_slot = m->staged_slot != m->abs_slot;
-	} else {
-		return PASS;	/* Type A: no filtering */
-	}
-	*value = defuzz(*value, *old, m->dev->abs[code].fuzz);
-	if (*old == *value)
-		return IGNORE;
-	*old = *value;
-	if (new_slot) {
-		m->abs_slot = m->staged_slot;
-		return PASS | SLOT;
-	}
-	return PASS;
-}
-
-static int
-toggle(uint8_t *bits, unsigned int code, int32_t value)
-{
-	if (!!bit_is_set(bits, code) == !!value)
-		return IGNORE;
-	if (value)
-		set_bit(bits, code);
-	else
-		clear_bit(bits, code);
-	return PASS;
-}
-
-static int
-disposition(struct model *m, unsigned int type, unsigned int code, int32_t *value)
-{
-	const struct tt_device *d = m->dev;
-
-	switch (type) {
-	case EV_SYN:
-		if (code == SYN_REPORT)
-			return PASS | FLUSH;
-		if (code == SYN_MT_REPORT || code == SYN_CONFIG)
-			return PASS;
-		return IGNORE;
-	case EV_KEY:
-		if (!tt_device_has(d, type, code))
-			return IGNORE;
-		if (*value == 2)
-			return PASS;
-		return toggle(m->key, code, *value);
-	case EV_SW:
-		return tt_device_has(d, type, code) ? toggle(m->sw, code, *value) : IGNORE;
-	case EV_LED:
-		return tt_device_has(d, type, code) ? toggle(m->led, code, *value) : IGNORE;
-	case EV_SND:
-		return tt_device_has(d, type, code) ? toggle(m->snd, code, *value) : IGNORE;
-	case EV_ABS:
-		return tt_device_has(d, type, code) ? handle_abs(m, code, value) : IGNORE;
-	case EV_REL:
-		return tt_device_has(d, type, code) && *value ? PASS : IGNORE;
-	case EV_MSC:
-		return tt_device_has(d, type, code) ? PASS : IGNORE;
-	default:
-		return IGNORE;
-	}
-}
-
-/* input_handle_event() */
 static void
 model_event(struct model *m, unsigned int type, unsigned int code, int32_t value)
 {
-	if (type != EV_SYN && !bit_is_set(m->dev->types, type))
-		return;
-	int disp = disposition(m, type, code, &value);
+	struct input_event ev = { .type = (uint16_t)type, .code = (uint16_t)code, .value = value };
 
-	if (disp & PASS) {
-		if (disp & SLOT)
-			m->vals[m->nvals++] = (struct ev3){ EV_ABS, ABS_MT_SLOT, m->abs_slot };
-		m->vals[m->nvals++] = (struct ev3){ (uint16_t)type, (uint16_t)code, value };
-	}
-	if (disp & FLUSH) {
-		if (m->nvals >= 2)
-			push_packet(&m->out, m->vals, m->nvals, 0, 0);
-		m->nvals = 0;
-	} else if (m->nvals >= m->max_vals - 2) {
-		m->vals[m->nvals++] = (struct ev3){ EV_SYN, SYN_REPORT, 0 };
-		push_packet(&m->out, m->vals, m->nvals, 0, 0);
-		m->nvals = 0;
+	rp_kmodel_feed(&m->k, &ev, 1, &m->out, m->reasons);
+}
+
+/* The model's output cut into packets at each SYN_REPORT (the events of
+ * a packet still being built are not delivered yet). */
+static void
+model_packets(const struct model *m, struct packets *out)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i < m->out.n; i++) {
+		if (m->out.ev[i].type != EV_SYN || m->out.ev[i].code != SYN_REPORT)
+			continue;
+		struct ev3 *ev = tt_reallocarray(NULL, i + 1 - start, sizeof(*ev));
+		for (size_t k = start; k <= i; k++)
+			ev[k - start] = (struct ev3){ m->out.ev[k].type, m->out.ev[k].code, m->out.ev[k].value };
+		push_packet(out, ev, i + 1 - start, 0, 0);
+		free(ev);
+		start = i + 1;
 	}
 }
 
@@ -394,6 +229,12 @@ compare(const struct packets *want, const struct packets *got)
 	return 0;
 }
 
+static bool
+is_mt_value(unsigned int code)
+{
+	return code >= ABS_MT_TOUCH_MAJOR && code <= ABS_MT_TOOL_Y;
+}
+
 static int
 dump_state(const struct tt_device *dev)
 {
@@ -484,6 +325,8 @@ main(int argc, char **argv)
 	for (int i = 3; i < argc; i++)
 		if (inject_file(&m, argv[i], &injected) < 0)
 			return 2;
-	printf("%zu events injected, max_vals %zu\n", injected, m.max_vals);
-	return compare(&m.out, &got);
+	struct packets want = { 0 };
+	model_packets(&m, &want);
+	printf("%zu events injected, max_vals %u\n", injected, m.k.max_vals);
+	return compare(&want, &got);
 }
