@@ -46,3 +46,13 @@ EXTRA_DIST += record/tests/cli-record.sh
 # without XInput 2.2 (a protocol fixture), on the host.
 TESTS += record/tests/xi-refuse.sh
 EXTRA_DIST += record/tests/xi-refuse.sh record/tests/xi-fake-server.py
+
+# Crash safety: recorders SIGKILLed at 100 random moments while recording;
+# every file valid up to its last complete line (the checks: kill-guest.py).
+TESTS += record/tests/kill-vm.sh
+EXTRA_DIST += record/tests/kill-vm.sh record/tests/kill-guest.py
+# The kernel and X paths under ASan+UBSan+LeakSanitizer (touchtape-san).
+if HAVE_SANITIZERS
+TESTS += record/tests/vm-san.sh
+endif
+EXTRA_DIST += record/tests/vm-san.sh

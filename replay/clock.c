@@ -134,6 +134,19 @@ rp_loop_add_fd(struct rp_loop *l, int fd, rp_fd_fn fn, void *data)
 	return add_source(l, fd, fn, data);
 }
 
+void
+rp_loop_remove_fd(struct rp_loop *l, int fd)
+{
+	/* The slot stays (epoll holds pointers into the array); a NULL
+	 * callback marks it, should this round of events still name it. */
+	for (size_t i = 0; i < l->nsources; i++) {
+		if (l->sources[i].fd != fd || !l->sources[i].fn)
+			continue;
+		epoll_ctl(l->epfd, EPOLL_CTL_DEL, fd, NULL);
+		l->sources[i].fn = NULL;
+	}
+}
+
 int
 rp_loop_stop_signal(const struct rp_loop *l)
 {
@@ -150,7 +163,8 @@ rp_loop_dispatch(struct rp_loop *l, int timeout_ms)
 		return errno == EINTR ? 0 : -errno;
 	for (int i = 0; i < n; i++) {
 		struct rp_source *src = evs[i].data.ptr;
-		src->fn(src->data, src->fd);
+		if (src->fn)
+			src->fn(src->data, src->fd);
 	}
 	return n;
 }

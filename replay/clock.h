@@ -44,6 +44,8 @@ int rp_loop_new(struct rp_loop **out);
 void rp_loop_free(struct rp_loop *l);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct rp_loop *, rp_loop_free);
 int rp_loop_add_fd(struct rp_loop *l, int fd, rp_fd_fn fn, void *data);
+/* Stops watching @fd: its callback is not called again. */
+void rp_loop_remove_fd(struct rp_loop *l, int fd);
 /* The signal that asked to stop (0 while none). */
 int rp_loop_stop_signal(const struct rp_loop *l);
 /* Dispatches ready fds for at most @timeout_ms (no deadline). */

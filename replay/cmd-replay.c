@@ -28,6 +28,10 @@
 
 #define NODE_TIMEOUT_MS 5000
 #define VERIFY_DRAIN_MS 2000
+/* A device that goes away takes its clients' unread events with it (evdev
+ * answers ENODEV before it drains the buffer): the pause between the last
+ * (release) frame and destroying the devices, for other readers to get it. */
+#define RELEASE_SETTLE_MS 100
 
 struct replay_args {
 	struct rp_options o;
@@ -334,9 +338,12 @@ wait_for_enter(struct rp_loop *loop)
 	}
 	while (!go && !rp_loop_stop_signal(loop)) {
 		if ((rc = rp_loop_dispatch(loop, -1)) < 0)
-			return rc;
+			break;
 	}
-	return 0;
+	/* @go lives on this stack, and a stdin at EOF stays readable (the
+	 * loop would spin through the replay): stop watching it. */
+	rp_loop_remove_fd(loop, STDIN_FILENO);
+	return rc < 0 ? rc : 0;
 }
 
 static void
@@ -441,6 +448,8 @@ run_live(const struct rp_schedule *s, const struct replay_args *a)
 	}
 	if (verify)
 		rp_verify_drain(verify, loop, VERIFY_DRAIN_MS);
+	else
+		nanosleep(&(struct timespec){ .tv_nsec = RELEASE_SETTLE_MS * 1000000L }, NULL);
 	destroy_all(devs, s->ndevices);
 
 	rp_stats_summary(&st, &sum);

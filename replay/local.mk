@@ -36,7 +36,7 @@ tests_test_replay_san_LDADD = libtouchtape-san.la -lm
 tests_test_replay_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
 
-TESTS += replay/tests/cli-replay.sh replay/tests/vm-replay.sh
-EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh \
+TESTS += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck-vm.sh
+EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck-vm.sh \
 	replay/tests/guest-replay.sh replay/tests/evemu2timeline.py \
 	replay/tests/evstate.py replay/tests/timing.py

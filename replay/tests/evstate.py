@@ -11,13 +11,14 @@ import os, struct, sys
 FMT = "llHHi"
 SIZE = struct.calcsize(FMT)
 EV_SYN, EV_KEY, EV_ABS = 0, 1, 3
+SYN_REPORT, SYN_DROPPED = 0, 3
 BTN_TOUCH, ABS_MT_SLOT, ABS_MT_TRACKING_ID = 0x14a, 0x2f, 0x39
 
 fd = os.open(sys.argv[1], os.O_RDONLY)
 if len(sys.argv) > 2:
     open(sys.argv[2], "w").close()
 slot, tids, touch, keys = 0, {}, 0, set()
-frames, first_active, max_active, history = 0, None, 0, []
+frames, first_active, max_active, history, dropped = 0, None, 0, [], 0
 buf = b""
 while True:
     try:
@@ -41,7 +42,9 @@ while True:
                 keys.add(c)
             else:
                 keys.discard(c)
-        elif t == EV_SYN and c == 0:
+        elif t == EV_SYN and c == SYN_DROPPED:
+            dropped += 1    # this reader fell behind: its state may be stale
+        elif t == EV_SYN and c == SYN_REPORT:
             frames += 1
             active = sum(1 for x in tids.values() if x >= 0)
             if first_active is None:
@@ -56,4 +59,5 @@ print("active_before_last_frame=%d" % (history[-2][0] if len(history) > 1 else -
 print("active_at_end=%d" % active)
 print("btn_touch_at_end=%d" % touch)
 print("keys_down_at_end=%d" % len(keys))
+print("dropped=%d" % dropped)
 print("touch_downs=%d" % sum(1 for i, h in enumerate(history) if h[1] and (i == 0 or not history[i - 1][1])))

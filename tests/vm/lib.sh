@@ -52,6 +52,14 @@ make_touchscreen() {
 	note "uinput touchscreen at $node"
 }
 
+# vm_san_env: the options for touchtape-san (ASan+UBSan): LeakSanitizer on,
+# the first report fatal with status 66 (touchtape itself exits 0, 1, 2 or
+# 128+N), no colours in the logs.
+vm_san_env() {
+	export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=66:color=never"
+	export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=66:color=never"
+}
+
 # In the guest: scratch dir in the throw-away overlay.
 if [[ "${TT_VM_GUEST:-}" == 1 ]]; then
 	tmp="$(mktemp -d)"
