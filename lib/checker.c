@@ -59,7 +59,23 @@ struct xi_touch {
 	uint32_t detail;
 	char client[16];
 	bool active;
+	bool early;	/* began before the recording */
+	bool ended;	/* ... and ended */
 };
+
+/* The first touch id that began in the recording, per device and client:
+ * the server hands out touch ids in increasing order, so an unknown touch
+ * with a lower id (or before any begin) was down when recording began. */
+struct xi_first_begin {
+	int32_t deviceid;
+	char client[16];
+	uint32_t detail;
+};
+
+/* Touches that began before the recording and ended are kept, so that a
+ * later event of theirs is still an error; beyond this many, hostile
+ * input could grow the table without bound, so they are forgotten. */
+#define TT_MAX_ENDED_EARLY 1024
 
 struct tt_checker {
 	tt_diag_fn fn;
@@ -72,6 +88,9 @@ struct tt_checker {
 	struct xi_touch *touches;
 	size_t ntouches;
 	size_t cap_touches;
+	size_t nended_early;
+	struct xi_first_begin *first;
+	size_t nfirst, cap_first;
 	bool saw_frames;
 	bool saw_xi;
 };
@@ -119,6 +138,7 @@ tt_checker_free(struct tt_checker *c)
 	for (size_t i = 0; i < c->ndevs; i++)
 		free(c->devs[i].tracking);
 	free(c->touches);
+	free(c->first);
 	free(c);
 }
 
@@ -280,7 +300,45 @@ find_touch(struct tt_checker *c, const struct tt_xi_event *ev)
 static void
 forget_touch(struct tt_checker *c, struct xi_touch *t)
 {
+	if (t->ended)
+		c->nended_early--;
 	*t = c->touches[--c->ntouches];
+}
+
+static struct xi_first_begin *
+first_begin(struct tt_checker *c, const struct xi_touch *t)
+{
+	for (size_t i = 0; i < c->nfirst; i++) {
+		struct xi_first_begin *f = &c->first[i];
+		if (f->deviceid == t->deviceid && strcmp(f->client, t->client) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+static void
+note_begin(struct tt_checker *c, const struct xi_touch *t)
+{
+	if (first_begin(c, t))
+		return;
+	if (c->nfirst == c->cap_first) {
+		c->cap_first = c->cap_first ? c->cap_first * 2 : 8;
+		c->first = tt_reallocarray(c->first, c->cap_first, sizeof(*c->first));
+	}
+	struct xi_first_begin *f = &c->first[c->nfirst++];
+	f->deviceid = t->deviceid;
+	memcpy(f->client, t->client, sizeof(f->client));
+	f->detail = t->detail;
+}
+
+/* An update or end of a touch never seen: was it down when the recording
+ * began (fine), or did it lose its begin (an error)? */
+static bool
+began_before_recording(struct tt_checker *c, const struct xi_touch *t)
+{
+	const struct xi_first_begin *f = first_begin(c, t);
+
+	return !t->ended && (!f || t->detail < f->detail);
 }
 
 static void
@@ -317,12 +375,30 @@ feed_xi(struct tt_checker *c, const struct tt_record *rec)
 		if (t->active)
 			report(c, TT_CHECK_XI_BEGIN_TWICE, rec->line, ev->time_us, ev->deviceid,
 			       "XI device %d: touch %u begins again while active", ev->deviceid, ev->detail);
+		if (t->ended)
+			c->nended_early--;
 		t->active = true;
+		t->early = t->ended = false;
+		note_begin(c, t);
 	} else if (update && !t->active) {
+		if (began_before_recording(c, t)) {
+			t->active = t->early = true;
+			return;
+		}
 		report(c, TT_CHECK_XI_UPDATE_BEFORE_BEGIN, rec->line, ev->time_us, ev->deviceid,
 		       "XI device %d: touch %u updates before it began", ev->deviceid, ev->detail);
 		forget_touch(c, t);
 	} else if (end) {
+		if ((t->active && t->early) || (!t->active && began_before_recording(c, t))) {
+			t->active = false;
+			if (c->nended_early < TT_MAX_ENDED_EARLY) {
+				t->ended = true;
+				c->nended_early++;
+			} else {
+				forget_touch(c, t);
+			}
+			return;
+		}
 		if (!t->active)
 			report(c, TT_CHECK_XI_END_TWICE, rec->line, ev->time_us, ev->deviceid,
 			       "XI device %d: touch %u ends without being active", ev->deviceid, ev->detail);

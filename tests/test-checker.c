@@ -116,8 +116,22 @@ test_each_rule(void)
 	run(F(10, "[3,0,1],[1,272,1]," SYN), &s);
 	check_int_eq(s.count[TT_CHECK_UNSUPPORTED_CODE], 2);
 
-	run("{\"type\":\"xi\",\"xi\":\"TouchUpdate\",\"t\":1,\"deviceid\":2,\"detail\":1}\n", &s);
+#define XI(ev, t, id) "{\"type\":\"xi\",\"xi\":\"" ev "\",\"t\":" #t ",\"deviceid\":2,\"detail\":" #id "}\n"
+	/* A touch down when the recording began (ids below the first begun,
+	 * or before any begin) may update and end unannounced, once. */
+	run(XI("TouchUpdate", 1, 1) XI("RawTouchEnd", 2, 1) XI("TouchEnd", 3, 1), &s);
+	check_int_eq(total(&s), 0);
+	run(XI("TouchBegin", 1, 5) XI("TouchUpdate", 2, 3) XI("TouchEnd", 3, 4) XI("TouchEnd", 4, 5), &s);
+	check_int_eq(total(&s), 0);
+	/* ... but not a touch id after the first begun, nor one that ended. */
+	run(XI("TouchBegin", 1, 5) XI("TouchUpdate", 2, 7), &s);
 	check_int_eq(s.count[TT_CHECK_XI_UPDATE_BEFORE_BEGIN], 1);
+	check_int_eq(s.line[TT_CHECK_XI_UPDATE_BEFORE_BEGIN], 4);
+	run(XI("TouchBegin", 1, 5) XI("TouchUpdate", 2, 3) XI("TouchEnd", 3, 3) XI("TouchUpdate", 4, 3), &s);
+	check_int_eq(s.count[TT_CHECK_XI_UPDATE_BEFORE_BEGIN], 1);
+	run(XI("TouchEnd", 1, 2) XI("TouchEnd", 2, 2), &s);
+	check_int_eq(s.count[TT_CHECK_XI_END_TWICE], 1);
+#undef XI
 	run("{\"type\":\"xi\",\"xi\":\"TouchBegin\",\"t\":1,\"deviceid\":2,\"detail\":1}\n"
 	    "{\"type\":\"xi\",\"xi\":\"TouchBegin\",\"t\":2,\"deviceid\":2,\"detail\":1}\n", &s);
 	check_int_eq(s.count[TT_CHECK_XI_BEGIN_TWICE], 1);
