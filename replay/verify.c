@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <linux/input.h>
 
 #include "../record/evdev-capture.h"
 #include "verify.h"
@@ -117,6 +119,27 @@ rp_verify_attach(struct rp_verify *v, uint32_t dev, const char *node,
 	return rp_loop_add_fd(loop, tt_capture_fd(d->cap), on_readable, d);
 }
 
+/*
+ * Someone else may change the device's fuzz while it plays: libinput's
+ * udev rules set it to 0 (and keep the value in a property) about a
+ * second after the device appears. The kernel then filters with the new
+ * fuzz, so the model must too: while any axis still has a fuzz, read it
+ * back before each frame (a few ioctls, only in --verify).
+ */
+static void
+refresh_fuzz(struct vdev *d)
+{
+	int fd = tt_capture_fd(d->cap);
+
+	for (unsigned int c = 0; c < ABS_CNT; c++) {
+		struct input_absinfo ai;
+		if (d->model.fuzz[c] == 0)
+			continue;
+		if (ioctl(fd, EVIOCGABS(c), &ai) == 0)
+			d->model.fuzz[c] = ai.fuzz;
+	}
+}
+
 void
 rp_verify_written(struct rp_verify *v, uint32_t dev, const struct input_event *ev,
 		  size_t n, int64_t tag)
@@ -126,6 +149,7 @@ rp_verify_written(struct rp_verify *v, uint32_t dev, const struct input_event *e
 
 	if (!d->attached)
 		return;
+	refresh_fuzz(d);
 	rp_kmodel_feed(&d->model, ev, n, &d->expected, v->reasons);
 	/* Cut what was appended into frames at each SYN_REPORT. */
 	size_t first = start;
