@@ -84,7 +84,19 @@ struct li_priv {
 	/* Bytes since the last newline, to bound a line. */
 	size_t run;
 	bool too_long;
+	size_t lines_read;	/* lines begun so far */
+	/* Bytes read since the parser last produced an event: libyaml keeps
+	 * a scalar whole however many lines it spans. */
+	size_t since_event;
+	size_t event_line;
+	bool too_big;
+	/* Collections open: libyaml's scanner costs O(depth) per token. */
+	unsigned int depth;
 };
+
+/* libinput record nests 8 levels (devices, events, evdev, one event);
+ * anything far deeper is not a recording. */
+#define MAX_DEPTH 64
 
 /* ---- input ---- */
 
@@ -115,12 +127,19 @@ read_handler(void *data, unsigned char *buffer, size_t size, size_t *size_read)
 		n = (size_t)got;
 	}
 	for (size_t i = 0; i < n; i++) {
+		if (p->run == 0)
+			p->lines_read++;
 		if (buffer[i] == '\n')
 			p->run = 0;
 		else if (++p->run > TT_MAX_LINE_BYTES) {
 			p->too_long = true;
 			return 0;
 		}
+	}
+	p->since_event += n;
+	if (p->since_event > TT_MAX_LINE_BYTES) {
+		p->too_big = true;
+		return 0;
 	}
 	*size_read = n;
 	return 1;
@@ -137,14 +156,36 @@ yaml_fail(struct tt_reader *r)
 	r->done = true;
 	if (p->too_long)
 		return reader_fail(r, y->mark.line + 1, "line longer than %u bytes", TT_MAX_LINE_BYTES);
-	if (y->error == YAML_READER_ERROR)
-		return reader_fail(r, y->problem_mark.line + 1, "not valid YAML: %s",
-				   y->problem ? y->problem : "read error");
+	if (p->too_big)
+		return reader_fail(r, p->event_line, "more than %u bytes of YAML after this line without a "
+				   "complete value (a huge multi-line scalar or comment?)", TT_MAX_LINE_BYTES);
+	if (y->error == YAML_READER_ERROR) {
+		/* libyaml places a reader error (bad UTF-8, a control
+		 * character) only by byte offset; the characters it decoded
+		 * beyond the scanner's position say how many lines on it is. */
+		size_t line = y->mark.line + 1;
+		for (const yaml_char_t *c = y->buffer.pointer; c && c < y->buffer.last; c++) {
+			if (*c == '\n')
+				line++;
+		}
+		return reader_fail(r, line, "not valid YAML: %s", y->problem ? y->problem : "read error");
+	}
 	bool tab_hint = y->problem && strstr(y->problem, "cannot start any token");
-	return reader_fail(r, y->problem_mark.line + 1, "not valid YAML: %s%s%s%s",
+	/* At the end of a last line without a newline libyaml counts one
+	 * line more than the file has. */
+	size_t line = y->problem_mark.line + 1;
+	if (line > p->lines_read && p->lines_read > 0)
+		line = p->lines_read;
+	return reader_fail(r, line, "not valid YAML: %s%s%s%s",
 			   y->problem ? y->problem : "syntax error",
 			   y->context ? " " : "", y->context ? y->context : "",
 			   tab_hint ? " (a tab? YAML does not allow tabs for indentation)" : "");
+}
+
+static size_t
+ev_line(const yaml_event_t *ev)
+{
+	return ev->start_mark.line + 1;
 }
 
 /* The next parser event; on a YAML error the file cannot go on. */
@@ -155,6 +196,18 @@ next_event(struct tt_reader *r, yaml_event_t *ev)
 
 	if (!yaml_parser_parse(&p->parser, ev))
 		return yaml_fail(r);
+	p->since_event = 0;
+	p->event_line = ev->end_mark.line + 1;
+	if (ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT) {
+		if (++p->depth > MAX_DEPTH) {
+			size_t line = ev_line(ev);
+			yaml_event_delete(ev);
+			r->done = true;
+			return reader_fail(r, line, "YAML nested more than %d levels deep", MAX_DEPTH);
+		}
+	} else if ((ev->type == YAML_SEQUENCE_END_EVENT || ev->type == YAML_MAPPING_END_EVENT) && p->depth) {
+		p->depth--;
+	}
 	/* Past the end of the stream libyaml hands out empty events forever;
 	 * a caller still asking for more is reading a document that ended
 	 * inside a construct (found by the fuzzer: it looped). */
@@ -163,12 +216,6 @@ next_event(struct tt_reader *r, yaml_event_t *ev)
 		return reader_fail(r, p->parser.mark.line + 1, "the YAML document ends too early");
 	}
 	return 0;
-}
-
-static size_t
-ev_line(const yaml_event_t *ev)
-{
-	return ev->start_mark.line + 1;
 }
 
 /* Skips the rest of a node whose start event was @ev. */
@@ -550,9 +597,11 @@ emit_device(struct tt_reader *r, struct tt_record *rec)
 	if (tt_device_has(dev, EV_ABS, ABS_MT_SLOT) && !tt_device_has(dev, EV_ABS, ABS_MT_SLOT - 1)) {
 		const struct tt_absinfo *a = &dev->abs[ABS_MT_SLOT];
 		if (a->minimum != 0 || a->maximum < 0 || a->maximum >= (int32_t)TT_MAX_SLOTS) {
+			/* @a points into @dev: the message first. */
+			int rc = reader_fail(r, p->dev_line, "ABS_MT_SLOT range [%d, %d] is not 0 to at most %u slots",
+					     a->minimum, a->maximum, TT_MAX_SLOTS - 1);
 			tt_device_free(dev);
-			return reader_fail(r, p->dev_line, "ABS_MT_SLOT range [%d, %d] is not 0 to at most %u slots",
-					   a->minimum, a->maximum, TT_MAX_SLOTS - 1);
+			return rc;
 		}
 		dev->mt_protocol = TT_MT_B;
 		tt_device_set_slots(dev, (uint32_t)a->maximum + 1);

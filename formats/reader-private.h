@@ -39,6 +39,8 @@ struct tt_reader {
 
 	struct tt_device *devices[TT_MAX_DEVICES];
 	size_t ndevices;
+	struct tt_device *retired[TT_MAX_DEVICES];	/* replaced by a later record */
+	size_t nretired;
 	struct tt_xi_device *xi_devices[TT_MAX_DEVICES];
 	size_t nxi_devices;
 
@@ -58,8 +60,11 @@ int reader_fail_in(struct tt_reader *r, const char *name, size_t line, const cha
 void reader_warn(struct tt_reader *r, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Adds or replaces a device; the reader takes ownership. Returns 0, or
- * -ENOSPC when the file declares more than TT_MAX_DEVICES. */
+/* Adds or replaces a device; the reader takes ownership. A replaced
+ * device stays allocated until the reader is freed, so pointers handed
+ * out in earlier records stay valid. Returns 0, -ENOSPC when the file
+ * declares more than TT_MAX_DEVICES, or -EEXIST when devices were
+ * replaced TT_MAX_DEVICES times already. */
 int reader_add_device(struct tt_reader *r, struct tt_device *dev);
 int reader_add_xi_device(struct tt_reader *r, struct tt_xi_device *dev);
 struct tt_device *reader_find_device(struct tt_reader *r, uint32_t id);

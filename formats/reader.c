@@ -82,7 +82,12 @@ reader_add_device(struct tt_reader *r, struct tt_device *dev)
 {
 	for (size_t i = 0; i < r->ndevices; i++) {
 		if (r->devices[i]->id == dev->id) {
-			tt_device_free(r->devices[i]);
+			/* Whoever read the earlier record may still use it
+			 * (a model ends that device's touches with it): keep
+			 * it as long as the reader, a bounded number of times. */
+			if (r->nretired >= TT_MAX_DEVICES)
+				return -EEXIST;
+			r->retired[r->nretired++] = r->devices[i];
 			r->devices[i] = dev;
 			return 0;
 		}
@@ -380,6 +385,8 @@ tt_reader_free(struct tt_reader *r)
 	linebuf_release(&r->lb);
 	for (size_t i = 0; i < r->ndevices; i++)
 		tt_device_free(r->devices[i]);
+	for (size_t i = 0; i < r->nretired; i++)
+		tt_device_free(r->retired[i]);
 	for (size_t i = 0; i < r->nxi_devices; i++)
 		tt_xi_device_free(r->xi_devices[i]);
 	tt_header_clear(&r->header);

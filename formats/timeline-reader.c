@@ -352,8 +352,12 @@ parse_device(struct tt_reader *r, struct json_object *o, struct tt_record *rec, 
 		return rc;
 
 	rec->device = dev;
-	if (reader_add_device(r, dev) < 0) {
+	rc = reader_add_device(r, dev);
+	if (rc < 0) {
 		rec->device = NULL;
+		if (rc == -EEXIST)
+			return jerr_set(err, "device %u is declared again, and more than %u device records "
+					"were replaced already", dev->id, TT_MAX_DEVICES);
 		return jerr_set(err, "more than %u devices in one file", TT_MAX_DEVICES);
 	}
 	steal(&dev);
@@ -814,6 +818,40 @@ parse_record(struct tt_reader *r, struct json_object *o, struct tt_record *rec, 
 	return 1;
 }
 
+/* json-c builds the whole line's tree before anything can be checked,
+ * and an empty [] or {} costs it a few hundred bytes: a 4 MiB line of
+ * them would take a gigabyte. So count the values first (each '[', '{',
+ * ',' and ':' outside strings starts at most one) and refuse a line with
+ * more than any record needs. */
+static const char *
+too_many_values(const char *line, size_t len)
+{
+	size_t values = 1, objects = 0;
+	bool in_string = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = line[i];
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+			continue;
+		}
+		if (c == '"')
+			in_string = true;
+		else if (c == '[' || c == '{' || c == ',' || c == ':')
+			values++;
+		if (c == '{')
+			objects++;
+	}
+	if (values > TT_MAX_JSON_VALUES)
+		return "values";
+	if (objects > TT_MAX_JSON_OBJECTS)
+		return "objects";
+	return NULL;
+}
+
 static const char *
 tokener_message(struct json_tokener *tok)
 {
@@ -860,14 +898,21 @@ timeline_next(struct tt_reader *r, struct tt_record *rec)
 		if (p->fastpath && p->header_seen && timeline_fast_frame(r, line, len, rec))
 			return 1;
 
+		const char *what = too_many_values(line, len);
+		if (what)
+			return reader_fail(r, lineno, "more JSON %s on one line than a record can have (at most %u values, %u objects)",
+					   what, TT_MAX_JSON_VALUES, TT_MAX_JSON_OBJECTS);
+
 		json_tokener_reset(p->tok);
 		_cleanup_(json_object_putp) struct json_object *o =
 			json_tokener_parse_ex(p->tok, line, (int)len);
 		enum json_tokener_error jerr = json_tokener_get_error(p->tok);
+		bool fed_end = false;
 		if (jerr == json_tokener_continue) {
 			/* A partial object: feed the end so the tokener
 			 * decides (it may be a complete bare value). */
 			o = json_tokener_parse_ex(p->tok, "", 1);
+			fed_end = true;
 			jerr = json_tokener_get_error(p->tok);
 			if (!o && status == LINEBUF_LAST) {
 				reader_warn(r, lineno, "the last line is cut short (recording interrupted?); ignored");
@@ -875,10 +920,13 @@ timeline_next(struct tt_reader *r, struct tt_record *rec)
 				return 0;
 			}
 		}
-		if (!o || jerr != json_tokener_success)
-			return reader_fail(r, lineno, "invalid JSON: %s",
-					   o ? "trailing characters after the object" : tokener_message(p->tok));
-		if (json_tokener_get_parse_end(p->tok) < len) {
+		if (jerr != json_tokener_success)
+			return reader_fail(r, lineno, "invalid JSON: %s", tokener_message(p->tok));
+		if (!o)
+			return reader_fail(r, lineno, "a record must be a JSON object, not null");
+		/* After the end was fed, the parse end counts in that buffer;
+		 * the line itself was all read. */
+		if (!fed_end && json_tokener_get_parse_end(p->tok) < len) {
 			size_t end = json_tokener_get_parse_end(p->tok);
 			while (end < len && (line[end] == ' ' || line[end] == '\t' || line[end] == '\r'))
 				end++;

@@ -129,7 +129,11 @@ static int
 report_errors(const struct tt_index *ix)
 {
 	if (ix->nerrors) {
-		tt_error("%s (and %zu more unreadable lines)", ix->first_error ? ix->first_error : "?", ix->nerrors - 1);
+		const char *first = ix->first_error ? ix->first_error : "?";
+		if (ix->nerrors == 1)
+			tt_error("%s", first);
+		else
+			tt_error("%s (and %zu more unreadable lines)", first, ix->nerrors - 1);
 		return TT_EXIT_FAILURE;
 	}
 	return TT_EXIT_OK;

@@ -32,6 +32,12 @@
 #define TT_MAX_XI_BUTTONS 256u
 #define TT_MAX_XI_CHANGES 256u
 #define TT_JSON_MAX_DEPTH 16
+/* JSON values on one line, counted before json-c builds its tree (a few
+ * hundred bytes per [] or {}): enough for a frame of TT_MAX_FRAME_EVENTS
+ * events of 4 numbers, and objects enough for a device's absinfo and 256
+ * slots. */
+#define TT_MAX_JSON_VALUES (5u * TT_MAX_FRAME_EVENTS + 4096)
+#define TT_MAX_JSON_OBJECTS 4096u
 /* Times beyond about +-292 years of microseconds are certainly corrupt,
  * and keeping them within +-2^62 lets any two be subtracted safely. */
 #define TT_MAX_TIME_US ((int64_t)1 << 62)

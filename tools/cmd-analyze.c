@@ -834,6 +834,9 @@ run(struct analyze *a, const char *path, const char *desc, const char *plot_path
 	a->checker = tt_checker_new(on_diag, a);
 	while ((rc = tt_reader_next(r, &rec)) != 0) {
 		if (rc < 0) {
+			/* An error of the file, not a finding: on stderr like
+			 * every command's, and in the report. */
+			tt_error("%s", tt_reader_error(r));
 			anomaly(a, AN("bad-line", tt_reader_line(r), 0, -1), "%s", tt_reader_error(r));
 			if (rc == -EIO) {
 				status = TT_EXIT_FAILURE;

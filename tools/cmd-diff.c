@@ -323,8 +323,11 @@ compare_kernel(struct differ *df)
 			difference(df, 0, 0, "device %zu is \"%s\" vs \"%s\"", i, a->devs[i].dev->name,
 				   b->devs[i].dev->name);
 	}
-	qsort(a->k, a->nk, sizeof(*a->k), cmp_k);
-	qsort(b->k, b->nk, sizeof(*b->k), cmp_k);
+	/* A side without touches has no array: qsort(NULL, 0) is undefined. */
+	if (a->nk)
+		qsort(a->k, a->nk, sizeof(*a->k), cmp_k);
+	if (b->nk)
+		qsort(b->k, b->nk, sizeof(*b->k), cmp_k);
 	for (size_t i = 0; i < a->nk; i++) {
 		struct dtouch *ka = &a->k[i];
 		const struct ddev *d = &a->devs[ka->dev];
@@ -375,8 +378,10 @@ compare_xi(struct differ *df)
 	struct side *a = df->a, *b = df->b;
 	char t[32];
 
-	qsort(a->x, a->nx, sizeof(*a->x), cmp_x);
-	qsort(b->x, b->nx, sizeof(*b->x), cmp_x);
+	if (a->nx)
+		qsort(a->x, a->nx, sizeof(*a->x), cmp_x);
+	if (b->nx)
+		qsort(b->x, b->nx, sizeof(*b->x), cmp_x);
 	for (size_t i = 0; i < a->nx; i++) {
 		struct dxtouch *xa = &a->x[i];
 		ssize_t best = -1;
@@ -462,7 +467,7 @@ usage(FILE *out)
 		"  -h, --help                  show this help\n"
 		"\n"
 		"Exit status: 0 when the recordings match, 1 when they differ, 2 on bad usage\n"
-		"or a file that cannot be read.\n"
+		"or a file that cannot be read, wholly or in part.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape diff bug-1234.jsonl replayed.jsonl\n"
@@ -527,6 +532,17 @@ tt_cmd_diff(int argc, char **argv)
 			printf("# XI data only in %s: not compared\n", a->has_xi ? a->name : b->name);
 		printf("%zu difference%s\n", df.ndiff, df.ndiff == 1 ? "" : "s");
 		status = df.ndiff ? TT_EXIT_FAILURE : TT_EXIT_OK;
+		/* What was left out may be just where the files differ: no
+		 * verdict from a partial comparison. */
+		const struct side *sides[] = { a, b };
+		for (size_t i = 0; i < ARRAY_LENGTH(sides); i++) {
+			size_t n = tt_reader_nerrors(sides[i]->r);
+			if (n) {
+				tt_error("%s: %zu line%s could not be read: the comparison is incomplete",
+					 sides[i]->name, n, n == 1 ? "" : "s");
+				status = TT_EXIT_USAGE;
+			}
+		}
 	}
 	side_clear(a);
 	side_clear(b);
