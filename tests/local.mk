@@ -69,3 +69,16 @@ EXTRA_DIST += tests/cli-basics.sh tests/cli-validate.sh tests/lib.sh tests/data
 # Hostile device names, in the VM.
 TESTS += tests/hostile-devices-vm.sh
 EXTRA_DIST += tests/hostile-devices-vm.sh tests/hostile-device-maker.py
+
+# Hostile recordings (made at test time) through every command that
+# reads files, plain and sanitized.
+TESTS += tests/hostile-recordings.sh
+EXTRA_DIST += tests/hostile-recordings.sh tests/hostile-recordings.py
+
+# Replay of invalid recordings in the VM: refused, no device created.
+TESTS += tests/hostile-replay-vm.sh
+EXTRA_DIST += tests/hostile-replay-vm.sh tests/hostile-replay-guest.sh
+
+# valgrind over every command that reads files (samples, some corpus).
+TESTS += tests/leaks.sh
+EXTRA_DIST += tests/leaks.sh

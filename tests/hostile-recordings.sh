@@ -1,0 +1,209 @@
+#!/bin/sh
+# Hostile recordings through every command that reads files: numbers
+# beyond 64 bits, NaN, wrong JSON types, nesting 100000 deep, a 100 MB
+# line, a million device records, a frame of a million events, time
+# backwards, codes out of range, duplicate and undeclared devices,
+# invalid UTF-8, NUL bytes, truncated, empty and binary files, YAML
+# aliases ("billion laughs") and huge scalars, in the timeline, evemu and
+# libinput-record formats. tests/hostile-recordings.py makes the files,
+# and says what each must do, in a temporary folder at test time.
+#
+# For each file and command: the exact exit status its class calls for,
+# the FILE:LINE: message of the lines at fault, no crash (exit below 128,
+# no sanitizer report), at most TIME_LIMIT seconds and MEM_LIMIT_KB of
+# peak memory. Everything runs with $TOUCHTAPE and, at the same time on
+# the other core, with the ASan+UBSan build $TOUCHTAPE_SAN where it was
+# built.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+. "${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+
+# The 100 MB line and the million records take a few seconds; 20 leaves
+# room for a loaded machine.
+TIME_LIMIT=20
+# A reader holds one line (at most 4 MiB, in a buffer of 8 MiB) and one
+# line's json-c tree, which TT_MAX_JSON_VALUES keeps under 40 MiB; the
+# program and its libraries take 4 MiB, and the commands' state for the
+# few valid records of these files is small. A reader that kept a 100 MB
+# line or scalar, built the json-c tree of a line of [], or kept a
+# million devices would need far more.
+MEM_LIMIT_KB=$((64 * 1024))
+
+sample="$samples/touchpad-two-finger-swipe.jsonl"
+san=
+if [ -x "${TOUCHTAPE_SAN:-}" ]; then
+	san=$TOUCHTAPE_SAN
+else
+	echo "no sanitized build (\$TOUCHTAPE_SAN): the plain build only"
+fi
+# Peak memory from GNU time; without it, a hard address-space limit
+# (allocation failure aborts, which counts as a crash).
+gnutime=
+/usr/bin/time -q -f %M -o /dev/null true 2>/dev/null && gnutime=/usr/bin/time
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:exitcode=86"
+
+command -v python3 >/dev/null || { fail "python3 is needed to make the hostile files"; finish; }
+h="$tmp/h"
+mkdir -p "$h"
+start=$SECONDS
+python3 "$abs_top_srcdir/tests/hostile-recordings.py" "$h" || { fail "making the hostile files"; finish; }
+echo "hostile files made in $((SECONDS - start)) s ($(du -sm "$h" | cut -f1) MB)"
+cd "$h" || exit 1
+
+# The commands (@ is the file; without @ it comes last), and what each
+# must return for a file of each class:
+classes=(bad semantic warn ok nodev unreadable)
+commands=(
+	"validate|validate --max 0|1 1 0 0 0 1"
+	"print|print|1 0 0 0 0 1"
+	"analyze|analyze|1 1 0 0 1 1"
+	"analyze-json|analyze --json --device 0 --no-link|1 1 0 0 1 1"
+	"analyze-plot|analyze --plot PLOT --jump-units 100|1 1 0 0 1 1"
+	"diff-sample|diff @ $sample|2 1 1 1 1 2"
+	"diff-self|diff @ @|2 0 0 0 0 2"
+	"convert|convert -o CONV|1 0 0 0 0 1"
+	"convert-evemu|convert --to evemu -o CONV|1 0 0 0 0 1"
+	"convert-libinput|convert --to libinput -o CONV|1 0 0 0 0 1"
+	"inspect-text|inspect --text --width 80|1 0 0 0 0 1"
+	"inspect-summary|inspect --summary|1 0 0 0 0 1"
+	"inspect-json|inspect --summary --json|1 0 0 0 0 1"
+	"inspect-ui|inspect|1 0 0 0 0 1"
+	"replay-dry|replay --dry-run --max-gap 0.1|1 1 0 0 1 1"
+	# Without --dry-run: refused before anything opens /dev/uinput.
+	# The host has none, and a file that passed would fail there, so
+	# only files that must be refused are tried ("-": not run).
+	"replay|replay|1 1 - - - 1"
+)
+
+# run BIN LABEL ARGS...: runs one command on $name and checks it neither
+# crashed nor took too long nor too much memory; its status is in $rc,
+# its output in $o.out and $o.err.
+run() {
+	local bin=$1 label=$2; shift 2
+	local pre=()
+	[ "$label" = inspect-ui ] &&
+		pre=(env TOUCHTAPE_INSPECT_HEADLESS=80x24 "TOUCHTAPE_INSPECT_KEYS=jjL<Right>+a<Dump>/#5<Enter>q")
+	if [ "$bin" != "$TOUCHTAPE" ]; then
+		# The sanitizers slow it down a few times.
+		"${pre[@]}" timeout "$((TIME_LIMIT * 3))" "$bin" "$@" >"$o.out" 2>"$o.err"
+		rc=$?
+		if grep -qE 'Sanitizer|runtime error:' "$o.err"; then
+			fail "$name $label: sanitizer report"
+			grep -m 20 -E 'ERROR|runtime error|#[0-9] ' "$o.err" | sed 's/^/  | /' >&2
+		fi
+	elif [ -n "$gnutime" ]; then
+		"${pre[@]}" timeout "$TIME_LIMIT" $gnutime -q -o "$o.mem" -f %M "$bin" "$@" >"$o.out" 2>"$o.err"
+		rc=$?
+		local kb=
+		read -r kb <"$o.mem"
+		if [[ "$kb" =~ ^[0-9]+$ ]]; then
+			[ "$kb" -gt "$maxkb" ] && maxkb=$kb && maxwhat="$label $name"
+			[ "$kb" -le "$MEM_LIMIT_KB" ] ||
+				fail "$name $label: peak memory $((kb / 1024)) MiB, over $((MEM_LIMIT_KB / 1024)) MiB"
+		fi
+	else
+		"${pre[@]}" timeout "$TIME_LIMIT" prlimit --as=$((4 * MEM_LIMIT_KB * 1024)) "$bin" "$@" \
+			>"$o.out" 2>"$o.err"
+		rc=$?
+	fi
+	[ "$rc" -eq 124 ] && fail "$name $label: still running after the time limit"
+	[ "$rc" -ge 128 ] && fail "$name $label: crashed (exit $rc)"
+}
+
+# has_line LINE: a "$name:LINE: " message on stderr.
+has_line() {
+	grep -qE "^(touchtape: )?${name//./\\.}:$1: " "$o.err"
+}
+
+# check BIN LABEL ARGV WANT: runs the command on $name and checks its
+# exit status and its messages for a file of class $cls.
+check() {
+	local bin=$1 label=$2 argv=$3 want=$4
+	local args=() a l first=${lines%%,*}
+	for a in $argv; do
+		case $a in
+		@) args+=("$name") ;;
+		PLOT) args+=("$o.svg") ;;
+		CONV) args+=("$o.conv") ;;
+		*) args+=("$a") ;;
+		esac
+	done
+	[[ "$argv" == *@* ]] || args+=("$name")
+	run "$bin" "$label" "${args[@]}"
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name $label (${bin##*/}): exit $rc, want $want"
+		head -5 "$o.err" | cut -c1-200 | sed 's/^/  | /' >&2
+		return
+	fi
+	case $cls/$label in
+	bad/validate | semantic/validate)
+		for l in ${lines//,/ }; do
+			has_line "$l" || fail "$name validate: no message for line $l"
+		done ;;
+	bad/* | semantic/replay*)
+		has_line "$first" || { fail "$name $label: no '$name:$first:' message"
+			head -3 "$o.err" | cut -c1-200 | sed 's/^/  | /' >&2; } ;;
+	semantic/analyze)
+		grep -q "^  $name:$first: " "$o.out" || fail "$name analyze: no anomaly at line $first" ;;
+	warn/validate | nodev/validate)
+		[ "$first" = - ] || grep -q "^$name:$first: warning: " "$o.err" ||
+			fail "$name validate: no warning for line $first" ;;
+	unreadable/*)
+		grep -qE "^(touchtape: )?$name: " "$o.err" || fail "$name $label: no '$name: ' message" ;;
+	esac
+	if [ "$label" = replay ] && grep -q uinput "$o.err"; then
+		fail "$name replay: got as far as uinput"
+	fi
+}
+
+# sweep BIN: every file through every command its tier asks for. The
+# sanitized build runs "big" files through validate only (it is slow and
+# finds nothing the small files would not show), "huge" ones not at all.
+sweep() {
+	local bin=$1 ci c entry label argv wants want before t0
+	o="$tmp/${bin##*/}"
+	while IFS=$'\t' read -r name cls tier lines; do
+		ncases=$((ncases + 1))
+		ci=
+		for c in "${!classes[@]}"; do [ "${classes[$c]}" = "$cls" ] && ci=$c; done
+		[ -n "$ci" ] || { fail "$name: unknown class $cls"; continue; }
+		before=$failures
+		t0=$SECONDS
+		for entry in "${commands[@]}"; do
+			IFS='|' read -r label argv wants <<<"$entry"
+			read -ra want <<<"$wants"
+			[ "${want[$ci]}" = - ] && continue
+			if [ "$bin" = "$TOUCHTAPE" ]; then
+				[ "$tier" = huge ] && [ "$label" != validate ] && continue
+			else
+				[ "$tier" = huge ] && continue
+				[ "$tier" = big ] && [ "$label" != validate ] && continue
+			fi
+			check "$bin" "$label" "$argv" "${want[$ci]}"
+			nruns=$((nruns + 1))
+		done
+		[ "$failures" -eq "$before" ] && pass "$name ($cls, ${bin##*/}, $((SECONDS - t0)) s)"
+	done <cases.tsv
+	echo "${bin##*/}: $ncases files, $nruns runs in $((SECONDS - start)) s"
+}
+
+maxkb=0
+maxwhat=
+ncases=0
+nruns=0
+sanpid=
+if [ -n "$san" ]; then
+	(sweep "$san"; exit $((failures > 99 ? 99 : failures))) >"$tmp/san.log" 2>&1 &
+	sanpid=$!
+fi
+sweep "$TOUCHTAPE"
+[ "$ncases" -ge 60 ] || fail "only $ncases hostile files were made"
+[ -n "$gnutime" ] && echo "peak memory $((maxkb / 1024)) MiB ($maxwhat)"
+if [ -n "$sanpid" ]; then
+	wait "$sanpid"
+	n=$?
+	cat "$tmp/san.log"
+	failures=$((failures + n))
+fi
+echo "done in $((SECONDS - start)) s"
+finish
