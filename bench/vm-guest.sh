@@ -49,7 +49,9 @@ node_of() {
 # (SYN_DROPPED), which would measure the reader, not the replayer.
 rec_back() { # NODE OUT: evemu-record in the background, $rpid
 	recout=$2
-	stdbuf -oL evemu-record "$1" >"$fifos/rec.evemu" 2>/dev/null &
+	# Not holding the replayer's FIFO (fd 3) open: libinput replay asks
+	# for Enter again after each pass and must see EOF to exit.
+	stdbuf -oL evemu-record "$1" >"$fifos/rec.evemu" 2>/dev/null 3>&- &
 	rpid=$!
 	for i in $(seq 100); do grep -q '^N:' "$fifos/rec.evemu" 2>/dev/null && break; sleep 0.05; done
 }
