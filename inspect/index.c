@@ -257,6 +257,27 @@ lane_ownership(struct ti_lane *l, const struct tt_xtouch *t)
 	l->flags = t->flags;
 }
 
+/* The XI lanes of kernel lane @l's touch, one per client (and raw): same
+ * touch id and device, begun with the XI touch the model paired. Lanes
+ * are in begin order. */
+static void
+link_xi_lanes(struct tt_index *ix, struct ti_lane *l, const struct tt_ktouch *t)
+{
+	for (size_t i = ix->nlanes; i-- > 0;) {
+		struct ti_lane *x = ix->lanes[i];
+		if (x->begin_us < t->begin_us)
+			break;
+		if (x->kind == TI_LANE_KERNEL || x->linked >= 0 ||
+		    x->id != (int32_t)t->xi_touchid ||
+		    (x->sourceid != t->xi_deviceid && (int32_t)x->device != t->xi_deviceid) ||
+		    x->begin_us < t->xi_begin_us || x->begin_us > t->xi_begin_us + 250000)
+			continue;
+		x->linked = l->index;
+		if (l->linked < 0 || x->begin_line == t->xi_begin_line)
+			l->linked = x->index;
+	}
+}
+
 static void
 on_kernel_end(void *data, struct tt_ktouch *t)
 {
@@ -273,26 +294,9 @@ on_kernel_end(void *data, struct tt_ktouch *t)
 	if (t->link == TT_LINK_LINKED) {
 		ix->nlinked++;
 		ix->latency_sum_us += t->xi_begin_us - t->begin_us;
-		if (ix->lean) {
-			release_lane(ix, l);
-			return;
-		}
-		/* The XI lanes of that touch, one per client (and raw): same
-		 * touch id and device, begun with the XI touch the model
-		 * paired. Lanes are in begin order. */
-		for (size_t i = ix->nlanes; i-- > 0;) {
-			struct ti_lane *x = ix->lanes[i];
-			if (x->begin_us < t->begin_us)
-				break;
-			if (x->kind == TI_LANE_KERNEL || x->linked >= 0 ||
-			    x->id != (int32_t)t->xi_touchid ||
-			    (x->sourceid != t->xi_deviceid && (int32_t)x->device != t->xi_deviceid) ||
-			    x->begin_us < t->xi_begin_us || x->begin_us > t->xi_begin_us + 250000)
-				continue;
-			x->linked = l->index;
-			if (l->linked < 0 || x->begin_line == t->xi_begin_line)
-				l->linked = x->index;
-		}
+		/* A lean index reuses ended lanes: nothing to point at. */
+		if (!ix->lean)
+			link_xi_lanes(ix, l, t);
 	} else if (t->link == TT_LINK_NOT_DELIVERED) {
 		ix->nnot_delivered++;
 	}
