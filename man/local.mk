@@ -1,1 +1,2 @@
-dist_man_MANS += man/touchtape.1 man/touchtape-timeline.5
+dist_man_MANS += man/touchtape.1 man/touchtape-timeline.5 \
+	man/touchtape-print.1 man/touchtape-validate.1
