@@ -82,3 +82,13 @@ EXTRA_DIST += tests/hostile-replay-vm.sh tests/hostile-replay-guest.sh
 # valgrind over every command that reads files (samples, some corpus).
 TESTS += tests/leaks.sh
 EXTRA_DIST += tests/leaks.sh
+
+# Documentation that matches the program: options of --help against the
+# man pages, and every example of README.md and the man pages run (host
+# ones here, device ones in one VM boot).
+TESTS += \
+	tests/docs-options.sh \
+	tests/docs-examples.sh
+EXTRA_DIST += \
+	tests/docs-options.sh tests/docs-options.py \
+	tests/docs-examples.sh tests/docs-examples.py
