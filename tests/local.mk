@@ -82,3 +82,8 @@ EXTRA_DIST += tests/hostile-replay-vm.sh tests/hostile-replay-guest.sh
 # valgrind over every command that reads files (samples, some corpus).
 TESTS += tests/leaks.sh
 EXTRA_DIST += tests/leaks.sh
+
+# print and diff: the answers they give (issue 15) and print of a live
+# device (issue 16).
+TESTS += tests/diff-xi-pairing.sh
+EXTRA_DIST += tests/diff-xi-pairing.sh
