@@ -168,6 +168,16 @@ print_device(struct printer *p, const struct tt_device *d)
 	}
 }
 
+/* The time since the device's previous frame; a frame earlier than
+ * that one (a clock step, a hand-edited file) shows a minus sign. */
+static void
+print_gap(struct printer *p, int64_t gap_us)
+{
+	uint64_t mag = gap_us < 0 ? -(uint64_t)gap_us : (uint64_t)gap_us;
+
+	fprintf(p->out, " %c%" PRIu64 ".%03" PRIu64 "ms", gap_us < 0 ? '-' : '+', mag / 1000, mag % 1000);
+}
+
 static void
 print_frame(struct printer *p, const struct tt_frame *f)
 {
@@ -181,14 +191,14 @@ print_frame(struct printer *p, const struct tt_frame *f)
 		fprintf(p->out, "%s dev%u  **** SYN_DROPPED: the kernel dropped events here ****\n", ts, f->device);
 	for (uint32_t i = 0; i < f->nevents; i++) {
 		const struct tt_event *e = &f->events[i];
-		if (e->dt_us)
-			tt_format_time(ts, sizeof(ts), f->time_us + e->dt_us);
+		/* dt is written only when not 0: no dt is the frame's own time. */
+		tt_format_time(ts, sizeof(ts), f->time_us + e->dt_us);
 		if (e->type == EV_SYN) {
 			const char *what = tt_code_label(cb, sizeof(cb), EV_SYN, e->code);
 			fprintf(p->out, "%s dev%u  ------------ %s ------------", ts, f->device, what);
 			if (e->code == SYN_REPORT && pd) {
 				if (pd->have_last)
-					fprintf(p->out, " +%.3fms", (double)(f->time_us - pd->last_frame) / 1000.0);
+					print_gap(p, f->time_us - pd->last_frame);
 				pd->last_frame = f->time_us;
 				pd->have_last = true;
 			}
