@@ -16,6 +16,7 @@
 #include "log.h"
 #include "model.h"
 #include "reader.h"
+#include "util-plural.h"
 #include "util-strings.h"
 
 struct dtouch {
@@ -330,7 +331,7 @@ compare_kernel(struct differ *df)
 	char t[32];
 
 	if (a->ndevs != b->ndevs)
-		difference(df, 0, 0, "%zu devices vs %zu", a->ndevs, b->ndevs);
+		difference(df, 0, 0, "%zu device%s vs %zu", a->ndevs, tt_plural_s(a->ndevs), b->ndevs);
 	for (size_t i = 0; i < a->ndevs && i < b->ndevs; i++) {
 		if (strcmp(base_name(a->devs[i].dev->name), base_name(b->devs[i].dev->name)) != 0)
 			difference(df, 0, 0, "device %zu is \"%s\" vs \"%s\"", i, a->devs[i].dev->name,
@@ -604,8 +605,9 @@ tt_cmd_diff(int argc, char **argv)
 	if (load(a, argv[optind]) < 0 || load(b, argv[optind + 1]) < 0) {
 		status = TT_EXIT_USAGE;
 	} else {
-		printf("# comparing %s (%zu touches, %zu XI) with %s (%zu touches, %zu XI)\n", a->name, a->nk,
-		       a->nx, b->name, b->nk, b->nx);
+		printf("# comparing %s (%zu %s, %zu XI) with %s (%zu %s, %zu XI)\n", a->name, a->nk,
+		       tt_plural(a->nk, "touch", "touches"), a->nx, b->name, b->nk,
+		       tt_plural(b->nk, "touch", "touches"), b->nx);
 		printf("# ignored: absolute times, device ids and nodes, the \"touchtape replay: \" name prefix, "
 		       "tracking ID values, XI device and touch ids, X server times, latencies\n");
 		compare_kernel(&df);
@@ -615,7 +617,7 @@ tt_cmd_diff(int argc, char **argv)
 			compare_xi(&df);
 		else if (a->has_xi || b->has_xi)
 			printf("# XI data only in %s: not compared\n", a->has_xi ? a->name : b->name);
-		printf("%zu difference%s\n", df.ndiff, df.ndiff == 1 ? "" : "s");
+		printf("%zu difference%s\n", df.ndiff, tt_plural_s(df.ndiff));
 		status = df.ndiff ? TT_EXIT_FAILURE : TT_EXIT_OK;
 		/* What was left out may be just where the files differ: no
 		 * verdict from a partial comparison. */
@@ -624,7 +626,7 @@ tt_cmd_diff(int argc, char **argv)
 			size_t n = tt_reader_nerrors(sides[i]->r);
 			if (n) {
 				tt_error("%s: %zu line%s could not be read: the comparison is incomplete",
-					 sides[i]->name, n, n == 1 ? "" : "s");
+					 sides[i]->name, n, tt_plural_s(n));
 				status = TT_EXIT_USAGE;
 			}
 		}

@@ -20,6 +20,7 @@
 #include "evnames.h"
 #include "log.h"
 #include "reader.h"
+#include "util-plural.h"
 #include "util-strings.h"
 #include "xi-names.h"
 
@@ -103,7 +104,8 @@ print_device(struct printer *p, const struct tt_device *d)
 	fprintf(p->out, "#   input id: bus 0x%04x vendor 0x%04x product 0x%04x version 0x%04x\n",
 		d->bustype, d->vendor, d->product, d->version);
 	if (d->mt_protocol == TT_MT_B)
-		fprintf(p->out, "#   multi-touch: protocol B, %u slots\n", d->num_slots);
+		fprintf(p->out, "#   multi-touch: protocol B, %u slot%s\n", d->num_slots,
+			tt_plural_s(d->num_slots));
 	else if (d->mt_protocol == TT_MT_A)
 		fprintf(p->out, "#   multi-touch: protocol A\n");
 	for (unsigned int prop = 0; prop < INPUT_PROP_CNT; prop++) {
@@ -323,8 +325,9 @@ print_xi_device(struct printer *p, const struct tt_xi_device *d)
 	fprintf(p->out, "# XI device %d: \"%s\" %s, attached to %d%s\n", d->deviceid, d->name,
 		use_label(d->use), d->attachment, d->enabled ? "" : ", disabled");
 	if (d->touch_mode != TT_XI_TOUCH_NONE)
-		fprintf(p->out, "#   touch: %s, up to %d touches\n",
-			d->touch_mode == TT_XI_TOUCH_DIRECT ? "direct" : "dependent", d->num_touches);
+		fprintf(p->out, "#   touch: %s, up to %d %s\n",
+			d->touch_mode == TT_XI_TOUCH_DIRECT ? "direct" : "dependent", d->num_touches,
+			tt_plural(d->num_touches, "touch", "touches"));
 	if (d->device_node)
 		fprintf(p->out, "#   device node %s%s\n", d->device_node,
 			d->evdev_device >= 0 ? " (linked to an evdev device record)" : "");
