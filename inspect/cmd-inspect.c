@@ -22,6 +22,7 @@
 #include "log.h"
 #include "summary.h"
 #include "ui.h"
+#include "util-plural.h"
 #include "util-strings.h"
 #include "view-model.h"
 
@@ -133,10 +134,31 @@ report_errors(const struct tt_index *ix)
 		if (ix->nerrors == 1)
 			tt_error("%s", first);
 		else
-			tt_error("%s (and %zu more unreadable lines)", first, ix->nerrors - 1);
+			tt_error("%s (and %zu more unreadable line%s)", first, ix->nerrors - 1,
+				 tt_plural_s(ix->nerrors - 1));
 		return TT_EXIT_FAILURE;
 	}
 	return TT_EXIT_OK;
+}
+
+/* A window outside the recording would draw an empty axis that looks
+ * like a recording without touches: refuse it, as replay does. */
+static int
+check_window(const struct tt_index *ix, const struct options *o)
+{
+	char tb[32], tf[32], tl[32];
+
+	if (!ix->have_time || (!o->have_from && !o->have_to))
+		return 0;
+	tt_format_time(tf, sizeof(tf), ix->first_us);
+	tt_format_time(tl, sizeof(tl), ix->last_us);
+	if (o->have_from && o->from > ix->last_us)
+		return tt_usage_error("inspect", "--from %s is after the end of %s (%s to %s s)",
+				      tt_format_time(tb, sizeof(tb), o->from), ix->name, tf, tl);
+	if (o->have_to && o->to < ix->first_us)
+		return tt_usage_error("inspect", "--to %s is before the start of %s (%s to %s s)",
+				      tt_format_time(tb, sizeof(tb), o->to), ix->name, tf, tl);
+	return 0;
 }
 
 static int
@@ -149,6 +171,8 @@ run_text(struct tt_index *ix, const struct options *o)
 
 	if (rc < 0)
 		tt_error("%s: read error", ix->name);
+	if (check_window(ix, o) != 0)
+		return TT_EXIT_USAGE;
 	if (o->summary) {
 		tt_inspect_summary(ix, stdout, o->json);
 	} else {
@@ -232,8 +256,9 @@ run_headless(struct tt_index *ix, const char *size, const char *script)
 		tt_index_step(ix, 0);
 		st.started = false;
 		tv_render(&st, &s);
-		fprintf(stderr, "whole file indexed after %.1f ms: %zu frames, %zu events, %zu lanes, index %zu bytes\n",
-			elapsed_ms(&t0), ix->nframes, ix->nevents, ix->nlanes, tt_index_memory(ix));
+		fprintf(stderr, "whole file indexed after %.1f ms: %zu frame%s, %zu event%s, %zu lane%s, index %zu bytes\n",
+			elapsed_ms(&t0), ix->nframes, tt_plural_s(ix->nframes), ix->nevents, tt_plural_s(ix->nevents),
+			ix->nlanes, tt_plural_s(ix->nlanes), tt_index_memory(ix));
 	}
 	for (size_t i = 0; i < nkeys && !st.quit; i++) {
 		const struct tv_script_key *k = &keys[i];
@@ -300,8 +325,8 @@ run_interactive(struct tt_index *ix, bool live, const char *script)
 	}
 	pthread_join(thread, NULL);
 	if (ix->nwarnings)
-		fprintf(stderr, "%s (%zu warnings in all)\n", ix->first_warning ? ix->first_warning : "?",
-			ix->nwarnings);
+		fprintf(stderr, "%s (%zu warning%s in all)\n", ix->first_warning ? ix->first_warning : "?",
+			ix->nwarnings, tt_plural_s(ix->nwarnings));
 	return rc < 0 ? TT_EXIT_FAILURE : report_errors(ix);
 }
 

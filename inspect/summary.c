@@ -8,6 +8,7 @@
 
 #include "model-json.h"
 #include "summary.h"
+#include "util-plural.h"
 #include "util-strings.h"
 
 static uint64_t
@@ -36,21 +37,23 @@ text_summary(const struct tt_index *ix, FILE *out)
 
 	for (size_t i = 0; i < ix->ndevs; i++)
 		nframes += ix->devs[i].nframes;
-	fprintf(out, "%s: %s to %s s (%.3f s), %zu devices, %" PRIu64 " frames, %zu events, %" PRIu64 " XI events\n",
+	fprintf(out, "%s: %s to %s s (%.3f s), %zu device%s, %" PRIu64 " frame%s, %zu event%s, %" PRIu64 " XI event%s\n",
 		ix->name, tt_format_time(tb, sizeof(tb), ix->have_time ? ix->first_us : 0),
 		tt_format_time(tb2, sizeof(tb2), ix->have_time ? ix->last_us : 0), (double)duration(ix) / 1e6,
-		ix->ndevs, nframes, ix->nevents, ix->xi_events);
+		ix->ndevs, tt_plural_s(ix->ndevs), nframes, tt_plural_s(nframes), ix->nevents,
+		tt_plural_s(ix->nevents), ix->xi_events, tt_plural_s(ix->xi_events));
 	for (size_t i = 0; i < ix->ndevs; i++) {
 		const struct ti_device *d = &ix->devs[i];
 		fprintf(out, "device %u \"%s\": ", d->id, d->name);
 		if (d->mt == TT_MT_B)
-			fprintf(out, "MT protocol B, %u slots", d->num_slots);
+			fprintf(out, "MT protocol B, %u slot%s", d->num_slots, tt_plural_s(d->num_slots));
 		else if (d->mt == TT_MT_A)
 			fprintf(out, "MT protocol A");
 		else
 			fprintf(out, "%s", d->touch ? "single touch" : "no touch");
-		fprintf(out, "\n  %" PRIu64 " frames, %" PRIu64 " events, %" PRIu64 " touch sequences, max %u simultaneous",
-			d->nframes, d->nevents, d->nlanes, d->max_active);
+		fprintf(out, "\n  %" PRIu64 " frame%s, %" PRIu64 " event%s, %" PRIu64 " touch sequence%s, max %u simultaneous",
+			d->nframes, tt_plural_s(d->nframes), d->nevents, tt_plural_s(d->nevents), d->nlanes,
+			tt_plural_s(d->nlanes), d->max_active);
 		if (d->ndropped)
 			fprintf(out, ", %" PRIu64 " SYN_DROPPED", d->ndropped);
 		if (d->removed)

@@ -295,8 +295,32 @@ lane_attr(const struct ti_lane *l)
 	}
 }
 
+/* A span in at most @width characters: as tv_fmt_span(), else with one
+ * decimal, else in whole units, else NULL. A number cut short of its unit
+ * reads as another number ("+7.33" for 7.33 ms), so a label is never cut
+ * there. */
+static const char *
+fmt_span_fit(char *buf, size_t size, int64_t us, int width)
+{
+	if ((int)strlen(tv_fmt_span(buf, size, us)) <= width)
+		return buf;
+	if (us < 0)
+		us = -us;
+	for (int decimals = 1; decimals >= 0 && us >= 1000; decimals--) {
+		if (us >= 1000000)
+			snprintf(buf, size, "%.*fs", decimals, (double)us / 1e6);
+		else
+			snprintf(buf, size, "%.*fms", decimals, (double)us / 1e3);
+		if ((int)strlen(buf) <= width)
+			return buf;
+	}
+	return NULL;
+}
+
+/* @width: the columns the label gets; an XI lane's latency is shortened
+ * or left out to fit, the name may be cut. */
 static void
-lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t size)
+lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t size, int width)
 {
 	char lb[64], sb[32];
 
@@ -304,7 +328,12 @@ lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t
 	/* @buf: at least 128 bytes. */
 	if (l->kind != TI_LANE_KERNEL && l->linked >= 0) {
 		const struct ti_lane *k = ix->lanes[l->linked];
-		snprintf(buf, size, " `%s +%s", lb, tv_fmt_span(sb, sizeof(sb), l->begin_us - k->begin_us));
+		const char *span = fmt_span_fit(sb, sizeof(sb), l->begin_us - k->begin_us,
+						width - (int)strlen(lb) - 4);
+		if (span)
+			snprintf(buf, size, " `%s +%s", lb, span);
+		else
+			snprintf(buf, size, " `%s", lb);
 	} else {
 		snprintf(buf, size, "%s", lb);
 	}
@@ -960,9 +989,9 @@ render_lanes(struct tv_state *st, struct tv_screen *s, int top, int rows, bool c
 	for (int r = 0; r < nrows && (size_t)(st->lane_top + r) < ll.n; r++) {
 		const struct ti_lane *l = ll.v[st->lane_top + r];
 		bool sel = cursor && (int64_t)l->index == st->sel;
-		lane_label(ix, l, lb, sizeof(lb));
 		/* The selection shows without attributes too: '>' before it. */
 		int lx = cursor ? 1 : 0;
+		lane_label(ix, l, lb, sizeof(lb), lw - lx);
 		if (sel)
 			for (int c = 0; c < lw; c++)
 				put(s, top + 2 + r, c, c == 0 ? '>' : ' ', TV_A_REVERSE | TV_A_BOLD);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "evnames.h"
+#include "util-plural.h"
 #include "util-strings.h"
 #include "view-private.h"
 
@@ -238,7 +239,8 @@ tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 	else
 		pane_line(s, p, TV_C_MARK, "still down (live)");
 	pane_line(s, p, TV_C_NORMAL, "%s, %u %s, %.1f %s", tv_fmt_span(sb, sizeof(sb), tv_lane_end(ix, l) - l->begin_us),
-		  l->nupd, l->kind == TI_LANE_KERNEL ? "frames" : "events", l->distance,
+		  l->nupd, l->kind == TI_LANE_KERNEL ? tt_plural(l->nupd, "frame", "frames") :
+		  tt_plural(l->nupd, "event", "events"), l->distance,
 		  l->kind != TI_LANE_KERNEL ? "px" : l->distance_mm ? "mm" : "units");
 	if (l->kind == TI_LANE_KERNEL) {
 		if (l->flags)

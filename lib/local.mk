@@ -6,6 +6,7 @@ libtouchtape_sources += \
 	lib/log.c lib/log.h \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \
+	lib/util-plural.h \
 	lib/util-strings.c lib/util-strings.h \
 	lib/util-time.h \
 	lib/xi-names.c lib/xi-names.h

@@ -92,3 +92,7 @@ TESTS += \
 EXTRA_DIST += \
 	tests/docs-options.sh tests/docs-options.py \
 	tests/docs-examples.sh tests/docs-examples.py
+# print and diff: the answers they give (issue 15) and print of a live
+# device (issue 16).
+TESTS += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh
+EXTRA_DIST += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "model.h"
 #include "reader.h"
+#include "util-plural.h"
 #include "util-strings.h"
 
 struct dtouch {
@@ -26,6 +27,9 @@ struct dtouch {
 	size_t line;
 	bool active_at_end;
 	enum tt_link_status link;
+	int32_t xi_source;	/* the XI touch it became, when linked */
+	uint32_t xi_touchid;
+	ssize_t pair;		/* index of its match in the other file, -1 */
 	bool matched;
 };
 
@@ -36,6 +40,9 @@ struct dxtouch {
 	enum tt_own_outcome outcome;
 	bool emulating, began_unowned, active_at_end;
 	size_t line;
+	int32_t source;		/* XI source device and touch id: the link key */
+	uint32_t touchid;
+	ssize_t kernel;		/* index of its kernel touch in the file, -1 */
 	bool matched;
 };
 
@@ -106,6 +113,9 @@ on_kend(void *data, struct tt_ktouch *t)
 	k->line = t->begin_line;
 	k->active_at_end = t->flags & TT_KTOUCH_ACTIVE_AT_END;
 	k->link = t->link;
+	k->xi_source = t->xi_deviceid;
+	k->xi_touchid = t->xi_touchid;
+	k->pair = -1;
 }
 
 static void
@@ -128,6 +138,10 @@ on_xend(void *data, struct tt_xtouch *t)
 	x->began_unowned = t->flags & TT_XTOUCH_BEGAN_UNOWNED;
 	x->active_at_end = t->flags & TT_XTOUCH_ACTIVE_AT_END;
 	x->line = t->begin_line;
+	/* The key the model links kernel touches with (model-link.c). */
+	x->source = t->sourceid ? t->sourceid : t->deviceid;
+	x->touchid = t->touchid;
+	x->kernel = -1;
 }
 
 static void
@@ -317,7 +331,7 @@ compare_kernel(struct differ *df)
 	char t[32];
 
 	if (a->ndevs != b->ndevs)
-		difference(df, 0, 0, "%zu devices vs %zu", a->ndevs, b->ndevs);
+		difference(df, 0, 0, "%zu device%s vs %zu", a->ndevs, tt_plural_s(a->ndevs), b->ndevs);
 	for (size_t i = 0; i < a->ndevs && i < b->ndevs; i++) {
 		if (strcmp(base_name(a->devs[i].dev->name), base_name(b->devs[i].dev->name)) != 0)
 			difference(df, 0, 0, "device %zu is \"%s\" vs \"%s\"", i, a->devs[i].dev->name,
@@ -353,6 +367,7 @@ compare_kernel(struct differ *df)
 		if (best < 0)
 			continue;
 		ka->matched = true;
+		ka->pair = best;
 		b->k[best].matched = true;
 		compare_pair(df, ka, &b->k[best], d);
 	}
@@ -372,53 +387,123 @@ compare_kernel(struct differ *df)
 	}
 }
 
+/* Which kernel touch each XI touch came from, through the model's link. */
+static void
+find_kernel_touches(struct side *s)
+{
+	for (size_t i = 0; i < s->nx; i++) {
+		struct dxtouch *x = &s->x[i];
+		for (size_t j = 0; j < s->nk; j++) {
+			const struct dtouch *k = &s->k[j];
+			if (k->link == TT_LINK_LINKED && k->xi_source == x->source &&
+			    k->xi_touchid == x->touchid) {
+				x->kernel = (ssize_t)j;
+				break;
+			}
+		}
+	}
+}
+
+/* The same client's view of a touch: one client's regular or raw events. */
+static bool
+same_stream(const struct dxtouch *xa, const struct dxtouch *xb)
+{
+	return xb->raw == xa->raw && strcmp(xb->client, xa->client) == 0;
+}
+
+static void
+compare_xpair(struct differ *df, struct dxtouch *xa, struct dxtouch *xb)
+{
+	const struct side *a = df->a, *b = df->b;
+	const char *what = xa->raw ? "raw touch" : "touch";
+	char t[32];
+
+	xa->matched = xb->matched = true;
+	tt_format_time(t, sizeof(t), xa->begin_us);
+	if (xa->emulating != xb->emulating)
+		difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: emulating pointer in %s only", what,
+			   xa->client, t, xa->emulating ? a->name : b->name);
+	if (xa->active_at_end != xb->active_at_end)
+		difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: never ended in %s only", what,
+			   xa->client, t, xa->active_at_end ? a->name : b->name);
+	/* A client's sequence ends when it rejects, or loses to an accept,
+	 * and begins unowned when another client owns first: with another
+	 * outcome, these follow from it and would only repeat it. */
+	if (xa->outcome != xb->outcome) {
+		difference(df, xa->line, xb->line,
+			   "XI %s [%s] at +%s s: ownership %s vs %s (its end follows, not compared)", what,
+			   xa->client, t, tt_own_outcome_name(xa->outcome), tt_own_outcome_name(xb->outcome));
+		return;
+	}
+	if (xa->began_unowned != xb->began_unowned)
+		difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: began unowned in %s only", what,
+			   xa->client, t, xa->began_unowned ? a->name : b->name);
+	if (!xa->active_at_end && !xb->active_at_end && llabs(xa->end_us - xb->end_us) > df->o->time_tol)
+		difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: ends %.3f ms %s (tolerance %.3f ms)",
+			   what, xa->client, t, fabs((double)(xb->end_us - xa->end_us)) / 1000.0,
+			   xb->end_us > xa->end_us ? "later" : "earlier", (double)df->o->time_tol / 1000.0);
+}
+
+/* Two fingers that begin together reach X in either order: an XI touch is
+ * the same touch in B when it came from the kernel touch paired with its
+ * own kernel touch. */
+static void
+pair_xi_by_link(struct differ *df)
+{
+	struct side *a = df->a, *b = df->b;
+
+	for (size_t i = 0; i < a->nx; i++) {
+		struct dxtouch *xa = &a->x[i];
+		if (xa->kernel < 0 || a->k[xa->kernel].pair < 0)
+			continue;
+		for (size_t j = 0; j < b->nx; j++) {
+			struct dxtouch *xb = &b->x[j];
+			if (!xb->matched && xb->kernel == a->k[xa->kernel].pair && same_stream(xa, xb)) {
+				compare_xpair(df, xa, xb);
+				break;
+			}
+		}
+	}
+}
+
+/* Without a link on both sides: the client's touches in begin order,
+ * within the time tolerance. Two linked touches that the link did not
+ * pair came from different fingers. */
+static void
+pair_xi_by_order(struct differ *df)
+{
+	struct side *a = df->a, *b = df->b;
+
+	for (size_t i = 0; i < a->nx; i++) {
+		struct dxtouch *xa = &a->x[i];
+		if (xa->matched)
+			continue;
+		for (size_t j = 0; j < b->nx; j++) {
+			struct dxtouch *xb = &b->x[j];
+			if (xb->matched || !same_stream(xa, xb) || (xa->kernel >= 0 && xb->kernel >= 0) ||
+			    llabs(xb->begin_us - xa->begin_us) > df->o->time_tol)
+				continue;
+			compare_xpair(df, xa, xb);
+			break;
+		}
+	}
+}
+
 static void
 compare_xi(struct differ *df)
 {
 	struct side *a = df->a, *b = df->b;
 	char t[32];
 
+	/* After compare_kernel(): the kernel arrays are sorted and paired. */
 	if (a->nx)
 		qsort(a->x, a->nx, sizeof(*a->x), cmp_x);
 	if (b->nx)
 		qsort(b->x, b->nx, sizeof(*b->x), cmp_x);
-	for (size_t i = 0; i < a->nx; i++) {
-		struct dxtouch *xa = &a->x[i];
-		ssize_t best = -1;
-		int64_t best_dt = INT64_MAX;
-		for (size_t j = 0; j < b->nx; j++) {
-			struct dxtouch *xb = &b->x[j];
-			if (xb->matched || xb->raw != xa->raw || strcmp(xb->client, xa->client) != 0)
-				continue;
-			int64_t dt = llabs(xb->begin_us - xa->begin_us);
-			if (dt <= df->o->time_tol && dt < best_dt) {
-				best_dt = dt;
-				best = (ssize_t)j;
-			}
-		}
-		if (best < 0)
-			continue;
-		struct dxtouch *xb = &b->x[best];
-		xa->matched = xb->matched = true;
-		tt_format_time(t, sizeof(t), xa->begin_us);
-		const char *what = xa->raw ? "raw touch" : "touch";
-		if (xa->outcome != xb->outcome)
-			difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: ownership %s vs %s", what,
-				   xa->client, t, tt_own_outcome_name(xa->outcome), tt_own_outcome_name(xb->outcome));
-		if (xa->emulating != xb->emulating)
-			difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: emulating pointer in %s only", what,
-				   xa->client, t, xa->emulating ? a->name : b->name);
-		if (xa->began_unowned != xb->began_unowned)
-			difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: began unowned in %s only", what,
-				   xa->client, t, xa->began_unowned ? a->name : b->name);
-		if (xa->active_at_end != xb->active_at_end)
-			difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: never ended in %s only", what,
-				   xa->client, t, xa->active_at_end ? a->name : b->name);
-		else if (llabs(xa->end_us - xb->end_us) > df->o->time_tol)
-			difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: ends %.3f ms %s (tolerance %.3f ms)",
-				   what, xa->client, t, fabs((double)(xb->end_us - xa->end_us)) / 1000.0,
-				   xb->end_us > xa->end_us ? "later" : "earlier", (double)df->o->time_tol / 1000.0);
-	}
+	find_kernel_touches(a);
+	find_kernel_touches(b);
+	pair_xi_by_link(df);
+	pair_xi_by_order(df);
 	for (size_t i = 0; i < a->nx; i++) {
 		if (!a->x[i].matched)
 			difference(df, a->x[i].line, 0, "XI %s [%s] at +%s s is missing in %s",
@@ -450,7 +535,8 @@ usage(FILE *out)
 		"Compares two recordings touch by touch: the kernel touch sequences of each\n"
 		"device (begin and end times, slots, begin and end positions) and, where both\n"
 		"files have them, the XI touch sequences of each client (times, ownership\n"
-		"outcome, pointer emulation). Lists every difference with the lines in both\n"
+		"outcome, pointer emulation), paired through the kernel touch they came\n"
+		"from, else in begin order. Lists every difference with the lines in both\n"
 		"files. Ignored, because a replay cannot reproduce them: absolute times\n"
 		"(kernel touches are compared relative to their device's first frame, XI\n"
 		"touches to the file's first record), device ids and nodes, the name prefix\n"
@@ -519,8 +605,9 @@ tt_cmd_diff(int argc, char **argv)
 	if (load(a, argv[optind]) < 0 || load(b, argv[optind + 1]) < 0) {
 		status = TT_EXIT_USAGE;
 	} else {
-		printf("# comparing %s (%zu touches, %zu XI) with %s (%zu touches, %zu XI)\n", a->name, a->nk,
-		       a->nx, b->name, b->nk, b->nx);
+		printf("# comparing %s (%zu %s, %zu XI) with %s (%zu %s, %zu XI)\n", a->name, a->nk,
+		       tt_plural(a->nk, "touch", "touches"), a->nx, b->name, b->nk,
+		       tt_plural(b->nk, "touch", "touches"), b->nx);
 		printf("# ignored: absolute times, device ids and nodes, the \"touchtape replay: \" name prefix, "
 		       "tracking ID values, XI device and touch ids, X server times, latencies\n");
 		compare_kernel(&df);
@@ -530,7 +617,7 @@ tt_cmd_diff(int argc, char **argv)
 			compare_xi(&df);
 		else if (a->has_xi || b->has_xi)
 			printf("# XI data only in %s: not compared\n", a->has_xi ? a->name : b->name);
-		printf("%zu difference%s\n", df.ndiff, df.ndiff == 1 ? "" : "s");
+		printf("%zu difference%s\n", df.ndiff, tt_plural_s(df.ndiff));
 		status = df.ndiff ? TT_EXIT_FAILURE : TT_EXIT_OK;
 		/* What was left out may be just where the files differ: no
 		 * verdict from a partial comparison. */
@@ -539,7 +626,7 @@ tt_cmd_diff(int argc, char **argv)
 			size_t n = tt_reader_nerrors(sides[i]->r);
 			if (n) {
 				tt_error("%s: %zu line%s could not be read: the comparison is incomplete",
-					 sides[i]->name, n, n == 1 ? "" : "s");
+					 sides[i]->name, n, tt_plural_s(n));
 				status = TT_EXIT_USAGE;
 			}
 		}

@@ -20,6 +20,7 @@
 #include "evnames.h"
 #include "log.h"
 #include "reader.h"
+#include "util-plural.h"
 #include "util-strings.h"
 #include "xi-names.h"
 
@@ -103,7 +104,8 @@ print_device(struct printer *p, const struct tt_device *d)
 	fprintf(p->out, "#   input id: bus 0x%04x vendor 0x%04x product 0x%04x version 0x%04x\n",
 		d->bustype, d->vendor, d->product, d->version);
 	if (d->mt_protocol == TT_MT_B)
-		fprintf(p->out, "#   multi-touch: protocol B, %u slots\n", d->num_slots);
+		fprintf(p->out, "#   multi-touch: protocol B, %u slot%s\n", d->num_slots,
+			tt_plural_s(d->num_slots));
 	else if (d->mt_protocol == TT_MT_A)
 		fprintf(p->out, "#   multi-touch: protocol A\n");
 	for (unsigned int prop = 0; prop < INPUT_PROP_CNT; prop++) {
@@ -168,6 +170,16 @@ print_device(struct printer *p, const struct tt_device *d)
 	}
 }
 
+/* The time since the device's previous frame; a frame earlier than
+ * that one (a clock step, a hand-edited file) shows a minus sign. */
+static void
+print_gap(struct printer *p, int64_t gap_us)
+{
+	uint64_t mag = gap_us < 0 ? -(uint64_t)gap_us : (uint64_t)gap_us;
+
+	fprintf(p->out, " %c%" PRIu64 ".%03" PRIu64 "ms", gap_us < 0 ? '-' : '+', mag / 1000, mag % 1000);
+}
+
 static void
 print_frame(struct printer *p, const struct tt_frame *f)
 {
@@ -181,14 +193,14 @@ print_frame(struct printer *p, const struct tt_frame *f)
 		fprintf(p->out, "%s dev%u  **** SYN_DROPPED: the kernel dropped events here ****\n", ts, f->device);
 	for (uint32_t i = 0; i < f->nevents; i++) {
 		const struct tt_event *e = &f->events[i];
-		if (e->dt_us)
-			tt_format_time(ts, sizeof(ts), f->time_us + e->dt_us);
+		/* dt is written only when not 0: no dt is the frame's own time. */
+		tt_format_time(ts, sizeof(ts), f->time_us + e->dt_us);
 		if (e->type == EV_SYN) {
 			const char *what = tt_code_label(cb, sizeof(cb), EV_SYN, e->code);
 			fprintf(p->out, "%s dev%u  ------------ %s ------------", ts, f->device, what);
 			if (e->code == SYN_REPORT && pd) {
 				if (pd->have_last)
-					fprintf(p->out, " +%.3fms", (double)(f->time_us - pd->last_frame) / 1000.0);
+					print_gap(p, f->time_us - pd->last_frame);
 				pd->last_frame = f->time_us;
 				pd->have_last = true;
 			}
@@ -313,8 +325,9 @@ print_xi_device(struct printer *p, const struct tt_xi_device *d)
 	fprintf(p->out, "# XI device %d: \"%s\" %s, attached to %d%s\n", d->deviceid, d->name,
 		use_label(d->use), d->attachment, d->enabled ? "" : ", disabled");
 	if (d->touch_mode != TT_XI_TOUCH_NONE)
-		fprintf(p->out, "#   touch: %s, up to %d touches\n",
-			d->touch_mode == TT_XI_TOUCH_DIRECT ? "direct" : "dependent", d->num_touches);
+		fprintf(p->out, "#   touch: %s, up to %d %s\n",
+			d->touch_mode == TT_XI_TOUCH_DIRECT ? "direct" : "dependent", d->num_touches,
+			tt_plural(d->num_touches, "touch", "touches"));
 	if (d->device_node)
 		fprintf(p->out, "#   device node %s%s\n", d->device_node,
 			d->evdev_device >= 0 ? " (linked to an evdev device record)" : "");

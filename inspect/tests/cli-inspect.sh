@@ -50,6 +50,37 @@ expect_exit 0 "--text --from --to" -- "$TOUCHTAPE" inspect --text --from 0.1 --t
 if grep -q 'dev0 s0 #10' "$tmp/out"; then fail "text: --from leaves out earlier touches"; else pass "text: --from leaves out earlier touches"; fi
 expect_grep '^dev0 s0 #12' "$tmp/out" "text: --from/--to keeps later touches"
 
+# Past either end of the file: a usage error, not an empty axis.
+expect_exit 2 "--from after the end" -- "$TOUCHTAPE" inspect --text --from 50 "$own"
+expect_grep 'from 50\.000000 is after the end of .*ownership\.jsonl \(0\.000000 to 0\.175000 s\)' \
+	"$tmp/err" "--from after the end: says where the file ends"
+[ -s "$tmp/out" ] && fail "--from after the end: printed an axis" || pass "--from after the end: no axis"
+expect_exit 2 "--to before the start" -- "$TOUCHTAPE" inspect --text --from 0 --to 1ms \
+	"$samples/xi-touchscreen-two-finger.jsonl"
+expect_grep 'to 0\.001000 is before the start' "$tmp/err" "--to before the start: says so"
+expect_exit 0 "--from at the last frame" -- "$TOUCHTAPE" inspect --text --from 0.175 "$own"
+
+# XI latency labels keep their unit at every width: shortened ("+13ms"),
+# or left out, never cut ("+12.9m", "+7.33").
+ten="$samples/xi-touchscreen-ten-finger.jsonl"
+cut=0 shown=0
+for w in 40 48 56 64 72 80 90 100 110 120 140; do
+	"$TOUCHTAPE" inspect --text --width $w "$ten" >"$tmp/w.out" 2>"$tmp/err" || fail "width $w: exit $?"
+	lw=$((w / 4 < 40 ? w / 4 : 40))
+	# The label column of the XI lanes ("`"), trailing blanks removed.
+	grep '^ `' "$tmp/w.out" | cut -c1-"$lw" | sed 's/ *$//' >"$tmp/labels"
+	shown=$((shown + $(grep -cE ' \+[0-9.]+(us|ms|s)$' "$tmp/labels")))
+	bad=$(grep -E '\+' "$tmp/labels" | grep -cvE ' \+[0-9.]+(us|ms|s)$')
+	[ "$bad" -eq 0 ] || { grep -E '\+' "$tmp/labels" | grep -vE ' \+[0-9.]+(us|ms|s)$' | head -3 >&2; }
+	cut=$((cut + bad))
+done
+[ "$cut" -eq 0 ] && pass "latency labels: no unit cut" || fail "latency labels: $cut cut"
+[ "$shown" -gt 60 ] && pass "latency labels: $shown shown" || fail "latency labels: only $shown shown"
+"$TOUCHTAPE" inspect --text "$ten" >"$tmp/w.out"
+expect_grep '^ `raw7 t3 observer \+13ms ' "$tmp/w.out" "latency label: 12.9 ms shortened to +13ms at width 100"
+expect_grep '^ `raw7 t8 observer \+2\.5ms ' "$tmp/w.out" "latency label: 2.51 ms shortened to +2.5ms"
+expect_grep '^ `xi7 t3 observer \+14\.7ms ' "$tmp/w.out" "latency label: +14.7ms kept where it fits"
+
 # Not a terminal: the summary instead of failing.
 expect_exit 0 "no terminal" -- "$TOUCHTAPE" inspect "$own"
 expect_grep 'touch sequences' "$tmp/out" "no terminal: summary"
