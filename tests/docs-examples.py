@@ -40,7 +40,7 @@ import time
 
 INTERRUPT_AFTER = 2.0     # seconds before the Ctrl-C of an example
 TIMEOUT = 30.0            # an example that runs longer has failed
-RECORDING_EXT = ('.jsonl', '.evemu', '.yml', '.yaml', '.desc', '.events', '.prop')
+RECORDING_EXT = ('.jsonl', '.evemu', '.yml', '.yaml', '.desc', '.events', '.prop', '.gz')
 OUTPUT_OPTS = ('-o', '--output', '--report', '--plot', '-p')
 SAMPLE = {  # file names the examples use -> the sample they stand for
     'tap': 'xi-ownership-reject-after-50',
@@ -240,6 +240,10 @@ def make_input(touchtape, samples, folder, name):
     """A recording called NAME, made from the sample it stands for."""
     path = os.path.join(folder, name)
     os.makedirs(os.path.dirname(path) or folder, exist_ok=True)
+    if name.endswith('.gz'):    # the same recording, compressed
+        make_input(touchtape, samples, folder, name[:-3])
+        subprocess.run(['gzip', '-f', os.path.join(folder, name[:-3])], check=True)
+        return
     stem, ext = os.path.splitext(os.path.basename(name))
     sample = os.path.join(samples, sample_for(stem) + '.jsonl')
     if stem == 'session' and ext == '.jsonl':
