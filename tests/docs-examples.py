@@ -38,9 +38,9 @@ import subprocess
 import sys
 import time
 
-INTERRUPT_AFTER = 3.0     # seconds before the Ctrl-C of an example
-TIMEOUT = 60.0            # an example that runs longer has failed
-RECORDING_EXT = ('.jsonl', '.evemu', '.yml', '.yaml', '.desc', '.events', '.prop')
+INTERRUPT_AFTER = 2.0     # seconds before the Ctrl-C of an example
+TIMEOUT = 30.0            # an example that runs longer has failed
+RECORDING_EXT = ('.jsonl', '.evemu', '.yml', '.yaml', '.desc', '.events', '.prop', '.gz')
 OUTPUT_OPTS = ('-o', '--output', '--report', '--plot', '-p')
 SAMPLE = {  # file names the examples use -> the sample they stand for
     'tap': 'xi-ownership-reject-after-50',
@@ -175,12 +175,18 @@ def extract(srcdir, problems):
     return examples
 
 
-def outputs(cmd):
-    """The files a command writes (to be absent when it starts)."""
+def words_of(cmd):
+    """The words of a command, and of the scripts it hands to sh -c."""
     try:
         words = shlex.split(cmd, comments=True)
     except ValueError:
         return []
+    return words + [x for w in words if '\n' in w or ' ' in w.strip() for x in words_of(w)]
+
+
+def outputs(cmd):
+    """The files a command writes (to be absent when it starts)."""
+    words = words_of(cmd)
     outs = []
     for i, w in enumerate(words):
         if w in OUTPUT_OPTS + ('>',) and i + 1 < len(words):
@@ -191,10 +197,7 @@ def outputs(cmd):
 
 
 def inputs(cmd):
-    try:
-        words = shlex.split(cmd, comments=True)
-    except ValueError:
-        return []
+    words = words_of(cmd)
     outs = set(outputs(cmd))
     return [w for w in words if w.endswith(RECORDING_EXT) and w not in outs
             and '*' not in w and not w.startswith('-')]
@@ -237,6 +240,10 @@ def make_input(touchtape, samples, folder, name):
     """A recording called NAME, made from the sample it stands for."""
     path = os.path.join(folder, name)
     os.makedirs(os.path.dirname(path) or folder, exist_ok=True)
+    if name.endswith('.gz'):    # the same recording, compressed
+        make_input(touchtape, samples, folder, name[:-3])
+        subprocess.run(['gzip', '-f', os.path.join(folder, name[:-3])], check=True)
+        return
     stem, ext = os.path.splitext(os.path.basename(name))
     sample = os.path.join(samples, sample_for(stem) + '.jsonl')
     if stem == 'session' and ext == '.jsonl':

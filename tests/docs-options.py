@@ -8,7 +8,8 @@
     is an item of the page's OPTIONS section, and every option item there is
     in --help (options a page takes from touchtape(1)'s COMMON OPTIONS, when
     it refers to that section, count as documented);
-  * each page's .TH says the version `touchtape --version` prints.
+  * each page's .TH says the version `touchtape --version` prints, and every
+    touchtape-*(N) page a page refers to exists.
 
 Both sides are parsed generically, so when an option is added or renamed
 the failure says what is missing where ("touchtape-analyze.1 lacks
@@ -160,7 +161,12 @@ def main():
         checked += check_page(cmd, page, run(touchtape, cmd, '--help'), common)
     for page in sorted(glob.glob(os.path.join(mandir, '*.[1-8]'))):
         with open(page) as f:
-            th = f.readline()
+            text = unescape(f.read())
+        # every page a page refers to exists ("touchtape-print(1)" did not)
+        for ref, sec in sorted(set(re.findall(r'\b(touchtape-[a-z]+) \(([1-8])\)', text))):
+            if not os.path.exists(os.path.join(mandir, f'{ref}.{sec}')):
+                fail(f'{os.path.basename(page)} refers to {ref}({sec}), which has no page')
+        th = text.splitlines()[0]
         if f'"touchtape {version}"' not in th:
             fail(f'{os.path.basename(page)}: .TH does not say "touchtape {version}": {th.strip()}')
     print(f'{len(cmds)} commands, {checked} options of --help checked against their pages; '

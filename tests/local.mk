@@ -84,14 +84,18 @@ TESTS += tests/leaks.sh
 EXTRA_DIST += tests/leaks.sh
 
 # Documentation that matches the program: options of --help against the
-# man pages, and every example of README.md and the man pages run (host
-# ones here, device ones in one VM boot).
+# man pages, every example of README.md and the man pages run (host ones
+# here, device ones in one VM boot), samples/README.md's facts, and the
+# bash completion.
 TESTS += \
 	tests/docs-options.sh \
-	tests/docs-examples.sh
+	tests/docs-examples.sh \
+	tests/docs-samples.sh \
+	tests/docs-completion.sh
 EXTRA_DIST += \
 	tests/docs-options.sh tests/docs-options.py \
-	tests/docs-examples.sh tests/docs-examples.py
+	tests/docs-examples.sh tests/docs-examples.py \
+	tests/docs-samples.sh tests/docs-completion.sh
 # print and diff: the answers they give (issue 15) and print of a live
 # device (issue 16).
 TESTS += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh
