@@ -276,6 +276,8 @@ rp_schedule_load(const char *path, const struct rp_options *o, FILE *err,
 		return rc;
 	}
 	ctx.name = tt_reader_name(s->reader);
+	if (o->desc)
+		tt_reader_set_companion(s->reader, o->desc);
 	read_all(s, &ctx);
 	if (ctx.errors) {
 		fprintf(err, "%s: %zu error%s: refusing to replay (nothing was created)%s\n",
