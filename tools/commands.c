@@ -49,6 +49,20 @@ tt_open_recording(const char *path, struct tt_reader **out)
 }
 
 int
+tt_apply_desc(struct tt_reader *r, const char *desc, bool lenient)
+{
+	if (!desc)
+		return 0;
+	if (tt_reader_format(r) == TT_FORMAT_EVEMU)
+		return tt_reader_set_companion(r, desc);
+	if (lenient)
+		return 0;
+	tt_error("%s: --desc is for evemu events-only files, and this is a %s file", tt_reader_name(r),
+		 tt_file_format_name(tt_reader_format(r)));
+	return -EINVAL;
+}
+
+int
 tt_open_recording_opts(const char *path, const struct tt_read_options *ro, struct tt_reader **out)
 {
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
@@ -56,14 +70,8 @@ tt_open_recording_opts(const char *path, const struct tt_read_options *ro, struc
 
 	if (rc < 0)
 		return rc;
-	if (ro && ro->desc) {
-		if (tt_reader_format(r) != TT_FORMAT_EVEMU) {
-			tt_error("%s: --desc is for evemu events-only files, and this is a %s file",
-				 tt_reader_name(r), tt_file_format_name(tt_reader_format(r)));
-			return -EINVAL;
-		}
-		tt_reader_set_companion(r, ro->desc);
-	}
+	if (ro && (rc = tt_apply_desc(r, ro->desc, ro->caps & TT_READ_DESC_SOME)) < 0)
+		return rc;
 	*out = steal(&r);
 	return 0;
 }

@@ -31,6 +31,9 @@ int tt_open_recording(const char *path, struct tt_reader **out);
 /* The same, with the reading options applied that apply to opening
  * (--desc, refused for anything but an evemu file). */
 int tt_open_recording_opts(const char *path, const struct tt_read_options *ro, struct tt_reader **out);
+/* --desc FILE for @r: refused (-EINVAL, said on stderr) unless @r is an
+ * evemu file; with @lenient, other formats just do not use it. */
+int tt_apply_desc(struct tt_reader *r, const char *desc, bool lenient);
 
 /* Prints "Try 'touchtape CMD --help'" after a usage error; returns 2. */
 int tt_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

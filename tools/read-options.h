@@ -45,6 +45,7 @@ enum tt_read_caps {
 	TT_READ_DEVICE = 1 << 0,
 	TT_READ_DEVICES = 1 << 1,	/* --device may be repeated */
 	TT_READ_TIME = 1 << 2,
+	TT_READ_DESC_SOME = 1 << 3,	/* several files: --desc is for the evemu ones */
 	TT_READ_ALL = TT_READ_DEVICE | TT_READ_TIME,
 };
 
