@@ -82,3 +82,8 @@ EXTRA_DIST += tests/hostile-replay-vm.sh tests/hostile-replay-guest.sh
 # valgrind over every command that reads files (samples, some corpus).
 TESTS += tests/leaks.sh
 EXTRA_DIST += tests/leaks.sh
+
+# Issue 16, one convention for every command: outputs that never destroy
+# an input or a previous file, the shared options, exit statuses.
+TESTS += tests/output-safety.sh tests/options-convention.sh
+EXTRA_DIST += tests/output-safety.sh tests/options-convention.sh
