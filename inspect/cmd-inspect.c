@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../tools/commands.h"
+#include "../tools/read-options.h"
 #include "index.h"
 #include "log.h"
 #include "summary.h"
@@ -44,16 +45,21 @@ usage(FILE *out)
 		"Options:\n"
 		"  -s, --summary       print devices, duration, frames, touch sequences, maximum\n"
 		"                      simultaneous touches, ownership outcomes and anomalies\n"
-		"      --json          with --summary: one JSON object\n"
+		"  -j, --json          the summary as one JSON object (implies --summary)\n"
 		"  -t, --text          print the lane view as plain text (for bug reports)\n"
-		"      --from TIME     with --text: start there (1.5, 250ms, 2s; default: start)\n"
+		"      --from TIME     with --text: start there (1.5, 250ms, 2s, in the times\n"
+		"                      'touchtape print' shows; default: the start)\n"
 		"      --to TIME       with --text: end there (default: the end)\n"
 		"      --width N       with --text: columns (default 100)\n"
+		"      --desc FILE     device description for an evemu events-only file\n"
 		"  -h, --help          show this help\n"
+		"\n"
+		"Exit status: 0 when the file was read whole, 1 when lines of it had\n"
+		"errors, 2 on bad usage or a file that cannot be read.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape inspect tap.jsonl\n"
-		"  touchtape inspect --summary --json tap.jsonl\n"
+		"  touchtape inspect --json tap.jsonl\n"
 		"  touchtape inspect --text --from 1.2 --to 1.8 --width 120 tap.jsonl\n"
 		"  touchtape record -o - /dev/input/event5 | touchtape inspect -\n"
 		"\n"
@@ -67,42 +73,61 @@ struct options {
 	int64_t from, to;
 	bool have_from, have_to;
 	int width;
+	const char *desc;
 };
+
+static int
+check_args(struct options *o)
+{
+	if (o->json)
+		o->summary = true;
+	if ((o->have_from || o->have_to || o->width != 100) && !o->text)
+		return tt_usage_error("inspect", "--from, --to and --width go with --text");
+	if (o->summary && o->text)
+		return tt_usage_error("inspect", "--summary (or --json) or --text, not both");
+	return 0;
+}
+
+static void
+take_read_options(struct options *o, const struct tt_read_options *ro)
+{
+	o->desc = ro->desc;
+	o->have_from = ro->have_from;
+	o->from = ro->from_us;
+	o->have_to = ro->have_to;
+	o->to = ro->to_us;
+}
 
 static int
 parse_args(int argc, char **argv, struct options *o, const char **path)
 {
-	enum { OPT_JSON = 256, OPT_FROM, OPT_TO, OPT_WIDTH };
+	enum { OPT_WIDTH = TT_OPT_FIRST_PRIVATE };
 	static const struct option longopts[] = {
 		{ "summary", no_argument, NULL, 's' },
-		{ "json", no_argument, NULL, OPT_JSON },
+		{ "json", no_argument, NULL, 'j' },
 		{ "text", no_argument, NULL, 't' },
-		{ "from", required_argument, NULL, OPT_FROM },
-		{ "to", required_argument, NULL, OPT_TO },
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "help", no_argument, NULL, 'h' },
+		TT_READ_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
+	int c, rc;
 	int64_t v;
 
+	tt_read_options_init(&ro, "inspect", TT_READ_TIME);
 	o->width = 100;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "sth", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "sjth" TT_READ_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		if ((rc = tt_read_option(&ro, c, optarg)) != 0) {
+			if (rc != 1)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 's': o->summary = true; break;
 		case 't': o->text = true; break;
-		case OPT_JSON: o->json = true; break;
-		case OPT_FROM:
-			if (tt_parse_duration_us(optarg, &o->from) < 0)
-				return tt_usage_error("inspect", "--from: not a time: '%s'", optarg);
-			o->have_from = true;
-			break;
-		case OPT_TO:
-			if (tt_parse_duration_us(optarg, &o->to) < 0)
-				return tt_usage_error("inspect", "--to: not a time: '%s'", optarg);
-			o->have_to = true;
-			break;
+		case 'j': o->json = true; break;
 		case OPT_WIDTH:
 			if (tt_parse_int64(optarg, &v) < 0 || v < 20 || v > 10000)
 				return tt_usage_error("inspect", "--width: a number from 20 to 10000, not '%s'", optarg);
@@ -114,14 +139,11 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 	}
 	if (optind != argc - 1)
 		return tt_usage_error("inspect", optind >= argc ? "a FILE (or -) is needed" : "one FILE only");
-	if (o->json && !o->summary)
-		return tt_usage_error("inspect", "--json goes with --summary");
-	if ((o->have_from || o->have_to || o->width != 100) && !o->text)
-		return tt_usage_error("inspect", "--from, --to and --width go with --text");
-	if (o->summary && o->text)
-		return tt_usage_error("inspect", "--summary or --text, not both");
-	if (o->have_from && o->have_to && o->to <= o->from)
-		return tt_usage_error("inspect", "--to must be after --from");
+	if ((rc = tt_read_options_check(&ro)) != 0)
+		return rc;
+	take_read_options(o, &ro);
+	if ((rc = check_args(o)) != 0)
+		return rc;
 	*path = argv[optind];
 	return 0;
 }
@@ -346,8 +368,10 @@ tt_cmd_inspect(int argc, char **argv)
 	rc = tt_index_open(path, &ix, &why);
 	if (rc < 0) {
 		tt_error("%s", why ? why : strerror(-rc));
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
+	if (tt_apply_desc(ix->reader, o.desc, false) < 0)
+		return TT_EXIT_TROUBLE;
 	const char *headless = getenv("TOUCHTAPE_INSPECT_HEADLESS");
 	const char *script = getenv("TOUCHTAPE_INSPECT_KEYS");
 	if (o.summary || o.text)

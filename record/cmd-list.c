@@ -39,7 +39,7 @@ usage(FILE *out)
 		"\n"
 		"Reading the devices needs root or membership of the group 'input'.\n"
 		"\n"
-		"Exit status: 0 on success, 1 when no device could be read, 2 on bad usage.\n"
+		"Exit status: 0 on success, 2 on bad usage or when no device could be read.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape list\n"
@@ -247,7 +247,7 @@ tt_cmd_list(int argc, char **argv)
 	rc = tt_input_scan(&list);
 	if (rc < 0) {
 		tt_error("/dev/input: %s", strerror(-rc));
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
 	/* The X side too: after the kernel's devices, in the same array
 	 * for --json. An X server that cannot be reached is reported; it
@@ -258,7 +258,7 @@ tt_cmd_list(int argc, char **argv)
 	if (!no_xi && (want_xi || getenv("DISPLAY"))) {
 		have_xi = tt_xi_list_scan(xi_display, &xl) == 0;
 		if (!have_xi && want_xi)
-			status = TT_EXIT_FAILURE;
+			status = TT_EXIT_TROUBLE;
 	}
 	if (json) {
 		printf("[");
@@ -280,7 +280,7 @@ tt_cmd_list(int argc, char **argv)
 			   "'input' (sudo usermod -aG input $USER, then log in again)",
 			   list.naccess, list.naccess == 1 ? "" : "s");
 	if (list.n && list.nerrors == list.n)
-		status = TT_EXIT_FAILURE;
+		status = TT_EXIT_TROUBLE;
 	tt_input_list_clear(&list);
 	return status;
 }

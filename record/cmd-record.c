@@ -7,9 +7,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../tools/commands.h"
+#include "../tools/output.h"
 #include "input-devices.h"
 #include "log.h"
 #include "recorder.h"
@@ -41,7 +43,9 @@ usage(FILE *out)
 		"terminal.\n"
 		"\n"
 		"Options:\n"
-		"  -o, --output FILE       write to FILE ('-': standard output, the default)\n"
+		"  -o, --output FILE       write to FILE ('-': standard output, the default);\n"
+		"                          an existing FILE is refused\n"
+		"      --force             overwrite an existing FILE\n"
 		"      --all-touch         record every touchscreen, touchpad and tablet touch\n"
 		"                          device\n"
 		"      --grab              grab the devices (EVIOCGRAB): nothing else sees\n"
@@ -78,8 +82,9 @@ usage(FILE *out)
 		"\n"
 		"Reading devices needs root or membership of the group 'input'.\n"
 		"\n"
-		"Exit status: 0 when the recording ended normally, 1 on an error (a device\n"
-		"that cannot be opened, a failed write), 2 on bad usage.\n"
+		"Exit status: 0 when the recording ended normally, 2 on bad usage, an\n"
+		"existing FILE without --force, a device that cannot be opened or a failed\n"
+		"write.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape record -o touch.jsonl                  # pick from a list\n"
@@ -167,7 +172,7 @@ pick_devices(const struct tt_input_list *list, struct path_list *out)
 
 	if (list->n == 0) {
 		tt_error("no input devices found in /dev/input");
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
 	print_choices(list);
 	fprintf(stderr, "Record which? Numbers separated by spaces or commas, "
@@ -175,7 +180,7 @@ pick_devices(const struct tt_input_list *list, struct path_list *out)
 	if (getline(&line, &size, stdin) < 0) {
 		fprintf(stderr, "\n");
 		tt_error("no device chosen");
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
 	for (char *tok = strtok(line, " ,\t\n"); tok; tok = strtok(NULL, " ,\t\n")) {
 		int64_t n;
@@ -194,7 +199,7 @@ pick_devices(const struct tt_input_list *list, struct path_list *out)
 	}
 	if (out->n == 0) {
 		tt_error("no device chosen");
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
 	return TT_EXIT_OK;
 }
@@ -215,7 +220,7 @@ resolve_devices(char **args, int nargs, bool all_touch, struct path_list *out)
 			snprintf(path, sizeof(path), "/dev/input/%s", a);
 			add_path(out, path);
 		} else if (!scan_once(&list, &scanned)) {
-			status = TT_EXIT_FAILURE;
+			status = TT_EXIT_TROUBLE;
 		} else {
 			size_t before = out->n;
 			for (size_t k = 0; k < list.n; k++)
@@ -224,13 +229,13 @@ resolve_devices(char **args, int nargs, bool all_touch, struct path_list *out)
 					add_path(out, list.entries[k].node);
 			if (out->n == before) {
 				tt_error("no input device name matches '%s' (touchtape list shows them)", a);
-				status = TT_EXIT_FAILURE;
+				status = TT_EXIT_TROUBLE;
 			}
 		}
 	}
 	if (status == TT_EXIT_OK && all_touch) {
 		if (!scan_once(&list, &scanned)) {
-			status = TT_EXIT_FAILURE;
+			status = TT_EXIT_TROUBLE;
 		} else {
 			size_t before = out->n;
 			for (size_t k = 0; k < list.n; k++)
@@ -239,7 +244,7 @@ resolve_devices(char **args, int nargs, bool all_touch, struct path_list *out)
 					add_path(out, list.entries[k].node);
 			if (out->n == before) {
 				tt_error("--all-touch: no touch device found");
-				status = TT_EXIT_FAILURE;
+				status = TT_EXIT_TROUBLE;
 			}
 		}
 	}
@@ -249,13 +254,40 @@ resolve_devices(char **args, int nargs, bool all_touch, struct path_list *out)
 				 "(touchtape list shows them) or use --all-touch");
 			status = TT_EXIT_USAGE;
 		} else if (!scan_once(&list, &scanned)) {
-			status = TT_EXIT_FAILURE;
+			status = TT_EXIT_TROUBLE;
 		} else {
 			status = pick_devices(&list, out);
 		}
 	}
 	tt_input_list_clear(&list);
 	return status;
+}
+
+/* Refuses an existing regular file unless --force (a FIFO or /dev/null is
+ * no recording to lose), and never writes onto a device it records. */
+static int
+check_output(struct tt_recorder_options *ro, const struct path_list *devices)
+{
+	const char *path = ro->output;
+	struct stat st;
+
+	if (!path || strcmp(path, "-") == 0)
+		return 0;
+	for (size_t i = 0; i < devices->n; i++) {
+		if (tt_output_check_inputs(path, (const char *const[]){ devices->paths[i], NULL }) < 0)
+			return -EEXIST;
+	}
+	if (stat(path, &st) < 0)
+		return 0;
+	if (!S_ISREG(st.st_mode)) {
+		ro->force = true;
+		return 0;
+	}
+	if (ro->force)
+		return 0;
+	tt_error("%s exists: a recording is often the only copy of a bug; choose another name, or "
+		 "--force to overwrite it", path);
+	return -EEXIST;
 }
 
 static int
@@ -271,6 +303,7 @@ tt_cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "all-touch", no_argument, NULL, 'A' },
 		{ "grab", no_argument, NULL, 'g' },
 		{ "show-keycodes", no_argument, NULL, 'k' },
@@ -298,6 +331,7 @@ tt_cmd_record(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': ro.output = optarg; break;
+		case 'F': ro.force = true; break;
 		case 'A': all_touch = true; break;
 		case 'g': ro.capture_flags |= TT_CAPTURE_GRAB; break;
 		case 'k': ro.capture_flags |= TT_CAPTURE_SHOW_KEYCODES; break;
@@ -347,6 +381,8 @@ tt_cmd_record(int argc, char **argv)
 		status = TT_EXIT_OK;
 	else
 		status = resolve_devices(argv + optind, argc - optind, all_touch, &paths);
+	if (status == TT_EXIT_OK && check_output(&ro, &paths) < 0)
+		status = TT_EXIT_TROUBLE;
 	if (status != TT_EXIT_OK) {
 		path_list_clear(&paths);
 		return status;
@@ -358,7 +394,7 @@ tt_cmd_record(int argc, char **argv)
 		/* Connected before the header is written: it names the server. */
 		if (tt_xi_recorder_connect(&xo, &xr) < 0) {
 			path_list_clear(&paths);
-			return TT_EXIT_FAILURE;
+			return TT_EXIT_TROUBLE;
 		}
 		ro.x_vendor = tt_xi_recorder_vendor(xr);
 		ro.x_release = tt_xi_recorder_release(xr);
@@ -368,9 +404,10 @@ tt_cmd_record(int argc, char **argv)
 		rc = tt_xi_recorder_start(xr, r, paths.paths, paths.n);
 	path_list_clear(&paths);
 	if (rc < 0)
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	status = tt_recorder_run(r);
 	if (xr && !ro.quiet)
 		tt_xi_recorder_summary(xr);
-	return status;
+	/* The recorder's 1 is a read or write error: trouble, not a finding. */
+	return status == TT_EXIT_FAILURE ? TT_EXIT_TROUBLE : status;
 }

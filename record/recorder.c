@@ -113,7 +113,10 @@ open_output(struct tt_recorder *r)
 			r->path = tt_zalloc(len);
 			snprintf(r->path, len, "%s.%u", r->opts.output, r->file_index);
 		}
-		r->fd = open(r->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		/* A recording is often the only copy of a bug: never
+		 * truncate one unless asked (--force). */
+		r->fd = open(r->path, O_WRONLY | O_CREAT | O_CLOEXEC | (r->opts.force ? O_TRUNC : O_EXCL),
+			     0644);
 		if (r->fd < 0) {
 			int rc = -errno;
 			tt_error("%s: %s", r->path, strerror(-rc));

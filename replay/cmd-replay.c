@@ -17,6 +17,8 @@
 
 #include "clock.h"
 #include "../tools/commands.h"
+#include "../tools/output.h"
+#include "../tools/read-options.h"
 #include "log.h"
 #include "player.h"
 #include "report.h"
@@ -32,6 +34,11 @@
  * answers ENODEV before it drains the buffer): the pause between the last
  * (release) frame and destroying the devices, for other readers to get it. */
 #define RELEASE_SETTLE_MS 100
+
+enum replay_option {
+	O_SPEED = TT_OPT_FIRST_PRIVATE, O_MAXGAP, O_LOOP, O_DELAY, O_WAIT, O_VERIFY, O_EXACT,
+	O_KEYS, O_FORCE, O_DRY, O_REPORT, O_SPIN, O_NO_RT,
+};
 
 struct replay_args {
 	struct rp_options o;
@@ -61,12 +68,14 @@ usage(FILE *out)
 		"\n"
 		"Options:\n"
 		"      --speed FACTOR     play FACTOR times faster (default 1; 0.5 = half speed)\n"
-		"      --from TIME        start at TIME in the recording (state before it is\n"
-		"                         prepared: touches already down are put down first)\n"
+		"      --from TIME        start at TIME in the recording, as 'touchtape print'\n"
+		"                         shows it (state before it is prepared: touches\n"
+		"                         already down are put down first)\n"
 		"      --to TIME          stop after TIME in the recording\n"
-		"      --max-gap SECONDS  shorten idle gaps longer than SECONDS to SECONDS\n"
+		"      --max-gap SECONDS  shorten idle gaps longer than SECONDS (above 0) to SECONDS\n"
 		"      --loop N           play N times (0 = until interrupted; default 1)\n"
-		"      --device ID        replay only device ID (repeatable; ids as in 'touchtape print')\n"
+		"  -d, --device ID        replay only device ID (repeatable; ids as in 'touchtape print')\n"
+		"      --desc FILE        device description for an evemu events-only file\n"
 		"      --start-delay SECONDS  wait before the first frame\n"
 		"      --wait             wait for Enter before starting\n"
 		"      --verify           read the devices back and compare what the kernel\n"
@@ -74,8 +83,10 @@ usage(FILE *out)
 		"      --exact            create the devices with fuzz 0 (no kernel smoothing)\n"
 		"      --allow-keys       replay devices that can type keys (refused by default)\n"
 		"      --force            replay values outside a device's absinfo\n"
-		"      --dry-run          do everything but create devices: print the schedule\n"
-		"      --report FILE      write the timing (and --verify) report as JSON\n"
+		"      --dry-run          do everything but create devices: print what would be\n"
+		"                         replayed, and when\n"
+		"      --report FILE      write the timing (and --verify) report as JSON (never\n"
+		"                         onto FILE itself; written beside it, then renamed)\n"
 		"      --spin TIME        wake up to TIME early and spin on the clock until each\n"
 		"                         frame is due, so timer wake-up delays do not make\n"
 		"                         frames late (default 2ms, adapts to the delays seen;\n"
@@ -89,8 +100,9 @@ usage(FILE *out)
 		"TIME and SECONDS take units: 1.5, 250ms, 2s, 1m.\n"
 		"\n"
 		"Exit status: 0 replayed (and with --verify, no unexplained difference);\n"
-		"1 refused file, failure or unexplained differences; 2 bad usage;\n"
-		"128+N when stopped by signal N (130 for Ctrl-C), after the release.\n"
+		"1 refused file (errors in it) or unexplained differences; 2 bad usage, a\n"
+		"file that cannot be read, devices that cannot be created, a report not\n"
+		"written; 128+N when stopped by signal N (130 for Ctrl-C), after the release.\n"
 		"\n"
 		"Examples:\n"
 		"  sudo touchtape replay bug-1234.jsonl\n"
@@ -119,18 +131,85 @@ become_realtime(void)
 	(void)mlockall(MCL_CURRENT);
 }
 
+/* The shared reading options, in the player's terms. */
+static void
+take_read_options(struct replay_args *a, struct tt_read_options *ro)
+{
+	if (ro->have_from)
+		a->o.from_us = ro->from_us;
+	if (ro->have_to)
+		a->o.to_us = ro->to_us;
+	a->o.desc = ro->desc;
+	a->o.device_ids = steal(&ro->devices);
+	a->o.ndevice_ids = ro->ndevices;
+	ro->ndevices = 0;
+}
+
+static int
+parse_time(const char *opt, const char *arg, int64_t min, int64_t max, const char *range, int64_t *out)
+{
+	int64_t v;
+
+	if (tt_parse_duration_us(arg, &v) < 0)
+		return tt_usage_error("replay", "%s: '%s' is not a time (1.5, 250ms, 2s)", opt, arg);
+	if (v < min || v > max)
+		return tt_usage_error("replay", "%s takes a time %s, not '%s'", opt, range, arg);
+	*out = v;
+	return 0;
+}
+
+static int
+parse_option(int opt, const char *arg, struct replay_args *a)
+{
+	int64_t v;
+	double d;
+
+	switch (opt) {
+	case O_SPEED:
+		if (tt_parse_double(arg, &d) < 0 || !isfinite(d) || d <= 0 || d > 1e6)
+			return tt_usage_error("replay", "--speed takes a factor above 0, not '%s'", arg);
+		a->o.speed = d;
+		return 0;
+	/* A gap of 0 would play every frame at once: no replay at all. */
+	case O_MAXGAP: return parse_time("--max-gap", arg, 1, INT64_MAX, "above 0", &a->o.max_gap_us);
+	case O_DELAY: return parse_time("--start-delay", arg, 0, INT64_MAX, "of 0 or more", &a->o.start_delay_us);
+	case O_SPIN: return parse_time("--spin", arg, 0, 1000000, "from 0 to 1s", &a->spin_max_us);
+	case O_LOOP:
+		if (tt_parse_int64(arg, &v) < 0 || v < 0 || v > UINT32_MAX)
+			return tt_usage_error("replay", "--loop takes a count (0 = forever), not '%s'", arg);
+		a->o.loops = (uint32_t)v;
+		return 0;
+	case O_WAIT: a->wait_enter = true; return 0;
+	case O_VERIFY: a->verify = true; return 0;
+	case O_EXACT: a->exact = true; return 0;
+	case O_KEYS: a->o.allow_keys = true; return 0;
+	case O_FORCE: a->o.force = true; return 0;
+	case O_DRY: a->dry_run = true; return 0;
+	case O_REPORT: a->report_path = arg; return 0;
+	case O_NO_RT: a->no_realtime = true; return 0;
+	case 'q': a->quiet = true; return 0;
+	case 'h': usage(stdout); return -1;
+	default: return tt_usage_error("replay", "unknown option");
+	}
+}
+
+static int
+check_args(struct replay_args *a)
+{
+	if (a->dry_run && a->verify)
+		return tt_usage_error("replay", "--verify needs real devices: not with --dry-run");
+	if (a->verify && a->o.loops == 0)
+		return tt_usage_error("replay", "--verify needs an end: not with --loop 0");
+	return 0;
+}
+
 static int
 parse_args(int argc, char **argv, struct replay_args *a)
 {
-	enum { O_SPEED = 256, O_FROM, O_TO, O_MAXGAP, O_LOOP, O_DEVICE, O_DELAY, O_WAIT,
-	       O_VERIFY, O_EXACT, O_KEYS, O_FORCE, O_DRY, O_REPORT, O_SPIN, O_NO_RT };
 	static const struct option opts[] = {
 		{ "speed", required_argument, NULL, O_SPEED },
-		{ "from", required_argument, NULL, O_FROM },
-		{ "to", required_argument, NULL, O_TO },
 		{ "max-gap", required_argument, NULL, O_MAXGAP },
 		{ "loop", required_argument, NULL, O_LOOP },
-		{ "device", required_argument, NULL, O_DEVICE },
 		{ "start-delay", required_argument, NULL, O_DELAY },
 		{ "wait", no_argument, NULL, O_WAIT },
 		{ "verify", no_argument, NULL, O_VERIFY },
@@ -143,78 +222,28 @@ parse_args(int argc, char **argv, struct replay_args *a)
 		{ "no-realtime", no_argument, NULL, O_NO_RT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		TT_READ_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	struct tt_read_options ro;
+	int opt, rc = 0;
 
+	tt_read_options_init(&ro, "replay", TT_READ_ALL | TT_READ_DEVICES);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-		int64_t v;
-		double d;
-
-		switch (opt) {
-		case O_SPEED:
-			if (tt_parse_double(optarg, &d) < 0 || !isfinite(d) || d <= 0 || d > 1e6)
-				return tt_usage_error("replay", "--speed takes a factor above 0, not '%s'", optarg);
-			a->o.speed = d;
-			break;
-		case O_FROM:
-		case O_TO:
-		case O_MAXGAP:
-		case O_DELAY:
-		case O_SPIN:
-			if (tt_parse_duration_us(optarg, &v) < 0)
-				return tt_usage_error("replay", "'%s' is not a time (1.5, 250ms, 2s)", optarg);
-			if (opt == O_FROM)
-				a->o.from_us = v;
-			else if (opt == O_TO)
-				a->o.to_us = v;
-			else if (opt == O_MAXGAP)
-				a->o.max_gap_us = v;
-			else if (opt == O_SPIN && (v < 0 || v > 1000000))
-				return tt_usage_error("replay", "--spin is at most 1s, not '%s'", optarg);
-			else if (opt == O_SPIN)
-				a->spin_max_us = v;
-			else
-				a->o.start_delay_us = v;
-			break;
-		case O_LOOP:
-			if (tt_parse_int64(optarg, &v) < 0 || v < 0 || v > UINT32_MAX)
-				return tt_usage_error("replay", "--loop takes a count (0 = forever), not '%s'", optarg);
-			a->o.loops = (uint32_t)v;
-			break;
-		case O_DEVICE:
-			if (tt_parse_int64(optarg, &v) < 0 || v < 0 || v > UINT32_MAX)
-				return tt_usage_error("replay", "--device takes a device id, not '%s'", optarg);
-			a->o.device_ids = tt_reallocarray(a->o.device_ids, a->o.ndevice_ids + 1,
-							  sizeof(uint32_t));
-			a->o.device_ids[a->o.ndevice_ids++] = (uint32_t)v;
-			break;
-		case O_WAIT: a->wait_enter = true; break;
-		case O_VERIFY: a->verify = true; break;
-		case O_EXACT: a->exact = true; break;
-		case O_KEYS: a->o.allow_keys = true; break;
-		case O_FORCE: a->o.force = true; break;
-		case O_DRY: a->dry_run = true; break;
-		case O_REPORT: a->report_path = optarg; break;
-		case O_NO_RT: a->no_realtime = true; break;
-		case 'q': a->quiet = true; break;
-		case 'h': usage(stdout); return -1;
-		default: return tt_usage_error("replay", "unknown option");
-		}
+	while (rc == 0 && (opt = getopt_long(argc, argv, "qh" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+		rc = tt_read_option(&ro, opt, optarg);
+		rc = rc == 1 ? 0 : rc ? rc : parse_option(opt, optarg, a);
 	}
-	if (optind >= argc)
-		return tt_usage_error("replay", "no file given");
-	if (optind + 1 < argc)
-		return tt_usage_error("replay", "one file at a time");
-	if (a->o.to_us != RP_NO_LIMIT && a->o.from_us != INT64_MIN && a->o.to_us < a->o.from_us)
-		return tt_usage_error("replay", "--to is before --from");
-	if (a->dry_run && a->verify)
-		return tt_usage_error("replay", "--verify needs real devices: not with --dry-run");
-	if (a->verify && a->o.loops == 0)
-		return tt_usage_error("replay", "--verify needs an end: not with --loop 0");
-	a->file = argv[optind];
-	return 0;
+	if (rc == 0 && optind >= argc)
+		rc = tt_usage_error("replay", "no file given");
+	if (rc == 0 && optind + 1 < argc)
+		rc = tt_usage_error("replay", "one file at a time");
+	if (rc == 0 && (rc = tt_read_options_check(&ro)) == 0 && (rc = check_args(a)) == 0) {
+		take_read_options(a, &ro);
+		a->file = argv[optind];
+	}
+	tt_read_options_clear(&ro);
+	return rc;
 }
 
 /* --dry-run: a clock where every deadline is met at once, a sink that
@@ -347,15 +376,46 @@ wait_for_enter(struct rp_loop *loop)
 }
 
 static void
-print_summary(const struct rp_schedule *s, const struct rp_stats *st, const struct rp_summary *sum)
+print_summary(const struct rp_schedule *s, const struct rp_stats *st, const struct rp_summary *sum, bool dry)
 {
-	printf("replayed %zu frame%s in %" PRIu32 " loop%s (%zu release/preparation frames)",
-	       st->frames_written, st->frames_written == 1 ? "" : "s", st->loops_done,
-	       st->loops_done == 1 ? "" : "s", st->extra_frames);
+	printf("%s %zu frame%s in %" PRIu32 " loop%s (%zu release/preparation frames)",
+	       dry ? "would replay" : "replayed", st->frames_written, st->frames_written == 1 ? "" : "s",
+	       st->loops_done, st->loops_done == 1 ? "" : "s", st->extra_frames);
 	if (s->ndropped)
 		printf(", %zu SYN_DROPPED frame%s skipped", s->ndropped, s->ndropped == 1 ? "" : "s");
-	printf("\nlateness: median %" PRId64 " us, p99 %" PRId64 " us, max %" PRId64
-	       " us; drift %" PRId64 " us\n", sum->median_us, sum->p99_us, sum->max_us, sum->drift_us);
+	putchar('\n');
+	/* A dry run meets every deadline by construction: no lateness to tell. */
+	if (!dry)
+		printf("lateness: median %" PRId64 " us, p99 %" PRId64 " us, max %" PRId64
+		       " us; drift %" PRId64 " us\n", sum->median_us, sum->p99_us, sum->max_us, sum->drift_us);
+}
+
+/* --report: opened before the replay, so a refused path costs nothing. */
+static int
+open_report(const struct replay_args *a, struct tt_output **out)
+{
+	const char *inputs[] = { a->file, a->o.desc, NULL };
+
+	if (!a->report_path)
+		return 0;
+	return tt_output_open(a->report_path, inputs, out);
+}
+
+static int
+write_report(struct tt_output *out, const struct rp_schedule *s, const struct rp_stats *st,
+	     const struct rp_summary *sum, const struct rp_verify_result *v)
+{
+	FILE *f;
+
+	if (!out)
+		return 0;
+	f = tt_output_stream(out);
+	if (!f) {
+		tt_error("%s: %s", tt_output_name(out), strerror(errno));
+		return -EIO;
+	}
+	rp_report_write(f, s, st, sum, v);
+	return tt_output_commit(out);
 }
 
 static void
@@ -372,7 +432,7 @@ note_dropped(const struct rp_schedule *s)
 }
 
 static int
-run_dry(const struct rp_schedule *s, const struct replay_args *a)
+run_dry(const struct rp_schedule *s, const struct replay_args *a, struct tt_output *report)
 {
 	struct dry d = { .s = s };
 	struct rp_clock clock = { dry_now, dry_wait, &d };
@@ -381,23 +441,22 @@ run_dry(const struct rp_schedule *s, const struct replay_args *a)
 	struct rp_summary sum;
 	int rc;
 
-	if (a->o.loops == 0) {
-		fprintf(stderr, "touchtape: --dry-run --loop 0 prints one loop\n");
-	}
+	if (a->o.loops == 0)
+		tt_info("--dry-run --loop 0 prints one loop");
 	struct rp_options o = a->o;
 	if (o.loops == 0)
 		o.loops = 1;
 	rc = rp_play(s, &o, o.start_delay_us, &clock, &sink, &st);
 	rp_stats_summary(&st, &sum);
-	print_summary(s, &st, &sum);
-	if (a->report_path)
-		rp_report_write(a->report_path, s, &st, &sum, NULL);
+	print_summary(s, &st, &sum, true);
+	if (write_report(report, s, &st, &sum, NULL) < 0)
+		rc = -EIO;
 	rp_stats_release(&st);
-	return rc < 0 ? TT_EXIT_FAILURE : TT_EXIT_OK;
+	return rc < 0 ? TT_EXIT_TROUBLE : TT_EXIT_OK;
 }
 
 static int
-run_live(const struct rp_schedule *s, const struct replay_args *a)
+run_live(const struct rp_schedule *s, const struct replay_args *a, struct tt_output *report)
 {
 	_cleanup_(rp_loop_freep) struct rp_loop *loop = NULL;
 	_cleanup_(rp_verify_freep) struct rp_verify *verify = NULL;
@@ -410,13 +469,13 @@ run_live(const struct rp_schedule *s, const struct replay_args *a)
 	rc = rp_loop_new(&loop);
 	if (rc < 0) {
 		tt_error("cannot set up the event loop: %s", strerror(-rc));
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
 	rp_loop_set_spin_max(loop, a->spin_max_us);
 	if (!a->no_realtime)
 		become_realtime();
 	if (create_all(s, a, &devs) < 0)
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	if (a->verify) {
 		verify = rp_verify_new(s);
 		for (size_t i = 0; i < s->ndevices; i++) {
@@ -426,13 +485,13 @@ run_live(const struct rp_schedule *s, const struct replay_args *a)
 				tt_error("--verify: cannot read %s back: %s", rp_uinput_node(devs[i]),
 					 strerror(-rc));
 				destroy_all(devs, s->ndevices);
-				return TT_EXIT_FAILURE;
+				return TT_EXIT_TROUBLE;
 			}
 		}
 	}
 	if (a->wait_enter && wait_for_enter(loop) < 0) {
 		destroy_all(devs, s->ndevices);
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
 
 	struct live live = { devs, verify };
@@ -444,7 +503,7 @@ run_live(const struct rp_schedule *s, const struct replay_args *a)
 		rc = 1;
 	if (rc < 0) {
 		tt_error("writing to the replayed device failed: %s (touches were released)", strerror(-rc));
-		status = TT_EXIT_FAILURE;
+		status = TT_EXIT_TROUBLE;
 	}
 	if (verify)
 		rp_verify_drain(verify, loop, VERIFY_DRAIN_MS);
@@ -453,19 +512,19 @@ run_live(const struct rp_schedule *s, const struct replay_args *a)
 	destroy_all(devs, s->ndevices);
 
 	rp_stats_summary(&st, &sum);
-	print_summary(s, &st, &sum);
+	print_summary(s, &st, &sum, false);
 	if (verify) {
 		rp_verify_compare(verify, &st, stdout, 50, &vres);
 		rp_report_print_verify(stdout, &vres);
 		if (vres.unexplained)
 			status = TT_EXIT_FAILURE;
 	}
-	if (a->report_path && rp_report_write(a->report_path, s, &st, &sum, verify ? &vres : NULL) < 0)
-		status = TT_EXIT_FAILURE;
+	if (write_report(report, s, &st, &sum, verify ? &vres : NULL) < 0)
+		status = TT_EXIT_TROUBLE;
 	rp_stats_release(&st);
 	sig = rp_loop_stop_signal(loop);
 	if (sig) {
-		fprintf(stderr, "touchtape: stopped by signal %d; touches and keys were released\n", sig);
+		tt_error("stopped by signal %d; touches and keys were released", sig);
 		return 128 + sig;
 	}
 	return status;
@@ -476,6 +535,7 @@ tt_cmd_replay(int argc, char **argv)
 {
 	struct replay_args a = { .spin_max_us = RP_DEFAULT_SPIN_MAX_US };
 	_cleanup_(rp_schedule_freep) struct rp_schedule *s = NULL;
+	_cleanup_(tt_output_freep) struct tt_output *report = NULL;
 	int rc;
 
 	rp_options_init(&a.o);
@@ -487,10 +547,19 @@ tt_cmd_replay(int argc, char **argv)
 	rc = rp_schedule_load(a.file, &a.o, stderr, &s);
 	free(a.o.device_ids);
 	a.o.device_ids = NULL;
-	if (rc < 0)
-		return TT_EXIT_FAILURE;
+	if (rc < 0)	/* a refused file (-EINVAL) has errors: a finding */
+		return rc == -EINVAL ? TT_EXIT_FAILURE : TT_EXIT_TROUBLE;
+	/* Frames before --from only prepare the state: none left means
+	 * --from is past the last frame. */
+	if (a.o.from_us != INT64_MIN && !s->nframes) {
+		char tb[32];
+		return tt_usage_error("replay", "--from %s is past the end of %s: no frame at or after it",
+				      tt_format_time(tb, sizeof(tb), a.o.from_us), tt_reader_name(s->reader));
+	}
+	if (open_report(&a, &report) < 0)
+		return TT_EXIT_TROUBLE;
 	note_dropped(s);
 	if (a.dry_run)
-		return run_dry(s, &a);
-	return run_live(s, &a);
+		return run_dry(s, &a, report);
+	return run_live(s, &a, report);
 }

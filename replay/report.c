@@ -32,18 +32,10 @@ summary_json(FILE *f, const char *key, const struct rp_summary *s)
 		",\"drift_us\":%" PRId64 "}", key, s->median_us, s->p99_us, s->max_us, s->drift_us);
 }
 
-int
-rp_report_write(const char *path, const struct rp_schedule *s, const struct rp_stats *st,
+void
+rp_report_write(FILE *f, const struct rp_schedule *s, const struct rp_stats *st,
 		const struct rp_summary *sum, const struct rp_verify_result *v)
 {
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	if (!f) {
-		rc = -errno;
-		tt_error("%s: %s", path, strerror(-rc));
-		return rc;
-	}
 	fprintf(f, "{\"frames_written\":%zu,\"extra_frames\":%zu,\"loops\":%" PRIu32
 		",\"syn_dropped_skipped\":%zu,\"resync_frames\":%zu,",
 		st->frames_written, st->extra_frames, st->loops_done, s->ndropped, s->nresync);
@@ -64,10 +56,4 @@ rp_report_write(const char *path, const struct rp_schedule *s, const struct rp_s
 		fputc('}', f);
 	}
 	fputs("}\n", f);
-	if (fclose(f) != 0) {
-		rc = -errno;
-		tt_error("%s: %s", path, strerror(-rc));
-		return rc;
-	}
-	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checker.h"
+#include "log.h"
 #include "schedule.h"
 #include "util-mem.h"
 #include "util-strings.h"
@@ -272,10 +273,12 @@ rp_schedule_load(const char *path, const struct rp_options *o, FILE *err,
 	_cleanup_free_ char *why = NULL;
 	rc = tt_reader_open_why(path, &s->reader, &why);
 	if (rc < 0) {
-		fprintf(err, "%s\n", why ? why : path);
+		fprintf(err, "%s: %s\n", tt_program_name, why ? why : path);
 		return rc;
 	}
 	ctx.name = tt_reader_name(s->reader);
+	if (o->desc)
+		tt_reader_set_companion(s->reader, o->desc);
 	read_all(s, &ctx);
 	if (ctx.errors) {
 		fprintf(err, "%s: %zu error%s: refusing to replay (nothing was created)%s\n",

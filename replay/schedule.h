@@ -31,6 +31,7 @@ struct rp_options {
 	size_t ndevice_ids;
 	bool allow_keys;
 	bool force;			/* ignore value-out-of-range errors */
+	const char *desc;		/* --desc: an evemu events-only file's description */
 };
 
 void rp_options_init(struct rp_options *o);

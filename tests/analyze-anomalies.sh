@@ -43,7 +43,7 @@ expect_grep 'XI device 6 touch 7 after 5\.000 ms' "$tmp/nd.txt" "linked touch wi
 expect_exit 0 "--no-link: no delivery check" -- "$TOUCHTAPE" analyze --no-link "$data/not-delivered-yes.jsonl"
 
 # --device: only that device's numbers and anomalies.
-expect_exit 0 "--device 1 (no such frames)" -- "$TOUCHTAPE" analyze --device 1 "$data/jump-yes.jsonl"
+expect_exit 2 "--device 1 (no such device)" -- "$TOUCHTAPE" analyze --device 1 "$data/jump-yes.jsonl"
 
 # Usage and hostile input.
 expect_exit 2 "no file" -- "$TOUCHTAPE" analyze
@@ -53,7 +53,7 @@ expect_exit 2 "bad --device" -- "$TOUCHTAPE" analyze --device x "$data/jump-no.j
 expect_exit 2 "unknown option" -- "$TOUCHTAPE" analyze --frobnicate "$data/jump-no.jsonl"
 expect_exit 0 "--help" -- "$TOUCHTAPE" analyze --help
 expect_grep 'Examples:' "$tmp/out" "--help has examples"
-expect_exit 1 "missing file" -- "$TOUCHTAPE" analyze "$tmp/nope.jsonl"
+expect_exit 2 "missing file" -- "$TOUCHTAPE" analyze "$tmp/nope.jsonl"
 head -3 "$data/jump-yes.jsonl" >"$tmp/bad.jsonl"
 printf '{"type":"frame","dev":0,"t":"x","ev":[]}\nnot json at all\n' >>"$tmp/bad.jsonl"
 expect_exit 1 "bad lines are anomalies" -- "$TOUCHTAPE" analyze --json "$tmp/bad.jsonl"

@@ -34,5 +34,5 @@ if [ -d "$corpus" ]; then
 	plot_check "3M 10-finger" "$corpus/evemu/evemu__data_3m.event"
 	plot_check "bcm5974 with --jump-units" --jump-units 150 "$corpus/evemu/evemu__data_bcm5974.event"
 fi
-expect_exit 1 "unwritable plot path" -- "$TOUCHTAPE" analyze --plot /nonexistent/dir/x.svg "$data/jump-no.jsonl"
+expect_exit 2 "unwritable plot path" -- "$TOUCHTAPE" analyze --plot /nonexistent/dir/x.svg "$data/jump-no.jsonl"
 finish

@@ -42,8 +42,8 @@ cmp -s "$tmp/out" "$tmp/pipe.out" && pass "print reads a pipe" || fail "print - 
 cat "$tmp/t.jsonl" | "$TOUCHTAPE" print > "$tmp/pipe2.out" 2>&1
 cmp -s "$tmp/out" "$tmp/pipe2.out" && pass "print reads stdin by default" || fail "print from stdin differs"
 
-expect_exit 1 "print a missing file" -- "$TOUCHTAPE" print "$tmp/nope.jsonl"
+expect_exit 2 "print a missing file" -- "$TOUCHTAPE" print "$tmp/nope.jsonl"
 expect_grep 'nope.jsonl: No such file' "$tmp/err" "missing file message"
 printf 'garbage\n' > "$tmp/g.txt"
-expect_exit 1 "print garbage" -- "$TOUCHTAPE" print "$tmp/g.txt"
+expect_exit 2 "print garbage" -- "$TOUCHTAPE" print "$tmp/g.txt"
 finish

@@ -10,7 +10,7 @@ expect_exit 2 "no input" -- "$TOUCHTAPE" convert
 expect_grep "Try 'touchtape convert --help'" "$tmp/err" "points to --help"
 expect_exit 2 "bad --to" -- "$TOUCHTAPE" convert --to xml x
 expect_exit 2 "bad --device" -- "$TOUCHTAPE" convert --device -1 x
-expect_exit 1 "missing file" -- "$TOUCHTAPE" convert "$tmp/nonexistent"
+expect_exit 2 "missing file" -- "$TOUCHTAPE" convert "$tmp/nonexistent"
 expect_grep 'nonexistent: No such file' "$tmp/err" "names the file"
 
 desc='# EVEMU 1.2
@@ -47,7 +47,7 @@ expect_exit 0 "--desc" -- "$TOUCHTAPE" convert --desc "$tmp/t.desc" "$tmp/t.even
 if cmp -s "$tmp/t.jsonl" "$tmp/s.jsonl"; then pass "split = joined"; else fail "split and joined files differ"; fi
 expect_exit 0 "events-only, inferred" -- "$TOUCHTAPE" convert "$tmp/t.events" -o "$tmp/i.jsonl"
 expect_grep 'warning: events-only recording without a description' "$tmp/err" "inference warned"
-expect_exit 1 "--desc on a timeline" -- "$TOUCHTAPE" convert --desc "$tmp/t.desc" "$tmp/t.jsonl"
+expect_exit 2 "--desc on a timeline" -- "$TOUCHTAPE" convert --desc "$tmp/t.desc" "$tmp/t.jsonl"
 
 # Back to evemu, same events; stdin works.
 expect_exit 0 "to evemu from stdin" -- sh -c "\"$TOUCHTAPE\" convert --to evemu - <\"$tmp/t.jsonl\" >\"$tmp/b.evemu\""
@@ -63,8 +63,9 @@ expect_exit 0 "timeline with XI to evemu" -- "$TOUCHTAPE" convert --to evemu "$t
 expect_grep 'no XInput records: 0 XI devices and 1 XI event were not written' "$tmp/err" "XI reported"
 expect_grep 'no markers: 1 marker written as comments' "$tmp/err" "marker reported"
 expect_grep '^# touchtape marker at 0.000006 s: note: hello' "$tmp/x.evemu" "marker as a comment"
-expect_exit 0 "--device picks none" -- "$TOUCHTAPE" convert --to evemu --device 7 "$tmp/x.jsonl" -o "$tmp/n.evemu"
-expect_grep 'no device was written' "$tmp/err" "empty selection reported"
+expect_exit 2 "--device picks none" -- "$TOUCHTAPE" convert --to evemu --device 7 "$tmp/x.jsonl" -o "$tmp/n.evemu"
+expect_grep 'there is no device 7' "$tmp/err" "a --device the file lacks is an error"
+[ ! -e "$tmp/n.evemu" ] && pass "--device the file lacks: no output left" || fail "--device the file lacks: output written"
 
 # Malformed lines: FILE:LINE, exit 1, the rest converted.
 printf '%s\nE: 1700000000.000200 0003 zz 1\n%s\n' "$desc" "$events" >"$tmp/bad.evemu"
@@ -74,13 +75,13 @@ expect_grep '"t":16000,' "$tmp/bad.jsonl" "later frames converted"
 
 # Look-alikes.
 printf 'D: 0\nR: 12 05 01 09 02\nN: x\nE: 0.000001 4 01 02 03 04\n' >"$tmp/hid.txt"
-expect_exit 1 "hid-recorder" -- "$TOUCHTAPE" convert "$tmp/hid.txt"
+expect_exit 2 "hid-recorder" -- "$TOUCHTAPE" convert "$tmp/hid.txt"
 expect_grep 'hid-recorder' "$tmp/err" "hid-recorder named"
 printf 'Input driver version is 1.0.1\nInput device ID: bus 0x3\n' >"$tmp/evtest.txt"
-expect_exit 1 "evtest" -- "$TOUCHTAPE" convert "$tmp/evtest.txt"
+expect_exit 2 "evtest" -- "$TOUCHTAPE" convert "$tmp/evtest.txt"
 expect_grep 'evtest dump' "$tmp/err" "evtest named"
 printf 'I: Bus=0011 Vendor=0001\nN: Name="x"\nP: Phys=y\n' >"$tmp/proc.txt"
-expect_exit 1 "/proc/bus/input/devices" -- "$TOUCHTAPE" convert "$tmp/proc.txt"
+expect_exit 2 "/proc/bus/input/devices" -- "$TOUCHTAPE" convert "$tmp/proc.txt"
 expect_grep '/proc/bus/input/devices' "$tmp/err" "proc named"
 # libinput replay refuses a device without udev properties: a touchscreen
 # and a touchpad get the ones udev's input_id would give them.

@@ -53,9 +53,9 @@ grep -qE 'began unowned|ends .* ms' "$tmp/out" && fail "ownership changed: conse
 	pass "ownership changed: no consequences listed"
 
 # Tolerances: a 5 mm shift passes with -p 6; XI ignored with -k.
-expect_exit 0 "-p 6" -- "$TOUCHTAPE" diff -p 6 "$s" "$data/session-shifted.jsonl"
+expect_exit 0 "-P 6" -- "$TOUCHTAPE" diff -P 6 "$s" "$data/session-shifted.jsonl"
 expect_exit 0 "--kernel-only" -- "$TOUCHTAPE" diff --kernel-only "$s" "$data/session-ownership-changed.jsonl"
-expect_exit 1 "-t 500us: the 1 ms jitter shows" -- "$TOUCHTAPE" diff -t 500us "$s" "$tmp/replayed.jsonl"
+expect_exit 1 "-T 500us: the 1 ms jitter shows" -- "$TOUCHTAPE" diff -T 500us "$s" "$tmp/replayed.jsonl"
 
 # An evemu recording against its own conversion to a timeline.
 if [ -d "$corpus" ] && "$TOUCHTAPE" convert --help >/dev/null 2>&1; then
@@ -68,6 +68,6 @@ fi
 
 expect_exit 2 "one file" -- "$TOUCHTAPE" diff "$s"
 expect_exit 2 "missing file" -- "$TOUCHTAPE" diff "$s" "$tmp/nope"
-expect_exit 2 "bad tolerance" -- "$TOUCHTAPE" diff -t soon "$s" "$s"
+expect_exit 2 "bad tolerance" -- "$TOUCHTAPE" diff -T soon "$s" "$s"
 expect_exit 0 "--help" -- "$TOUCHTAPE" diff --help
 finish

@@ -100,3 +100,7 @@ EXTRA_DIST += \
 # device (issue 16).
 TESTS += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh
 EXTRA_DIST += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh
+# Issue 16, one convention for every command: outputs that never destroy
+# an input or a previous file, the shared options, exit statuses.
+TESTS += tests/output-safety.sh tests/options-convention.sh
+EXTRA_DIST += tests/output-safety.sh tests/options-convention.sh

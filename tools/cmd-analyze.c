@@ -19,6 +19,8 @@
 #include "model.h"
 #include "model-json.h"
 #include "model-plot.h"
+#include "output.h"
+#include "read-options.h"
 #include "reader.h"
 #include "util-strings.h"
 
@@ -761,6 +763,7 @@ usage(FILE *out)
 		"  -j, --json          machine-readable output (see touchtape-analyze(1))\n"
 		"  -d, --device ID     only the evdev device with this record id\n"
 		"  -p, --plot OUT.svg  draw trajectories and a touches-over-time timeline\n"
+		"                      (written beside OUT.svg and renamed into place)\n"
 		"      --desc FILE     the device description of an events-only evemu file\n"
 		"      --jump MM       per-frame movement that counts as a jump (default %.0f mm,\n"
 		"                      libinput's touchpad jump threshold)\n"
@@ -771,8 +774,8 @@ usage(FILE *out)
 		"                      (default 250ms)\n"
 		"  -h, --help          show this help\n"
 		"\n"
-		"Exit status: 0 when no anomalies were found, 1 when some were (or the file\n"
-		"could not be read), 2 on bad usage.\n"
+		"Exit status: 0 when no anomalies were found, 1 when some were (bad lines\n"
+		"too), 2 on bad usage, a file that cannot be read or a plot not written.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape analyze bug-1234.jsonl\n"
@@ -795,10 +798,25 @@ parse_positive(const char *opt, const char *arg, double *out)
 }
 
 static int
-run(struct analyze *a, const char *path, const char *desc, const char *plot_path, bool link, int64_t window)
+write_plot(struct analyze *a, struct tt_output *out)
+{
+	FILE *f = tt_output_stream(out);
+
+	if (!f || tt_plot_write(a->plot, f, a->first_us, a->last_us) < 0) {
+		tt_error("%s: cannot write the plot: %s", tt_output_name(out), strerror(errno));
+		return -EIO;
+	}
+	return tt_output_commit(out);
+}
+
+static int
+run(struct analyze *a, const char *path, const struct tt_read_options *ro, const char *plot_path, bool link,
+    int64_t window)
 {
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
 	_cleanup_(tt_model_freep) struct tt_model *m = NULL;
+	_cleanup_(tt_output_freep) struct tt_output *plot_out = NULL;
+	const char *inputs[] = { path, ro->desc, NULL };
 	struct tt_record rec;
 	int rc, status = TT_EXIT_OK;
 	const struct tt_model_callbacks cb = {
@@ -809,25 +827,24 @@ run(struct analyze *a, const char *path, const char *desc, const char *plot_path
 		.xi_end = on_xend,
 	};
 
-	rc = tt_open_recording(path, &r);
+	rc = tt_open_recording_opts(path, ro, &r);
 	if (rc < 0)
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	a->name = tt_reader_name(r);
 	tt_reader_set_warn(r, on_warn, a);
-	if (desc && (rc = tt_reader_set_companion(r, desc)) < 0) {
-		tt_error("%s: %s", desc, strerror(-rc));
-		return TT_EXIT_FAILURE;
-	}
+	/* Opened before the reading, so a refused output costs no time. */
+	if (plot_path && tt_output_open(plot_path, inputs, &plot_out) < 0)
+		return TT_EXIT_TROUBLE;
 	a->touches = tmpfile();
 	a->xtouches = tmpfile();
 	a->anomalies = tmpfile();
 	if (!a->touches || !a->xtouches || !a->anomalies) {
 		tt_error("cannot create a temporary file: %s", strerror(errno));
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
 	if (plot_path && !(a->plot = tt_plot_new())) {
 		tt_error("cannot create a temporary file: %s", strerror(errno));
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
 	m = tt_model_new(&cb, a);
 	tt_model_set_link(m, link, window, 0);
@@ -846,7 +863,7 @@ run(struct analyze *a, const char *path, const char *desc, const char *plot_path
 		}
 		if (rec.type == TT_RECORD_DEVICE)
 			add_device(a, rec.device);
-		if (rec.type == TT_RECORD_FRAME && a->only_device >= 0 && rec.frame->device != a->only_device)
+		if (!tt_read_options_keep(ro, &rec))
 			continue;
 		if (rec.type == TT_RECORD_XI_EVENT)
 			see_time(a, rec.xi_event->time_us);
@@ -861,16 +878,13 @@ run(struct analyze *a, const char *path, const char *desc, const char *plot_path
 			anomaly(a, AN("syn-dropped", s->drop_line, s->drop_us, s->id), "the kernel dropped events (SYN_DROPPED) at the end");
 	}
 	report(a, r);
-	if (a->plot) {
-		FILE *out = fopen(plot_path, "w");
-		if (!out || tt_plot_write(a->plot, out, a->first_us, a->last_us) < 0 || fclose(out) != 0) {
-			tt_error("%s: cannot write the plot: %s", plot_path, strerror(errno));
-			status = TT_EXIT_FAILURE;
-		}
-	}
+	if (tt_read_options_finish(ro, r) < 0)
+		return TT_EXIT_TROUBLE;
+	if (a->plot && write_plot(a, plot_out) < 0)
+		return TT_EXIT_TROUBLE;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		tt_error("cannot write the report: %s", strerror(errno));
-		status = TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
 	if (status == TT_EXIT_OK && a->nanomalies)
 		status = TT_EXIT_FAILURE;
@@ -880,37 +894,38 @@ run(struct analyze *a, const char *path, const char *desc, const char *plot_path
 int
 tt_cmd_analyze(int argc, char **argv)
 {
-	enum { OPT_JUMP = 256, OPT_JUMP_UNITS, OPT_NO_LINK, OPT_WINDOW, OPT_DESC };
+	enum { OPT_JUMP = TT_OPT_FIRST_PRIVATE, OPT_JUMP_UNITS, OPT_NO_LINK, OPT_WINDOW };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
-		{ "device", required_argument, NULL, 'd' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "jump", required_argument, NULL, OPT_JUMP },
 		{ "jump-units", required_argument, NULL, OPT_JUMP_UNITS },
 		{ "no-link", no_argument, NULL, OPT_NO_LINK },
-		{ "desc", required_argument, NULL, OPT_DESC },
 		{ "link-window", required_argument, NULL, OPT_WINDOW },
+		TT_READ_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct analyze *a = tt_zalloc(sizeof(*a));
-	const char *plot = NULL, *desc = NULL;
+	const char *plot = NULL;
+	struct tt_read_options ro;
 	bool link = true;
-	int64_t window = 0, v;
-	int opt, status;
+	int64_t window = 0;
+	int opt, status, taken;
 
 	a->only_device = -1;
 	a->jump = DEFAULT_JUMP_MM;
 	optind = 1;
 	status = -1;
-	while (status < 0 && (opt = getopt_long(argc, argv, "jd:p:h", opts, NULL)) != -1) {
+	tt_read_options_init(&ro, "analyze", TT_READ_DEVICE);
+	while (status < 0 && (opt = getopt_long(argc, argv, "jp:h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+		if ((taken = tt_read_option(&ro, opt, optarg)) != 0) {
+			if (taken != 1)
+				status = taken;
+			continue;
+		}
 		switch (opt) {
 		case 'j': a->json = true; break;
-		case 'd':
-			if (tt_parse_int64(optarg, &v) < 0 || v < 0 || v > UINT32_MAX)
-				status = tt_usage_error("analyze", "--device takes a device record id, not '%s'", optarg);
-			a->only_device = v;
-			break;
 		case 'p': plot = optarg; break;
 		case OPT_JUMP:
 			if (parse_positive("--jump", optarg, &a->jump) < 0)
@@ -921,7 +936,6 @@ tt_cmd_analyze(int argc, char **argv)
 				status = TT_EXIT_USAGE;
 			break;
 		case OPT_NO_LINK: link = false; break;
-		case OPT_DESC: desc = optarg; break;
 		case OPT_WINDOW:
 			if (tt_parse_duration_us(optarg, &window) < 0 || window <= 0)
 				status = tt_usage_error("analyze", "--link-window takes a duration like 250ms, not '%s'",
@@ -933,8 +947,11 @@ tt_cmd_analyze(int argc, char **argv)
 	}
 	if (status < 0 && optind != argc - 1)
 		status = tt_usage_error("analyze", optind >= argc ? "no file given" : "one file at a time");
+	if (status < 0 && ro.ndevices)
+		a->only_device = ro.devices[0];
 	if (status < 0)
-		status = run(a, argv[optind], desc, plot, link, window);
+		status = run(a, argv[optind], &ro, plot, link, window);
+	tt_read_options_clear(&ro);
 
 	for (size_t i = 0; i < a->ndevs; i++)
 		free(a->devs[i].hist);

@@ -13,6 +13,8 @@
 #include "commands.h"
 #include "export.h"
 #include "log.h"
+#include "output.h"
+#include "read-options.h"
 #include "reader.h"
 #include "util-strings.h"
 #include "writer.h"
@@ -27,28 +29,35 @@ usage(FILE *out)
 		"Converts a recording between the touchtape timeline, evemu and\n"
 		"libinput-record formats. The input format is detected from the content\n"
 		"(a touchtape timeline, any evemu version, libinput record YAML); the\n"
-		"output is a timeline unless --to says otherwise. What the output format\n"
+		"output is a timeline unless --format says otherwise. What the output format\n"
 		"cannot hold (XInput events, markers, more than one device in evemu) is\n"
-		"listed on stderr, never dropped silently.\n"
+		"listed on stderr, never dropped silently. The output file is written\n"
+		"beside its place and renamed into it at the end: a failed or interrupted\n"
+		"convert leaves the previous file as it was, and the input is never the\n"
+		"output.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE   write to FILE instead of stdout\n"
-		"  -t, --to FORMAT     timeline (default), evemu or libinput\n"
+		"  -F, --format FORMAT timeline (default), evemu or libinput\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"                      (the .desc/.prop beside a .events file)\n"
 		"  -d, --device ID     convert only the device with this record id\n"
 		"                      (evemu holds one device; default: the first)\n"
+		"      --from TIME     leave out frames, XI events and markers before TIME\n"
+		"      --to TIME       ... and after TIME (times as 'touchtape print' shows)\n"
 		"  -h, --help          show this help\n"
 		"\n"
-		"Exit status: 0 on success, 1 when the input had errors or the output\n"
-		"could not be written, 2 on bad usage.\n"
+		"Exit status: 0 on success, 1 when the input had errors (the output holds\n"
+		"what could be read), 2 on bad usage, an input that cannot be read or an\n"
+		"output that cannot be written.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape convert bug.evemu -o bug.jsonl\n"
 		"  touchtape convert --desc 'PS2 Mouse.desc' 'PS2 Mouse.events' -o mouse.jsonl\n"
 		"  touchtape convert recording.yml -o recording.jsonl\n"
-		"  touchtape convert --to evemu --device 1 session.jsonl -o touchpad.evemu\n"
-		"  touchtape convert --to libinput session.jsonl -o session.yml\n");
+		"  touchtape convert --format evemu --device 1 session.jsonl -o touchpad.evemu\n"
+		"  touchtape convert --format libinput session.jsonl -o session.yml\n"
+		"  touchtape convert --from 2s --to 5s session.jsonl -o excerpt.jsonl\n");
 }
 
 enum target {
@@ -60,10 +69,8 @@ enum target {
 struct convert_opts {
 	const char *in;
 	const char *out;
-	const char *desc;
 	enum target to;
-	bool have_device;
-	uint32_t device;
+	struct tt_read_options ro;
 };
 
 static void
@@ -95,95 +102,96 @@ report_losses(const struct convert_opts *o, const struct tt_export_stats *s)
 		tt_warning("%zu event time%s before the start were written as 0", s->times_clamped,
 			   s->times_clamped == 1 ? "" : "s");
 	if (!s->devices_written)
-		tt_warning("no device was written%s", o->have_device ? " (is the --device id right?)" : "");
+		tt_warning("no device was written");
 }
 
-static int
-open_output(const char *path)
-{
-	int fd;
+/* The timeline writer or an exporter, behind one call. */
+struct sink {
+	struct tt_writer *w;
+	struct tt_export *e;
+};
 
-	if (!path || strcmp(path, "-") == 0)
-		return dup(STDOUT_FILENO);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	return fd;
+static int
+sink_open(const struct convert_opts *o, int fd, struct sink *k)
+{
+	int rc;
+
+	if (o->to == TO_TIMELINE)
+		return tt_writer_new(fd, &k->w);
+	rc = tt_export_new(o->to == TO_EVEMU ? TT_FORMAT_EVEMU : TT_FORMAT_LIBINPUT, fd, &k->e);
+	if (rc == 0 && o->ro.ndevices)
+		tt_export_set_device(k->e, o->ro.devices[0]);
+	return rc;
+}
+
+static void
+sink_close(struct sink *k)
+{
+	tt_writer_free(k->w);
+	tt_export_free(k->e);
+}
+
+/* Copies every record the reading options keep. -EIO after a read error
+ * that ends the file, another negative errno for a write error, else the
+ * number of bad lines. */
+static int
+copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
+{
+	struct tt_record rec;
+	int rc, bad = 0;
+
+	while ((rc = tt_reader_next(r, &rec)) != 0) {
+		if (rc < 0) {
+			fprintf(stderr, "%s\n", tt_reader_error(r));
+			bad++;
+			if (rc == -EIO)
+				break;
+			continue;
+		}
+		if (!tt_read_options_keep(&o->ro, &rec))
+			continue;
+		/* The timeline keeps every device unless asked. */
+		if (k->w && rec.type == TT_RECORD_DEVICE && !tt_read_options_has_device(&o->ro, rec.device->id))
+			continue;
+		rc = k->w ? tt_writer_record(k->w, &rec) : tt_export_record(k->e, &rec);
+		if (rc < 0)
+			return rc == -EIO ? -EPIPE : rc;
+	}
+	if (k->e && (rc = tt_export_finish(k->e)) < 0)
+		return rc == -EIO ? -EPIPE : rc;
+	return bad;
 }
 
 static int
 convert(const struct convert_opts *o)
 {
+	const char *inputs[] = { o->in, o->ro.desc, NULL };
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
-	_cleanup_(tt_writer_freep) struct tt_writer *w = NULL;
-	_cleanup_(tt_export_freep) struct tt_export *e = NULL;
-	_cleanup_close_ int fd = -1;
-	struct tt_record rec;
-	bool failed = false;
-	bool device_seen = false;
+	_cleanup_(tt_output_freep) struct tt_output *out = NULL;
+	struct sink k = { 0 };
 	int rc;
 
-	rc = tt_open_recording(o->in, &r);
-	if (rc < 0)
-		return TT_EXIT_FAILURE;
+	if (tt_open_recording_opts(o->in, &o->ro, &r) < 0)
+		return TT_EXIT_TROUBLE;
 	tt_reader_set_warn(r, on_warn, NULL);
-	if (o->desc) {
-		if (tt_reader_format(r) != TT_FORMAT_EVEMU) {
-			tt_error("%s: --desc is for evemu events-only files, and this is a %s file", o->in,
-				 tt_file_format_name(tt_reader_format(r)));
-			return TT_EXIT_FAILURE;
-		}
-		tt_reader_set_companion(r, o->desc);
-	}
-
-	fd = open_output(o->out);
-	if (fd < 0) {
-		tt_error("%s: %s", o->out ? o->out : "<stdout>", strerror(errno));
-		return TT_EXIT_FAILURE;
-	}
-	if (o->to == TO_TIMELINE)
-		rc = tt_writer_new(fd, &w);
-	else
-		rc = tt_export_new(o->to == TO_EVEMU ? TT_FORMAT_EVEMU : TT_FORMAT_LIBINPUT, fd, &e);
+	if (tt_output_open(o->out, inputs, &out) < 0)
+		return TT_EXIT_TROUBLE;
+	rc = sink_open(o, tt_output_fd(out), &k);
 	if (rc < 0) {
 		tt_error("cannot start the output: %s", strerror(-rc));
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
-	if (e && o->have_device)
-		tt_export_set_device(e, o->device);
-
-	while ((rc = tt_reader_next(r, &rec)) != 0) {
-		if (rc < 0) {
-			fprintf(stderr, "%s\n", tt_reader_error(r));
-			failed = true;
-			if (rc == -EIO)
-				break;
-			continue;
-		}
-		if (o->have_device && w) {
-			/* The timeline keeps every device unless asked. */
-			if (rec.type == TT_RECORD_DEVICE && rec.device->id != o->device)
-				continue;
-			if (rec.type == TT_RECORD_FRAME && rec.frame->device != o->device)
-				continue;
-		}
-		if (rec.type == TT_RECORD_DEVICE && (!o->have_device || rec.device->id == o->device))
-			device_seen = true;
-		rc = w ? tt_writer_record(w, &rec) : tt_export_record(e, &rec);
-		if (rc < 0) {
-			tt_error("%s: %s", o->out ? o->out : "<stdout>", strerror(-rc));
-			return TT_EXIT_FAILURE;
-		}
+	rc = copy_records(o, r, &k);
+	if (rc >= 0 && k.e)
+		report_losses(o, tt_export_stats(k.e));
+	sink_close(&k);
+	if (rc < 0) {
+		tt_error("%s: %s", tt_output_name(out), strerror(rc == -EPIPE ? EIO : -rc));
+		return TT_EXIT_TROUBLE;
 	}
-	if (e) {
-		rc = tt_export_finish(e);
-		if (rc < 0) {
-			tt_error("%s: %s", o->out ? o->out : "<stdout>", strerror(-rc));
-			return TT_EXIT_FAILURE;
-		}
-		report_losses(o, tt_export_stats(e));
-	} else if (o->have_device && !device_seen) {
-		tt_warning("%s has no device with id %" PRIu32, o->in, o->device);
-	}
-	if (failed || tt_reader_nerrors(r)) {
+	if (tt_read_options_finish(&o->ro, r) < 0 || tt_output_commit(out) < 0)
+		return TT_EXIT_TROUBLE;
+	if (rc > 0 || tt_reader_nerrors(r)) {
 		tt_error("%s: %zu error%s in the input; the output holds what could be read", o->in,
 			 tt_reader_nerrors(r), tt_reader_nerrors(r) == 1 ? "" : "s");
 		return TT_EXIT_FAILURE;
@@ -191,51 +199,64 @@ convert(const struct convert_opts *o)
 	return TT_EXIT_OK;
 }
 
+static int
+parse_format(const char *arg, enum target *to)
+{
+	if (strcmp(arg, "timeline") == 0 || strcmp(arg, "jsonl") == 0)
+		*to = TO_TIMELINE;
+	else if (strcmp(arg, "evemu") == 0)
+		*to = TO_EVEMU;
+	else if (strcmp(arg, "libinput") == 0 || strcmp(arg, "libinput-record") == 0)
+		*to = TO_LIBINPUT;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 int
 tt_cmd_convert(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "to", required_argument, NULL, 't' },
-		{ "desc", required_argument, NULL, 'D' },
-		{ "device", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'F' },
+		TT_READ_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct convert_opts o = { .to = TO_TIMELINE };
-	int opt;
+	int opt, rc = -1;
 
+	tt_read_options_init(&o.ro, "convert", TT_READ_ALL);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:t:d:h", opts, NULL)) != -1) {
+	while (rc < 0 && (opt = getopt_long(argc, argv, "o:F:h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+		/* Before --format, --to named the format: a format name
+		 * is no time, so the old spelling still works. */
+		if (opt == TT_OPT_TO && parse_format(optarg, &o.to) == 0)
+			continue;
+		int taken = tt_read_option(&o.ro, opt, optarg);
+		if (taken) {
+			rc = taken == 1 ? -1 : taken;
+			continue;
+		}
 		switch (opt) {
 		case 'o': o.out = optarg; break;
-		case 'D': o.desc = optarg; break;
-		case 't':
-			if (strcmp(optarg, "timeline") == 0 || strcmp(optarg, "jsonl") == 0)
-				o.to = TO_TIMELINE;
-			else if (strcmp(optarg, "evemu") == 0)
-				o.to = TO_EVEMU;
-			else if (strcmp(optarg, "libinput") == 0 || strcmp(optarg, "libinput-record") == 0)
-				o.to = TO_LIBINPUT;
-			else
-				return tt_usage_error("convert", "--to takes timeline, evemu or libinput, not '%s'", optarg);
+		case 'F':
+			if (parse_format(optarg, &o.to) < 0)
+				rc = tt_usage_error("convert", "--format takes timeline, evemu or libinput, not '%s'",
+						    optarg);
 			break;
-		case 'd': {
-			int64_t v;
-			if (tt_parse_int64(optarg, &v) < 0 || v < 0 || v > UINT32_MAX)
-				return tt_usage_error("convert", "--device takes a device record id, not '%s'", optarg);
-			o.have_device = true;
-			o.device = (uint32_t)v;
-			break;
-		}
-		case 'h': usage(stdout); return TT_EXIT_OK;
-		default: return tt_usage_error("convert", "unknown option");
+		case 'h': usage(stdout); rc = TT_EXIT_OK; break;
+		default: rc = tt_usage_error("convert", "unknown option"); break;
 		}
 	}
-	if (optind >= argc)
-		return tt_usage_error("convert", "no input file given");
-	if (optind + 1 < argc)
-		return tt_usage_error("convert", "one input file at a time ('%s' is extra)", argv[optind + 1]);
-	o.in = argv[optind];
-	return convert(&o);
+	if (rc < 0 && optind >= argc)
+		rc = tt_usage_error("convert", "no input file given");
+	else if (rc < 0 && optind + 1 < argc)
+		rc = tt_usage_error("convert", "one input file at a time ('%s' is extra)", argv[optind + 1]);
+	if (rc < 0 && (rc = tt_read_options_check(&o.ro)) == 0) {
+		o.in = argv[optind];
+		rc = convert(&o);
+	}
+	tt_read_options_clear(&o.ro);
+	return rc;
 }

@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "log.h"
+#include "read-options.h"
 #include "model.h"
 #include "reader.h"
 #include "util-plural.h"
@@ -163,14 +164,14 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 }
 
 static int
-load(struct side *s, const char *path)
+load(struct side *s, const char *path, const struct tt_read_options *ro)
 {
 	_cleanup_(tt_model_freep) struct tt_model *m = NULL;
 	const struct tt_model_callbacks cb = { .kernel_end = on_kend, .xi_end = on_xend, .frame = on_frame };
 	struct tt_record rec;
 	int rc;
 
-	rc = tt_open_recording(path, &s->r);
+	rc = tt_open_recording_opts(path, ro, &s->r);
 	if (rc < 0)
 		return -1;
 	s->name = tt_reader_name(s->r);
@@ -544,12 +545,14 @@ usage(FILE *out)
 		"server times and latencies.\n"
 		"\n"
 		"Options:\n"
-		"  -t, --time-tolerance T      begin/end times may differ by T (default 20ms)\n"
-		"  -p, --position-tolerance MM positions may differ by MM millimetres\n"
+		"  -T, --time-tolerance T      begin/end times may differ by T (default 20ms)\n"
+		"  -P, --position-tolerance MM positions may differ by MM millimetres\n"
 		"                              (default 1.0)\n"
 		"      --units-tolerance F     for devices without resolution: a fraction of\n"
 		"                              the axis range (default 0.005)\n"
 		"  -k, --kernel-only           ignore XI data\n"
+		"      --desc FILE             device description for an evemu events-only\n"
+		"                              file (A or B)\n"
 		"  -h, --help                  show this help\n"
 		"\n"
 		"Exit status: 0 when the recordings match, 1 when they differ, 2 on bad usage\n"
@@ -557,31 +560,41 @@ usage(FILE *out)
 		"\n"
 		"Examples:\n"
 		"  touchtape diff bug-1234.jsonl replayed.jsonl\n"
-		"  touchtape diff -t 50ms -p 2 known-good.jsonl new-kernel.jsonl\n");
+		"  touchtape diff -T 50ms -P 2 known-good.jsonl new-kernel.jsonl\n");
 }
 
 int
 tt_cmd_diff(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "time-tolerance", required_argument, NULL, 't' },
-		{ "position-tolerance", required_argument, NULL, 'p' },
+		{ "time-tolerance", required_argument, NULL, 'T' },
+		{ "position-tolerance", required_argument, NULL, 'P' },
 		{ "units-tolerance", required_argument, NULL, 'u' },
+		TT_READ_LONG_OPTIONS,
 		{ "kernel-only", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .time_tol = 20000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005 };
-	int opt;
+	int opt, rc;
+	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 
+	/* Device ids and absolute times are what diff ignores: --device and
+	 * --from/--to are refused (read-options.c says why). */
+	tt_read_options_init(&ro, "diff", TT_READ_DESC_SOME);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "t:p:kh", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "T:P:kh" TT_READ_SHORT_OPTIONS, lopts, NULL)) != -1) {
+		if ((rc = tt_read_option(&ro, opt, optarg)) != 0) {
+			if (rc != 1)
+				return rc;
+			continue;
+		}
 		switch (opt) {
-		case 't':
+		case 'T':
 			if (tt_parse_duration_us(optarg, &o.time_tol) < 0 || o.time_tol < 0)
 				return tt_usage_error("diff", "--time-tolerance takes a duration like 20ms, not '%s'", optarg);
 			break;
-		case 'p':
+		case 'P':
 			if (tt_parse_double(optarg, &o.pos_tol_mm) < 0 || !(o.pos_tol_mm >= 0) || !isfinite(o.pos_tol_mm))
 				return tt_usage_error("diff", "--position-tolerance takes millimetres, not '%s'", optarg);
 			break;
@@ -602,7 +615,7 @@ tt_cmd_diff(int argc, char **argv)
 	struct differ df = { .a = a, .b = b, .o = &o };
 	int status;
 
-	if (load(a, argv[optind]) < 0 || load(b, argv[optind + 1]) < 0) {
+	if (load(a, argv[optind], &ro) < 0 || load(b, argv[optind + 1], &ro) < 0) {
 		status = TT_EXIT_USAGE;
 	} else {
 		printf("# comparing %s (%zu %s, %zu XI) with %s (%zu %s, %zu XI)\n", a->name, a->nk,

@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "evnames.h"
 #include "log.h"
+#include "read-options.h"
 #include "reader.h"
 #include "util-plural.h"
 #include "util-strings.h"
@@ -59,9 +60,16 @@ usage(FILE *out)
 		"recording: touchtape record -o - /dev/input/event5 | touchtape print\n"
 		"\n"
 		"Options:\n"
-		"      --device ID     only this device's frames (the file's device id)\n"
+		"  -d, --device ID     only this device's frames (the file's device id;\n"
+		"                      repeatable)\n"
+		"      --from TIME     leave out frames, XI events and markers before TIME\n"
+		"      --to TIME       ... and after TIME (1.5, 250ms, 2s: the times shown)\n"
+		"      --desc FILE     device description for an evemu events-only file\n"
 		"      --no-deltas     do not show per-slot changes\n"
-		"  -h, --help          show this help\n");
+		"  -h, --help          show this help\n"
+		"\n"
+		"Exit status: 0 when the file was read whole, 1 when lines of it had\n"
+		"errors, 2 on bad usage or a file that cannot be read.\n");
 }
 
 static struct print_dev *
@@ -366,9 +374,10 @@ is_live(const char *path)
 int
 tt_cmd_print(int argc, char **argv)
 {
+	enum { OPT_NO_DELTAS = TT_OPT_FIRST_PRIVATE };
 	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'd' },
-		{ "no-deltas", no_argument, NULL, 'n' },
+		TT_READ_LONG_OPTIONS,
+		{ "no-deltas", no_argument, NULL, OPT_NO_DELTAS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -377,18 +386,18 @@ tt_cmd_print(int argc, char **argv)
 	struct tt_record rec;
 	const char *path = "-";
 	int opt, rc, status = TT_EXIT_OK;
+	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 
+	tt_read_options_init(&ro, "print", TT_READ_ALL | TT_READ_DEVICES);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'd': {
-			int64_t v;
-			if (tt_parse_int64(optarg, &v) < 0 || v < 0 || v > UINT32_MAX)
-				return tt_usage_error("print", "--device takes a device id, not '%s'", optarg);
-			p.only_device = v;
-			break;
+	while ((opt = getopt_long(argc, argv, "h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+		if ((rc = tt_read_option(&ro, opt, optarg)) != 0) {
+			if (rc != 1)
+				return rc;
+			continue;
 		}
-		case 'n': p.deltas = false; break;
+		switch (opt) {
+		case OPT_NO_DELTAS: p.deltas = false; break;
 		case 'h': usage(stdout); return TT_EXIT_OK;
 		default: return tt_usage_error("print", "unknown option");
 		}
@@ -397,10 +406,12 @@ tt_cmd_print(int argc, char **argv)
 		path = argv[optind++];
 	if (optind < argc)
 		return tt_usage_error("print", "only one file at a time");
+	if ((rc = tt_read_options_check(&ro)) != 0)
+		return rc;
 
-	rc = tt_open_recording(path, &r);
+	rc = tt_open_recording_opts(path, &ro, &r);
 	if (rc < 0)
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	/* A live source (a pipe or a terminal on standard input, as in
 	 * `touchtape record -o - | touchtape print`) is shown line by line;
 	 * a file is printed with full buffering, one write per 4 KiB rather
@@ -415,6 +426,8 @@ tt_cmd_print(int argc, char **argv)
 				break;
 			continue;
 		}
+		if (!tt_read_options_keep(&ro, &rec))
+			continue;
 		switch (rec.type) {
 		case TT_RECORD_HEADER: print_header(&p, rec.header); break;
 		case TT_RECORD_DEVICE: print_device(&p, rec.device); break;
@@ -428,7 +441,9 @@ tt_cmd_print(int argc, char **argv)
 		free(p.devs[i].slots);
 	if (fflush(stdout) != 0 && errno != EPIPE) {
 		tt_error("writing output: %s", strerror(errno));
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	}
+	if (tt_read_options_finish(&ro, r) < 0)
+		return TT_EXIT_TROUBLE;
 	return status;
 }

@@ -10,6 +10,7 @@
 #include "checker.h"
 #include "commands.h"
 #include "log.h"
+#include "read-options.h"
 #include "reader.h"
 
 struct validate_ctx {
@@ -33,12 +34,14 @@ usage(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -q, --quiet         print only the summary line\n"
+		"  -d, --device ID     check only this device's frames\n"
+		"      --desc FILE     device description for an evemu events-only file\n"
 		"      --strict        warnings count as problems too\n"
 		"      --max N         show at most N messages per file (default 100; 0 = all)\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when the files are valid, 1 when problems were found,\n"
-		"2 on bad usage.\n"
+		"2 on bad usage or a file that cannot be read (or has no device --device).\n"
 		"\n"
 		"Example:\n"
 		"  touchtape validate bug-1234.jsonl\n");
@@ -83,7 +86,7 @@ on_diag(void *userdata, const struct tt_diag *d)
 }
 
 static int
-validate_one(const char *path, bool quiet, bool strict, size_t max_shown)
+validate_one(const char *path, const struct tt_read_options *ro, bool quiet, bool strict, size_t max_shown)
 {
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
 	struct validate_ctx v = { .name = path, .quiet = quiet, .max_shown = max_shown };
@@ -92,9 +95,9 @@ validate_one(const char *path, bool quiet, bool strict, size_t max_shown)
 	size_t records = 0, errors = 0, warnings;
 	int rc;
 
-	rc = tt_open_recording(path, &r);
+	rc = tt_open_recording_opts(path, ro, &r);
 	if (rc < 0)
-		return TT_EXIT_FAILURE;
+		return TT_EXIT_TROUBLE;
 	v.name = tt_reader_name(r);
 	tt_reader_set_warn(r, on_warn, &v);
 	c = tt_checker_new(on_diag, &v);
@@ -106,12 +109,15 @@ validate_one(const char *path, bool quiet, bool strict, size_t max_shown)
 			continue;
 		}
 		records++;
-		tt_checker_feed(c, &rec);
+		if (tt_read_options_keep(ro, &rec))
+			tt_checker_feed(c, &rec);
 	}
 	tt_checker_finish(c);
 	errors = tt_reader_nerrors(r) + tt_checker_count(c, TT_SEV_ERROR);
 	warnings = tt_reader_nwarnings(r) + tt_checker_count(c, TT_SEV_WARNING);
 	tt_checker_free(c);
+	if (tt_read_options_finish(ro, r) < 0)
+		return TT_EXIT_TROUBLE;
 
 	printf("%s: %s, %zu records, %zu error%s, %zu warning%s\n", v.name,
 	       tt_file_format_name(tt_reader_format(r)), records,
@@ -122,23 +128,32 @@ validate_one(const char *path, bool quiet, bool strict, size_t max_shown)
 int
 tt_cmd_validate(int argc, char **argv)
 {
+	enum { OPT_STRICT = TT_OPT_FIRST_PRIVATE, OPT_MAX };
 	static const struct option opts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "max", required_argument, NULL, 'm' },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "max", required_argument, NULL, OPT_MAX },
+		TT_READ_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool quiet = false, strict = false;
 	long max_shown = 100;
-	int opt, status = TT_EXIT_OK;
+	int opt, rc, status = TT_EXIT_OK;
+	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 
+	tt_read_options_init(&ro, "validate", TT_READ_DEVICE);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qh" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+		if ((rc = tt_read_option(&ro, opt, optarg)) != 0) {
+			if (rc != 1)
+				return rc;
+			continue;
+		}
 		switch (opt) {
 		case 'q': quiet = true; break;
-		case 's': strict = true; break;
-		case 'm': {
+		case OPT_STRICT: strict = true; break;
+		case OPT_MAX: {
 			char *end;
 			errno = 0;
 			max_shown = strtol(optarg, &end, 10);
@@ -152,9 +167,11 @@ tt_cmd_validate(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return tt_usage_error("validate", "no file given");
+	/* Trouble with one file outweighs findings in another, as in diff(1). */
 	for (int i = optind; i < argc; i++) {
-		if (validate_one(argv[i], quiet, strict, (size_t)max_shown) != TT_EXIT_OK)
-			status = TT_EXIT_FAILURE;
+		rc = validate_one(argv[i], &ro, quiet, strict, (size_t)max_shown);
+		if (rc > status)
+			status = rc;
 	}
 	return status;
 }

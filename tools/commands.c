@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "commands.h"
 #include "log.h"
+#include "read-options.h"
 #include "reader.h"
 
 /* Each issue that lands a command adds its line here. */
@@ -31,7 +33,7 @@ tt_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s %s --help' for more information.\n", tt_program_name, cmd);
+	fprintf(stderr, "\nTry 'touchtape %s --help' for more information.\n", cmd);
 	return TT_EXIT_USAGE;
 }
 
@@ -44,4 +46,32 @@ tt_open_recording(const char *path, struct tt_reader **out)
 	if (rc < 0)
 		tt_error("%s", why ? why : path);
 	return rc;
+}
+
+int
+tt_apply_desc(struct tt_reader *r, const char *desc, bool lenient)
+{
+	if (!desc)
+		return 0;
+	if (tt_reader_format(r) == TT_FORMAT_EVEMU)
+		return tt_reader_set_companion(r, desc);
+	if (lenient)
+		return 0;
+	tt_error("%s: --desc is for evemu events-only files, and this is a %s file", tt_reader_name(r),
+		 tt_file_format_name(tt_reader_format(r)));
+	return -EINVAL;
+}
+
+int
+tt_open_recording_opts(const char *path, const struct tt_read_options *ro, struct tt_reader **out)
+{
+	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
+	int rc = tt_open_recording(path, &r);
+
+	if (rc < 0)
+		return rc;
+	if (ro && (rc = tt_apply_desc(r, ro->desc, ro->caps & TT_READ_DESC_SOME)) < 0)
+		return rc;
+	*out = steal(&r);
+	return 0;
 }

@@ -2,7 +2,9 @@ touchtape_sources = \
 	tools/touchtape.c tools/commands.c tools/commands.h \
 	tools/cmd-print.c tools/cmd-validate.c \
 	tools/cmd-analyze.c tools/cmd-diff.c \
-	tools/cmd-convert.c
+	tools/cmd-convert.c \
+	tools/output.c tools/output.h \
+	tools/read-options.c tools/read-options.h
 EXTRA_DIST += tools/demo.sh tools/demo-guest.sh
 
 # The whole program built with ASan+UBSan, for the VM tests that run the

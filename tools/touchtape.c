@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "log.h"
+#include "timeline.h"
 
 static void
 usage(FILE *out)
@@ -37,6 +38,17 @@ find(const char *name)
 	return NULL;
 }
 
+/* Every message of a command names it: "touchtape convert: FILE:LINE: ...". */
+static int
+run(const struct tt_command *cmd, int argc, char **argv)
+{
+	static char name[64];
+
+	snprintf(name, sizeof(name), "touchtape %s", cmd->name);
+	tt_program_name = name;
+	return cmd->run(argc, argv);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -48,7 +60,7 @@ main(int argc, char **argv)
 		return TT_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-		printf("touchtape %s (timeline format version %d)\n", PACKAGE_VERSION, 1);
+		printf("touchtape %s (timeline format version %d)\n", PACKAGE_VERSION, TT_FORMAT_VERSION);
 		return TT_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -63,7 +75,7 @@ main(int argc, char **argv)
 				return TT_EXIT_USAGE;
 			}
 			char *help_argv[] = { argv[2], (char *)"--help", NULL };
-			return cmd->run(2, help_argv);
+			return run(cmd, 2, help_argv);
 		}
 		usage(stdout);
 		return TT_EXIT_OK;
@@ -73,5 +85,5 @@ main(int argc, char **argv)
 		tt_error("'%s' is not a touchtape command; see 'touchtape help'", argv[1]);
 		return TT_EXIT_USAGE;
 	}
-	return cmd->run(argc - 1, argv + 1);
+	return run(cmd, argc - 1, argv + 1);
 }

@@ -11,11 +11,12 @@ expect_grep "Examples:" "$tmp/out" "--help has examples"
 expect_grep "--summary" "$tmp/out" "--help lists --summary"
 expect_exit 2 "no file" -- "$TOUCHTAPE" inspect
 expect_exit 2 "two files" -- "$TOUCHTAPE" inspect a b
-expect_exit 2 "--json without --summary" -- "$TOUCHTAPE" inspect --json "$own"
+expect_exit 0 "--json implies --summary" -- "$TOUCHTAPE" inspect --json "$own"
+expect_grep '^{"file":' "$tmp/out" "--json alone prints the JSON summary"
 expect_exit 2 "--from without --text" -- "$TOUCHTAPE" inspect --from 1 "$own"
 expect_exit 2 "bad --width" -- "$TOUCHTAPE" inspect --text --width 5 "$own"
 expect_exit 2 "bad --from" -- "$TOUCHTAPE" inspect --text --from soon "$own"
-expect_exit 1 "missing file" -- "$TOUCHTAPE" inspect --summary /nonexistent/x.jsonl
+expect_exit 2 "missing file" -- "$TOUCHTAPE" inspect --summary /nonexistent/x.jsonl
 expect_grep "nonexistent" "$tmp/err" "missing file is named"
 
 expect_exit 0 "--summary" -- "$TOUCHTAPE" inspect --summary "$own"
@@ -90,7 +91,7 @@ expect_grep '3 linked' "$tmp/pipe" "pipe: summary"
 
 # Hostile: garbage, a truncated file, escape sequences in names.
 printf 'not a recording\n' >"$tmp/junk"
-expect_exit 1 "junk" -- "$TOUCHTAPE" inspect --summary "$tmp/junk"
+expect_exit 2 "junk" -- "$TOUCHTAPE" inspect --summary "$tmp/junk"
 head -c 3000 "$own" >"$tmp/trunc.jsonl"
 expect_exit 0 "truncated last line" -- "$TOUCHTAPE" inspect --summary "$tmp/trunc.jsonl"
 sed '5s/^.*$/{"type":"frame","dev":0,"t":"x"}/' "$own" >"$tmp/bad.jsonl"

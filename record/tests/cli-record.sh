@@ -19,10 +19,10 @@ expect_grep "needs -o FILE" "$tmp/err" "--autorestart explains"
 expect_exit 2 "record --bogus" -- "$TOUCHTAPE" record --bogus
 expect_exit 2 "list extra argument" -- "$TOUCHTAPE" list foo
 
-expect_exit 1 "record a missing node" -- "$TOUCHTAPE" record /nonexistent/event99 -o "$tmp/x"
+expect_exit 2 "record a missing node" -- "$TOUCHTAPE" record /nonexistent/event99 -o "$tmp/x"
 expect_grep "/nonexistent/event99: No such file" "$tmp/err" "missing node named"
 [ ! -e "$tmp/x" ] && pass "no output file created for a failed start" || fail "output file created"
-expect_exit 1 "record a non-evdev file" -- "$TOUCHTAPE" record /dev/null -o "$tmp/x"
+expect_exit 2 "record a non-evdev file" -- "$TOUCHTAPE" record /dev/null -o "$tmp/x"
 expect_grep "not an evdev device" "$tmp/err" "non-evdev node explained"
 
 # No DEVICE and no terminal: a clear message, not a prompt.

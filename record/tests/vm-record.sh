@@ -343,7 +343,7 @@ make_dev ldev "$atmel_desc" && {
 		for _ in $(seq 40); do [[ -d "/proc/$wp" ]] || break; evemu-play "$ldev" <"$atmel_ev"; done
 		wait_for 20 test ! -d "/proc/$wp"
 		wait "$wp"; st=$?
-		[[ $st == 1 ]] && grep -q "No space left" "$tmp/full.err" && ok "disk full: reported, exit 1" ||
+		[[ $st == 2 ]] && grep -q "No space left" "$tmp/full.err" && ok "disk full: reported, exit 2" ||
 			bad "disk full: exit $st: $(cat "$tmp/full.err")"
 		"$TOUCHTAPE" validate -q "$tmp/full/out.jsonl" >/dev/null 2>&1 &&
 			ok "disk full: what was written validates" || bad "disk full: file invalid"

@@ -25,7 +25,7 @@ expect_exit 2 "no file" -- $T replay
 expect_exit 2 "bad speed" -- $T replay --speed 0 "$tmp/ok.jsonl"
 expect_exit 2 "bad time" -- $T replay --from soon "$tmp/ok.jsonl"
 expect_exit 2 "verify with dry-run" -- $T replay --dry-run --verify "$tmp/ok.jsonl"
-expect_exit 1 "missing file" -- $T replay --dry-run "$tmp/nope.jsonl"
+expect_exit 2 "missing file" -- $T replay --dry-run "$tmp/nope.jsonl"
 
 expect_exit 1 "typing keys refused" -- $T replay --dry-run "$tmp/keys.jsonl"
 expect_grep 'can type keys.*--allow-keys' "$tmp/err" "refusal names --allow-keys"
@@ -36,7 +36,7 @@ expect_grep 'nothing was created' "$tmp/err" "says nothing was created"
 expect_exit 0 "--force replays it" -- $T replay --dry-run --force "$tmp/range.jsonl"
 expect_exit 1 "malformed line refused" -- $T replay --dry-run --force "$tmp/bad.jsonl"
 expect_grep 'bad.jsonl:4: ' "$tmp/err" "FILE:LINE for the malformed line"
-expect_exit 1 "unknown --device" -- $T replay --dry-run --device 7 "$tmp/ok.jsonl"
+expect_exit 2 "unknown --device" -- $T replay --dry-run --device 7 "$tmp/ok.jsonl"
 
 expect_exit 0 "dry run" -- $T replay --dry-run "$tmp/ok.jsonl"
 expect_grep '^5\.100000 dev 0 line 5: ABS_MT_POSITION_X 30' "$tmp/out" "deadline from recorded time"
@@ -47,7 +47,7 @@ expect_grep '^0\.000000 dev 0 state: ABS_MT_TRACKING_ID 1 ABS_MT_POSITION_X 10 B
 expect_grep '^0\.050000 dev 0 line 4:' "$tmp/out" "deadline counts from --from"
 expect_grep 'ABS_MT_TRACKING_ID -1 BTN_TOUCH 0 SYN_REPORT' "$tmp/out" "released at the end of the range"
 expect_exit 0 "loop 3" -- $T replay --dry-run --loop 3 --report "$tmp/r.json" "$tmp/ok.jsonl"
-expect_grep 'replayed 12 frames in 3 loops' "$tmp/out" "three loops"
+expect_grep 'would replay 12 frames in 3 loops' "$tmp/out" "three loops"
 expect_grep '"frames_written":12,.*"loops":3' "$tmp/r.json" "JSON report"
 if command -v python3 >/dev/null; then
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r.json" && pass "report is JSON" || fail "report is not JSON"

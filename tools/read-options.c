@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/* The reading options shared by every command: see read-options.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "commands.h"
+#include "log.h"
+#include "read-options.h"
+#include "reader.h"
+#include "util-strings.h"
+
+void
+tt_read_options_init(struct tt_read_options *ro, const char *cmd, unsigned int caps)
+{
+	*ro = (struct tt_read_options){ .cmd = cmd, .caps = caps };
+}
+
+void
+tt_read_options_clear(struct tt_read_options *ro)
+{
+	free(ro->devices);
+	ro->devices = NULL;
+	ro->ndevices = 0;
+}
+
+static int
+unsupported(const struct tt_read_options *ro, const char *opt, const char *why)
+{
+	return tt_usage_error(ro->cmd, "%s: %s", opt, why);
+}
+
+static int
+take_device(struct tt_read_options *ro, const char *arg)
+{
+	int64_t v;
+
+	if (!(ro->caps & (TT_READ_DEVICE | TT_READ_DEVICES)))
+		return unsupported(ro, "--device", "this command reads every device (--device is for print, "
+				   "validate, analyze, convert and replay)");
+	if (tt_parse_int64(arg, &v) < 0 || v < 0 || v > UINT32_MAX)
+		return tt_usage_error(ro->cmd, "--device takes a device id (as 'touchtape print' shows), not '%s'",
+				      arg);
+	if (ro->ndevices && !(ro->caps & TT_READ_DEVICES))
+		return tt_usage_error(ro->cmd, "--device: one device at a time");
+	ro->devices = tt_reallocarray(ro->devices, ro->ndevices + 1, sizeof(*ro->devices));
+	ro->devices[ro->ndevices++] = (uint32_t)v;
+	return 1;
+}
+
+static int
+take_time(struct tt_read_options *ro, int opt, const char *arg)
+{
+	const char *name = opt == TT_OPT_FROM ? "--from" : "--to";
+	int64_t v;
+
+	if (!(ro->caps & TT_READ_TIME))
+		return unsupported(ro, name, "this command reads the whole recording (--from and --to are for "
+				   "print, inspect, convert and replay)");
+	if (tt_parse_duration_us(arg, &v) < 0)
+		return tt_usage_error(ro->cmd, "%s takes a time in the recording (1.5, 250ms, 2s, 1m), not '%s'",
+				      name, arg);
+	if (opt == TT_OPT_FROM) {
+		ro->from_us = v;
+		ro->have_from = true;
+	} else {
+		ro->to_us = v;
+		ro->have_to = true;
+	}
+	return 1;
+}
+
+int
+tt_read_option(struct tt_read_options *ro, int opt, const char *arg)
+{
+	switch (opt) {
+	case TT_OPT_DESC:
+		ro->desc = arg;
+		return 1;
+	case TT_OPT_DEVICE:
+		return take_device(ro, arg);
+	case TT_OPT_FROM:
+	case TT_OPT_TO:
+		return take_time(ro, opt, arg);
+	default:
+		return 0;
+	}
+}
+
+int
+tt_read_options_check(const struct tt_read_options *ro)
+{
+	if (ro->have_from && ro->have_to && ro->to_us <= ro->from_us)
+		return tt_usage_error(ro->cmd, "--to must be after --from");
+	return 0;
+}
+
+bool
+tt_read_options_has_device(const struct tt_read_options *ro, uint32_t id)
+{
+	if (!ro->ndevices)
+		return true;
+	for (size_t i = 0; i < ro->ndevices; i++) {
+		if (ro->devices[i] == id)
+			return true;
+	}
+	return false;
+}
+
+static bool
+in_time(const struct tt_read_options *ro, int64_t t)
+{
+	return (!ro->have_from || t >= ro->from_us) && (!ro->have_to || t <= ro->to_us);
+}
+
+bool
+tt_read_options_keep(const struct tt_read_options *ro, const struct tt_record *rec)
+{
+	switch (rec->type) {
+	case TT_RECORD_FRAME:
+		return tt_read_options_has_device(ro, rec->frame->device) && in_time(ro, rec->frame->time_us);
+	case TT_RECORD_XI_EVENT:
+		return in_time(ro, rec->xi_event->time_us);
+	case TT_RECORD_MARKER:
+		return in_time(ro, rec->marker->time_us);
+	default:
+		return true;
+	}
+}
+
+int
+tt_read_options_finish(const struct tt_read_options *ro, struct tt_reader *r)
+{
+	for (size_t i = 0; i < ro->ndevices; i++) {
+		if (tt_reader_device(r, ro->devices[i]))
+			continue;
+		tt_error("%s: there is no device %" PRIu32 " (--device; 'touchtape print' lists the devices)",
+			 tt_reader_name(r), ro->devices[i]);
+		return -ENODEV;
+	}
+	return 0;
+}
