@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "export.h"
+#include "gzip-out.h"
 #include "log.h"
 #include "reader.h"
 #include "util-strings.h"
@@ -26,13 +27,15 @@ usage(FILE *out)
 		"\n"
 		"Converts a recording between the touchtape timeline, evemu and\n"
 		"libinput-record formats. The input format is detected from the content\n"
-		"(a touchtape timeline, any evemu version, libinput record YAML); the\n"
-		"output is a timeline unless --to says otherwise. What the output format\n"
+		"(a touchtape timeline, any evemu version, libinput record YAML, each\n"
+		"possibly gzip-compressed); the output is a timeline unless --to says\n"
+		"otherwise. What the output format\n"
 		"cannot hold (XInput events, markers, more than one device in evemu) is\n"
 		"listed on stderr, never dropped silently.\n"
 		"\n"
 		"Options:\n"
-		"  -o, --output FILE   write to FILE instead of stdout\n"
+		"  -o, --output FILE   write to FILE instead of stdout; a name ending in\n"
+		"                      .gz is written compressed with gzip\n"
 		"  -t, --to FORMAT     timeline (default), evemu or libinput\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"                      (the .desc/.prop beside a .events file)\n"
@@ -48,7 +51,8 @@ usage(FILE *out)
 		"  touchtape convert --desc 'PS2 Mouse.desc' 'PS2 Mouse.events' -o mouse.jsonl\n"
 		"  touchtape convert recording.yml -o recording.jsonl\n"
 		"  touchtape convert --to evemu --device 1 session.jsonl -o touchpad.evemu\n"
-		"  touchtape convert --to libinput session.jsonl -o session.yml\n");
+		"  touchtape convert --to libinput session.jsonl -o session.yml\n"
+		"  touchtape convert bug.evemu -o bug.jsonl.gz\n");
 }
 
 enum target {
@@ -115,7 +119,9 @@ convert(const struct convert_opts *o)
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
 	_cleanup_(tt_writer_freep) struct tt_writer *w = NULL;
 	_cleanup_(tt_export_freep) struct tt_export *e = NULL;
+	_cleanup_(tt_gz_out_freep) struct tt_gz_out *gz = NULL;
 	_cleanup_close_ int fd = -1;
+	int out_fd;
 	struct tt_record rec;
 	bool failed = false;
 	bool device_seen = false;
@@ -139,10 +145,19 @@ convert(const struct convert_opts *o)
 		tt_error("%s: %s", o->out ? o->out : "<stdout>", strerror(errno));
 		return TT_EXIT_FAILURE;
 	}
+	out_fd = fd;
+	if (tt_gz_path(o->out)) {
+		rc = tt_gz_out_new(fd, &gz);
+		if (rc < 0) {
+			tt_error("%s: cannot start the compression: %s", o->out, strerror(-rc));
+			return TT_EXIT_FAILURE;
+		}
+		out_fd = tt_gz_out_fd(gz);
+	}
 	if (o->to == TO_TIMELINE)
-		rc = tt_writer_new(fd, &w);
+		rc = tt_writer_new(out_fd, &w);
 	else
-		rc = tt_export_new(o->to == TO_EVEMU ? TT_FORMAT_EVEMU : TT_FORMAT_LIBINPUT, fd, &e);
+		rc = tt_export_new(o->to == TO_EVEMU ? TT_FORMAT_EVEMU : TT_FORMAT_LIBINPUT, out_fd, &e);
 	if (rc < 0) {
 		tt_error("cannot start the output: %s", strerror(-rc));
 		return TT_EXIT_FAILURE;
@@ -182,6 +197,10 @@ convert(const struct convert_opts *o)
 		report_losses(o, tt_export_stats(e));
 	} else if (o->have_device && !device_seen) {
 		tt_warning("%s has no device with id %" PRIu32, o->in, o->device);
+	}
+	if (gz && (rc = tt_gz_out_finish(gz)) < 0) {
+		tt_error("%s: %s", o->out, strerror(-rc));
+		return TT_EXIT_FAILURE;
 	}
 	if (failed || tt_reader_nerrors(r)) {
 		tt_error("%s: %zu error%s in the input; the output holds what could be read", o->in,
