@@ -82,3 +82,8 @@ EXTRA_DIST += tests/hostile-replay-vm.sh tests/hostile-replay-guest.sh
 # valgrind over every command that reads files (samples, some corpus).
 TESTS += tests/leaks.sh
 EXTRA_DIST += tests/leaks.sh
+
+# Reading BOM, CRLF and gzip recordings in every format, writing .gz, and
+# hostile gzip input.
+TESTS += tests/read-variants.sh tests/gz-hostile.sh
+EXTRA_DIST += tests/read-variants.sh tests/gz-hostile.sh
