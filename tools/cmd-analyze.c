@@ -233,8 +233,11 @@ on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
 	if (p > ts->pmax) ts->pmax = p;
 	if (sz < ts->smin) ts->smin = sz;
 	if (sz > ts->smax) ts->smax = sz;
-	if (x == ts->last_x && y == ts->last_y)
+	if (x == ts->last_x && y == ts->last_y) {
+		if (a->plot)	/* pressure alone changed: the touch panel shows it */
+			tt_plot_path_sample(&ts->plot, t, u->time_us, false);
 		return;
+	}
 	double step = tt_model_distance(s->dev, (double)x - ts->last_x, (double)y - ts->last_y);
 	double limit = s->mm ? a->jump : a->jump_units;
 	bool jump = limit > 0 && step > limit;
