@@ -40,6 +40,14 @@ for cmd in print validate analyze "convert -o $tmp/conv.jsonl"; do
 		"$@" "$tmp/trailing.gz"
 	expect_refused "$cmd: gzip bomb" "bomb\\.gz:2: line longer than" "$@" "$tmp/bomb.gz"
 done
+# The evemu and libinput-record readers say the same.
+for to in evemu:evemu libinput:yml; do
+	"$TOUCHTAPE" convert --to "${to%%:*}" "$samples/3m-two-finger.jsonl" -o "$tmp/x.${to#*:}.gz" 2>/dev/null
+	size=$(wc -c <"$tmp/x.${to#*:}.gz")
+	head -c $((size / 2)) "$tmp/x.${to#*:}.gz" >"$tmp/cut.${to#*:}.gz"
+	expect_refused "${to%%:*}: cut .gz" "cut\\.${to#*:}\\.gz:[0-9]+: the gzip data is cut short" \
+		"$TOUCHTAPE" validate "$tmp/cut.${to#*:}.gz"
+done
 # The line of a cut is the line being read: the cut file's last whole
 # line is one before it.
 "$TOUCHTAPE" print "$tmp/cut.gz" 2>"$tmp/err" >/dev/null
