@@ -206,12 +206,14 @@ push_point(struct tt_plot_path *path, const struct tt_plot_point *pt)
 void
 tt_plot_path_sample(struct tt_plot_path *path, const struct tt_ktouch *t, int64_t time_us, bool jump)
 {
-	struct tt_plot_point pt = {
-		.time_us = time_us,
-		.x = t->values[TT_AXIS(ABS_MT_POSITION_X)],
-		.y = t->values[TT_AXIS(ABS_MT_POSITION_Y)],
-		.pressure = t->values[TT_AXIS(ABS_MT_PRESSURE)],
-	};
+	struct tt_plot_point pt;
+
+	/* Points go to a file whole, padding included: no stack garbage. */
+	memset(&pt, 0, sizeof(pt));
+	pt.time_us = time_us;
+	pt.x = t->values[TT_AXIS(ABS_MT_POSITION_X)];
+	pt.y = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
+	pt.pressure = t->values[TT_AXIS(ABS_MT_PRESSURE)];
 
 	if (!path->npoints) {
 		path->slot = t->slot;
@@ -308,12 +310,15 @@ draw_path(FILE *out, struct panel *pn, uint64_t serial, const struct tt_plot_pat
 static void
 save_touch(struct tt_plot *p, uint32_t device, uint64_t serial, const struct tt_plot_path *path)
 {
-	struct touch_rec tr = {
-		.serial = serial, .device = device, .slot = path->slot,
-		.tracking_id = path->tracking_id, .synthetic_id = path->synthetic_id,
-		.npoints = (uint32_t)path->npoints,
-	};
+	struct touch_rec tr;
 
+	memset(&tr, 0, sizeof(tr));	/* written whole, padding included */
+	tr.serial = serial;
+	tr.device = device;
+	tr.slot = path->slot;
+	tr.tracking_id = path->tracking_id;
+	tr.synthetic_id = path->synthetic_id;
+	tr.npoints = (uint32_t)path->npoints;
 	p->ntouches++;
 	if (p->npaneled >= TT_PLOT_MAX_TOUCH_PANELS)
 		return;
