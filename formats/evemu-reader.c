@@ -538,7 +538,7 @@ next_line(struct tt_reader *r, struct linebuf *lb, const char *name, char **out,
 		*lineno = lb->lineno;
 		if (status < 0) {
 			r->done = true;
-			reader_fail_in(r, name, lb->lineno, "read error: %s", strerror(-status));
+			reader_fail_in(r, name, lb->lineno, "%s", linebuf_error(lb, status));
 			return -EIO;
 		}
 		if (status == LINEBUF_EOF)

@@ -108,24 +108,14 @@ read_handler(void *data, unsigned char *buffer, size_t size, size_t *size_read)
 	struct linebuf *lb = &r->lb;
 	size_t n;
 
-	if (lb->start < lb->len) {
-		/* The bytes format detection already read. */
-		n = lb->len - lb->start;
-		if (n > size)
-			n = size;
-		memcpy(buffer, lb->buf + lb->start, n);
-		lb->start += n;
-	} else if (lb->eof) {
-		n = 0;
-	} else {
-		ssize_t got;
-		do {
-			got = read(lb->fd, buffer, size);
-		} while (got < 0 && errno == EINTR);
-		if (got < 0)
-			return 0;
-		n = (size_t)got;
+	/* The bytes format detection already read, then the rest,
+	 * decompressed when the file is gzip. */
+	ssize_t got = linebuf_read(lb, buffer, size);
+	if (got < 0) {
+		linebuf_error(lb, (int)got);	/* kept in lb->error for yaml_fail */
+		return 0;
 	}
+	n = (size_t)got;
 	for (size_t i = 0; i < n; i++) {
 		if (p->run == 0)
 			p->lines_read++;
@@ -156,6 +146,8 @@ yaml_fail(struct tt_reader *r)
 	r->done = true;
 	if (p->too_long)
 		return reader_fail(r, y->mark.line + 1, "line longer than %u bytes", TT_MAX_LINE_BYTES);
+	if (r->lb.error[0])
+		return reader_fail(r, p->lines_read ? p->lines_read : 1, "%s", r->lb.error);
 	if (p->too_big)
 		return reader_fail(r, p->event_line, "more than %u bytes of YAML after this line without a "
 				   "complete value (a huge multi-line scalar or comment?)", TT_MAX_LINE_BYTES);

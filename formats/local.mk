@@ -1,6 +1,7 @@
 libtouchtape_sources += \
 	formats/json-get.c formats/json-get.h \
 	formats/linebuf.c formats/linebuf.h \
+	formats/gzip-out.c formats/gzip-out.h \
 	formats/reader.c formats/reader.h formats/reader-private.h \
 	formats/timeline-reader.c \
 	formats/timeline-writer.c formats/writer.h \

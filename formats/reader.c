@@ -208,12 +208,26 @@ tt_file_format_name(enum tt_file_format f)
 	return "unknown";
 }
 
+/* Why the first read failed: the gzip data's fault, or the system's. */
+static char *
+open_error(struct tt_reader *r, const char *name, int rc)
+{
+	char *why;
+	int n;
+
+	if (rc == -EBADMSG)
+		n = asprintf(&why, "%s:1: %s", name, linebuf_error(&r->lb, rc));
+	else
+		n = asprintf(&why, "%s: %s", name, strerror(-rc));
+	return n < 0 ? NULL : why;
+}
+
 int
 tt_reader_open_fd(int fd, const char *name, struct tt_reader **out, char **why_out)
 {
 	struct tt_reader *r = tt_zalloc(sizeof(*r));
-	char head[4096];
-	size_t len = 0;
+	const char *head;
+	size_t len;
 	const char *why;
 	int rc;
 
@@ -223,27 +237,15 @@ tt_reader_open_fd(int fd, const char *name, struct tt_reader **out, char **why_o
 	linebuf_init(&r->lb, fd, TT_MAX_LINE_BYTES);
 	r->marker.device = -1;
 
-	/* Read enough to recognise the format; a pipe may deliver it in
-	 * pieces. */
-	while (len < sizeof(head)) {
-		ssize_t n = read(fd, head + len, sizeof(head) - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			if (why_out && asprintf(why_out, "%s: %s", name, strerror(-rc)) < 0)
-				*why_out = NULL;
-			tt_reader_free(r);
-			return rc;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
+	/* Enough to recognise the format, decompressed if it is gzip; it
+	 * stays buffered for the format's reader. */
+	rc = linebuf_peek(&r->lb, 4096, &head, &len);
+	if (rc < 0) {
+		if (why_out)
+			*why_out = open_error(r, name, rc);
+		tt_reader_free(r);
+		return rc;
 	}
-	linebuf_prime(&r->lb, head, len);
-	if (len < sizeof(head))
-		r->lb.eof = true;
-
 	r->format = tt_detect_format(head, len, &why);
 	switch (r->format) {
 	case TT_FORMAT_TIMELINE:

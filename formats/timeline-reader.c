@@ -859,7 +859,7 @@ tokener_message(struct json_tokener *tok)
 }
 
 static int
-timeline_next(struct tt_reader *r, struct tt_record *rec)
+next_record(struct tt_reader *r, struct tt_record *rec)
 {
 	struct timeline_priv *p = r->priv;
 
@@ -872,7 +872,7 @@ timeline_next(struct tt_reader *r, struct tt_record *rec)
 
 		if (status < 0) {
 			r->done = true;
-			reader_fail(r, lineno, "read error: %s", strerror(-status));
+			reader_fail(r, lineno, "%s", linebuf_error(&r->lb, status));
 			return -EIO;
 		}
 		if (status == LINEBUF_EOF) {
@@ -941,6 +941,23 @@ timeline_next(struct tt_reader *r, struct tt_record *rec)
 			continue;	/* unknown record type, skipped */
 		return 1;
 	}
+}
+
+static int
+timeline_next(struct tt_reader *r, struct tt_record *rec)
+{
+	struct timeline_priv *p = r->priv;
+	int rc = next_record(r, rec);
+
+	/* The header says what the lines after it mean: without one they
+	 * cannot be read, and an error on each of them would only bury the
+	 * one that matters. */
+	if (rc < 0 && !p->header_seen && !r->done) {
+		size_t n = strlen(r->error);
+		snprintf(r->error + n, sizeof(r->error) - n, " (in the header; the rest of the file is not read)");
+		r->done = true;
+	}
+	return rc;
 }
 
 static void

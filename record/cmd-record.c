@@ -12,6 +12,7 @@
 
 #include "../tools/commands.h"
 #include "../tools/output.h"
+#include "gzip-out.h"
 #include "input-devices.h"
 #include "log.h"
 #include "recorder.h"
@@ -370,6 +371,12 @@ tt_cmd_record(int argc, char **argv)
 		default: return tt_usage_error("record", "unknown option");
 		}
 	}
+	/* A recording must stay readable when killed at any instant; a gzip
+	 * stream is not until it is finished. */
+	if (tt_gz_path(ro.output))
+		return tt_usage_error("record", "cannot record to a .gz file (a killed recording would be unreadable); "
+				      "record to %.*s and compress it afterwards with touchtape convert or gzip",
+				      (int)(strlen(ro.output) - 3), ro.output);
 	if (ro.autorestart_us && (!ro.output || strcmp(ro.output, "-") == 0))
 		return tt_usage_error("record", "--autorestart needs -o FILE (it writes FILE.1, FILE.2, ...)");
 

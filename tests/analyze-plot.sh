@@ -1,11 +1,39 @@
 #!/bin/sh
-# touchtape analyze --plot: one trajectory per touch sequence, one red
-# circle per jump, one timeline per touch device, well-formed SVG.
+# touchtape analyze --plot: one trajectory and one slot/tracking-ID label
+# per touch sequence, one red circle per jump, one timeline per touch
+# device, axes in mm where the device has a resolution (device units
+# otherwise) spanning its full range, a time axis, and a panel of x, y
+# and pressure per touch (capped, and the SVG says so). The SVG is valid
+# XML and renders to a PNG of its size (rsvg-convert).
 . "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 data="$abs_top_srcdir/tests/data/analyze"
 corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+max_panels=16	# TT_PLOT_MAX_TOUCH_PANELS
 
 count() { grep -o "$1" "$2" | wc -l | tr -d ' '; }
+same() { [ "$2" = "$3" ] && pass "$1: $2" || fail "$1: $2, want $3"; }
+# The tick labels of one axis, in order.
+tick_values() { sed -n "s/.*data-axis=\"$1\"[^>]*>\([-0-9.]*\)<.*/\1/p" "$2"; }
+
+render_check() {
+	what=$1 svg=$2
+	if command -v xmllint >/dev/null; then
+		xmllint --noout "$svg" && pass "$what: valid XML" || fail "$what: xmllint rejects the SVG"
+	elif command -v python3 >/dev/null; then
+		python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$svg" &&
+			pass "$what: well-formed XML" || fail "$what: not well-formed XML"
+	fi
+	if ! command -v rsvg-convert >/dev/null; then
+		echo "skip: $what: no rsvg-convert (librsvg2-bin)"
+		return
+	fi
+	rsvg-convert "$svg" -o "$tmp/p.png" 2>"$tmp/rsvg.err" && pass "$what: renders" ||
+		{ fail "$what: rsvg-convert failed"; cat "$tmp/rsvg.err" >&2; return; }
+	# PNG header: width and height, big-endian, at bytes 16-23.
+	png=$(od -An -tu1 -j16 -N8 "$tmp/p.png" | awk '{ print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8 }')
+	svg_size=$(sed -n 's/^<svg [^>]*width="\([0-9]*\)" height="\([0-9]*\)".*/\1x\2/p' "$svg")
+	same "$what: PNG size" "$png" "$svg_size"
+}
 
 plot_check() {
 	what=$1; shift
@@ -13,20 +41,59 @@ plot_check() {
 	touches=$(sed -n 's/.*"summary":{"touch_sequences":\([0-9]*\).*/\1/p' "$tmp/p.json")
 	jumps=$(count '"kind":"jump"' "$tmp/p.json")
 	devices=$(count '"touch_sequences":[0-9]*,"syn_dropped"' "$tmp/p.json")
-	[ "$(count '<polyline class="touch"' "$tmp/p.svg")" = "$touches" ] &&
-		pass "$what: $touches trajectories" || fail "$what: trajectories $(count '<polyline class="touch"' "$tmp/p.svg"), touches $touches"
-	[ "$(count '<circle class="jump"' "$tmp/p.svg")" = "$jumps" ] &&
-		pass "$what: $jumps jumps circled" || fail "$what: jump circles $(count '<circle class="jump"' "$tmp/p.svg"), jumps $jumps"
-	[ "$(count '<polyline class="count"' "$tmp/p.svg")" = "$devices" ] &&
-		pass "$what: $devices timeline(s)" || fail "$what: timelines $(count '<polyline class="count"' "$tmp/p.svg"), devices $devices"
-	if command -v python3 >/dev/null; then
-		python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$tmp/p.svg" &&
-			pass "$what: well-formed XML" || fail "$what: not well-formed XML"
+	same "$what: trajectories" "$(count '<polyline class="touch"' "$tmp/p.svg")" "$touches"
+	same "$what: touch labels" "$(count '<text class="touch-label"' "$tmp/p.svg")" "$touches"
+	same "$what: jumps circled" "$(count '<circle class="jump"' "$tmp/p.svg")" "$jumps"
+	same "$what: timelines" "$(count '<polyline class="count"' "$tmp/p.svg")" "$devices"
+	panels=$((touches < max_panels ? touches : max_panels))
+	same "$what: touch panels" "$(count '<g class="touch-panel"' "$tmp/p.svg")" "$panels"
+	same "$what: x series" "$(count '<polyline class="series-x"' "$tmp/p.svg")" "$panels"
+	if [ "$touches" -gt "$max_panels" ]; then
+		expect_grep "$((touches - max_panels)) more touches without a panel.*the first $max_panels of $touches" \
+			"$tmp/p.svg" "$what: says how many touches have no panel"
 	fi
+	[ "$(tick_values time "$tmp/p.svg" | wc -l)" -ge 3 ] && pass "$what: time axis ticks" ||
+		fail "$what: fewer than 3 time ticks"
+	expect_grep '>time \(s\)</text>' "$tmp/p.svg" "$what: time axis title"
+	render_check "$what" "$tmp/p.svg"
+}
+
+# The surface frame is the device's full range: in mm, the x ticks run
+# from 0 to within one step of the width in mm.
+mm_check() {
+	what=$1 file=$2
+	res=$(jq -r 'select(.type=="device") | .absinfo.ABS_MT_POSITION_X | "\(.max - .min) \(.resolution)"' "$file" | head -1)
+	width_mm=$(echo "$res" | awk '{ printf "%d", $1 / $2 }')
+	"$TOUCHTAPE" analyze --plot "$tmp/mm.svg" "$file" >/dev/null 2>&1
+	expect_grep '>x \(mm\)</text>' "$tmp/mm.svg" "$what: x axis in mm"
+	expect_grep '>y \(mm\)</text>' "$tmp/mm.svg" "$what: y axis in mm"
+	first=$(tick_values x "$tmp/mm.svg" | head -1)
+	step=$(tick_values x "$tmp/mm.svg" | sed -n 2p)
+	last=$(tick_values x "$tmp/mm.svg" | tail -1)
+	same "$what: x ticks start at" "$first" 0
+	if [ "$last" -le "$width_mm" ] && [ "$((last + step))" -gt "$width_mm" ]; then
+		pass "$what: x ticks reach $last of $width_mm mm"
+	else
+		fail "$what: last x tick $last (step $step), the surface is $width_mm mm"
+	fi
+	expect_grep "full range, $width_mm \\S+ [0-9]+ mm" "$tmp/mm.svg" "$what: title gives the size in mm"
+	# Pressure has a right-hand axis in the touch panels.
+	[ "$(tick_values touch-pressure "$tmp/mm.svg" | wc -l)" -ge 2 ] && pass "$what: pressure axis" ||
+		fail "$what: no pressure ticks"
 }
 
 plot_check "jump sample" "$data/jump-yes.jsonl"
 plot_check "Type A pairing" "$data/type-a-pairing.jsonl"
+expect_grep '<text class="touch-label"[^>]*>touch [0-9]+ · slot [0-9]+</text>' "$tmp/p.svg" \
+	"Type A: labelled with the touch number and slot"
+plot_check "3M sample" "$samples/3m-two-finger.jsonl"
+expect_grep '>x \(device units\)</text>' "$tmp/p.svg" "3M sample: no resolution, device units"
+for id in $(jq -r 'select(.type=="frame") | .ev[] | select(.[1]==57 or .[1]=="ABS_MT_TRACKING_ID") | .[2]' \
+		"$samples/3m-two-finger.jsonl" 2>/dev/null | grep -v '^-1$' | sort -u); do
+	expect_grep "<text class=\"touch-label\"[^>]*>slot [0-9]+ · ID $id</text>" "$tmp/p.svg" "3M sample: tracking ID $id labelled"
+done
+plot_check "touchpad sample" "$samples/touchpad-two-finger-swipe.jsonl"
+mm_check "touchpad sample" "$samples/touchpad-two-finger-swipe.jsonl"
 # A device name with XML metacharacters.
 sed 's/"name":"test touchscreen"/"name":"<b>\&amp; \\"x\\"<\/b>"/' "$data/jump-yes.jsonl" >"$tmp/name.jsonl"
 plot_check "hostile name" "$tmp/name.jsonl"

@@ -30,8 +30,8 @@ tests_test_linebuf_LDADD = $(tt_test_ldadd)
 if HAVE_SANITIZERS
 check_LTLIBRARIES = libtouchtape-san.la
 libtouchtape_san_la_SOURCES = $(libtouchtape_sources)
-libtouchtape_san_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(SANITIZE_FLAGS)
-libtouchtape_san_la_LIBADD = $(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS) -lm
+libtouchtape_san_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(SANITIZE_FLAGS)
+libtouchtape_san_la_LIBADD = $(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) -lm
 
 check_PROGRAMS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san
 TESTS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san
@@ -104,3 +104,7 @@ EXTRA_DIST += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.
 # an input or a previous file, the shared options, exit statuses.
 TESTS += tests/output-safety.sh tests/options-convention.sh
 EXTRA_DIST += tests/output-safety.sh tests/options-convention.sh
+# Reading BOM, CRLF and gzip recordings in every format, writing .gz, and
+# hostile gzip input.
+TESTS += tests/read-variants.sh tests/gz-hostile.sh
+EXTRA_DIST += tests/read-variants.sh tests/gz-hostile.sh

@@ -137,6 +137,38 @@ test_bad_header(void)
 	check_contains(res.first_error, "hid-recorder");
 	read_all("I: Bus=0011 Vendor=0002\nN: Name=\"x\"\n", &res);
 	check_contains(res.first_error, "/proc/bus/input/devices");
+
+	/* One error for a bad header, not one for each line after it. */
+	read_all("{\"format\":\"touchtape-timeline\",\"version\":1}\n" DEVICE FRAME FRAME FRAME, &res);
+	check_int_eq(res.errors, 1);
+	check_int_eq(res.records, 0);
+	check_contains(res.first_error, ":1: missing key \"start\" (in the header; the rest of the file is not read)");
+	read_all("\n{\"format\":\"touchtape-timeline\"\n" DEVICE FRAME, &res);
+	check_int_eq(res.errors, 1);
+	check_contains(res.first_error, ":2: invalid JSON");
+}
+
+/* A byte order mark and CRLF line ends read as the plain file does,
+ * with the same line numbers in messages. */
+static void
+test_bom_crlf(void)
+{
+	struct tt_test_read res;
+
+	read_all("\xef\xbb\xbf" HEADER DEVICE FRAME, &res);
+	check_int_eq(res.records, 3);
+	check_int_eq(res.errors, 0);
+	read_all("\xef\xbb\xbf{\"format\":\"touchtape-timeline\",\"version\":1,\"start\":{\"monotonic_us\":1,\"realtime_us\":2}}\r\n"
+		 "\r\n"
+		 "{\"type\":\"marker\",\"t\":13,\"kind\":\"stop\"}\r\n"
+		 "not json\r\n", &res);
+	check_int_eq(res.records, 2);
+	check_int_eq(res.errors, 1);
+	check_contains(res.first_error, ":4: invalid JSON");
+	/* Only at the very start: elsewhere it is a bad line. */
+	read_all(HEADER "\xef\xbb\xbf" FRAME, &res);
+	check_int_eq(res.errors, 1);
+	check_contains(res.first_error, ":2: invalid JSON");
 }
 
 /* Every prefix of a valid file reads without errors: up to the last whole
@@ -272,6 +304,7 @@ main(void)
 	RUN(test_valid_minimal);
 	RUN(test_bad_lines);
 	RUN(test_bad_header);
+	RUN(test_bom_crlf);
 	RUN(test_cut_everywhere);
 	RUN(test_long_line);
 	RUN(test_too_many_devices);

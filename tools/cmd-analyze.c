@@ -217,7 +217,7 @@ on_kbegin(void *data, struct tt_ktouch *t)
 			set_bit(s->slots_used, (unsigned)t->slot);
 	}
 	if (a->plot)
-		tt_plot_path_add(&ts->plot, ts->last_x, ts->last_y, false);
+		tt_plot_path_sample(&ts->plot, t, t->begin_us, false);
 }
 
 static void
@@ -235,8 +235,11 @@ on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
 	if (p > ts->pmax) ts->pmax = p;
 	if (sz < ts->smin) ts->smin = sz;
 	if (sz > ts->smax) ts->smax = sz;
-	if (x == ts->last_x && y == ts->last_y)
+	if (x == ts->last_x && y == ts->last_y) {
+		if (a->plot)	/* pressure alone changed: the touch panel shows it */
+			tt_plot_path_sample(&ts->plot, t, u->time_us, false);
 		return;
+	}
 	double step = tt_model_distance(s->dev, (double)x - ts->last_x, (double)y - ts->last_y);
 	double limit = s->mm ? a->jump : a->jump_units;
 	bool jump = limit > 0 && step > limit;
@@ -249,7 +252,7 @@ on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
 	ts->last_x = x;
 	ts->last_y = y;
 	if (a->plot)
-		tt_plot_path_add(&ts->plot, x, y, jump);
+		tt_plot_path_sample(&ts->plot, t, u->time_us, jump);
 }
 
 static void
@@ -356,10 +359,8 @@ on_kend(void *data, struct tt_ktouch *t)
 
 	if (ts && s && s->selected)
 		report_touch(a, t, ts, s);
-	if (ts) {
-		free(ts->plot.xy);
-		free(ts->plot.jumps);
-	}
+	if (ts)
+		tt_plot_path_release(&ts->plot);
 	free(ts);
 	t->user = NULL;
 }
@@ -762,8 +763,9 @@ usage(FILE *out)
 		"Options:\n"
 		"  -j, --json          machine-readable output (see touchtape-analyze(1))\n"
 		"  -d, --device ID     only the evdev device with this record id\n"
-		"  -p, --plot OUT.svg  draw trajectories and a touches-over-time timeline\n"
-		"                      (written beside OUT.svg and renamed into place)\n"
+		"  -p, --plot OUT.svg  draw trajectories (axes in mm), touches over time, and\n"
+		"                      x, y and pressure over time per touch (written beside OUT.svg\n"
+		"                      and renamed into place)\n"
 		"      --desc FILE     the device description of an events-only evemu file\n"
 		"      --jump MM       per-frame movement that counts as a jump (default %.0f mm,\n"
 		"                      libinput's touchpad jump threshold)\n"

@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "export.h"
+#include "gzip-out.h"
 #include "log.h"
 #include "output.h"
 #include "read-options.h"
@@ -28,8 +29,9 @@ usage(FILE *out)
 		"\n"
 		"Converts a recording between the touchtape timeline, evemu and\n"
 		"libinput-record formats. The input format is detected from the content\n"
-		"(a touchtape timeline, any evemu version, libinput record YAML); the\n"
-		"output is a timeline unless --format says otherwise. What the output format\n"
+		"(a touchtape timeline, any evemu version, libinput record YAML, each\n"
+		"possibly gzip-compressed); the output is a timeline unless --format says\n"
+		"otherwise. What the output format\n"
 		"cannot hold (XInput events, markers, more than one device in evemu) is\n"
 		"listed on stderr, never dropped silently. The output file is written\n"
 		"beside its place and renamed into it at the end: a failed or interrupted\n"
@@ -37,7 +39,8 @@ usage(FILE *out)
 		"output.\n"
 		"\n"
 		"Options:\n"
-		"  -o, --output FILE   write to FILE instead of stdout\n"
+		"  -o, --output FILE   write to FILE instead of stdout; a name ending in\n"
+		"                      .gz is written compressed with gzip\n"
 		"  -F, --format FORMAT timeline (default), evemu or libinput\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"                      (the .desc/.prop beside a .events file)\n"
@@ -57,7 +60,8 @@ usage(FILE *out)
 		"  touchtape convert recording.yml -o recording.jsonl\n"
 		"  touchtape convert --format evemu --device 1 session.jsonl -o touchpad.evemu\n"
 		"  touchtape convert --format libinput session.jsonl -o session.yml\n"
-		"  touchtape convert --from 2s --to 5s session.jsonl -o excerpt.jsonl\n");
+		"  touchtape convert --from 2s --to 5s session.jsonl -o excerpt.jsonl\n"
+		"  touchtape convert bug.evemu -o bug.jsonl.gz\n");
 }
 
 enum target {
@@ -109,12 +113,20 @@ report_losses(const struct convert_opts *o, const struct tt_export_stats *s)
 struct sink {
 	struct tt_writer *w;
 	struct tt_export *e;
+	struct tt_gz_out *gz;	/* -o NAME.gz: the writers write into it */
 };
 
 static int
 sink_open(const struct convert_opts *o, int fd, struct sink *k)
 {
 	int rc;
+
+	if (tt_gz_path(o->out)) {
+		rc = tt_gz_out_new(fd, &k->gz);
+		if (rc < 0)
+			return rc;
+		fd = tt_gz_out_fd(k->gz);
+	}
 
 	if (o->to == TO_TIMELINE)
 		return tt_writer_new(fd, &k->w);
@@ -129,6 +141,7 @@ sink_close(struct sink *k)
 {
 	tt_writer_free(k->w);
 	tt_export_free(k->e);
+	tt_gz_out_free(k->gz);
 }
 
 /* Copies every record the reading options keep. -EIO after a read error
@@ -159,6 +172,8 @@ copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 	}
 	if (k->e && (rc = tt_export_finish(k->e)) < 0)
 		return rc == -EIO ? -EPIPE : rc;
+	if (k->gz && (rc = tt_gz_out_finish(k->gz)) < 0)
+		return rc;
 	return bad;
 }
 

@@ -3,11 +3,13 @@
  * libFuzzer harness for every reader behind tt_reader_open_fd(): the
  * input is served through a pipe, so format detection, the timeline
  * reader (fast path and json-c path), and the evemu and libinput-record
- * readers all see it as a file. Each input is read twice, with and
- * without the frame fast path, and the two record streams must agree;
- * records also go through the semantic checker and back through the
- * writer, whose output must read back without errors, and through the
- * touch-sequence model (with the kernel-to-XI link on) that inspect,
+ * readers all see it as a file; a gzip input (the .gz seed) is inflated
+ * by the line layer first, so mutations reach the inflate path too. Each
+ * input is read twice, with and without the frame fast path, and the two
+ * record streams must agree; records also go through the semantic
+ * checker and back through the writer, whose output must read back
+ * without errors, and through the touch-sequence model (with the
+ * kernel-to-XI link on) that inspect,
  * analyze and diff build on.
  *
  * TT_FUZZ_FORMAT=timeline|evemu|libinput in the environment narrows a

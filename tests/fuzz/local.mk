@@ -4,8 +4,8 @@ EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/fuzz-reader.c tests/fuzz/fuzz-short.s
 	tests/fuzz/seeds tests/fuzz/regressions
 TESTS += tests/fuzz/fuzz-short.sh
 tt_fuzz_env = TT_FUZZ_SOURCES='$(libtouchtape_sources)' \
-	TT_FUZZ_CFLAGS='$(LIBEVDEV_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS)' \
-	TT_FUZZ_LIBS='$(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS)' \
+	TT_FUZZ_CFLAGS='$(LIBEVDEV_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS)' \
+	TT_FUZZ_LIBS='$(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS) $(ZLIB_LIBS)' \
 	abs_top_srcdir='$(abs_top_srcdir)' abs_top_builddir='$(abs_top_builddir)'
 AM_TESTS_ENVIRONMENT += export $(tt_fuzz_env);
 fuzz:
