@@ -11,37 +11,6 @@
 #include "evnames.h"
 #include "util-mem.h"
 
-static const struct {
-	const char *name;
-	enum tt_severity severity;
-} checks[TT_CHECK_COUNT] = {
-	[TT_CHECK_TIME_BACKWARDS] = { "time-backwards", TT_SEV_ERROR },
-	[TT_CHECK_NO_SYN_REPORT] = { "no-syn-report", TT_SEV_ERROR },
-	[TT_CHECK_SLOT_RANGE] = { "slot-out-of-range", TT_SEV_ERROR },
-	[TT_CHECK_TRACKING_ID_REUSED] = { "tracking-id-reused", TT_SEV_ERROR },
-	[TT_CHECK_TRACKING_ID_REPLACED] = { "tracking-id-replaced", TT_SEV_WARNING },
-	[TT_CHECK_VALUE_RANGE] = { "value-out-of-range", TT_SEV_WARNING },
-	[TT_CHECK_UNSUPPORTED_CODE] = { "unsupported-code", TT_SEV_ERROR },
-	[TT_CHECK_XI_UPDATE_BEFORE_BEGIN] = { "xi-update-before-begin", TT_SEV_ERROR },
-	[TT_CHECK_XI_BEGIN_TWICE] = { "xi-begin-twice", TT_SEV_ERROR },
-	[TT_CHECK_XI_END_TWICE] = { "xi-end-without-begin", TT_SEV_ERROR },
-	[TT_CHECK_NO_DEVICES] = { "no-devices", TT_SEV_WARNING },
-	[TT_CHECK_DUPLICATE_DEVICE] = { "duplicate-device", TT_SEV_ERROR },
-	[TT_CHECK_SYN_DROPPED] = { "syn-dropped", TT_SEV_WARNING },
-};
-
-const char *
-tt_check_name(enum tt_check check)
-{
-	return check < TT_CHECK_COUNT ? checks[check].name : "unknown";
-}
-
-enum tt_severity
-tt_check_severity(enum tt_check check)
-{
-	return check < TT_CHECK_COUNT ? checks[check].severity : TT_SEV_ERROR;
-}
-
 struct dev_state {
 	bool used;
 	uint32_t id;
@@ -51,6 +20,8 @@ struct dev_state {
 	int32_t slot;
 	uint32_t num_slots;
 	int32_t *tracking;	/* per slot, -1 when empty */
+	bool *unknown;		/* per slot: not set since a SYN_DROPPED */
+	bool in_drop;		/* since the SYN_DROPPED, until a regular frame */
 	const struct tt_device *dev;
 };
 
@@ -103,15 +74,10 @@ static void
 report(struct tt_checker *c, enum tt_check check, size_t line, int64_t t, int64_t dev,
        const char *fmt, ...)
 {
-	struct tt_diag d = {
-		.check = check,
-		.severity = tt_check_severity(check),
-		.line = line,
-		.time_us = t,
-		.device = dev,
-	};
+	struct tt_diag d;
 	va_list ap;
 
+	tt_diag_init(&d, check, line, t, dev);
 	va_start(ap, fmt);
 	vsnprintf(d.message, sizeof(d.message), fmt, ap);
 	va_end(ap);
@@ -135,8 +101,10 @@ tt_checker_free(struct tt_checker *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->ndevs; i++)
+	for (size_t i = 0; i < c->ndevs; i++) {
 		free(c->devs[i].tracking);
+		free(c->devs[i].unknown);
+	}
 	free(c->touches);
 	free(c->first);
 	free(c);
@@ -168,6 +136,7 @@ feed_device(struct tt_checker *c, const struct tt_record *rec)
 		report(c, TT_CHECK_DUPLICATE_DEVICE, rec->line, 0, dev->id,
 		       "device %u is declared a second time", dev->id);
 		free(s->tracking);
+		free(s->unknown);
 	} else {
 		if (c->ndevs >= TT_MAX_DEVICES)
 			return;
@@ -180,6 +149,7 @@ feed_device(struct tt_checker *c, const struct tt_record *rec)
 	s->num_slots = dev->num_slots;
 	if (dev->mt_protocol == TT_MT_B && dev->num_slots) {
 		s->tracking = tt_reallocarray(NULL, dev->num_slots, sizeof(int32_t));
+		s->unknown = tt_zalloc(dev->num_slots * sizeof(bool));
 		for (uint32_t i = 0; i < dev->num_slots; i++)
 			s->tracking[i] = dev->slots[i].values[ABS_MT_TRACKING_ID - TT_MT_FIRST];
 	}
@@ -192,22 +162,38 @@ check_tracking(struct tt_checker *c, struct dev_state *s, const struct tt_record
 	if (s->slot < 0 || (uint32_t)s->slot >= s->num_slots || !s->tracking)
 		return;
 	int32_t old = s->tracking[s->slot];
+	bool unknown = s->unknown[s->slot];
 
+	s->unknown[s->slot] = false;
 	if (value != -1) {
 		for (uint32_t i = 0; i < s->num_slots; i++) {
-			if ((int32_t)i != s->slot && s->tracking[i] == value) {
-				report(c, TT_CHECK_TRACKING_ID_REUSED, rec->line, t, s->id,
-				       "tracking ID %d set in slot %d while still active in slot %u",
-				       value, s->slot, i);
-				break;
+			if ((int32_t)i == s->slot || s->tracking[i] != value)
+				continue;
+			if (s->unknown[i] || s->in_drop) {
+				/* Its release was lost with the dropped events. */
+				s->tracking[i] = -1;
+				continue;
 			}
+			report(c, TT_CHECK_TRACKING_ID_REUSED, rec->line, t, s->id,
+			       "tracking ID %d set in slot %d while still active in slot %u",
+			       value, s->slot, i);
+			break;
 		}
-		if (old != -1 && old != value)
+		if (old != -1 && old != value && !unknown && !s->in_drop)
 			report(c, TT_CHECK_TRACKING_ID_REPLACED, rec->line, t, s->id,
 			       "slot %d: tracking ID %d replaced by %d without a release",
 			       s->slot, old, value);
 	}
 	s->tracking[s->slot] = value;
+}
+
+/* After a SYN_DROPPED every slot is unknown until it is set again. */
+static void
+forget_slots(struct dev_state *s)
+{
+	s->in_drop = true;
+	for (uint32_t i = 0; s->unknown && i < s->num_slots; i++)
+		s->unknown[i] = true;
 }
 
 static void
@@ -227,10 +213,14 @@ feed_frame(struct tt_checker *c, const struct tt_record *rec)
 		       s->id, f->time_us, s->last_time);
 	s->last_time = f->time_us;
 	s->have_time = true;
+	/* The resync frames that follow a drop set the slots again. */
+	if (!(f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)))
+		s->in_drop = false;
 
 	if (f->flags & TT_FRAME_DROPPED) {
 		report(c, TT_CHECK_SYN_DROPPED, rec->line, f->time_us, s->id,
 		       "device %u: the kernel dropped events here (SYN_DROPPED)", s->id);
+		forget_slots(s);
 	} else if (!(f->flags & TT_FRAME_INCOMPLETE)) {
 		const struct tt_event *last = f->nevents ? &f->events[f->nevents - 1] : NULL;
 		if (!last || last->type != EV_SYN || last->code != SYN_REPORT)
