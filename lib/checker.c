@@ -209,8 +209,8 @@ feed_frame(struct tt_checker *c, const struct tt_record *rec)
 
 	if (s->have_time && f->time_us < s->last_time)
 		report(c, TT_CHECK_TIME_BACKWARDS, rec->line, f->time_us, s->id,
-		       "device %u: frame time %" PRId64 " us is before the previous frame's %" PRId64 " us",
-		       s->id, f->time_us, s->last_time);
+		       "frame time %" PRId64 " us is before the previous frame's %" PRId64 " us",
+		       f->time_us, s->last_time);
 	s->last_time = f->time_us;
 	s->have_time = true;
 	/* The resync frames that follow a drop set the slots again. */
@@ -219,20 +219,20 @@ feed_frame(struct tt_checker *c, const struct tt_record *rec)
 
 	if (f->flags & TT_FRAME_DROPPED) {
 		report(c, TT_CHECK_SYN_DROPPED, rec->line, f->time_us, s->id,
-		       "device %u: the kernel dropped events here (SYN_DROPPED)", s->id);
+		       "the kernel dropped events here (SYN_DROPPED)");
 		forget_slots(s);
 	} else if (!(f->flags & TT_FRAME_INCOMPLETE)) {
 		const struct tt_event *last = f->nevents ? &f->events[f->nevents - 1] : NULL;
 		if (!last || last->type != EV_SYN || last->code != SYN_REPORT)
 			report(c, TT_CHECK_NO_SYN_REPORT, rec->line, f->time_us, s->id,
-			       "device %u: frame does not end with SYN_REPORT", s->id);
+			       "frame does not end with SYN_REPORT");
 	}
 
 	for (uint32_t i = 0; i < f->nevents; i++) {
 		const struct tt_event *e = &f->events[i];
 		if (e->type != EV_SYN && !tt_device_has(s->dev, e->type, e->code)) {
 			report(c, TT_CHECK_UNSUPPORTED_CODE, rec->line, f->time_us, s->id,
-			       "device %u does not have %s %s", s->id,
+			       "the device does not have %s %s",
 			       tt_type_label(tb, sizeof(tb), e->type),
 			       tt_code_label(cb, sizeof(cb), e->type, e->code));
 			continue;
@@ -244,7 +244,7 @@ feed_frame(struct tt_checker *c, const struct tt_record *rec)
 			if (s->dev->mt_protocol == TT_MT_B &&
 			    (e->value < 0 || (uint32_t)e->value >= s->num_slots)) {
 				report(c, TT_CHECK_SLOT_RANGE, rec->line, f->time_us, s->id,
-				       "device %u: slot %d is beyond its %u slots", s->id, e->value, s->num_slots);
+				       "slot %d is beyond its %u slots", e->value, s->num_slots);
 				s->slot = -1;
 			} else {
 				s->slot = e->value;
@@ -258,7 +258,7 @@ feed_frame(struct tt_checker *c, const struct tt_record *rec)
 		}
 		if (e->value < a->minimum || e->value > a->maximum)
 			report(c, TT_CHECK_VALUE_RANGE, rec->line, f->time_us, s->id,
-			       "device %u: %s value %d is outside its range [%d, %d]", s->id,
+			       "%s value %d is outside its range [%d, %d]",
 			       tt_code_label(cb, sizeof(cb), EV_ABS, e->code), e->value,
 			       a->minimum, a->maximum);
 	}

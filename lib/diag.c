@@ -194,9 +194,13 @@ void
 tt_diag_format(const struct tt_diag *d, const char *cmd, const char *file, char *buf, size_t size)
 {
 	char where[32] = "";
+	char dev[32] = "";
 
 	if (d->line)
 		snprintf(where, sizeof(where), "%zu:", d->line);
-	snprintf(buf, size, "touchtape %s: %s:%s %s: %s [%s]", cmd, file, where,
-		 tt_severity_name(d->severity), d->message, tt_check_name(d->check));
+	/* Messages about an evdev device name it here, once. */
+	if (d->device >= 0 && d->touchid < 0)
+		snprintf(dev, sizeof(dev), "device %" PRId64 ": ", d->device);
+	snprintf(buf, size, "touchtape %s: %s:%s %s: %s%s [%s]", cmd, file, where,
+		 tt_severity_name(d->severity), dev, d->message, tt_check_name(d->check));
 }
