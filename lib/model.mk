@@ -29,6 +29,7 @@ tt_analyze_tests = \
 	tests/analyze-anomalies.sh \
 	tests/analyze-numbers.sh \
 	tests/analyze-plot.sh \
+	tests/analyze-answers.sh \
 	tests/diff-changes.sh \
 	tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
