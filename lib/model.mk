@@ -30,7 +30,8 @@ tt_analyze_tests = \
 	tests/analyze-numbers.sh \
 	tests/analyze-plot.sh \
 	tests/analyze-answers.sh \
+	tests/diag-consistency.sh \
 	tests/diff-changes.sh \
 	tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
-EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze
+EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze tests/diag-consistency.py
