@@ -21,7 +21,7 @@ struct dev_state {
 	uint32_t num_slots;
 	int32_t *tracking;	/* per slot, -1 when empty */
 	bool *unknown;		/* per slot: not set since a SYN_DROPPED */
-	bool in_drop;		/* since the SYN_DROPPED, until a regular frame */
+	bool slot_unknown;	/* the current slot, since a SYN_DROPPED */
 	const struct tt_device *dev;
 };
 
@@ -155,6 +155,11 @@ feed_device(struct tt_checker *c, const struct tt_record *rec)
 	}
 }
 
+/* After a SYN_DROPPED, neither the slots nor the current slot are known
+ * until the device itself sets them again: libevdev's resync frames are
+ * a guess of the state (they can be stale by the time the next events
+ * arrive), so they are applied without checks and settle nothing. A
+ * tracking ID event settles its slot once the current slot is known. */
 static void
 check_tracking(struct tt_checker *c, struct dev_state *s, const struct tt_record *rec,
 	       int64_t t, int32_t value)
@@ -162,14 +167,17 @@ check_tracking(struct tt_checker *c, struct dev_state *s, const struct tt_record
 	if (s->slot < 0 || (uint32_t)s->slot >= s->num_slots || !s->tracking)
 		return;
 	int32_t old = s->tracking[s->slot];
-	bool unknown = s->unknown[s->slot];
+	bool regular = !(rec->frame->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC));
+	bool slot_unknown = s->slot_unknown || !regular;
+	bool unknown = s->unknown[s->slot] || slot_unknown;
 
-	s->unknown[s->slot] = false;
+	if (regular && !s->slot_unknown)
+		s->unknown[s->slot] = false;
 	if (value != -1) {
 		for (uint32_t i = 0; i < s->num_slots; i++) {
 			if ((int32_t)i == s->slot || s->tracking[i] != value)
 				continue;
-			if (s->unknown[i] || s->in_drop) {
+			if (slot_unknown || s->unknown[i]) {
 				/* Its release was lost with the dropped events. */
 				s->tracking[i] = -1;
 				continue;
@@ -179,7 +187,7 @@ check_tracking(struct tt_checker *c, struct dev_state *s, const struct tt_record
 			       value, s->slot, i);
 			break;
 		}
-		if (old != -1 && old != value && !unknown && !s->in_drop)
+		if (old != -1 && old != value && !unknown)
 			report(c, TT_CHECK_TRACKING_ID_REPLACED, rec->line, t, s->id,
 			       "slot %d: tracking ID %d replaced by %d without a release",
 			       s->slot, old, value);
@@ -187,11 +195,10 @@ check_tracking(struct tt_checker *c, struct dev_state *s, const struct tt_record
 	s->tracking[s->slot] = value;
 }
 
-/* After a SYN_DROPPED every slot is unknown until it is set again. */
 static void
 forget_slots(struct dev_state *s)
 {
-	s->in_drop = true;
+	s->slot_unknown = true;
 	for (uint32_t i = 0; s->unknown && i < s->num_slots; i++)
 		s->unknown[i] = true;
 }
@@ -213,9 +220,6 @@ feed_frame(struct tt_checker *c, const struct tt_record *rec)
 		       f->time_us, s->last_time);
 	s->last_time = f->time_us;
 	s->have_time = true;
-	/* The resync frames that follow a drop set the slots again. */
-	if (!(f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)))
-		s->in_drop = false;
 
 	if (f->flags & TT_FRAME_DROPPED) {
 		report(c, TT_CHECK_SYN_DROPPED, rec->line, f->time_us, s->id,
@@ -248,6 +252,8 @@ feed_frame(struct tt_checker *c, const struct tt_record *rec)
 				s->slot = -1;
 			} else {
 				s->slot = e->value;
+				if (!(f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)))
+					s->slot_unknown = false;
 			}
 			continue;
 		}

@@ -210,7 +210,9 @@ detect_jump(struct tt_detect *d, struct det_dev *dd, struct tt_ktouch *t, struct
 {
 	int32_t x = t->values[TT_AXIS(ABS_MT_POSITION_X)], y = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
 	bool known = !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y)));
-	bool comparable = dt->known && known && dt->drop_gen == dd->drop_gen;
+	/* After a drop, positions are a guess until the slots settle. */
+	bool comparable = dt->known && known && dt->drop_gen == dd->drop_gen &&
+			  tt_model_settled(d->model, t->device);
 	double limit = dd->mm ? d->opts.jump_mm : d->opts.jump_units;
 	struct tt_diag diag;
 
@@ -393,11 +395,13 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 			else
 				clear_bit(s->keys, e->code);
 		}
-		/* A drop and its resync are not what the device did. */
+		/* A drop and its resync are not what the device did; until
+		 * the slots are known again the touches down are a guess. */
 		if (f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)) {
 			s->drop_gen++;
 			s->nseen = 0;
-		} else if (dev->mt_protocol != TT_MT_NONE && !(f->flags & TT_FRAME_INCOMPLETE)) {
+		} else if (dev->mt_protocol != TT_MT_NONE && !(f->flags & TT_FRAME_INCOMPLETE) &&
+			   tt_model_settled(d->model, dev->id)) {
 			detect_buttons(d, s, f, line, n);
 		}
 		if (!(f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)))

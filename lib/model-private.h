@@ -46,8 +46,8 @@ struct mdev {
 	int32_t (*slot_vals)[TT_MT_AXES];
 	uint32_t *dirty;
 	uint32_t *slot_known;	/* axes the recording gave the slot a value of */
-	bool *slot_stale;	/* not set since a SYN_DROPPED */
-	bool in_drop;		/* from a SYN_DROPPED to the end of its resync */
+	bool *slot_stale;	/* not set by the device since a SYN_DROPPED */
+	bool slot_unknown;	/* the current slot, since a SYN_DROPPED */
 	uint32_t has_axes;	/* TT_AXIS_BIT() of the device's ABS_MT_* axes */
 	/* Type A and single touch */
 	struct kt **active;

@@ -311,16 +311,24 @@ feed_device(struct tt_model *m, const struct tt_record *rec)
 	}
 }
 
+static bool
+regular_frame(const struct tt_frame *f)
+{
+	return !(f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC));
+}
+
 /* Tracking ID @id set in slot @s while a slot whose state is unknown
- * since a SYN_DROPPED still holds it: that touch's release was among the
- * lost events. */
+ * since a SYN_DROPPED still holds it (or while we cannot be sure which
+ * slot is current): that touch's release was among the lost events. */
 static void
 end_lost_duplicate(struct tt_model *m, struct mdev *d, uint32_t s, const struct tt_frame *f,
 		   size_t line, int32_t id)
 {
+	bool unsure = d->slot_unknown || !regular_frame(f);
+
 	for (uint32_t i = 0; i < d->nslots; i++) {
 		struct kt *o = d->slot_touch[i];
-		if (i == s || !o || o->pub.tracking_id != id || !(d->slot_stale[i] || d->in_drop))
+		if (i == s || !o || o->pub.tracking_id != id || !(d->slot_stale[i] || unsure))
 			continue;
 		end_touch(m, o, f->time_us, line, TT_KTOUCH_CUT_BY_DROP);
 		d->slot_touch[i] = NULL;
@@ -334,6 +342,8 @@ slot_event(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t 
 {
 	if (e->code == ABS_MT_SLOT) {
 		d->cur_slot = (e->value >= 0 && (uint32_t)e->value < d->nslots) ? e->value : -1;
+		if (d->cur_slot >= 0 && regular_frame(f))
+			d->slot_unknown = false;
 		return;
 	}
 	if (d->cur_slot < 0 || e->code < TT_MT_FIRST || e->code > TT_MT_LAST)
@@ -342,7 +352,10 @@ slot_event(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t 
 	struct kt *k = d->slot_touch[s];
 
 	if (e->code == ABS_MT_TRACKING_ID) {
-		d->slot_stale[s] = false;
+		/* The device itself set it: known again (libevdev's resync
+		 * is a guess that may be stale). */
+		if (regular_frame(f) && !d->slot_unknown)
+			d->slot_stale[s] = false;
 		if (e->value != -1)
 			end_lost_duplicate(m, d, s, f, line, e->value);
 		if (e->value == -1) {
@@ -635,18 +648,32 @@ frame_single(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_
 	}
 }
 
-/* After a SYN_DROPPED the slots are unknown until the resync (libevdev's
- * semantics), or without one until each slot is set again. */
+/* After a SYN_DROPPED the slots and the current slot are unknown until
+ * the device sets them again. */
 static void
 note_drop(struct mdev *d, const struct tt_frame *f)
 {
-	if (f->flags & TT_FRAME_DROPPED) {
-		d->in_drop = true;
-		for (uint32_t s = 0; s < d->nslots && d->slot_stale; s++)
-			d->slot_stale[s] = true;
-	} else if (!(f->flags & TT_FRAME_RESYNC)) {
-		d->in_drop = false;
+	if (!(f->flags & TT_FRAME_DROPPED) || !d->slot_stale)
+		return;
+	d->slot_unknown = true;
+	for (uint32_t s = 0; s < d->nslots; s++)
+		d->slot_stale[s] = true;
+}
+
+bool
+tt_model_settled(const struct tt_model *m, uint32_t device)
+{
+	const struct mdev *d = tt_model_find_dev((struct tt_model *)m, device);
+
+	if (!d || !d->slot_stale)
+		return true;
+	if (d->slot_unknown)
+		return false;
+	for (uint32_t s = 0; s < d->nslots; s++) {
+		if (d->slot_stale[s])
+			return false;
 	}
+	return true;
 }
 
 static void

@@ -184,6 +184,11 @@ void tt_model_finish(struct tt_model *m);
 size_t tt_model_active(const struct tt_model *m, uint32_t device,
 		       const struct tt_ktouch **out, size_t max);
 
+/* False from a SYN_DROPPED until the device has set the current slot
+ * and every slot's tracking ID again: the slot state (and so the number
+ * of touches down) is a guess meanwhile. */
+bool tt_model_settled(const struct tt_model *m, uint32_t device);
+
 const char *tt_own_outcome_name(enum tt_own_outcome o);
 const char *tt_link_status_name(enum tt_link_status s);
 

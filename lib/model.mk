@@ -31,7 +31,9 @@ tt_analyze_tests = \
 	tests/analyze-plot.sh \
 	tests/analyze-answers.sh \
 	tests/diag-consistency.sh \
+	tests/diag-drop-vm.sh \
 	tests/diff-changes.sh \
 	tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
-EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze tests/diag-consistency.py
+EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze tests/diag-consistency.py \
+	tests/diag-drop-guest.py
