@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One streaming pass: the reader feeds lib/model.h and lib/checker.h, and
- * their callbacks append to compact arrays. See index.h.
+ * One streaming pass: the reader feeds lib/detect.h (the checker, the
+ * detectors and the model), whose callbacks append to compact arrays.
+ * See index.h.
  */
 #include "config.h"
 
@@ -28,20 +29,6 @@ grow(void *p, size_t *cap, size_t need, size_t size)
 		n += n / 2 + 16;
 	*cap = n;
 	return tt_reallocarray(p, n, size);
-}
-
-static void
-note_time(struct tt_index *ix, int64_t t)
-{
-	if (!ix->have_time) {
-		ix->first_us = ix->last_us = t;
-		ix->have_time = true;
-		return;
-	}
-	if (t < ix->first_us)
-		ix->first_us = t;
-	if (t > ix->last_us)
-		ix->last_us = t;
 }
 
 static struct ti_device *
@@ -82,13 +69,12 @@ static struct ti_marker *
 add_marker(struct tt_index *ix, enum ti_marker_kind kind, int64_t t, size_t line, int64_t lane,
 	   int64_t device)
 {
-	static struct ti_marker scratch;
 	struct ti_marker *m;
 
 	/* A summary shows the first few anomalies and nothing else of the
 	 * markers; the rest would only grow with the file. */
 	if (ix->lean && (kind != TI_MARK_ANOMALY || ix->nmarkers >= TI_LEAN_MARKERS)) {
-		m = &scratch;
+		m = &ix->scratch;
 		memset(m, 0, sizeof(*m));
 		return m;
 	}
@@ -137,27 +123,6 @@ release_lane(struct tt_index *ix, struct ti_lane *l)
 		return;
 	ix->spare = grow(ix->spare, &ix->capspare, ix->nspare + 1, sizeof(*ix->spare));
 	ix->spare[ix->nspare++] = l;
-}
-
-static void
-count_client(struct tt_index *ix, const char *client, bool raw)
-{
-	size_t k;
-
-	for (k = 0; k < ix->nclients; k++) {
-		if (strcmp(ix->clients[k].client, client) == 0)
-			break;
-	}
-	if (k == ix->nclients) {
-		if (k == ARRAY_LENGTH(ix->clients))
-			return;
-		snprintf(ix->clients[k].client, sizeof(ix->clients[k].client), "%s", client);
-		ix->nclients++;
-	}
-	if (raw)
-		ix->clients[k].raw++;
-	else
-		ix->clients[k].n++;
 }
 
 static int16_t
@@ -209,13 +174,10 @@ on_kernel_begin(void *data, struct tt_ktouch *t)
 {
 	struct tt_index *ix = data;
 	struct ti_lane *l = add_lane(ix, TI_LANE_KERNEL);
-	struct ti_device *d = find_dev(ix, t->device, NULL);
 
 	t->user = l;
 	copy_ktouch(ix, l, t);
 	add_kupd(ix, l, t);
-	if (d)
-		d->nlanes++;
 }
 
 static void
@@ -291,15 +253,9 @@ on_kernel_end(void *data, struct tt_ktouch *t)
 	l->xi_deviceid = t->xi_deviceid;
 	l->xi_touchid = t->xi_touchid;
 	l->xi_begin_us = t->xi_begin_us;
-	if (t->link == TT_LINK_LINKED) {
-		ix->nlinked++;
-		ix->latency_sum_us += t->xi_begin_us - t->begin_us;
-		/* A lean index reuses ended lanes: nothing to point at. */
-		if (!ix->lean)
-			link_xi_lanes(ix, l, t);
-	} else if (t->link == TT_LINK_NOT_DELIVERED) {
-		ix->nnot_delivered++;
-	}
+	/* A lean index reuses ended lanes: nothing to point at. */
+	if (t->link == TT_LINK_LINKED && !ix->lean)
+		link_xi_lanes(ix, l, t);
 	release_lane(ix, l);
 }
 
@@ -308,12 +264,10 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	 uint32_t nactive)
 {
 	struct tt_index *ix = data;
-	struct ti_device *d = find_dev(ix, dev->id, NULL);
 
+	(void)dev;
 	(void)f;
 	(void)line;
-	if (d && nactive > d->max_active)
-		d->max_active = nactive;
 	if (ix->nframes) {
 		struct ti_frame *fr = &ix->frames[ix->nframes - 1];
 		fr->nactive = nactive > 255 ? 255 : (uint8_t)nactive;
@@ -332,7 +286,6 @@ on_xi_begin(void *data, struct tt_xtouch *t)
 	l->sourceid = t->sourceid;
 	l->id = (int32_t)t->touchid;
 	snprintf(l->client, sizeof(l->client), "%s", t->client);
-	count_client(ix, l->client, l->kind == TI_LANE_XI_RAW);
 	l->flags = t->flags;
 	l->begin_us = l->end_us = t->begin_us;
 	l->begin_line = l->end_line = t->begin_line;
@@ -404,8 +357,6 @@ on_xi_end(void *data, struct tt_xtouch *t)
 		return;
 	lane_ownership(l, t);
 	lane_end_at(l, t->flags, t->end_us, t->end_line);
-	if (l->kind == TI_LANE_XI && (unsigned)t->outcome < ARRAY_LENGTH(ix->outcomes))
-		ix->outcomes[t->outcome]++;
 	if (t->flags & TT_XTOUCH_PENDING_END)
 		l->flags |= TT_XTOUCH_PENDING_END;
 	release_lane(ix, l);
@@ -417,15 +368,13 @@ on_diag(void *userdata, const struct tt_diag *diag)
 	struct tt_index *ix = userdata;
 	struct ti_marker *m;
 
-	if ((unsigned)diag->check < TT_CHECK_COUNT)
-		ix->nanomalies[diag->check]++;
-	/* SYN_DROPPED has its own marker. */
-	if (diag->check == TT_CHECK_SYN_DROPPED)
-		return;
+	/* Every diagnostic, SYN_DROPPED too (it also has its own marker):
+	 * the summary lists them as analyze does. */
 	m = add_marker(ix, TI_MARK_ANOMALY, diag->time_us, diag->line, -1, diag->device);
 	m->check = (uint8_t)diag->check;
 	m->severity = (uint8_t)diag->severity;
 	m->text = add_text(ix, diag->message);
+	m->lane = -1;
 }
 
 static const struct tt_model_callbacks callbacks = {
@@ -462,7 +411,6 @@ index_device(struct tt_index *ix, const struct tt_device *dev)
 		ix->devs = tt_reallocarray(ix->devs, ix->ndevs + 1, sizeof(*ix->devs));
 		d = &ix->devs[ix->ndevs++];
 		memset(d, 0, sizeof(*d));
-		d->first_us = d->last_us = INT64_MIN;
 	} else {
 		free(d->name);
 		tt_device_free(d->copy);
@@ -527,17 +475,12 @@ index_frame(struct tt_index *ix, const struct tt_frame *f, size_t line)
 	count_frame(ix, d, f, line);
 }
 
-/* The device's statistics for the summary, and the markers of lost events. */
+/* The markers of lost events. */
 static void
 count_frame(struct tt_index *ix, struct ti_device *d, const struct tt_frame *f, size_t line)
 {
-	d->nframes++;
-	d->nevents += f->nevents;
-	if (d->first_us == INT64_MIN)
-		d->first_us = f->time_us;
-	d->last_us = f->time_us;
+	(void)d;
 	if (f->flags & TT_FRAME_DROPPED) {
-		d->ndropped++;
 		add_marker(ix, TI_MARK_DROPPED, f->time_us, line, -1, f->device);
 	} else if (f->flags & TT_FRAME_RESYNC) {
 		add_marker(ix, TI_MARK_RESYNC, f->time_us, line, -1, f->device);
@@ -567,6 +510,37 @@ index_marker(struct tt_index *ix, const struct tt_marker *mk, size_t line)
 	m->text = add_text(ix, buf);
 }
 
+/* The shared numbers, copied where the viewer and the summary read them. */
+static void
+sync_stats(struct tt_index *ix, const struct tt_record *rec)
+{
+	const struct tt_stats *st = ix->stats;
+	struct ti_device *d;
+	const struct tt_stats_device *sd;
+
+	ix->first_us = st->first_us;
+	ix->last_us = st->last_us;
+	ix->have_time = st->have_time;
+	ix->xi_events = st->xi_events;
+	ix->nlinked = st->linked;
+	ix->nnot_delivered = st->not_delivered;
+	memcpy(ix->nanomalies, st->diags, sizeof(ix->nanomalies));
+	memcpy(ix->outcomes, st->outcomes, sizeof(ix->outcomes));
+	for (size_t i = 0; i < ix->ndevs; i++) {
+		d = &ix->devs[i];
+		if (rec && rec->type == TT_RECORD_FRAME && rec->frame->device != d->id)
+			continue;
+		sd = tt_stats_device(st, d->id);
+		if (!sd)
+			continue;
+		d->nframes = sd->frames;
+		d->nevents = sd->events;
+		d->nlanes = sd->touch_sequences;
+		d->ndropped = sd->syn_dropped;
+		d->max_active = sd->max_simultaneous;
+	}
+}
+
 static void
 on_record(struct tt_index *ix, const struct tt_record *rec)
 {
@@ -575,25 +549,19 @@ on_record(struct tt_index *ix, const struct tt_record *rec)
 		index_device(ix, rec->device);
 		break;
 	case TT_RECORD_FRAME:
-		note_time(ix, rec->frame->time_us);
 		/* First the frame, so model callbacks see it as the last one. */
 		index_frame(ix, rec->frame, rec->line);
 		ix->in_frame = true;
 		break;
-	case TT_RECORD_XI_EVENT:
-		note_time(ix, rec->xi_event->time_us);
-		ix->xi_events++;
-		break;
 	case TT_RECORD_MARKER:
-		note_time(ix, rec->marker->time_us);
 		index_marker(ix, rec->marker, rec->line);
 		break;
 	default:
 		break;
 	}
-	tt_checker_feed(ix->checker, rec);
-	tt_model_feed(ix->model, rec);
+	tt_detect_feed(ix->detect, rec);
 	ix->in_frame = false;
+	sync_stats(ix, rec);
 }
 
 static void
@@ -604,6 +572,7 @@ on_warning(void *userdata, const char *message)
 	ix->nwarnings++;
 	if (!ix->first_warning)
 		ix->first_warning = strdup(message);
+	tt_detect_reader_warning(ix->detect, ix->name, message);
 	if (!__atomic_load_n(&ix->quiet_warnings, __ATOMIC_RELAXED))
 		fprintf(stderr, "%s\n", message);	/* "FILE:LINE: warning: ..." */
 }
@@ -622,9 +591,8 @@ tt_index_open(const char *path, struct tt_index **out, char **why)
 	if (rc < 0)
 		return rc;
 	tt_reader_set_warn(ix->reader, on_warning, ix);
-	ix->model = tt_model_new(&callbacks, ix);
-	tt_model_set_link(ix->model, true, 0, 0);
-	ix->checker = tt_checker_new(on_diag, ix);
+	ix->detect = tt_detect_new(NULL, &callbacks, ix, on_diag, ix);
+	ix->stats = tt_detect_stats(ix->detect);
 	*out = steal(&ix);
 	return 0;
 }
@@ -632,8 +600,8 @@ tt_index_open(const char *path, struct tt_index **out, char **why)
 static void
 finish(struct tt_index *ix)
 {
-	tt_model_finish(ix->model);
-	tt_checker_finish(ix->checker);
+	tt_detect_finish(ix->detect);
+	sync_stats(ix, NULL);
 	/* A sequence still open at the end keeps its lane as it was. */
 	ix->done = true;
 	ix->generation++;
@@ -660,6 +628,7 @@ tt_index_step(struct tt_index *ix, size_t max)
 			ix->nerrors++;
 			if (!ix->first_error)
 				ix->first_error = strdup(tt_reader_error(ix->reader));
+			tt_detect_reader_error(ix->detect, ix->name, tt_reader_error(ix->reader));
 		} else {
 			on_record(ix, &rec);
 		}
@@ -687,8 +656,7 @@ tt_index_free(struct tt_index *ix)
 {
 	if (!ix)
 		return;
-	tt_model_free(ix->model);
-	tt_checker_free(ix->checker);
+	tt_detect_free(ix->detect);
 	tt_reader_free(ix->reader);
 	for (size_t i = 0; i < ix->ndevs; i++) {
 		free(ix->devs[i].name);

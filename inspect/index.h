@@ -6,8 +6,9 @@
  * 6 bytes each, one lane per touch sequence (kernel: device + slot +
  * tracking ID; XI: device + touch id + client) with its updates, and a
  * list of markers (ownership, accept/reject, pending end, pointer
- * emulation, SYN_DROPPED, device removal, anomalies of lib/checker.h,
- * the recording's own markers).
+ * emulation, SYN_DROPPED, device removal, the diagnostics of
+ * lib/detect.h, the recording's own markers). The numbers the summary
+ * prints are lib/detect.h's struct tt_stats, the same analyze prints.
  *
  * The index grows while it is read (tt_index_step()), so the viewer can
  * show the first screen of a long file, or follow a pipe, while the
@@ -24,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "checker.h"
+#include "detect.h"
 #include "model.h"
 #include "reader.h"
 #include "timeline.h"
@@ -40,10 +41,9 @@ struct ti_device {
 	bool has_mm;
 	struct tt_absinfo ax, ay;	/* position axes (MT or single touch) */
 	struct tt_device *copy;	/* for tt_model_distance()/position() */
-	/* Statistics for the summary. */
+	/* Copied from struct tt_stats_device after each record. */
 	uint64_t nframes, nevents, nlanes, ndropped;
 	uint32_t max_active;
-	int64_t first_us, last_us;
 	bool removed;
 	int64_t removed_us;
 	/* Slot table checkpoints are not needed: lanes carry values. */
@@ -113,7 +113,7 @@ enum ti_marker_kind {
 	TI_MARK_DROPPED,	/* SYN_DROPPED: events lost */
 	TI_MARK_RESYNC,		/* libevdev's resync frame after a drop */
 	TI_MARK_DEVICE_REMOVED,
-	TI_MARK_ANOMALY,	/* lib/checker.h */
+	TI_MARK_ANOMALY,	/* a diagnostic of lib/detect.h */
 	TI_MARK_RECORD,		/* a marker record of the file (note, start, stop...) */
 	TI_MARK_COUNT,
 };
@@ -162,11 +162,13 @@ struct tt_index {
 	size_t ntext, captext;
 	size_t text_dropped;	/* texts left out once the pool was full */
 
+	/* Copies of struct tt_stats (the one definition of each number),
+	 * kept current as records are indexed. */
+	const struct tt_stats *stats;
 	uint64_t xi_events;
 	uint64_t nanomalies[TT_CHECK_COUNT];
-	uint64_t outcomes[7];	/* per enum tt_own_outcome, regular XI lanes */
+	uint64_t outcomes[TT_OWN_COUNT];	/* regular XI lanes */
 	uint64_t nlinked, nnot_delivered;
-	int64_t latency_sum_us;
 	int64_t first_us, last_us;	/* over every timed record */
 	bool have_time;
 	size_t nerrors;		/* lines the reader refused */
@@ -179,20 +181,14 @@ struct tt_index {
 	bool lean;
 	struct ti_lane **spare;
 	size_t nspare, capspare;
-	/* XI touch sequences per client, counted as they begin. */
-	struct ti_client_count {
-		char client[32];
-		uint64_t n, raw;
-	} clients[16];
-	size_t nclients;	/* keep them (a curses screen is up), else stderr */
+	struct ti_marker scratch;	/* lean: where markers not kept go */
 
 	uint64_t generation;	/* bumped whenever something was added */
 	bool done;		/* the whole input was read */
 
 	/* Building. */
 	struct tt_reader *reader;
-	struct tt_model *model;
-	struct tt_checker *checker;
+	struct tt_detect *detect;
 	bool in_frame;
 	bool stop;		/* tt_index_request_stop(): step returns early */
 };

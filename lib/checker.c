@@ -11,37 +11,6 @@
 #include "evnames.h"
 #include "util-mem.h"
 
-static const struct {
-	const char *name;
-	enum tt_severity severity;
-} checks[TT_CHECK_COUNT] = {
-	[TT_CHECK_TIME_BACKWARDS] = { "time-backwards", TT_SEV_ERROR },
-	[TT_CHECK_NO_SYN_REPORT] = { "no-syn-report", TT_SEV_ERROR },
-	[TT_CHECK_SLOT_RANGE] = { "slot-out-of-range", TT_SEV_ERROR },
-	[TT_CHECK_TRACKING_ID_REUSED] = { "tracking-id-reused", TT_SEV_ERROR },
-	[TT_CHECK_TRACKING_ID_REPLACED] = { "tracking-id-replaced", TT_SEV_WARNING },
-	[TT_CHECK_VALUE_RANGE] = { "value-out-of-range", TT_SEV_WARNING },
-	[TT_CHECK_UNSUPPORTED_CODE] = { "unsupported-code", TT_SEV_ERROR },
-	[TT_CHECK_XI_UPDATE_BEFORE_BEGIN] = { "xi-update-before-begin", TT_SEV_ERROR },
-	[TT_CHECK_XI_BEGIN_TWICE] = { "xi-begin-twice", TT_SEV_ERROR },
-	[TT_CHECK_XI_END_TWICE] = { "xi-end-without-begin", TT_SEV_ERROR },
-	[TT_CHECK_NO_DEVICES] = { "no-devices", TT_SEV_WARNING },
-	[TT_CHECK_DUPLICATE_DEVICE] = { "duplicate-device", TT_SEV_ERROR },
-	[TT_CHECK_SYN_DROPPED] = { "syn-dropped", TT_SEV_WARNING },
-};
-
-const char *
-tt_check_name(enum tt_check check)
-{
-	return check < TT_CHECK_COUNT ? checks[check].name : "unknown";
-}
-
-enum tt_severity
-tt_check_severity(enum tt_check check)
-{
-	return check < TT_CHECK_COUNT ? checks[check].severity : TT_SEV_ERROR;
-}
-
 struct dev_state {
 	bool used;
 	uint32_t id;
@@ -51,6 +20,8 @@ struct dev_state {
 	int32_t slot;
 	uint32_t num_slots;
 	int32_t *tracking;	/* per slot, -1 when empty */
+	bool *unknown;		/* per slot: not set since a SYN_DROPPED */
+	bool slot_unknown;	/* the current slot, since a SYN_DROPPED */
 	const struct tt_device *dev;
 };
 
@@ -103,15 +74,10 @@ static void
 report(struct tt_checker *c, enum tt_check check, size_t line, int64_t t, int64_t dev,
        const char *fmt, ...)
 {
-	struct tt_diag d = {
-		.check = check,
-		.severity = tt_check_severity(check),
-		.line = line,
-		.time_us = t,
-		.device = dev,
-	};
+	struct tt_diag d;
 	va_list ap;
 
+	tt_diag_init(&d, check, line, t, dev);
 	va_start(ap, fmt);
 	vsnprintf(d.message, sizeof(d.message), fmt, ap);
 	va_end(ap);
@@ -135,8 +101,10 @@ tt_checker_free(struct tt_checker *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->ndevs; i++)
+	for (size_t i = 0; i < c->ndevs; i++) {
 		free(c->devs[i].tracking);
+		free(c->devs[i].unknown);
+	}
 	free(c->touches);
 	free(c->first);
 	free(c);
@@ -168,6 +136,7 @@ feed_device(struct tt_checker *c, const struct tt_record *rec)
 		report(c, TT_CHECK_DUPLICATE_DEVICE, rec->line, 0, dev->id,
 		       "device %u is declared a second time", dev->id);
 		free(s->tracking);
+		free(s->unknown);
 	} else {
 		if (c->ndevs >= TT_MAX_DEVICES)
 			return;
@@ -180,11 +149,17 @@ feed_device(struct tt_checker *c, const struct tt_record *rec)
 	s->num_slots = dev->num_slots;
 	if (dev->mt_protocol == TT_MT_B && dev->num_slots) {
 		s->tracking = tt_reallocarray(NULL, dev->num_slots, sizeof(int32_t));
+		s->unknown = tt_zalloc(dev->num_slots * sizeof(bool));
 		for (uint32_t i = 0; i < dev->num_slots; i++)
 			s->tracking[i] = dev->slots[i].values[ABS_MT_TRACKING_ID - TT_MT_FIRST];
 	}
 }
 
+/* After a SYN_DROPPED, neither the slots nor the current slot are known
+ * until the device itself sets them again: libevdev's resync frames are
+ * a guess of the state (they can be stale by the time the next events
+ * arrive), so they are applied without checks and settle nothing. A
+ * tracking ID event settles its slot once the current slot is known. */
 static void
 check_tracking(struct tt_checker *c, struct dev_state *s, const struct tt_record *rec,
 	       int64_t t, int32_t value)
@@ -192,22 +167,40 @@ check_tracking(struct tt_checker *c, struct dev_state *s, const struct tt_record
 	if (s->slot < 0 || (uint32_t)s->slot >= s->num_slots || !s->tracking)
 		return;
 	int32_t old = s->tracking[s->slot];
+	bool regular = !(rec->frame->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC));
+	bool slot_unknown = s->slot_unknown || !regular;
+	bool unknown = s->unknown[s->slot] || slot_unknown;
 
+	if (regular && !s->slot_unknown)
+		s->unknown[s->slot] = false;
 	if (value != -1) {
 		for (uint32_t i = 0; i < s->num_slots; i++) {
-			if ((int32_t)i != s->slot && s->tracking[i] == value) {
-				report(c, TT_CHECK_TRACKING_ID_REUSED, rec->line, t, s->id,
-				       "tracking ID %d set in slot %d while still active in slot %u",
-				       value, s->slot, i);
-				break;
+			if ((int32_t)i == s->slot || s->tracking[i] != value)
+				continue;
+			if (slot_unknown || s->unknown[i]) {
+				/* Its release was lost with the dropped events. */
+				s->tracking[i] = -1;
+				continue;
 			}
+			report(c, TT_CHECK_TRACKING_ID_REUSED, rec->line, t, s->id,
+			       "tracking ID %d set in slot %d while still active in slot %u",
+			       value, s->slot, i);
+			break;
 		}
-		if (old != -1 && old != value)
+		if (old != -1 && old != value && !unknown)
 			report(c, TT_CHECK_TRACKING_ID_REPLACED, rec->line, t, s->id,
 			       "slot %d: tracking ID %d replaced by %d without a release",
 			       s->slot, old, value);
 	}
 	s->tracking[s->slot] = value;
+}
+
+static void
+forget_slots(struct dev_state *s)
+{
+	s->slot_unknown = true;
+	for (uint32_t i = 0; s->unknown && i < s->num_slots; i++)
+		s->unknown[i] = true;
 }
 
 static void
@@ -223,26 +216,27 @@ feed_frame(struct tt_checker *c, const struct tt_record *rec)
 
 	if (s->have_time && f->time_us < s->last_time)
 		report(c, TT_CHECK_TIME_BACKWARDS, rec->line, f->time_us, s->id,
-		       "device %u: frame time %" PRId64 " us is before the previous frame's %" PRId64 " us",
-		       s->id, f->time_us, s->last_time);
+		       "frame time %" PRId64 " us is before the previous frame's %" PRId64 " us",
+		       f->time_us, s->last_time);
 	s->last_time = f->time_us;
 	s->have_time = true;
 
 	if (f->flags & TT_FRAME_DROPPED) {
 		report(c, TT_CHECK_SYN_DROPPED, rec->line, f->time_us, s->id,
-		       "device %u: the kernel dropped events here (SYN_DROPPED)", s->id);
+		       "the kernel dropped events here (SYN_DROPPED)");
+		forget_slots(s);
 	} else if (!(f->flags & TT_FRAME_INCOMPLETE)) {
 		const struct tt_event *last = f->nevents ? &f->events[f->nevents - 1] : NULL;
 		if (!last || last->type != EV_SYN || last->code != SYN_REPORT)
 			report(c, TT_CHECK_NO_SYN_REPORT, rec->line, f->time_us, s->id,
-			       "device %u: frame does not end with SYN_REPORT", s->id);
+			       "frame does not end with SYN_REPORT");
 	}
 
 	for (uint32_t i = 0; i < f->nevents; i++) {
 		const struct tt_event *e = &f->events[i];
 		if (e->type != EV_SYN && !tt_device_has(s->dev, e->type, e->code)) {
 			report(c, TT_CHECK_UNSUPPORTED_CODE, rec->line, f->time_us, s->id,
-			       "device %u does not have %s %s", s->id,
+			       "the device does not have %s %s",
 			       tt_type_label(tb, sizeof(tb), e->type),
 			       tt_code_label(cb, sizeof(cb), e->type, e->code));
 			continue;
@@ -254,10 +248,12 @@ feed_frame(struct tt_checker *c, const struct tt_record *rec)
 			if (s->dev->mt_protocol == TT_MT_B &&
 			    (e->value < 0 || (uint32_t)e->value >= s->num_slots)) {
 				report(c, TT_CHECK_SLOT_RANGE, rec->line, f->time_us, s->id,
-				       "device %u: slot %d is beyond its %u slots", s->id, e->value, s->num_slots);
+				       "slot %d is beyond its %u slots", e->value, s->num_slots);
 				s->slot = -1;
 			} else {
 				s->slot = e->value;
+				if (!(f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)))
+					s->slot_unknown = false;
 			}
 			continue;
 		}
@@ -268,7 +264,7 @@ feed_frame(struct tt_checker *c, const struct tt_record *rec)
 		}
 		if (e->value < a->minimum || e->value > a->maximum)
 			report(c, TT_CHECK_VALUE_RANGE, rec->line, f->time_us, s->id,
-			       "device %u: %s value %d is outside its range [%d, %d]", s->id,
+			       "%s value %d is outside its range [%d, %d]",
 			       tt_code_label(cb, sizeof(cb), EV_ABS, e->code), e->value,
 			       a->minimum, a->maximum);
 	}

@@ -1,6 +1,7 @@
 libtouchtape_sources += \
 	lib/bitmap.h \
 	lib/checker.c lib/checker.h \
+	lib/diag.c lib/diag.h \
 	lib/device.c \
 	lib/evnames.c lib/evnames.h \
 	lib/log.c lib/log.h \

@@ -45,6 +45,10 @@ struct mdev {
 	struct kt **slot_touch;
 	int32_t (*slot_vals)[TT_MT_AXES];
 	uint32_t *dirty;
+	uint32_t *slot_known;	/* axes the recording gave the slot a value of */
+	bool *slot_stale;	/* not set by the device since a SYN_DROPPED */
+	bool slot_unknown;	/* the current slot, since a SYN_DROPPED */
+	uint32_t has_axes;	/* TT_AXIS_BIT() of the device's ABS_MT_* axes */
 	/* Type A and single touch */
 	struct kt **active;
 	uint32_t nactive;
@@ -78,6 +82,10 @@ struct tt_model {
 	struct xidev *xidevs;
 	size_t nxidevs;
 	struct { int32_t sourceid; uint32_t touchid; } recent[64];	/* XI touches already linked */
+	/* The last accepts and rejects: the server sends them to the owner
+	 * first, so another client's TouchBegin may come after them. */
+	struct xi_resolution { uint32_t touchid; bool accept; char client[32]; } resolved[64];
+	size_t nresolved;	/* ring: total seen */
 	size_t nrecent;
 };
 

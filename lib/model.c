@@ -103,6 +103,8 @@ mdev_clear(struct mdev *d)
 	free(d->slot_touch);
 	free(d->slot_vals);
 	free(d->dirty);
+	free(d->slot_known);
+	free(d->slot_stale);
 	free(d->active);
 	memset(d, 0, sizeof(*d));
 }
@@ -266,6 +268,10 @@ feed_device(struct tt_model *m, const struct tt_record *rec)
 	memcpy(d->keys, dev->keys_down, sizeof(d->keys));
 	for (unsigned int c = 0; c < ABS_CNT; c++)
 		d->abs_vals[c] = dev->abs[c].value;
+	for (unsigned int c = TT_MT_FIRST; c <= TT_MT_LAST; c++) {
+		if (c != ABS_MT_TRACKING_ID && tt_device_has(dev, EV_ABS, c))
+			d->has_axes |= TT_AXIS_BIT(c);
+	}
 	d->active = tt_reallocarray(NULL, TT_MAX_SLOTS, sizeof(*d->active));
 
 	if (d->kind == MDEV_B) {
@@ -274,11 +280,16 @@ feed_device(struct tt_model *m, const struct tt_record *rec)
 		d->slot_touch = tt_reallocarray(NULL, d->nslots, sizeof(*d->slot_touch));
 		d->slot_vals = tt_reallocarray(NULL, d->nslots, sizeof(*d->slot_vals));
 		d->dirty = tt_reallocarray(NULL, d->nslots, sizeof(*d->dirty));
+		d->slot_known = tt_reallocarray(NULL, d->nslots, sizeof(*d->slot_known));
+		d->slot_stale = tt_zalloc(d->nslots * sizeof(*d->slot_stale));
 		for (uint32_t s = 0; s < d->nslots; s++) {
 			memcpy(d->slot_vals[s], dev->slots[s].values, sizeof(d->slot_vals[s]));
 			d->dirty[s] = 0;
 			d->slot_touch[s] = NULL;
 			int32_t id = d->slot_vals[s][TT_AXIS(ABS_MT_TRACKING_ID)];
+			/* An empty slot's values at start are not the device's
+			 * (evemu does not record them): unknown until set. */
+			d->slot_known[s] = id != -1 ? d->has_axes : 0;
 			if (id != -1) {
 				struct kt *k = new_touch(m, d, (int32_t)s, 0, rec->line);
 				k->pub.tracking_id = id;
@@ -300,6 +311,30 @@ feed_device(struct tt_model *m, const struct tt_record *rec)
 	}
 }
 
+static bool
+regular_frame(const struct tt_frame *f)
+{
+	return !(f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC));
+}
+
+/* Tracking ID @id set in slot @s while a slot whose state is unknown
+ * since a SYN_DROPPED still holds it (or while we cannot be sure which
+ * slot is current): that touch's release was among the lost events. */
+static void
+end_lost_duplicate(struct tt_model *m, struct mdev *d, uint32_t s, const struct tt_frame *f,
+		   size_t line, int32_t id)
+{
+	bool unsure = d->slot_unknown || !regular_frame(f);
+
+	for (uint32_t i = 0; i < d->nslots; i++) {
+		struct kt *o = d->slot_touch[i];
+		if (i == s || !o || o->pub.tracking_id != id || !(d->slot_stale[i] || unsure))
+			continue;
+		end_touch(m, o, f->time_us, line, TT_KTOUCH_CUT_BY_DROP);
+		d->slot_touch[i] = NULL;
+	}
+}
+
 /* Type B: one event. */
 static void
 slot_event(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t line,
@@ -307,6 +342,8 @@ slot_event(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t 
 {
 	if (e->code == ABS_MT_SLOT) {
 		d->cur_slot = (e->value >= 0 && (uint32_t)e->value < d->nslots) ? e->value : -1;
+		if (d->cur_slot >= 0 && regular_frame(f))
+			d->slot_unknown = false;
 		return;
 	}
 	if (d->cur_slot < 0 || e->code < TT_MT_FIRST || e->code > TT_MT_LAST)
@@ -315,6 +352,12 @@ slot_event(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t 
 	struct kt *k = d->slot_touch[s];
 
 	if (e->code == ABS_MT_TRACKING_ID) {
+		/* The device itself set it: known again (libevdev's resync
+		 * is a guess that may be stale). */
+		if (regular_frame(f) && !d->slot_unknown)
+			d->slot_stale[s] = false;
+		if (e->value != -1)
+			end_lost_duplicate(m, d, s, f, line, e->value);
 		if (e->value == -1) {
 			if (k)
 				end_touch(m, k, f->time_us, line, 0);
@@ -328,7 +371,22 @@ slot_event(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t 
 		}
 	}
 	d->slot_vals[s][TT_AXIS(e->code)] = e->value;
+	d->slot_known[s] |= TT_AXIS_BIT(e->code);
 	d->dirty[s] |= 1u << TT_AXIS(e->code);
+}
+
+/* The touch's unknown axes are now @unknown: an axis that became known
+ * gives the begin position its first value. */
+static void
+note_known(struct kt *k, uint32_t unknown)
+{
+	uint32_t now_known = k->pub.unknown & ~unknown;
+
+	if (!k->is_new && (now_known & TT_AXIS_BIT(ABS_MT_POSITION_X)))
+		k->pub.begin_x = k->pub.values[TT_AXIS(ABS_MT_POSITION_X)];
+	if (!k->is_new && (now_known & TT_AXIS_BIT(ABS_MT_POSITION_Y)))
+		k->pub.begin_y = k->pub.values[TT_AXIS(ABS_MT_POSITION_Y)];
+	k->pub.unknown = unknown;
 }
 
 static void
@@ -342,6 +400,7 @@ finish_frame_b(struct tt_model *m, struct mdev *d, const struct tt_frame *f, siz
 		if (!k)
 			continue;
 		memcpy(k->pub.values, d->slot_vals[s], sizeof(k->pub.values));
+		note_known(k, d->has_axes & ~d->slot_known[s]);
 		if (f->flags & (TT_FRAME_RESYNC | TT_FRAME_DROPPED))
 			k->pub.flags |= k->is_new ? TT_KTOUCH_CUT_BY_DROP : 0;
 		if (k->is_new) {
@@ -491,6 +550,7 @@ apply_contacts(struct tt_model *m, struct mdev *d, const struct tt_frame *f, siz
 				changed |= 1u << i;
 			k->pub.values[i] = cs[c].values[i];
 		}
+		note_known(k, (k->is_new ? d->has_axes : k->pub.unknown) & ~cs[c].set);
 		if (k->is_new) {
 			emit_begin(m, d, k);
 		} else if (changed) {
@@ -588,6 +648,34 @@ frame_single(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_
 	}
 }
 
+/* After a SYN_DROPPED the slots and the current slot are unknown until
+ * the device sets them again. */
+static void
+note_drop(struct mdev *d, const struct tt_frame *f)
+{
+	if (!(f->flags & TT_FRAME_DROPPED) || !d->slot_stale)
+		return;
+	d->slot_unknown = true;
+	for (uint32_t s = 0; s < d->nslots; s++)
+		d->slot_stale[s] = true;
+}
+
+bool
+tt_model_settled(const struct tt_model *m, uint32_t device)
+{
+	const struct mdev *d = tt_model_find_dev((struct tt_model *)m, device);
+
+	if (!d || !d->slot_stale)
+		return true;
+	if (d->slot_unknown)
+		return false;
+	for (uint32_t s = 0; s < d->nslots; s++) {
+		if (d->slot_stale[s])
+			return false;
+	}
+	return true;
+}
+
 static void
 feed_frame(struct tt_model *m, const struct tt_record *rec)
 {
@@ -600,6 +688,7 @@ feed_frame(struct tt_model *m, const struct tt_record *rec)
 	d->last_time = f->time_us;
 	bool was_down = bit_is_set(d->keys, BTN_TOUCH);
 
+	note_drop(d, f);
 	for (uint32_t i = 0; i < f->nevents; i++) {
 		const struct tt_event *e = &f->events[i];
 		if (e->type == EV_KEY && e->code < KEY_CNT) {
@@ -718,6 +807,35 @@ xi_position(struct tt_xtouch *p, const struct tt_xi_event *ev)
 	p->root_y = ev->root_y;
 }
 
+/* A sequence that begins after another client accepted or rejected its
+ * touch is in that ownership contest all the same. */
+static void
+involve_early(struct tt_model *m, struct xt *x)
+{
+	size_t n = m->nresolved < ARRAY_LENGTH(m->resolved) ? m->nresolved : ARRAY_LENGTH(m->resolved);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct xi_resolution *r = &m->resolved[i];
+		if (r->touchid != x->pub.touchid || strcmp(r->client, x->pub.client) == 0)
+			continue;
+		x->own_involved = true;
+		if (r->accept)
+			x->accepted_elsewhere = true;
+		else
+			x->rejected_elsewhere = true;
+	}
+}
+
+static void
+remember_resolution(struct tt_model *m, uint32_t touchid, bool accept, const char *client)
+{
+	struct xi_resolution *r = &m->resolved[m->nresolved++ % ARRAY_LENGTH(m->resolved)];
+
+	r->touchid = touchid;
+	r->accept = accept;
+	snprintf(r->client, sizeof(r->client), "%s", client);
+}
+
 static void
 xi_touch_event(struct tt_model *m, const struct tt_xi_event *ev, size_t line)
 {
@@ -750,6 +868,8 @@ xi_touch_event(struct tt_model *m, const struct tt_xi_event *ev, size_t line)
 			m->xt = tt_reallocarray(m->xt, m->capxt, sizeof(*m->xt));
 		}
 		m->xt[m->nxt++] = x;
+		if (!raw)
+			involve_early(m, x);
 		if (m->cb.xi_begin)
 			m->cb.xi_begin(m->data, p);
 		tt_model_link_xi_touch(m, ev, line);
@@ -816,6 +936,7 @@ xi_ownership_event(struct tt_model *m, const struct tt_xi_event *ev, size_t line
 	}
 	bool accept = ev->evtype == TT_XI_REQ_ACCEPT;
 	mark_involved(m, ev->touchid, accept ? client : NULL, accept ? NULL : client);
+	remember_resolution(m, ev->touchid, accept, client);
 	struct xt *x = find_xt(m, ev, ev->touchid, false);
 	if (!x) {
 		/* Requests name the master or the slave: try any device. */

@@ -41,6 +41,7 @@
 
 /* Indexes into tt_ktouch.values: the ABS_MT_* axes. */
 #define TT_AXIS(code) ((code) - TT_MT_FIRST)
+#define TT_AXIS_BIT(code) (1u << TT_AXIS(code))
 
 enum tt_ktouch_flags {
 	TT_KTOUCH_BEFORE_START = 1 << 0,	/* already down in the device's state at time 0 */
@@ -71,6 +72,12 @@ struct tt_ktouch {
 	/* Current values of every ABS_MT_* axis (TT_AXIS(ABS_MT_POSITION_X)...);
 	 * single-touch devices map ABS_X/Y/PRESSURE to the MT axes. */
 	int32_t values[TT_MT_AXES];
+	/* Axes (TT_AXIS_BIT()) the recording never gave for this touch: not
+	 * in its begin frame and not in the slot's state (the device's state
+	 * at start, or an earlier touch of the slot). Their values[] are 0
+	 * and mean nothing until an update sets them. */
+	uint32_t unknown;
+	/* Position at the begin; an unknown axis takes its first value. */
 	int32_t begin_x, begin_y;
 	/* The link to XI, filled before kernel_end is called. The XI touch
 	 * is paired at the first XI begin the recorder received for it (of
@@ -87,6 +94,7 @@ struct tt_ktouch {
 	bool xi_emulating_known;
 	bool xi_emulating_pointer;	/* XITouchEmulatingPointer, when known */
 	void *user;
+	void *priv;	/* lib/detect.c's */
 };
 
 /* Ownership of one (XI touch, client). */
@@ -100,6 +108,7 @@ enum tt_own_outcome {
 	TT_OWN_UNRESOLVED,	/* never ended, with ownership in play (another client
 				   accepted or rejected it, or a pending end) but this
 				   client never owned, accepted or rejected it */
+	TT_OWN_COUNT,
 };
 
 enum tt_xtouch_flags {
@@ -174,6 +183,11 @@ void tt_model_finish(struct tt_model *m);
  * valid until the next feed), for inspectors and tests. */
 size_t tt_model_active(const struct tt_model *m, uint32_t device,
 		       const struct tt_ktouch **out, size_t max);
+
+/* False from a SYN_DROPPED until the device has set the current slot
+ * and every slot's tracking ID again: the slot state (and so the number
+ * of touches down) is a guess meanwhile. */
+bool tt_model_settled(const struct tt_model *m, uint32_t device);
 
 const char *tt_own_outcome_name(enum tt_own_outcome o);
 const char *tt_link_status_name(enum tt_link_status s);

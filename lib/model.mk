@@ -3,6 +3,7 @@
 libtouchtape_sources += \
 	lib/model.c lib/model.h lib/model-private.h \
 	lib/model-link.c \
+	lib/detect.c lib/detect.h lib/detect-run.c lib/detect-print.c \
 	lib/model-json.c lib/model-json.h \
 	lib/model-plot.c lib/model-plot.h
 
@@ -28,7 +29,11 @@ tt_analyze_tests = \
 	tests/analyze-anomalies.sh \
 	tests/analyze-numbers.sh \
 	tests/analyze-plot.sh \
+	tests/analyze-answers.sh \
+	tests/diag-consistency.sh \
+	tests/diag-drop-vm.sh \
 	tests/diff-changes.sh \
 	tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
-EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze
+EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze tests/diag-consistency.py \
+	tests/diag-drop-guest.py

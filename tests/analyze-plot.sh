@@ -38,9 +38,9 @@ render_check() {
 plot_check() {
 	what=$1; shift
 	"$TOUCHTAPE" analyze --json --plot "$tmp/p.svg" "$@" >"$tmp/p.json" 2>/dev/null
-	touches=$(sed -n 's/.*"summary":{"touch_sequences":\([0-9]*\).*/\1/p' "$tmp/p.json")
+	touches=$(count '"synthetic_id"' "$tmp/p.json")
 	jumps=$(count '"kind":"jump"' "$tmp/p.json")
-	devices=$(count '"touch_sequences":[0-9]*,"syn_dropped"' "$tmp/p.json")
+	devices=$(count '"touch_sequences":[0-9]*,"max_simultaneous"' "$tmp/p.json")
 	same "$what: trajectories" "$(count '<polyline class="touch"' "$tmp/p.svg")" "$touches"
 	same "$what: touch labels" "$(count '<text class="touch-label"' "$tmp/p.svg")" "$touches"
 	same "$what: jumps circled" "$(count '<circle class="jump"' "$tmp/p.svg")" "$jumps"

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "checker.h"
+#include "detect.h"
 #include "reader.h"
 #include "test-common.h"
 
@@ -28,8 +29,9 @@ on_diag(void *data, const struct tt_diag *d)
 		s->line[d->check] = d->line;
 }
 
+/* Through the checker alone, or the whole shared pass (lib/detect.h). */
 static void
-run(const char *body, struct seen *s)
+run_with(const char *device, const char *body, struct seen *s, bool detect)
 {
 	char text[8192];
 	struct tt_reader *r = NULL;
@@ -38,11 +40,17 @@ run(const char *body, struct seen *s)
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	snprintf(text, sizeof(text), HEADER DEVICE "%s", body);
+	snprintf(text, sizeof(text), HEADER "%s%s", device, body);
 	const char *path = tt_test_tmpfile(text, strlen(text));
 	char copy[256];
 	snprintf(copy, sizeof(copy), "%s", path);
 	check_int_eq(tt_reader_open(copy, &r), 0);
+	if (detect) {
+		check_int_eq(tt_detect_run(r, NULL, on_diag, s, NULL), 0);
+		tt_reader_free(r);
+		unlink(copy);
+		return;
+	}
 	c = tt_checker_new(on_diag, s);
 	while ((rc = tt_reader_next(r, &rec)) != 0) {
 		check(rc > 0);
@@ -53,6 +61,12 @@ run(const char *body, struct seen *s)
 	tt_checker_free(c);
 	tt_reader_free(r);
 	unlink(copy);
+}
+
+static void
+run(const char *body, struct seen *s)
+{
+	run_with(DEVICE, body, s, false);
 }
 
 static size_t
@@ -153,10 +167,76 @@ test_each_rule(void)
 	check_int_eq(s.count[TT_CHECK_DUPLICATE_DEVICE], 1);
 }
 
+#define DROPPED(t) "{\"type\":\"frame\",\"dev\":0,\"t\":" #t ",\"dropped\":true,\"ev\":[[0,3,0]]}\n"
+#define RESYNC(t, ev) "{\"type\":\"frame\",\"dev\":0,\"t\":" #t ",\"resync\":true,\"ev\":[" ev "]}\n"
+/* A touchscreen with resolution (10 units/mm), two slots. */
+#define SCREEN "{\"type\":\"device\",\"id\":0,\"name\":\"t\",\"input_id\":{\"bustype\":3,\"vendor\":1,\"product\":2,\"version\":3}," \
+	"\"properties\":[\"INPUT_PROP_DIRECT\"],\"codes\":{\"EV_KEY\":[\"BTN_TOUCH\"]},\"absinfo\":{\"ABS_MT_SLOT\":{\"min\":0,\"max\":1}," \
+	"\"ABS_MT_TRACKING_ID\":{\"min\":0,\"max\":65535},\"ABS_MT_POSITION_X\":{\"min\":0,\"max\":1000,\"resolution\":10}," \
+	"\"ABS_MT_POSITION_Y\":{\"min\":0,\"max\":1000,\"resolution\":10}},\"mt\":{\"protocol\":\"B\",\"slots\":2}}\n"
+
+/* After SYN_DROPPED the slots are unknown until they are set again (or
+ * libevdev's resync sets them): a release the kernel sent while events
+ * were lost is not a tracking ID reused or replaced, and a finger that
+ * moved meanwhile did not jump. Once the slots are known again, the
+ * rules hold as before. */
+static void
+test_syn_dropped(void)
+{
+	struct seen s;
+	const char *body =
+		F(10, "[3,47,0],[3,57,2],[3,53,100],[3,54,100],[1,330,1]," SYN)
+		DROPPED(20)
+		/* slot 0's release (ID 2) was lost; ID 2 now shows in slot 1 */
+		F(30, "[3,47,1],[3,57,2],[3,53,900],[3,54,900]," SYN)
+		/* slot 0 gets ID 3 without a release we saw */
+		F(40, "[3,47,0],[3,57,3],[3,53,500],[3,54,500]," SYN)
+		F(50, "[3,47,1],[3,53,905]," SYN)
+		/* known again: ID 3 set in slot 1 while slot 0 has it */
+		F(60, "[3,47,1],[3,57,3]," SYN);
+
+	run_with(SCREEN, body, &s, false);
+	check_int_eq(s.count[TT_CHECK_SYN_DROPPED], 1);
+	/* only the one of line 8, where slot 1 is known again */
+	check_int_eq(s.count[TT_CHECK_TRACKING_ID_REPLACED], 1);
+	check_int_eq(s.line[TT_CHECK_TRACKING_ID_REPLACED], 8);
+	check_int_eq(s.count[TT_CHECK_TRACKING_ID_REUSED], 1);
+	check_int_eq(s.line[TT_CHECK_TRACKING_ID_REUSED], 8);
+
+	/* The whole pass: the touch that moved 113 mm across the drop is
+	 * the one ID 2, and it did not jump; BTN_TOUCH agrees with the
+	 * touches down once the lost release is accounted for. */
+	run_with(SCREEN, body, &s, true);
+	check_int_eq(s.count[TT_CHECK_JUMP], 0);
+	check_int_eq(s.count[TT_CHECK_BUTTON_MISMATCH], 0);
+	check_int_eq(s.count[TT_CHECK_TRACKING_ID_REUSED], 1);
+
+	/* With libevdev's resync: the release and the new touch come as
+	 * resync frames; nothing to report but the drop. */
+	run_with(SCREEN,
+		 F(10, "[3,47,0],[3,57,2],[3,53,100],[3,54,100],[1,330,1]," SYN)
+		 DROPPED(20)
+		 RESYNC(20, "[3,47,0],[3,57,-1]," SYN)
+		 RESYNC(20, "[3,47,1],[3,57,4],[3,53,900],[3,54,900]," SYN)
+		 F(30, "[3,47,1],[3,53,901]," SYN)
+		 F(40, "[3,57,-1],[1,330,0]," SYN), &s, true);
+	check_int_eq(s.count[TT_CHECK_SYN_DROPPED], 1);
+	check_int_eq(total(&s), 1);
+
+	/* Without a drop the same steps are errors and a jump. */
+	run_with(SCREEN,
+		 F(10, "[3,47,0],[3,57,2],[3,53,100],[3,54,100],[1,330,1]," SYN)
+		 F(30, "[3,53,900],[3,54,900]," SYN)
+		 F(40, "[3,47,1],[3,57,2]," SYN), &s, true);
+	check_int_eq(s.count[TT_CHECK_JUMP], 1);
+	check_int_eq(s.count[TT_CHECK_TRACKING_ID_REUSED], 1);
+}
+
 int
 main(void)
 {
 	RUN(test_clean);
 	RUN(test_each_rule);
+	RUN(test_syn_dropped);
 	return tt_test_result();
 }

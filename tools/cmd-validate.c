@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* touchtape validate: the format's rules and the semantic checks. */
+/* touchtape validate: the format's rules, the semantic checks and the
+ * anomalies of the touch model: the one stream of lib/detect.h. */
 #include "config.h"
 
 #include <errno.h>
@@ -7,17 +8,24 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "checker.h"
 #include "commands.h"
+#include "detect.h"
 #include "log.h"
 #include "read-options.h"
 #include "reader.h"
+#include "util-strings.h"
 
 struct validate_ctx {
 	const char *name;
 	bool quiet;
-	size_t shown;
-	size_t max_shown;
+	struct tt_diag_filter filter;
+	struct tt_detect *detect;
+};
+
+enum {
+	OPT_STRICT = TT_OPT_FIRST_PRIVATE,
+	OPT_MAX,
+	OPT_IGNORE,
 };
 
 static void
@@ -30,115 +38,130 @@ usage(FILE *out)
 		"libinput-record files against theirs), then the semantics: time never goes\n"
 		"backwards, frames end with SYN_REPORT, slots within range, a tracking ID\n"
 		"never active in two slots, values within absinfo, codes the device has,\n"
-		"XI touch sequences that begin, update and end in order.\n"
+		"XI touch sequences that begin, update and end in order; and the anomalies\n"
+		"touchtape analyze reports (jumps, BTN_TOUCH against the touches down...).\n"
+		"Each message ends with its kind, e.g. [value-out-of-range].\n"
 		"\n"
 		"Options:\n"
 		"  -q, --quiet         print only the summary line\n"
 		"  -d, --device ID     check only this device's frames\n"
-		"      --desc FILE     device description for an evemu events-only file\n"
 		"      --strict        warnings count as problems too\n"
-		"      --max N         show at most N messages per file (default 100; 0 = all)\n"
+		"      --ignore KIND   leave out diagnostics of this kind (repeatable)\n"
+		"      --max N         show at most N messages of each kind (default %d;\n"
+		"                      0 = all); the rest are counted per kind\n"
+		"      --desc FILE     the device description of an events-only evemu file\n"
 		"  -h, --help          show this help\n"
 		"\n"
-		"Exit status: 0 when the files are valid, 1 when problems were found,\n"
-		"2 on bad usage or a file that cannot be read (or has no device --device).\n"
+		"Exit status: 0 when the files are valid (warnings allowed unless --strict),\n"
+		"1 when errors were found, 2 on bad usage, an unreadable file or a --device\n"
+		"the file does not have.\n"
 		"\n"
-		"Example:\n"
-		"  touchtape validate bug-1234.jsonl\n");
-}
-
-static void
-show(struct validate_ctx *v, const char *msg)
-{
-	if (v->quiet)
-		return;
-	v->shown++;
-	if (v->max_shown && v->shown > v->max_shown) {
-		if (v->shown == v->max_shown + 1)
-			fprintf(stderr, "%s: further messages suppressed (use --max 0 to see all)\n", v->name);
-		return;
-	}
-	fprintf(stderr, "%s\n", msg);
-}
-
-static void
-on_warn(void *userdata, const char *message)
-{
-	show(userdata, message);
+		"Examples:\n"
+		"  touchtape validate bug-1234.jsonl\n"
+		"  touchtape validate --ignore value-out-of-range --strict ci/*.jsonl\n",
+		TT_DIAG_DEFAULT_MAX);
 }
 
 static void
 on_diag(void *userdata, const struct tt_diag *d)
 {
 	struct validate_ctx *v = userdata;
-	char msg[512];
+	char msg[600];
 
-	const char *sev = d->severity == TT_SEV_ERROR ? "error" : "warning";
-
-	/* Checks about the whole file (line 0) name no line. */
-	if (d->line)
-		snprintf(msg, sizeof(msg), "%s:%zu: %s: %s [%s]", v->name, d->line, sev,
-			 d->message, tt_check_name(d->check));
-	else
-		snprintf(msg, sizeof(msg), "%s: %s: %s [%s]", v->name, sev, d->message,
-			 tt_check_name(d->check));
-	show(v, msg);
+	if (!tt_diag_filter_accept(&v->filter, d) || v->quiet)
+		return;
+	tt_diag_format(d, "validate", v->name, msg, sizeof(msg));
+	fprintf(stderr, "%s\n", msg);
 }
 
+static void
+on_warn(void *userdata, const char *message)
+{
+	struct validate_ctx *v = userdata;
+
+	tt_detect_reader_warning(v->detect, v->name, message);
+}
+
+/* 0, 1 (findings) or 2 (unreadable). */
 static int
-validate_one(const char *path, const struct tt_read_options *ro, bool quiet, bool strict, size_t max_shown)
+validate_one(const char *path, const struct tt_read_options *ro, const struct tt_diag_filter *opts, bool quiet)
 {
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
-	struct validate_ctx v = { .name = path, .quiet = quiet, .max_shown = max_shown };
-	struct tt_checker *c;
+	_cleanup_(tt_detect_freep) struct tt_detect *d = NULL;
+	struct validate_ctx v = { .name = path, .quiet = quiet, .filter = *opts };
 	struct tt_record rec;
-	size_t records = 0, errors = 0, warnings;
+	size_t records = 0, errors, warnings;
 	int rc;
 
 	rc = tt_open_recording_opts(path, ro, &r);
 	if (rc < 0)
 		return TT_EXIT_TROUBLE;
 	v.name = tt_reader_name(r);
+	d = v.detect = tt_detect_new(NULL, NULL, NULL, on_diag, &v);
 	tt_reader_set_warn(r, on_warn, &v);
-	c = tt_checker_new(on_diag, &v);
 	while ((rc = tt_reader_next(r, &rec)) != 0) {
 		if (rc < 0) {
-			show(&v, tt_reader_error(r));
+			tt_detect_reader_error(d, v.name, tt_reader_error(r));
 			if (rc == -EIO)
 				break;
 			continue;
 		}
 		records++;
 		if (tt_read_options_keep(ro, &rec))
-			tt_checker_feed(c, &rec);
+			tt_detect_feed(d, &rec);
 	}
-	tt_checker_finish(c);
-	errors = tt_reader_nerrors(r) + tt_checker_count(c, TT_SEV_ERROR);
-	warnings = tt_reader_nwarnings(r) + tt_checker_count(c, TT_SEV_WARNING);
-	tt_checker_free(c);
+	tt_detect_finish(d);
 	if (tt_read_options_finish(ro, r) < 0)
 		return TT_EXIT_TROUBLE;
-
+	if (!quiet)
+		tt_diag_filter_print_more(&v.filter, stderr, "touchtape validate: ");
+	errors = tt_diag_filter_total(&v.filter, TT_SEV_ERROR);
+	warnings = tt_diag_filter_total(&v.filter, TT_SEV_WARNING);
 	printf("%s: %s, %zu records, %zu error%s, %zu warning%s\n", v.name,
 	       tt_file_format_name(tt_reader_format(r)), records,
 	       errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
-	return (errors || (strict && warnings)) ? TT_EXIT_FAILURE : TT_EXIT_OK;
+	if (rc == -EIO)
+		return TT_EXIT_TROUBLE;
+	return tt_diag_filter_status(&v.filter) ? TT_EXIT_FAILURE : TT_EXIT_OK;
+}
+
+static int
+parse_option(int opt, const char *arg, struct tt_diag_filter *f)
+{
+	int64_t v;
+
+	switch (opt) {
+	case OPT_STRICT:
+		f->strict = true;
+		return 0;
+	case OPT_MAX:
+		if (tt_parse_int64(arg, &v) < 0 || v < 0)
+			return tt_usage_error("validate", "--max takes a number, not '%s'", arg), -1;
+		f->max_per_kind = (size_t)v;
+		return 0;
+	case OPT_IGNORE:
+		if (tt_diag_filter_ignore(f, arg) < 0)
+			return tt_usage_error("validate", "--ignore: no diagnostic is called '%s'", arg), -1;
+		return 0;
+	default:
+		return tt_usage_error("validate", "unknown option"), -1;
+	}
 }
 
 int
 tt_cmd_validate(int argc, char **argv)
 {
-	enum { OPT_STRICT = TT_OPT_FIRST_PRIVATE, OPT_MAX };
 	static const struct option opts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "max", required_argument, NULL, OPT_MAX },
+		{ "ignore", required_argument, NULL, OPT_IGNORE },
 		TT_READ_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool quiet = false, strict = false;
-	long max_shown = 100;
+	struct tt_diag_filter filter = { .max_per_kind = TT_DIAG_DEFAULT_MAX };
+	bool quiet = false;
 	int opt, rc, status = TT_EXIT_OK;
 	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 
@@ -152,24 +175,20 @@ tt_cmd_validate(int argc, char **argv)
 		}
 		switch (opt) {
 		case 'q': quiet = true; break;
-		case OPT_STRICT: strict = true; break;
-		case OPT_MAX: {
-			char *end;
-			errno = 0;
-			max_shown = strtol(optarg, &end, 10);
-			if (errno || *end || max_shown < 0)
-				return tt_usage_error("validate", "--max takes a number, not '%s'", optarg);
-			break;
-		}
 		case 'h': usage(stdout); return TT_EXIT_OK;
-		default: return tt_usage_error("validate", "unknown option");
+		default:
+			if (parse_option(opt, optarg, &filter) < 0)
+				return TT_EXIT_USAGE;
+			break;
 		}
 	}
 	if (optind >= argc)
 		return tt_usage_error("validate", "no file given");
+	if (tt_read_options_check(&ro) != 0)
+		return TT_EXIT_USAGE;
 	/* Trouble with one file outweighs findings in another, as in diff(1). */
 	for (int i = optind; i < argc; i++) {
-		rc = validate_one(argv[i], &ro, quiet, strict, (size_t)max_shown);
+		rc = validate_one(argv[i], &ro, &filter, quiet);
 		if (rc > status)
 			status = rc;
 	}

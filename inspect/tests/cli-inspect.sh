@@ -37,7 +37,7 @@ assert [x["max_simultaneous"] for x in d["devices"]] == [2, 2]
 assert d["ownership"]["accepted"] == 1 and d["ownership"]["unresolved"] == 1
 assert d["xi_touch_sequences"]["grab"]["touch"] == 3
 assert d["links"]["linked"] == 3 and d["links"]["mean_latency_us"] == 1500
-assert d["anomalies"]["total"] == 1 and d["anomalies"]["syn-dropped"] == 1
+assert d["anomaly_counts"]["total"] == 5 and d["anomaly_counts"]["xi-touch-never-ended"] == 2 and d["anomaly_counts"]["syn-dropped"] == 1
 PY
 then pass "JSON summary parses and says the same"; else fail "JSON summary"; fi
 

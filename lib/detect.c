@@ -1,0 +1,593 @@
+/* SPDX-License-Identifier: MIT */
+/* The shared pass: checker, model-based detectors and the numbers every
+ * command prints. See detect.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checker.h"
+#include "detect.h"
+#include "evnames.h"
+#include "util-mem.h"
+
+/* What the detectors keep of a device. */
+struct det_dev {
+	bool used;
+	uint32_t id;
+	const struct tt_device *dev;
+	bool mm;
+	uint8_t keys[TT_BITMAP_BYTES(KEY_CNT)];
+	bool mismatch;		/* button/slot disagreement being reported */
+	/* Type A flicker: the last two frames with contact content. */
+	uint32_t cnt1, cnt2;
+	size_t line1;
+	int64_t t1;
+	int nseen;
+	uint64_t drop_gen;	/* bumped by every SYN_DROPPED and resync frame */
+};
+
+/* What the jump detector keeps of a kernel touch (tt_ktouch.priv). */
+struct det_touch {
+	int32_t last_x, last_y;
+	bool known;		/* last_x/y are positions the device reported */
+	uint64_t drop_gen;
+};
+
+struct tt_detect {
+	struct tt_detect_options opts;
+	struct tt_model_callbacks user_cb;
+	void *user_data;
+	tt_diag_fn fn;
+	void *diag_data;
+	struct tt_checker *checker;
+	struct tt_model *model;
+	struct det_dev devs[TT_MAX_DEVICES];
+	size_t ndevs;
+	struct tt_stats stats;
+};
+
+/* ---- the numbers ---- */
+
+int64_t
+tt_stats_duration(const struct tt_stats *s)
+{
+	return s->have_time ? s->last_us - s->first_us : 0;
+}
+
+uint64_t
+tt_stats_diag_total(const struct tt_stats *s)
+{
+	uint64_t n = 0;
+
+	for (unsigned int c = 0; c < TT_CHECK_COUNT; c++)
+		n += s->diags[c];
+	return n;
+}
+
+const struct tt_stats_device *
+tt_stats_device(const struct tt_stats *s, uint32_t id)
+{
+	for (size_t i = 0; i < s->ndevs; i++) {
+		if (s->devs[i].id == id)
+			return &s->devs[i];
+	}
+	return NULL;
+}
+
+static struct tt_stats_device *
+stats_dev(struct tt_detect *d, uint32_t id)
+{
+	return (struct tt_stats_device *)tt_stats_device(&d->stats, id);
+}
+
+static void
+see_time(struct tt_stats *s, int64_t t)
+{
+	if (!s->have_time || t < s->first_us)
+		s->first_us = t;
+	if (!s->have_time || t > s->last_us)
+		s->last_us = t;
+	s->have_time = true;
+}
+
+static void
+count_client(struct tt_stats *s, const char *client, bool raw)
+{
+	size_t k;
+
+	for (k = 0; k < s->nclients; k++) {
+		if (strcmp(s->clients[k].client, client) == 0)
+			break;
+	}
+	if (k == s->nclients) {
+		if (k == ARRAY_LENGTH(s->clients))
+			return;
+		snprintf(s->clients[k].client, sizeof(s->clients[k].client), "%s", client);
+		s->nclients++;
+	}
+	if (raw)
+		s->clients[k].raw++;
+	else
+		s->clients[k].touch++;
+}
+
+/* ---- the stream ---- */
+
+static void
+emit(struct tt_detect *d, struct tt_diag *diag)
+{
+	/* --device: what is about another evdev device is not shown. */
+	if (d->opts.only_device >= 0 && diag->device >= 0 && diag->touchid < 0 &&
+	    diag->device != d->opts.only_device)
+		return;
+	if ((unsigned)diag->check < TT_CHECK_COUNT)
+		d->stats.diags[diag->check]++;
+	if (d->fn)
+		d->fn(d->diag_data, diag);
+}
+
+static void
+on_check(void *data, const struct tt_diag *diag)
+{
+	struct tt_detect *d = data;
+	struct tt_diag copy = *diag;
+
+	emit(d, &copy);
+}
+
+static void
+report(struct tt_detect *d, struct tt_diag *diag, const char *fmt, ...) _printf_(3, 4);
+
+static void
+report(struct tt_detect *d, struct tt_diag *diag, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
+	va_end(ap);
+	emit(d, diag);
+}
+
+static struct tt_diag *
+kdiag(struct tt_diag *diag, enum tt_check check, size_t line, int64_t t, const struct tt_ktouch *k)
+{
+	tt_diag_init(diag, check, line, t, k->device);
+	diag->slot = k->slot;
+	diag->tracking_id = k->tracking_id;
+	return diag;
+}
+
+static struct tt_diag *
+xdiag(struct tt_diag *diag, enum tt_check check, const struct tt_xtouch *x)
+{
+	tt_diag_init(diag, check, x->begin_line, x->begin_us, x->deviceid);
+	diag->touchid = x->touchid;
+	snprintf(diag->client, sizeof(diag->client), "%s", x->client);
+	return diag;
+}
+
+static struct det_dev *
+find_dev(struct tt_detect *d, uint32_t id)
+{
+	for (size_t i = 0; i < d->ndevs; i++) {
+		if (d->devs[i].used && d->devs[i].id == id)
+			return &d->devs[i];
+	}
+	return NULL;
+}
+
+/* ---- kernel touches ---- */
+
+static void
+on_kbegin(void *data, struct tt_ktouch *t)
+{
+	struct tt_detect *d = data;
+	struct det_dev *dd = find_dev(d, t->device);
+	struct tt_stats_device *sd = stats_dev(d, t->device);
+	struct det_touch *dt = tt_zalloc(sizeof(*dt));
+
+	dt->last_x = t->values[TT_AXIS(ABS_MT_POSITION_X)];
+	dt->last_y = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
+	dt->known = !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y)));
+	dt->drop_gen = dd ? dd->drop_gen : 0;
+	t->priv = dt;
+	if (sd)
+		sd->touch_sequences++;
+	if (d->user_cb.kernel_begin)
+		d->user_cb.kernel_begin(d->user_data, t);
+}
+
+/* A jump is a movement between two positions the device reported, with
+ * no events lost in between. */
+static void
+detect_jump(struct tt_detect *d, struct det_dev *dd, struct tt_ktouch *t, struct det_touch *dt,
+	    const struct tt_kupdate *u)
+{
+	int32_t x = t->values[TT_AXIS(ABS_MT_POSITION_X)], y = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
+	bool known = !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y)));
+	/* After a drop, positions are a guess until the slots settle. */
+	bool comparable = dt->known && known && dt->drop_gen == dd->drop_gen &&
+			  tt_model_settled(d->model, t->device);
+	double limit = dd->mm ? d->opts.jump_mm : d->opts.jump_units;
+	struct tt_diag diag;
+
+	if (x == dt->last_x && y == dt->last_y && dt->known == known)
+		return;
+	double step = tt_model_distance(dd->dev, (double)x - dt->last_x, (double)y - dt->last_y);
+	if (comparable && limit > 0 && step > limit)
+		report(d, kdiag(&diag, TT_CHECK_JUMP, u->line, u->time_us, t),
+		       "moved %.1f %s in one frame (threshold %.1f)", step, dd->mm ? "mm" : "units", limit);
+	dt->last_x = x;
+	dt->last_y = y;
+	dt->known = known;
+	dt->drop_gen = dd->drop_gen;
+}
+
+static void
+on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
+{
+	struct tt_detect *d = data;
+	struct det_dev *dd = find_dev(d, t->device);
+	struct det_touch *dt = t->priv;
+
+	if (dd && dt)
+		detect_jump(d, dd, t, dt, u);
+	if (d->user_cb.kernel_update)
+		d->user_cb.kernel_update(d->user_data, t, u);
+}
+
+static void
+on_kend(void *data, struct tt_ktouch *t)
+{
+	struct tt_detect *d = data;
+	struct tt_diag diag;
+
+	if (t->flags & TT_KTOUCH_ACTIVE_AT_END)
+		report(d, kdiag(&diag, TT_CHECK_TOUCH_ACTIVE_AT_END, t->begin_line, t->begin_us, t),
+		       "touch is still down at the end of the recording");
+	if (t->link == TT_LINK_NOT_DELIVERED)
+		report(d, kdiag(&diag, TT_CHECK_NOT_DELIVERED, t->begin_line, t->begin_us, t),
+		       "the X server delivered no touch sequence for this touch");
+	if (t->link == TT_LINK_LINKED) {
+		d->stats.linked++;
+		d->stats.latency_sum_us += t->xi_begin_us - t->begin_us;
+	} else if (t->link == TT_LINK_NOT_DELIVERED) {
+		d->stats.not_delivered++;
+	}
+	if (d->user_cb.kernel_end)
+		d->user_cb.kernel_end(d->user_data, t);
+	free(t->priv);
+	t->priv = NULL;
+}
+
+/* ---- frames ---- */
+
+static const unsigned int tool_codes[] = {
+	BTN_TOOL_FINGER, BTN_TOOL_DOUBLETAP, BTN_TOOL_TRIPLETAP, BTN_TOOL_QUADTAP, BTN_TOOL_QUINTTAP,
+};
+
+/* BTN_TOOL_* against the touches down. Touchpads with fewer slots than
+ * fingers report more fingers than slots: allowed when every slot is in
+ * use. */
+static bool
+tools_disagree(const struct det_dev *s, uint32_t n, char *why, size_t size)
+{
+	const struct tt_device *dev = s->dev;
+	uint32_t capacity = dev->mt_protocol == TT_MT_B ? dev->num_slots : UINT32_MAX;
+	bool any_tool = false;
+
+	for (unsigned int i = 0; i < ARRAY_LENGTH(tool_codes); i++) {
+		any_tool |= tt_device_has(dev, EV_KEY, tool_codes[i]);
+		if (!tt_device_has(dev, EV_KEY, tool_codes[i]) || !bit_is_set(s->keys, tool_codes[i]))
+			continue;
+		uint32_t fingers = i + 1;
+		bool ok = fingers == n || (fingers > n && n >= capacity) ||
+			  (i == ARRAY_LENGTH(tool_codes) - 1 && n > fingers);
+		if (!ok)
+			snprintf(why, size, "%s is set with %u touches down", tt_code_name(EV_KEY, tool_codes[i]), n);
+		return !ok;
+	}
+	if (any_tool && n > 0 && !bit_is_set(s->keys, BTN_TOOL_PEN) && !bit_is_set(s->keys, BTN_TOOL_RUBBER)) {
+		snprintf(why, size, "no BTN_TOOL_* is set with %u touches down", n);
+		return true;
+	}
+	return false;
+}
+
+static bool
+buttons_disagree(const struct det_dev *s, uint32_t n, char *why, size_t size)
+{
+	if (tt_device_has(s->dev, EV_KEY, BTN_TOUCH) && bit_is_set(s->keys, BTN_TOUCH) != (n > 0)) {
+		snprintf(why, size, "BTN_TOUCH is %d with %u touches down", bit_is_set(s->keys, BTN_TOUCH) ? 1 : 0, n);
+		return true;
+	}
+	return tools_disagree(s, n, why, size);
+}
+
+static bool
+has_contact_content(const struct tt_frame *f)
+{
+	for (uint32_t i = 0; i < f->nevents; i++) {
+		const struct tt_event *e = &f->events[i];
+		if ((e->type == EV_SYN && e->code == SYN_MT_REPORT) ||
+		    (e->type == EV_ABS && e->code >= TT_MT_FIRST && e->code <= TT_MT_LAST))
+			return true;
+	}
+	return false;
+}
+
+static void
+detect_flicker(struct tt_detect *d, struct det_dev *s, const struct tt_frame *f, size_t line, uint32_t n)
+{
+	struct tt_diag diag;
+
+	if (s->dev->mt_protocol != TT_MT_A || !has_contact_content(f))
+		return;
+	if (s->nseen >= 2 && s->cnt2 == n && s->cnt1 != n) {
+		tt_diag_init(&diag, TT_CHECK_CONTACT_FLICKER, s->line1, s->t1, s->id);
+		report(d, &diag, "Type A contact count went %u -> %u -> %u in consecutive frames",
+		       s->cnt2, s->cnt1, n);
+	}
+	s->cnt2 = s->cnt1;
+	s->cnt1 = n;
+	s->line1 = line;
+	s->t1 = f->time_us;
+	s->nseen++;
+}
+
+static void
+detect_buttons(struct tt_detect *d, struct det_dev *s, const struct tt_frame *f, size_t line, uint32_t n)
+{
+	struct tt_diag diag;
+	char why[128];
+
+	if (!buttons_disagree(s, n, why, sizeof(why))) {
+		s->mismatch = false;
+		return;
+	}
+	if (!s->mismatch) {
+		tt_diag_init(&diag, TT_CHECK_BUTTON_MISMATCH, line, f->time_us, s->id);
+		report(d, &diag, "%s", why);
+	}
+	s->mismatch = true;
+}
+
+static void
+count_frame(struct tt_detect *d, const struct tt_frame *f, uint32_t n)
+{
+	struct tt_stats_device *sd = stats_dev(d, f->device);
+
+	d->stats.frames++;
+	d->stats.events += f->nevents;
+	if (!sd)
+		return;
+	sd->frames++;
+	sd->events += f->nevents;
+	if (f->flags & TT_FRAME_DROPPED)
+		sd->syn_dropped++;
+	if (n > sd->max_simultaneous)
+		sd->max_simultaneous = n;
+	if (!sd->have_time)
+		sd->first_us = f->time_us;
+	sd->last_us = f->time_us;
+	sd->have_time = true;
+}
+
+static void
+on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size_t line, uint32_t n)
+{
+	struct tt_detect *d = data;
+	struct det_dev *s = find_dev(d, dev->id);
+
+	count_frame(d, f, n);
+	if (s) {
+		for (uint32_t i = 0; i < f->nevents; i++) {
+			const struct tt_event *e = &f->events[i];
+			if (e->type != EV_KEY || e->code >= KEY_CNT)
+				continue;
+			if (e->value)
+				set_bit(s->keys, e->code);
+			else
+				clear_bit(s->keys, e->code);
+		}
+		/* A drop and its resync are not what the device did; until
+		 * the slots are known again the touches down are a guess. */
+		if (f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)) {
+			s->drop_gen++;
+			s->nseen = 0;
+		} else if (dev->mt_protocol != TT_MT_NONE && !(f->flags & TT_FRAME_INCOMPLETE) &&
+			   tt_model_settled(d->model, dev->id)) {
+			detect_buttons(d, s, f, line, n);
+		}
+		if (!(f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)))
+			detect_flicker(d, s, f, line, n);
+	}
+	if (d->user_cb.frame)
+		d->user_cb.frame(d->user_data, dev, f, line, n);
+}
+
+/* ---- XI touches ---- */
+
+static void
+on_xbegin(void *data, struct tt_xtouch *t)
+{
+	struct tt_detect *d = data;
+
+	count_client(&d->stats, t->client, t->flags & TT_XTOUCH_RAW);
+	if (d->user_cb.xi_begin)
+		d->user_cb.xi_begin(d->user_data, t);
+}
+
+static void
+on_xupdate(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev, size_t line)
+{
+	struct tt_detect *d = data;
+
+	if (d->user_cb.xi_update)
+		d->user_cb.xi_update(d->user_data, t, ev, line);
+}
+
+static void
+on_xownership(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev, size_t line)
+{
+	struct tt_detect *d = data;
+
+	if (d->user_cb.xi_ownership)
+		d->user_cb.xi_ownership(d->user_data, t, ev, line);
+}
+
+static void
+on_xend(void *data, struct tt_xtouch *t)
+{
+	struct tt_detect *d = data;
+	struct tt_diag diag;
+
+	if (t->flags & TT_XTOUCH_ACTIVE_AT_END)
+		report(d, xdiag(&diag, TT_CHECK_XI_NEVER_ENDED, t), "the XI %stouch sequence never ended",
+		       (t->flags & TT_XTOUCH_RAW) ? "raw " : "");
+	if (t->outcome == TT_OWN_UNRESOLVED)
+		report(d, xdiag(&diag, TT_CHECK_OWNERSHIP_UNRESOLVED, t),
+		       "ownership was never resolved (not owned, accepted or rejected by the end)");
+	if (!(t->flags & TT_XTOUCH_RAW) && (unsigned)t->outcome < TT_OWN_COUNT)
+		d->stats.outcomes[t->outcome]++;
+	if (d->user_cb.xi_end)
+		d->user_cb.xi_end(d->user_data, t);
+}
+
+/* ---- feeding ---- */
+
+static void
+add_device(struct tt_detect *d, const struct tt_device *dev)
+{
+	struct det_dev *s = find_dev(d, dev->id);
+	struct tt_stats_device *sd = stats_dev(d, dev->id);
+
+	if (!s) {
+		if (d->ndevs >= TT_MAX_DEVICES)
+			return;
+		s = &d->devs[d->ndevs++];
+	}
+	memset(s, 0, sizeof(*s));
+	s->used = true;
+	s->id = dev->id;
+	s->dev = dev;
+	s->mm = tt_model_has_mm(dev);
+	memcpy(s->keys, dev->keys_down, sizeof(s->keys));
+	if (!sd && d->stats.ndevs < TT_MAX_DEVICES) {
+		sd = &d->stats.devs[d->stats.ndevs++];
+		sd->id = dev->id;
+	}
+}
+
+struct tt_detect *
+tt_detect_new(const struct tt_detect_options *opts, const struct tt_model_callbacks *cb, void *data,
+	      tt_diag_fn fn, void *diag_data)
+{
+	static const struct tt_model_callbacks mine = {
+		.kernel_begin = on_kbegin,
+		.kernel_update = on_kupdate,
+		.kernel_end = on_kend,
+		.frame = on_frame,
+		.xi_begin = on_xbegin,
+		.xi_update = on_xupdate,
+		.xi_ownership = on_xownership,
+		.xi_end = on_xend,
+	};
+	struct tt_detect *d = tt_zalloc(sizeof(*d));
+
+	d->opts.only_device = -1;
+	if (opts)
+		d->opts = *opts;
+	if (!(d->opts.jump_mm > 0))
+		d->opts.jump_mm = TT_DETECT_DEFAULT_JUMP_MM;
+	if (cb)
+		d->user_cb = *cb;
+	d->user_data = data;
+	d->fn = fn;
+	d->diag_data = diag_data;
+	d->checker = tt_checker_new(on_check, d);
+	d->model = tt_model_new(&mine, d);
+	tt_model_set_link(d->model, !d->opts.no_link, d->opts.link_window_us, 0);
+	return d;
+}
+
+void
+tt_detect_free(struct tt_detect *d)
+{
+	if (!d)
+		return;
+	tt_checker_free(d->checker);
+	tt_model_free(d->model);
+	free(d);
+}
+
+static bool
+record_time(const struct tt_record *rec, int64_t *t)
+{
+	switch (rec->type) {
+	case TT_RECORD_FRAME: *t = rec->frame->time_us; return true;
+	case TT_RECORD_XI_EVENT: *t = rec->xi_event->time_us; return true;
+	case TT_RECORD_MARKER: *t = rec->marker->time_us; return true;
+	default: return false;
+	}
+}
+
+void
+tt_detect_feed(struct tt_detect *d, const struct tt_record *rec)
+{
+	int64_t t;
+
+	if (rec->type == TT_RECORD_FRAME && d->opts.only_device >= 0 &&
+	    rec->frame->device != d->opts.only_device)
+		return;
+	if (record_time(rec, &t))
+		see_time(&d->stats, t);
+	if (rec->type == TT_RECORD_DEVICE)
+		add_device(d, rec->device);
+	else if (rec->type == TT_RECORD_XI_EVENT)
+		d->stats.xi_events++;
+	tt_checker_feed(d->checker, rec);
+	tt_model_feed(d->model, rec);
+}
+
+void
+tt_detect_reader_error(struct tt_detect *d, const char *file, const char *message)
+{
+	struct tt_diag diag;
+
+	tt_diag_from_reader(&diag, TT_CHECK_BAD_LINE, file, message);
+	emit(d, &diag);
+}
+
+void
+tt_detect_reader_warning(struct tt_detect *d, const char *file, const char *message)
+{
+	struct tt_diag diag;
+
+	tt_diag_from_reader(&diag, TT_CHECK_READER_WARNING, file, message);
+	emit(d, &diag);
+}
+
+void
+tt_detect_finish(struct tt_detect *d)
+{
+	tt_checker_finish(d->checker);
+	tt_model_finish(d->model);
+}
+
+const struct tt_stats *
+tt_detect_stats(const struct tt_detect *d)
+{
+	return &d->stats;
+}
+
+struct tt_model *
+tt_detect_model(struct tt_detect *d)
+{
+	return d->model;
+}

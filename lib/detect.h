@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One pass over a recording that every command shares: the semantic
+ * checker (checker.h) and the model-based detectors (jumps, Type A
+ * contact-count flicker, BTN_TOUCH/BTN_TOOL_* against the touches down,
+ * touches still down at the end, kernel touches X never delivered, XI
+ * touches that never ended or whose ownership never resolved) report
+ * one stream of struct tt_diag (diag.h); and the numbers every command
+ * prints (struct tt_stats) are counted here, once.
+ *
+ * Feed records in file order with tt_detect_feed(), the reader's refused
+ * lines and warnings with tt_detect_reader_error()/_warning(), then
+ * tt_detect_finish(). A consumer that wants the touch sequences too
+ * passes its own model callbacks: they run after the detectors' for the
+ * same events, on the one model (struct tt_ktouch.user and
+ * tt_xtouch.user stay the consumer's).
+ *
+ * After a SYN_DROPPED the slots are unknown until the resync: a touch
+ * that moved while events were lost did not jump.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "model.h"
+#include "timeline.h"
+
+/* libinput's touchpad jump detection (tp_detect_jumps) calls a movement
+ * of more than 20 mm within one ~12 ms frame a jump. */
+#define TT_DETECT_DEFAULT_JUMP_MM 20.0
+
+struct tt_detect_options {
+	double jump_mm;		/* 0: TT_DETECT_DEFAULT_JUMP_MM */
+	double jump_units;	/* devices without resolution; 0: off */
+	bool no_link;		/* do not pair kernel and XI touches */
+	int64_t link_window_us;	/* 0: the model's default */
+	int64_t only_device;	/* evdev record id, or -1 for all */
+};
+
+/* The numbers of one evdev device. */
+struct tt_stats_device {
+	uint32_t id;
+	uint64_t frames, events, touch_sequences, syn_dropped;
+	uint32_t max_simultaneous;
+	int64_t first_us, last_us;	/* of its frames */
+	bool have_time;
+};
+
+/* XI touch sequences one client received. */
+struct tt_stats_client {
+	char client[32];
+	uint64_t touch, raw;
+};
+
+/* The shared numbers: every command that prints one of these prints it
+ * from here, under the same name. */
+struct tt_stats {
+	int64_t first_us, last_us;	/* over every timed record: frames, XI
+					   events, markers (start and stop) */
+	bool have_time;
+	uint64_t frames, events, xi_events;
+	struct tt_stats_device devs[TT_MAX_DEVICES];
+	size_t ndevs;
+	struct tt_stats_client clients[16];
+	size_t nclients;
+	uint64_t outcomes[TT_OWN_COUNT];	/* regular (non-raw) XI sequences */
+	uint64_t linked, not_delivered;
+	int64_t latency_sum_us;
+	uint64_t diags[TT_CHECK_COUNT];	/* per kind, as reported */
+};
+
+/* first_us..last_us, 0 without timed records. */
+int64_t tt_stats_duration(const struct tt_stats *s);
+uint64_t tt_stats_diag_total(const struct tt_stats *s);
+const struct tt_stats_device *tt_stats_device(const struct tt_stats *s, uint32_t id);
+
+struct tt_detect;
+
+/* @cb/@data: the consumer's model callbacks (NULL for none). @fn gets
+ * every diagnostic. @opts may be NULL for the defaults. */
+struct tt_detect *tt_detect_new(const struct tt_detect_options *opts,
+				const struct tt_model_callbacks *cb, void *data,
+				tt_diag_fn fn, void *diag_data);
+void tt_detect_free(struct tt_detect *d);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_detect *, tt_detect_free);
+
+void tt_detect_feed(struct tt_detect *d, const struct tt_record *rec);
+/* A line the reader refused ("FILE:LINE: what"), a reader warning. */
+void tt_detect_reader_error(struct tt_detect *d, const char *file, const char *message);
+void tt_detect_reader_warning(struct tt_detect *d, const char *file, const char *message);
+void tt_detect_finish(struct tt_detect *d);
+
+const struct tt_stats *tt_detect_stats(const struct tt_detect *d);
+/* The model, for consumers that ask it about the slot state now. */
+struct tt_model *tt_detect_model(struct tt_detect *d);
+
+/* The numbers as JSON members (no braces): start_us, end_us,
+ * duration_us, frames, events, xi_events, xi_touch_sequences (per
+ * client: touch, raw), ownership (per outcome), links (linked,
+ * not_delivered, mean_latency_us), anomaly_counts (total, per kind). */
+void tt_stats_json(const struct tt_stats *s, FILE *out);
+/* A device's: frames, events, touch_sequences, max_simultaneous,
+ * syn_dropped, duration_us. */
+void tt_stats_device_json(const struct tt_stats_device *sd, FILE *out);
+/* Text: the XI lines (sequences per client, ownership outcomes, links),
+ * nothing without XI touches; the anomaly counts per kind. */
+void tt_stats_xi_text(const struct tt_stats *s, FILE *out);
+void tt_stats_anomalies_text(const struct tt_stats *s, FILE *out);
+
+struct tt_reader;
+/* For commands that want only the diagnostics and numbers of a file
+ * (diff, replay --verify): reads @r to its end through a tt_detect.
+ * @stats (may be NULL) gets the numbers. 0, or the reader's negative
+ * errno (-EIO) when reading stopped early. */
+int tt_detect_run(struct tt_reader *r, const struct tt_detect_options *opts,
+		  tt_diag_fn fn, void *diag_data, struct tt_stats *stats);
