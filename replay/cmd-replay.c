@@ -67,13 +67,16 @@ usage(FILE *out)
 		"      --max-gap SECONDS  shorten idle gaps longer than SECONDS to SECONDS\n"
 		"      --loop N           play N times (0 = until interrupted; default 1)\n"
 		"      --device ID        replay only device ID (repeatable; ids as in 'touchtape print')\n"
+		"      --desc FILE        device description for an evemu events-only file\n"
 		"      --start-delay SECONDS  wait before the first frame\n"
 		"      --wait             wait for Enter before starting\n"
 		"      --verify           read the devices back and compare what the kernel\n"
 		"                         delivered with the recording, frame by frame\n"
 		"      --exact            create the devices with fuzz 0 (no kernel smoothing)\n"
-		"      --allow-keys       replay devices that can type keys (refused by default)\n"
-		"      --force            replay values outside a device's absinfo\n"
+		"      --allow-keys       also replay the keys that can type or act on your session\n"
+		"                         (letters, digits, Enter, modifiers, F1-F24, power...):\n"
+		"                         by default a device is replayed without them, and a\n"
+		"                         keyboard is left out\n"
 		"      --dry-run          do everything but create devices: print the schedule\n"
 		"      --report FILE      write the timing (and --verify) report as JSON\n"
 		"      --spin TIME        wake up to TIME early and spin on the clock until each\n"
@@ -87,6 +90,12 @@ usage(FILE *out)
 		"  -h, --help             show this help\n"
 		"\n"
 		"TIME and SECONDS take units: 1.5, 250ms, 2s, 1m.\n"
+		"\n"
+		"Values outside a device's absinfo range are replayed as recorded (the kernel\n"
+		"does not clamp them), and counted. A file is refused, before anything is\n"
+		"created, only for what cannot be replayed: errors in its evdev frames or\n"
+		"devices (frames out of time order, codes the device does not have, a device\n"
+		"declared twice) and unreadable lines, named as 'touchtape validate' names them.\n"
 		"\n"
 		"Exit status: 0 replayed (and with --verify, no unexplained difference);\n"
 		"1 refused file, failure or unexplained differences; 2 bad usage;\n"
@@ -123,7 +132,7 @@ static int
 parse_args(int argc, char **argv, struct replay_args *a)
 {
 	enum { O_SPEED = 256, O_FROM, O_TO, O_MAXGAP, O_LOOP, O_DEVICE, O_DELAY, O_WAIT,
-	       O_VERIFY, O_EXACT, O_KEYS, O_FORCE, O_DRY, O_REPORT, O_SPIN, O_NO_RT };
+	       O_VERIFY, O_EXACT, O_KEYS, O_DESC, O_DRY, O_REPORT, O_SPIN, O_NO_RT };
 	static const struct option opts[] = {
 		{ "speed", required_argument, NULL, O_SPEED },
 		{ "from", required_argument, NULL, O_FROM },
@@ -136,7 +145,7 @@ parse_args(int argc, char **argv, struct replay_args *a)
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "exact", no_argument, NULL, O_EXACT },
 		{ "allow-keys", no_argument, NULL, O_KEYS },
-		{ "force", no_argument, NULL, O_FORCE },
+		{ "desc", required_argument, NULL, O_DESC },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "report", required_argument, NULL, O_REPORT },
 		{ "spin", required_argument, NULL, O_SPIN },
@@ -194,7 +203,7 @@ parse_args(int argc, char **argv, struct replay_args *a)
 		case O_VERIFY: a->verify = true; break;
 		case O_EXACT: a->exact = true; break;
 		case O_KEYS: a->o.allow_keys = true; break;
-		case O_FORCE: a->o.force = true; break;
+		case O_DESC: a->o.desc = optarg; break;
 		case O_DRY: a->dry_run = true; break;
 		case O_REPORT: a->report_path = optarg; break;
 		case O_NO_RT: a->no_realtime = true; break;
