@@ -11,6 +11,7 @@
 #include "evnames.h"
 #include "kernel-model.h"
 #include "keyguard.h"
+#include "uinput-device.h"
 #include "schedule.h"
 #include "util-mem.h"
 #include "util-strings.h"
@@ -211,6 +212,18 @@ count_outside(struct rp_device *rd, const struct input_event *ev, uint32_t n)
 }
 
 static void
+count_uncreatable(struct rp_device *rd, const struct input_event *ev, uint32_t n, size_t line)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (ev[i].type != EV_ABS || ev[i].code >= ABS_CNT ||
+		    !bit_is_set(rd->uncreatable, ev[i].code))
+			continue;
+		if (!rd->uncreatable_used++)
+			rd->uncreatable_line = line;
+	}
+}
+
+static void
 add_frame(struct rp_schedule *s, size_t *cap, const struct tt_frame *f, int idx, size_t line)
 {
 	struct rp_device *rd = &s->devices[idx];
@@ -221,6 +234,7 @@ add_frame(struct rp_schedule *s, size_t *cap, const struct tt_frame *f, int idx,
 	if (!ev)
 		return;
 	count_outside(rd, ev, n);
+	count_uncreatable(rd, ev, n, line);
 	if (s->nframes == *cap) {
 		*cap = *cap ? *cap * 2 : 1024;
 		s->frames = tt_reallocarray(s->frames, *cap, sizeof(*s->frames));
@@ -340,6 +354,53 @@ leave_out(struct rp_schedule *s, const struct tt_device *dev, const struct load_
 	s->left_out[s->nleft_out++] = dev->id;
 }
 
+/* Axes uinput refuses are left out of the device: replayable as long as
+ * the recording does not use them (count_uncreatable()). */
+static void
+drop_uncreatable(struct rp_device *rd, const struct tt_device *dev)
+{
+	for (unsigned int code = 0; code < ABS_CNT; code++) {
+		if (!tt_device_has(dev, EV_ABS, code) || rp_uinput_abs_ok(code, &dev->abs[code]))
+			continue;
+		if (!rd->own) {
+			rd->own = tt_zalloc(sizeof(*rd->own));
+			*rd->own = *dev;
+			rd->dev = rd->own;
+		}
+		clear_bit(rd->own->codes[EV_ABS], code);
+		set_bit(rd->uncreatable, code);
+	}
+}
+
+/* The axes uinput refuses: a note when the recording does not use them,
+ * an error (returns false) when it does. */
+static bool
+check_uncreatable(const struct rp_device *rd, const struct load_ctx *ctx)
+{
+	char list[256];
+	size_t used = 0;
+
+	list[0] = '\0';
+	for (unsigned int code = 0; code < ABS_CNT && used < sizeof(list); code++) {
+		char cb[24];
+		if (bit_is_set(rd->uncreatable, code))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
+						 tt_code_label(cb, sizeof(cb), EV_ABS, code));
+	}
+	if (!used)
+		return true;
+	if (rd->uncreatable_used) {
+		fprintf(ctx->err, "%s:%zu: device %" PRIu32 " \"%s\": uinput cannot create its axes %s "
+			"(a range or slot count the kernel refuses), and the recording uses them\n",
+			ctx->name, rd->uncreatable_line, rd->dev->id, rd->dev->name, list);
+		return false;
+	}
+	fprintf(ctx->err, "%s: device %" PRIu32 " \"%s\": replayed without its axes %s: uinput cannot "
+		"create them (a range or slot count the kernel refuses), and the recording does not "
+		"use them\n", ctx->name, rd->dev->id, rd->dev->name, list);
+	return true;
+}
+
 static void
 add_device(struct rp_schedule *s, const struct tt_device *dev, const struct load_ctx *ctx)
 {
@@ -355,6 +416,7 @@ add_device(struct rp_schedule *s, const struct tt_device *dev, const struct load
 	memset(rd, 0, sizeof(*rd));
 	rd->own = own;
 	rd->dev = own ? own : dev;
+	drop_uncreatable(rd, dev);
 	rp_state_init_recorded(&rd->start, rd->dev);
 }
 
@@ -485,6 +547,14 @@ rp_schedule_load(const char *path, const struct rp_options *o, FILE *err,
 		return rc;
 	if (!s->ndevices && !s->nleft_out) {
 		fprintf(err, "%s: no evdev device to replay\n", ctx.name);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < s->ndevices; i++) {
+		if (!check_uncreatable(&s->devices[i], &ctx))
+			ctx.errors++;
+	}
+	if (ctx.errors) {
+		fprintf(err, "%s: refusing to replay (nothing was created)\n", ctx.name);
 		return -EINVAL;
 	}
 	print_tolerated(&ctx);

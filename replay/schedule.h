@@ -53,6 +53,11 @@ struct rp_device {
 	struct tt_device *own;
 	struct rp_state start;		/* state at --from (or time 0) */
 	size_t keys_dropped;		/* guarded key events left out */
+	/* Axes uinput refuses (uinput-device.h), left out of the device:
+	 * how many events of them the recording has, the first line. */
+	uint8_t uncreatable[TT_BITMAP_BYTES(ABS_CNT)];
+	size_t uncreatable_used;
+	size_t uncreatable_line;
 	/* Values of each axis to be written outside its absinfo range. */
 	uint32_t outside[ABS_CNT];
 };

@@ -464,6 +464,40 @@ test_outside_range(void)
 	free(err);
 }
 
+/* An axis uinput refuses (a flat wider than its range): left out when
+ * the recording does not use it, refused when it does. */
+static void
+test_uncreatable_axis(void)
+{
+	static const char dev[] = "{\"type\":\"device\",\"id\":3,\"name\":\"ts\",\"input_id\":{\"bustype\":3,"
+		"\"vendor\":1,\"product\":2,\"version\":3},\"codes\":{\"EV_KEY\":[\"BTN_TOUCH\"],\"EV_ABS\":[]},"
+		"\"absinfo\":{\"ABS_X\":{\"min\":0,\"max\":100},\"ABS_Y\":{\"min\":0,\"max\":10,\"flat\":20}}}\n";
+	struct rp_options o;
+	struct rp_schedule *s;
+	char *err = NULL;
+	int rc;
+
+	char *text = NULL;
+
+	rp_options_init(&o);
+	check(asprintf(&text, HEADER "%s" FRAME(1, "[3,0,5],[1,330,1],[0,0,0]"), dev) > 0);
+	s = load(text, &o, &rc, &err);
+	check_int_eq(rc, 0);
+	check_contains(err, "replayed without its axes ABS_Y: uinput cannot create them");
+	check(s && !tt_device_has(s->devices[0].dev, EV_ABS, ABS_Y));
+	check(s && tt_device_has(s->devices[0].dev, EV_ABS, ABS_X));
+	rp_schedule_free(s);
+	free(err);
+	free(text);
+	check(asprintf(&text, HEADER "%s" FRAME(1, "[3,0,5],[0,0,0]") FRAME(2, "[3,1,5],[0,0,0]"), dev) > 0);
+	s = load(text, &o, &rc, &err);
+	check_int_eq(rc, -EINVAL);
+	check_contains(err, ":4: device 3 \"ts\": uinput cannot create its axes ABS_Y");
+	check_contains(err, "nothing was created");
+	free(err);
+	free(text);
+}
+
 #define KBD "{\"type\":\"device\",\"id\":4,\"name\":\"kbd\",\"input_id\":{\"bustype\":3,\"vendor\":1,\"product\":3,\"version\":1}," \
 	"\"codes\":{\"EV_KEY\":[\"KEY_A\",\"KEY_ENTER\",\"KEY_VOLUMEUP\"]}}\n"
 #define KFRAME(t, ev) "{\"type\":\"frame\",\"dev\":4,\"t\":" #t ",\"ev\":[" ev "]}\n"
@@ -657,6 +691,7 @@ main(void)
 	RUN(test_refusals);
 	RUN(test_outside_range);
 	RUN(test_keys);
+	RUN(test_uncreatable_axis);
 	RUN(test_kernel_model);
 	RUN(test_real_clock);
 	return tt_test_result();
