@@ -33,6 +33,50 @@ tt_keymask_is_private(unsigned int code)
 	}
 }
 
+/* One list for replay (replay/schedule.c): a recording replayed through
+ * uinput reaches the focused window and the session's key bindings like a
+ * real keyboard, so a shared or forged recording could type a command and
+ * run it, switch VT (Ctrl+Alt+Fn), trigger magic SysRq or power the
+ * machine off. */
+bool
+tt_keymask_is_guarded(unsigned int code)
+{
+	if (tt_keymask_is_private(code))
+		return true;
+	switch (code) {
+	case KEY_ESC:
+	case KEY_BACKSPACE:
+	case KEY_TAB:
+	case KEY_ENTER:
+	case KEY_DELETE:
+	case KEY_LEFTCTRL:
+	case KEY_RIGHTCTRL:
+	case KEY_LEFTSHIFT:
+	case KEY_RIGHTSHIFT:
+	case KEY_LEFTALT:
+	case KEY_RIGHTALT:
+	case KEY_LEFTMETA:
+	case KEY_RIGHTMETA:
+	case KEY_COMPOSE:
+	case KEY_CAPSLOCK:
+	case KEY_NUMLOCK:
+	case KEY_SCROLLLOCK:
+	case KEY_F1 ... KEY_F10:
+	case KEY_F11:
+	case KEY_F12:
+	case KEY_F13 ... KEY_F24:
+	case KEY_SYSRQ:
+	case KEY_POWER:
+	case KEY_POWER2:
+	case KEY_SLEEP:
+	case KEY_SUSPEND:
+	case KEY_LOGOFF:
+		return true;
+	default:
+		return false;
+	}
+}
+
 void
 tt_keymask_init(struct tt_keymask *m, const struct tt_device *dev, bool enabled)
 {

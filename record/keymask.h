@@ -33,6 +33,14 @@ struct tt_keymask {
 /* True for the codes that are masked. */
 bool tt_keymask_is_private(unsigned int code);
 
+/* True for the keys a replay must not press on the user's session unless
+ * asked: the private keys above (they type text) and the keys that
+ * command it (Enter, Tab, Backspace, Delete, Escape, modifiers and locks,
+ * function keys, SysRq, power, sleep, suspend, log off). Buttons (BTN_*)
+ * and the other keys a touch device has (KEY_WAKEUP, volume, brightness)
+ * are not guarded. */
+bool tt_keymask_is_guarded(unsigned int code);
+
 /* Prepares masking for @dev; inactive when @enabled is false or the device
  * has no private keys. */
 void tt_keymask_init(struct tt_keymask *m, const struct tt_device *dev, bool enabled);

@@ -37,7 +37,7 @@
 
 enum replay_option {
 	O_SPEED = TT_OPT_FIRST_PRIVATE, O_MAXGAP, O_LOOP, O_DELAY, O_WAIT, O_VERIFY, O_EXACT,
-	O_KEYS, O_FORCE, O_DRY, O_REPORT, O_SPIN, O_NO_RT,
+	O_KEYS, O_DRY, O_REPORT, O_SPIN, O_NO_RT,
 };
 
 struct replay_args {
@@ -81,8 +81,10 @@ usage(FILE *out)
 		"      --verify           read the devices back and compare what the kernel\n"
 		"                         delivered with the recording, frame by frame\n"
 		"      --exact            create the devices with fuzz 0 (no kernel smoothing)\n"
-		"      --allow-keys       replay devices that can type keys (refused by default)\n"
-		"      --force            replay values outside a device's absinfo\n"
+		"      --allow-keys       also replay the keys that can type or act on your session\n"
+		"                         (letters, digits, Enter, modifiers, F1-F24, power...):\n"
+		"                         by default a device is replayed without them, and a\n"
+		"                         keyboard is left out\n"
 		"      --dry-run          do everything but create devices: print what would be\n"
 		"                         replayed, and when\n"
 		"      --report FILE      write the timing (and --verify) report as JSON (never\n"
@@ -98,6 +100,12 @@ usage(FILE *out)
 		"  -h, --help             show this help\n"
 		"\n"
 		"TIME and SECONDS take units: 1.5, 250ms, 2s, 1m.\n"
+		"\n"
+		"Values outside a device's absinfo range are replayed as recorded (the kernel\n"
+		"does not clamp them), and counted. A file is refused, before anything is\n"
+		"created, only for what cannot be replayed: errors in its evdev frames or\n"
+		"devices (frames out of time order, codes the device does not have, a device\n"
+		"declared twice) and unreadable lines, named as 'touchtape validate' names them.\n"
 		"\n"
 		"Exit status: 0 replayed (and with --verify, no unexplained difference);\n"
 		"1 refused file (errors in it) or unexplained differences; 2 bad usage, a\n"
@@ -183,7 +191,6 @@ parse_option(int opt, const char *arg, struct replay_args *a)
 	case O_VERIFY: a->verify = true; return 0;
 	case O_EXACT: a->exact = true; return 0;
 	case O_KEYS: a->o.allow_keys = true; return 0;
-	case O_FORCE: a->o.force = true; return 0;
 	case O_DRY: a->dry_run = true; return 0;
 	case O_REPORT: a->report_path = arg; return 0;
 	case O_NO_RT: a->no_realtime = true; return 0;
@@ -215,7 +222,7 @@ parse_args(int argc, char **argv, struct replay_args *a)
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "exact", no_argument, NULL, O_EXACT },
 		{ "allow-keys", no_argument, NULL, O_KEYS },
-		{ "force", no_argument, NULL, O_FORCE },
+		{ "desc", required_argument, NULL, O_DESC },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "report", required_argument, NULL, O_REPORT },
 		{ "spin", required_argument, NULL, O_SPIN },

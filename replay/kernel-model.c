@@ -18,6 +18,7 @@ static const char *const reason_names[RP_R_COUNT] = {
 	[RP_R_SYN_DROPPED] = "syn-code-not-injectable",
 	[RP_R_EMPTY_FRAME] = "empty-frame-dropped",
 	[RP_R_SPLIT] = "frame-split",
+	[RP_R_OUTSIDE_ABSINFO] = "outside-absinfo-delivered",
 };
 
 const char *
@@ -84,6 +85,8 @@ rp_kmodel_init(struct rp_kmodel *m, const struct tt_device *dev,
 	for (unsigned int c = 0; c < ABS_CNT; c++) {
 		m->abs[c] = abs[c].value;
 		m->fuzz[c] = abs[c].fuzz;
+		m->min[c] = abs[c].minimum;
+		m->max[c] = abs[c].maximum;
 	}
 	if (has(m, EV_ABS, ABS_MT_SLOT)) {
 		m->num_slots = (uint32_t)(abs[ABS_MT_SLOT].maximum + 1);
@@ -171,6 +174,8 @@ handle_abs(struct rp_kmodel *m, unsigned int code, int32_t *pval, size_t reasons
 		*pval = v;
 		*pold = v;
 	}
+	if (rp_abs_outside(code, *pval, m->min[code], m->max[code]))
+		reasons[RP_R_OUTSIDE_ABSINFO]++;
 	if (new_slot) {
 		m->slot_reported = m->slot;
 		return PASS | PASS_SLOT;

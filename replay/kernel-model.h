@@ -16,7 +16,9 @@
  *    SYN_DROPPED cannot be injected, unsupported codes are dropped;
  *  - a frame with nothing left but SYN_REPORT is dropped;
  *  - a frame longer than the device's packet estimate is split with an
- *    extra SYN_REPORT.
+ *    extra SYN_REPORT;
+ *  - no range is checked: a value outside absinfo reaches clients as
+ *    written (counted, so --verify says how many a client got).
  * Pure: no devices.
  */
 #pragma once
@@ -40,16 +42,30 @@ enum rp_reason {
 	RP_R_SYN_DROPPED,	/* SYN_DROPPED (and other SYN codes) cannot be injected */
 	RP_R_EMPTY_FRAME,	/* nothing left but SYN_REPORT */
 	RP_R_SPLIT,		/* frame split by the kernel */
+	RP_R_OUTSIDE_ABSINFO,	/* delivered as written, outside absinfo */
 	RP_R_COUNT,
 };
 
 const char *rp_reason_name(enum rp_reason r);
+
+/* A value outside [@min, @max] that a client gets as written: the kernel
+ * checks no range. ABS_MT_SLOT is the slot (the kernel ignores one beyond
+ * the slots), and tracking ID -1 a release. */
+static inline bool
+rp_abs_outside(unsigned int code, int32_t value, int32_t min, int32_t max)
+{
+	if (code == ABS_MT_SLOT || (code == ABS_MT_TRACKING_ID && value == -1))
+		return false;
+	return value < min || value > max;
+}
 
 struct rp_kmodel {
 	uint8_t evbits[TT_BITMAP_BYTES(EV_CNT)];
 	uint8_t codes[EV_CNT][TT_BITMAP_BYTES(KEY_CNT)];
 	int32_t abs[ABS_CNT];
 	int32_t fuzz[ABS_CNT];
+	int32_t min[ABS_CNT];
+	int32_t max[ABS_CNT];
 	uint32_t num_slots;		/* 0: no slots (Type A or none) */
 	int32_t (*slots)[TT_MT_AXES];
 	int32_t slot;			/* staged (mt->slot) */

@@ -6,6 +6,7 @@ replay_core_sources = \
 	replay/evbuf.c replay/evbuf.h \
 	replay/neutral.c replay/neutral.h \
 	replay/schedule.c replay/schedule.h \
+	replay/keyguard.c replay/keyguard.h \
 	replay/player.c replay/player.h \
 	replay/clock.c replay/clock.h \
 	replay/kernel-model.c replay/kernel-model.h
@@ -23,7 +24,7 @@ dist_man_MANS += man/touchtape-replay.1
 check_PROGRAMS += tests/test-replay
 TESTS += tests/test-replay
 tests_test_replay_SOURCES = replay/tests/test-replay.c $(replay_core_sources) \
-	tests/test-common.c tests/test-common.h
+	record/keymask.c record/keymask.h tests/test-common.c tests/test-common.h
 tests_test_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/replay -I$(top_srcdir)/tests
 tests_test_replay_LDADD = libtouchtape.la -lm
 if HAVE_SANITIZERS
@@ -40,3 +41,8 @@ TESTS += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck
 EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck-vm.sh \
 	replay/tests/guest-replay.sh replay/tests/evemu2timeline.py \
 	replay/tests/evstate.py replay/tests/timing.py
+# Real recordings ($TT_CORPUS): every evemu file --dry-run on the host;
+# a sample with --verify, and the key guard seen by a second reader, in
+# the VM.
+TESTS += replay/tests/corpus-dry.sh replay/tests/real-vm.sh
+EXTRA_DIST += replay/tests/corpus-dry.sh replay/tests/real-vm.sh replay/tests/evkeys.py

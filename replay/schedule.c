@@ -8,7 +8,11 @@
 #include <string.h>
 
 #include "checker.h"
+#include "evnames.h"
+#include "kernel-model.h"
+#include "keyguard.h"
 #include "log.h"
+#include "uinput-device.h"
 #include "schedule.h"
 #include "util-mem.h"
 #include "util-strings.h"
@@ -33,9 +37,12 @@ rp_schedule_free(struct rp_schedule *s)
 	for (size_t i = 0; i < s->nframes; i++)
 		free(s->frames[i].events);
 	free(s->frames);
-	for (size_t i = 0; i < s->ndevices; i++)
+	for (size_t i = 0; i < s->ndevices; i++) {
 		rp_state_release(&s->devices[i].start);
+		free(s->devices[i].own);	/* shallow: not tt_device_free() */
+	}
 	free(s->devices);
+	free(s->left_out);
 	tt_reader_free(s->reader);
 	free(s);
 }
@@ -44,30 +51,88 @@ struct load_ctx {
 	const char *name;
 	FILE *err;
 	const struct rp_options *o;
-	size_t errors;
-	size_t range_errors;
+	enum tt_record_type feeding;	/* the record the checker is given */
+	size_t errors;			/* what refuses the file */
+	bool lacks_codes;		/* among them, codes the device does not have */
+	/* Errors for validate that replay reproduces anyway: how many, the
+	 * first of each kind, and why. */
+	size_t tolerated[TT_CHECK_COUNT];
+	struct tt_diag first_tolerated[TT_CHECK_COUNT];
+	const char *why_tolerated[TT_CHECK_COUNT];
 };
+
+static const char *
+severity_name(enum tt_severity sev)
+{
+	return sev == TT_SEV_ERROR ? "error" : "warning";
+}
+
+/* "FILE:LINE: error: message [kind]", as validate says it. */
+static void
+print_diag(const struct load_ctx *ctx, const struct tt_diag *d, const char *tail)
+{
+	const char *sev = severity_name(d->severity);
+
+	if (d->line)
+		fprintf(ctx->err, "%s:%zu: %s: %s [%s]%s\n", ctx->name, d->line, sev, d->message,
+			tt_check_name(d->check), tail);
+	else
+		fprintf(ctx->err, "%s: %s: %s [%s]%s\n", ctx->name, sev, d->message,
+			tt_check_name(d->check), tail);
+}
+
+/*
+ * Replay refuses only what it cannot reproduce: an error about evdev
+ * devices or frames (a frame out of time order the schedule cannot place,
+ * a code or slot the created device cannot carry, a device declared
+ * twice). Returns why an error is replayed anyway, or NULL.
+ */
+static const char *
+tolerated(const struct load_ctx *ctx, const struct tt_diag *d)
+{
+	if (ctx->feeding != TT_RECORD_DEVICE && ctx->feeding != TT_RECORD_FRAME)
+		return "replay writes evdev frames only";
+	if (d->check == TT_CHECK_TRACKING_ID_REUSED)
+		return "uinput passes tracking IDs to clients as written";
+	return NULL;
+}
 
 static void
 on_diag(void *userdata, const struct tt_diag *d)
 {
 	struct load_ctx *ctx = userdata;
+	const char *why;
 
-	/* A value outside absinfo is only a warning for validate (real
-	 * devices do it), but the kernel would clamp nothing and clients
-	 * would see values the device says it cannot produce: refused
-	 * unless --force. */
-	if (d->check == TT_CHECK_VALUE_RANGE) {
-		ctx->range_errors++;
-		if (ctx->o->force)
-			return;
-	} else if (d->severity != TT_SEV_ERROR) {
+	/* Warnings do not stop a replay: values outside absinfo are
+	 * counted per device as they are scheduled (count_outside()), and
+	 * SYN_DROPPED frames are said apart. */
+	if (d->severity != TT_SEV_ERROR)
+		return;
+	why = tolerated(ctx, d);
+	if (why && d->check < TT_CHECK_COUNT) {
+		if (ctx->tolerated[d->check]++ == 0) {
+			ctx->first_tolerated[d->check] = *d;
+			ctx->why_tolerated[d->check] = why;
+		}
 		return;
 	}
-	ctx->errors++;
-	if (ctx->errors <= 20)
-		fprintf(ctx->err, "%s:%zu: %s [%s]\n", ctx->name, d->line, d->message,
-			tt_check_name(d->check));
+	ctx->lacks_codes |= d->check == TT_CHECK_UNSUPPORTED_CODE;
+	if (++ctx->errors <= 20)
+		print_diag(ctx, d, "");
+}
+
+static void
+print_tolerated(const struct load_ctx *ctx)
+{
+	for (size_t k = 0; k < TT_CHECK_COUNT; k++) {
+		char tail[160];
+
+		if (!ctx->tolerated[k])
+			continue;
+		snprintf(tail, sizeof(tail), " (%zu in all): replayed anyway: %s",
+			 ctx->tolerated[k], ctx->why_tolerated[k]);
+		print_diag(ctx, &ctx->first_tolerated[k], tail);
+	}
 }
 
 static void
@@ -99,8 +164,10 @@ device_index(const struct rp_schedule *s, uint32_t id)
 	return -1;
 }
 
+/* The events of @f to write to @rd: ended by SYN_REPORT, without the
+ * keys @rd leaves out. NULL when nothing but those keys was in it. */
 static struct input_event *
-frame_events(const struct tt_frame *f, uint32_t *n)
+frame_events(const struct tt_frame *f, struct rp_device *rd, uint32_t *n)
 {
 	bool has_syn = f->nevents && f->events[f->nevents - 1].type == EV_SYN &&
 		       f->events[f->nevents - 1].code == SYN_REPORT;
@@ -116,15 +183,59 @@ frame_events(const struct tt_frame *f, uint32_t *n)
 	/* An incomplete frame (device gone mid-frame) still needs its end. */
 	if (!has_syn)
 		ev[count - 1] = (struct input_event){ .type = EV_SYN, .code = SYN_REPORT };
+	if (rd->own) {
+		uint32_t kept = (uint32_t)rp_keyguard_events(ev, count);
+		rd->keys_dropped += count - kept;
+		if (kept < count && kept == 1) {
+			free(ev);
+			return NULL;
+		}
+		count = kept;
+	}
 	*n = count;
 	return ev;
+}
+
+/* Values outside absinfo are written as recorded (the kernel does not
+ * clamp, and the device did deliver them): counted per axis, to say so. */
+static void
+count_outside(struct rp_device *rd, const struct input_event *ev, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const struct tt_absinfo *a;
+
+		if (ev[i].type != EV_ABS || ev[i].code >= ABS_CNT)
+			continue;
+		a = &rd->dev->abs[ev[i].code];
+		if (rp_abs_outside(ev[i].code, ev[i].value, a->minimum, a->maximum))
+			rd->outside[ev[i].code]++;
+	}
+}
+
+static void
+count_uncreatable(struct rp_device *rd, const struct input_event *ev, uint32_t n, size_t line)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (ev[i].type != EV_ABS || ev[i].code >= ABS_CNT ||
+		    !bit_is_set(rd->uncreatable, ev[i].code))
+			continue;
+		if (!rd->uncreatable_used++)
+			rd->uncreatable_line = line;
+	}
 }
 
 static void
 add_frame(struct rp_schedule *s, size_t *cap, const struct tt_frame *f, int idx, size_t line)
 {
+	struct rp_device *rd = &s->devices[idx];
 	struct rp_frame *rf;
+	uint32_t n;
+	struct input_event *ev = frame_events(f, rd, &n);
 
+	if (!ev)
+		return;
+	count_outside(rd, ev, n);
+	count_uncreatable(rd, ev, n, line);
 	if (s->nframes == *cap) {
 		*cap = *cap ? *cap * 2 : 1024;
 		s->frames = tt_reallocarray(s->frames, *cap, sizeof(*s->frames));
@@ -134,7 +245,8 @@ add_frame(struct rp_schedule *s, size_t *cap, const struct tt_frame *f, int idx,
 	rf->dev = (uint32_t)idx;
 	rf->flags = f->flags;
 	rf->line = line;
-	rf->events = frame_events(f, &rf->nevents);
+	rf->events = ev;
+	rf->nevents = n;
 }
 
 static int
@@ -174,23 +286,52 @@ compute_offsets(struct rp_schedule *s, const struct rp_options *o)
 	s->span_us = s->frames[s->nframes - 1].offset_us;
 }
 
-static int
-check_keys(const struct rp_schedule *s, const struct load_ctx *ctx)
+/* "N values outside the absinfo range of ABS_X (2), ABS_Y (1)", under
+ * the catalog's name and severity for such values. */
+static void
+print_outside(const struct rp_device *rd, const struct load_ctx *ctx)
 {
-	int rc = 0;
+	char list[512];
+	size_t used = 0, total = 0;
 
-	for (size_t i = 0; i < s->ndevices; i++) {
-		const struct tt_device *d = s->devices[i].dev;
-		if (!tt_device_has_typing_keys(d))
+	list[0] = '\0';
+	for (unsigned int c = 0; c < ABS_CNT; c++) {
+		char cb[24];
+
+		if (!rd->outside[c])
 			continue;
-		fprintf(ctx->err,
-			"%s: device %" PRIu32 " \"%s\" can type keys: refusing to replay it "
-			"(a recording could type commands into your session); "
-			"use --allow-keys if you trust this file, or --device to leave it out\n",
-			ctx->name, d->id, d->name);
-		rc = -EINVAL;
+		total += rd->outside[c];
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s (%" PRIu32 ")",
+						 used ? ", " : "", tt_code_label(cb, sizeof(cb), EV_ABS, c),
+						 rd->outside[c]);
 	}
-	return rc;
+	if (!total)
+		return;
+	fprintf(ctx->err, "%s: %s: device %" PRIu32 " \"%s\": %zu value%s outside the absinfo range "
+		"of %s: replayed as recorded (the kernel does not clamp) [%s]\n", ctx->name,
+		severity_name(tt_check_severity(TT_CHECK_VALUE_RANGE)), rd->dev->id, rd->dev->name,
+		total, total == 1 ? "" : "s", list, tt_check_name(TT_CHECK_VALUE_RANGE));
+}
+
+/* Said once per device, after the whole file was read. */
+static void
+print_device_notes(const struct rp_schedule *s, const struct load_ctx *ctx)
+{
+	for (size_t i = 0; i < s->ndevices; i++) {
+		const struct rp_device *rd = &s->devices[i];
+		const struct tt_device *d = rd->dev;
+		char list[256];
+
+		if (rd->own) {
+			rp_keyguard_list(tt_reader_device(s->reader, d->id), list, sizeof(list));
+			fprintf(ctx->err, "%s: device %" PRIu32 " \"%s\": replayed without its keys that "
+				"can type or act on your session: %s not created, %zu event%s dropped; "
+				"--allow-keys replays them\n", ctx->name, d->id, d->name, list,
+				rd->keys_dropped, rd->keys_dropped == 1 ? "" : "s");
+		}
+		print_outside(rd, ctx);
+	}
 }
 
 static void
@@ -202,14 +343,92 @@ note_dropped(struct rp_schedule *s, size_t line)
 }
 
 static void
-add_device(struct rp_schedule *s, const struct tt_device *dev)
+leave_out(struct rp_schedule *s, const struct tt_device *dev, const struct load_ctx *ctx)
 {
+	char list[256];
+
+	rp_keyguard_list(dev, list, sizeof(list));
+	fprintf(ctx->err, "%s: device %" PRIu32 " \"%s\" is left out: it has nothing but keys, and %s "
+		"can type or act on your session; --allow-keys replays it\n", ctx->name, dev->id,
+		dev->name, list);
+	s->left_out = tt_reallocarray(s->left_out, s->nleft_out + 1, sizeof(*s->left_out));
+	s->left_out[s->nleft_out++] = dev->id;
+}
+
+/* Axes uinput refuses are left out of the device: replayable as long as
+ * the recording does not use them (count_uncreatable()). */
+static void
+drop_uncreatable(struct rp_device *rd, const struct tt_device *dev)
+{
+	for (unsigned int code = 0; code < ABS_CNT; code++) {
+		if (!tt_device_has(dev, EV_ABS, code) || rp_uinput_abs_ok(code, &dev->abs[code]))
+			continue;
+		if (!rd->own) {
+			rd->own = tt_zalloc(sizeof(*rd->own));
+			*rd->own = *dev;
+			rd->dev = rd->own;
+		}
+		clear_bit(rd->own->codes[EV_ABS], code);
+		set_bit(rd->uncreatable, code);
+	}
+}
+
+/* The axes uinput refuses: a note when the recording does not use them,
+ * an error (returns false) when it does. */
+static bool
+check_uncreatable(const struct rp_device *rd, const struct load_ctx *ctx)
+{
+	char list[256];
+	size_t used = 0;
+
+	list[0] = '\0';
+	for (unsigned int code = 0; code < ABS_CNT && used < sizeof(list); code++) {
+		char cb[24];
+		if (bit_is_set(rd->uncreatable, code))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
+						 tt_code_label(cb, sizeof(cb), EV_ABS, code));
+	}
+	if (!used)
+		return true;
+	if (rd->uncreatable_used) {
+		fprintf(ctx->err, "%s:%zu: device %" PRIu32 " \"%s\": uinput cannot create its axes %s "
+			"(a range or slot count the kernel refuses), and the recording uses them\n",
+			ctx->name, rd->uncreatable_line, rd->dev->id, rd->dev->name, list);
+		return false;
+	}
+	fprintf(ctx->err, "%s: device %" PRIu32 " \"%s\": replayed without its axes %s: uinput cannot "
+		"create them (a range or slot count the kernel refuses), and the recording does not "
+		"use them\n", ctx->name, rd->dev->id, rd->dev->name, list);
+	return true;
+}
+
+static void
+add_device(struct rp_schedule *s, const struct tt_device *dev, const struct load_ctx *ctx)
+{
+	struct tt_device *own = NULL;
 	struct rp_device *rd;
 
+	if (!ctx->o->allow_keys && rp_keyguard_device(dev, &own) == RP_KEYS_LEAVE_OUT) {
+		leave_out(s, dev, ctx);
+		return;
+	}
 	s->devices = tt_reallocarray(s->devices, s->ndevices + 1, sizeof(*s->devices));
 	rd = &s->devices[s->ndevices++];
-	rd->dev = dev;
-	rp_state_init_recorded(&rd->start, dev);
+	memset(rd, 0, sizeof(*rd));
+	rd->own = own;
+	rd->dev = own ? own : dev;
+	drop_uncreatable(rd, dev);
+	rp_state_init_recorded(&rd->start, rd->dev);
+}
+
+static bool
+was_left_out(const struct rp_schedule *s, uint32_t id)
+{
+	for (size_t i = 0; i < s->nleft_out; i++) {
+		if (s->left_out[i] == id)
+			return true;
+	}
+	return false;
 }
 
 static int
@@ -230,10 +449,13 @@ read_all(struct rp_schedule *s, struct load_ctx *ctx)
 				break;
 			continue;
 		}
+		ctx->feeding = rec.type;
 		tt_checker_feed(c, &rec);
+		ctx->feeding = 0;
 		if (rec.type == TT_RECORD_DEVICE) {
-			if (selected(o, rec.device->id) && device_index(s, rec.device->id) < 0)
-				add_device(s, rec.device);
+			if (selected(o, rec.device->id) && device_index(s, rec.device->id) < 0 &&
+			    !was_left_out(s, rec.device->id))
+				add_device(s, rec.device, ctx);
 			continue;
 		}
 		if (rec.type != TT_RECORD_FRAME)
@@ -251,8 +473,9 @@ read_all(struct rp_schedule *s, struct load_ctx *ctx)
 		if (o->from_us != INT64_MIN && f->time_us < o->from_us) {
 			/* Before --from: only the state it leaves matters. */
 			uint32_t n;
-			_cleanup_free_ struct input_event *ev = frame_events(f, &n);
-			rp_state_apply(&s->devices[idx].start, ev, n);
+			_cleanup_free_ struct input_event *ev = frame_events(f, &s->devices[idx], &n);
+			if (ev)
+				rp_state_apply(&s->devices[idx].start, ev, n);
 			continue;
 		}
 		add_frame(s, &cap, f, idx, rec.line);
@@ -260,6 +483,45 @@ read_all(struct rp_schedule *s, struct load_ctx *ctx)
 	tt_checker_finish(c);
 	tt_checker_free(c);
 	return 0;
+}
+
+/* --device ID that names no device (one left out is not an error: it was
+ * said). */
+static int
+check_selection(const struct rp_schedule *s, const struct load_ctx *ctx)
+{
+	const struct rp_options *o = ctx->o;
+
+	for (size_t i = 0; o->device_ids && i < o->ndevice_ids; i++) {
+		if (device_index(s, o->device_ids[i]) < 0 && !was_left_out(s, o->device_ids[i])) {
+			fprintf(ctx->err, "%s: no device with id %" PRIu32 " (see 'touchtape print')\n",
+				ctx->name, o->device_ids[i]);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+static int
+open_recording(struct rp_schedule *s, const char *path, const struct rp_options *o, FILE *err)
+{
+	_cleanup_free_ char *why = NULL;
+	int rc = tt_reader_open_why(path, &s->reader, &why);
+
+	if (rc < 0) {
+		fprintf(err, "%s: %s\n", tt_program_name, why ? why : path);
+		return rc;
+	}
+	if (!o->desc)
+		return 0;
+	if (tt_reader_format(s->reader) != TT_FORMAT_EVEMU) {
+		fprintf(err, "%s: --desc is for evemu events-only files\n", tt_reader_name(s->reader));
+		return -EINVAL;
+	}
+	rc = tt_reader_set_companion(s->reader, o->desc);
+	if (rc < 0)
+		fprintf(err, "%s: %s\n", o->desc, strerror(-rc));
+	return rc;
 }
 
 int
@@ -270,38 +532,34 @@ rp_schedule_load(const char *path, const struct rp_options *o, FILE *err,
 	struct load_ctx ctx = { .name = path, .err = err, .o = o };
 	int rc;
 
-	_cleanup_free_ char *why = NULL;
-	rc = tt_reader_open_why(path, &s->reader, &why);
-	if (rc < 0) {
-		fprintf(err, "%s: %s\n", tt_program_name, why ? why : path);
+	rc = open_recording(s, path, o, err);
+	if (rc < 0)
 		return rc;
-	}
 	ctx.name = tt_reader_name(s->reader);
-	if (o->desc)
-		tt_reader_set_companion(s->reader, o->desc);
 	read_all(s, &ctx);
 	if (ctx.errors) {
-		fprintf(err, "%s: %zu error%s: refusing to replay (nothing was created)%s\n",
-			ctx.name, ctx.errors, ctx.errors == 1 ? "" : "s",
-			ctx.range_errors == ctx.errors ?
-			"; --force replays values outside absinfo anyway" : "");
+		fprintf(err, "%s: %zu error%s that replay cannot reproduce: refusing to replay "
+			"(nothing was created)%s\n", ctx.name, ctx.errors, ctx.errors == 1 ? "" : "s",
+			ctx.lacks_codes ? "; the device description lacks codes the recording uses: "
+			"is it this device's?" : "");
 		return -EINVAL;
 	}
-	if (o->device_ids) {
-		for (size_t i = 0; i < o->ndevice_ids; i++) {
-			if (device_index(s, o->device_ids[i]) < 0) {
-				fprintf(err, "%s: no device with id %" PRIu32 " (see 'touchtape print')\n",
-					ctx.name, o->device_ids[i]);
-				return -ENOENT;
-			}
-		}
-	}
-	if (!s->ndevices) {
+	if ((rc = check_selection(s, &ctx)) < 0)
+		return rc;
+	if (!s->ndevices && !s->nleft_out) {
 		fprintf(err, "%s: no evdev device to replay\n", ctx.name);
 		return -EINVAL;
 	}
-	if (!o->allow_keys && (rc = check_keys(s, &ctx)) < 0)
-		return rc;
+	for (size_t i = 0; i < s->ndevices; i++) {
+		if (!check_uncreatable(&s->devices[i], &ctx))
+			ctx.errors++;
+	}
+	if (ctx.errors) {
+		fprintf(err, "%s: refusing to replay (nothing was created)\n", ctx.name);
+		return -EINVAL;
+	}
+	print_tolerated(&ctx);
+	print_device_notes(s, &ctx);
 	compute_offsets(s, o);
 	*out = steal(&s);
 	return 0;

@@ -29,8 +29,7 @@ struct rp_options {
 	int64_t start_delay_us;
 	uint32_t *device_ids;		/* only these (file ids); NULL = all */
 	size_t ndevice_ids;
-	bool allow_keys;
-	bool force;			/* ignore value-out-of-range errors */
+	bool allow_keys;		/* also the keys record/keymask.h guards */
 	const char *desc;		/* --desc: an evemu events-only file's description */
 };
 
@@ -47,8 +46,20 @@ struct rp_frame {
 };
 
 struct rp_device {
-	const struct tt_device *dev;	/* owned by the schedule's reader */
+	/* The reader's, or without its guarded keys (@own). */
+	const struct tt_device *dev;
+	/* A shallow copy of the reader's device (its strings and slots
+	 * stay the reader's) without the guarded keys, or NULL. */
+	struct tt_device *own;
 	struct rp_state start;		/* state at --from (or time 0) */
+	size_t keys_dropped;		/* guarded key events left out */
+	/* Axes uinput refuses (uinput-device.h), left out of the device:
+	 * how many events of them the recording has, the first line. */
+	uint8_t uncreatable[TT_BITMAP_BYTES(ABS_CNT)];
+	size_t uncreatable_used;
+	size_t uncreatable_line;
+	/* Values of each axis to be written outside its absinfo range. */
+	uint32_t outside[ABS_CNT];
 };
 
 struct rp_schedule {
@@ -62,14 +73,21 @@ struct rp_schedule {
 	size_t ndropped;
 	size_t dropped_lines[8];	/* the first few, for the message */
 	size_t nresync;			/* libevdev resync frames (played) */
+	/* Devices left out whole: nothing but guarded keys (keyboards). */
+	uint32_t *left_out;
+	size_t nleft_out;
 };
 
-/* Reads @path, checks it whole (lib/checker.h: any error refuses the file,
- * except value-out-of-range with o->force; a device that can type keys
- * refuses it unless o->allow_keys), and builds the schedule. Problems are
- * printed to @err as "FILE:LINE: message". Returns 0, -EINVAL for a
- * refused file, -ENOENT when --device names no device, or another
- * negative errno opening the file. */
+/* Reads @path, checks it whole and builds the schedule. It refuses only
+ * what cannot be replayed (lib/checker.h errors about evdev frames and
+ * devices: frames out of time order, codes or slots the created device
+ * cannot carry, a device declared twice; unreadable lines), printed to
+ * @err as "FILE:LINE: error: message [kind]". Values outside absinfo are
+ * replayed (the kernel does not clamp) and counted once per device. Unless
+ * o->allow_keys, devices lose their guarded keys (record/keymask.h), and
+ * a device with nothing else is left out whole, each said once. Returns 0,
+ * -EINVAL for a refused file, -ENOENT when --device names no device, or
+ * another negative errno opening the file. */
 int rp_schedule_load(const char *path, const struct rp_options *o, FILE *err,
 		     struct rp_schedule **out);
 void rp_schedule_free(struct rp_schedule *s);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <linux/input.h>
 
 #include "timeline.h"
@@ -18,6 +19,22 @@
 #define RP_NAME_PREFIX "touchtape replay: "
 
 struct rp_uinput;
+
+/* Whether uinput accepts axis @code with @a (uinput_validate_absinfo()):
+ * a range not upside down, a flat within it, at most 100 slots. A HID
+ * device can have axes the kernel made itself that uinput refuses (a
+ * vendor usage mapped onto ABS_MT_SLOT with a range of -127..127). */
+static inline bool
+rp_uinput_abs_ok(unsigned int code, const struct tt_absinfo *a)
+{
+	int64_t range = (int64_t)a->maximum - a->minimum;
+
+	if ((a->minimum != 0 || a->maximum != 0) && a->maximum < a->minimum)
+		return false;
+	if (range <= INT32_MAX && a->flat > range)
+		return false;
+	return !(code == ABS_MT_SLOT && a->maximum > 99);
+}
 
 /* 0 or a negative errno; on failure @why (of @whysize) says what to do. */
 int rp_uinput_create(const struct tt_device *dev, bool exact, struct rp_uinput **out,

@@ -1,7 +1,8 @@
 #!/bin/sh
-# touchtape replay without devices: usage, the safety refusals (typing
-# keys, values outside absinfo, malformed lines: FILE:LINE, nothing
-# created), and --dry-run's schedule (speed, range, gaps, loops, report).
+# touchtape replay without devices: usage, guarded keys left out, values
+# outside absinfo replayed and counted, the refusals (malformed lines,
+# time backwards: FILE:LINE, nothing created), and --dry-run's schedule
+# (speed, range, gaps, loops, report).
 . "${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 hdr='{"format":"touchtape-timeline","version":1,"start":{"monotonic_us":0,"realtime_us":0}}'
@@ -13,9 +14,11 @@ frame() { printf '{"type":"frame","dev":0,"t":%s,"ev":[%s]}\n' "$1" "$2"; }
 { echo "$hdr"; dev ""; frame 0 '[3,57,1],[3,53,10],[1,330,1],[0,0,0]'
   frame 100000 '[3,53,20],[0,0,0]'; frame 5100000 '[3,53,30],[0,0,0]'
   frame 5200000 '[3,57,-1],[1,330,0],[0,0,0]'; } >"$tmp/ok.jsonl"
-{ echo "$hdr"; dev ',"KEY_A"'; frame 0 '[1,30,1],[0,0,0]'; } >"$tmp/keys.jsonl"
+{ echo "$hdr"; dev ',"KEY_A","KEY_WAKEUP"'; frame 0 '[1,30,1],[0,0,0]'; frame 5 '[1,143,1],[0,0,0]'
+  frame 6 '[1,143,0],[1,30,0],[0,0,0]'; } >"$tmp/keys.jsonl"
 { echo "$hdr"; dev ""; frame 0 '[3,57,1],[3,53,10],[0,0,0]'; frame 10 '[3,53,999],[0,0,0]'; } >"$tmp/range.jsonl"
 { echo "$hdr"; dev ""; frame 0 '[3,57,1],[0,0,0]'; echo '{"type":"frame","dev":0,'; } >"$tmp/bad.jsonl"
+{ echo "$hdr"; dev ""; frame 10 '[3,57,1],[0,0,0]'; frame 5 '[3,53,10],[0,0,0]'; } >"$tmp/back.jsonl"
 
 T=$TOUCHTAPE
 expect_exit 0 "--help" -- $T replay --help
@@ -27,15 +30,25 @@ expect_exit 2 "bad time" -- $T replay --from soon "$tmp/ok.jsonl"
 expect_exit 2 "verify with dry-run" -- $T replay --dry-run --verify "$tmp/ok.jsonl"
 expect_exit 2 "missing file" -- $T replay --dry-run "$tmp/nope.jsonl"
 
-expect_exit 1 "typing keys refused" -- $T replay --dry-run "$tmp/keys.jsonl"
-expect_grep 'can type keys.*--allow-keys' "$tmp/err" "refusal names --allow-keys"
+expect_exit 0 "guarded keys left out" -- $T replay --dry-run "$tmp/keys.jsonl"
+expect_grep 'replayed without its keys.*KEY_A \(1 key\) not created, 2 events dropped; --allow-keys' "$tmp/err" \
+	"says which keys are left out, once"
+expect_grep 'dev 0 line 4: KEY_WAKEUP 1 SYN_REPORT' "$tmp/out" "KEY_WAKEUP is replayed"
+if grep -q 'KEY_A' "$tmp/out"; then fail "KEY_A is in the schedule"; else pass "KEY_A is not replayed"; fi
 expect_exit 0 "--allow-keys" -- $T replay --dry-run --allow-keys "$tmp/keys.jsonl"
-expect_exit 1 "value outside absinfo refused" -- $T replay --dry-run "$tmp/range.jsonl"
-expect_grep 'range.jsonl:4: .*outside its range' "$tmp/err" "FILE:LINE for the value"
-expect_grep 'nothing was created' "$tmp/err" "says nothing was created"
-expect_exit 0 "--force replays it" -- $T replay --dry-run --force "$tmp/range.jsonl"
-expect_exit 1 "malformed line refused" -- $T replay --dry-run --force "$tmp/bad.jsonl"
+expect_grep 'line 3: KEY_A 1 SYN_REPORT' "$tmp/out" "--allow-keys replays KEY_A"
+expect_exit 0 "value outside absinfo replayed" -- $T replay --dry-run "$tmp/range.jsonl"
+expect_grep 'range.jsonl: warning: device 0 "ts": 1 value outside the absinfo range of ABS_MT_POSITION_X \(1\): replayed as recorded.*\[value-out-of-range\]' \
+	"$tmp/err" "says how many values, on which axis"
+expect_grep 'line 4: ABS_MT_POSITION_X 999 SYN_REPORT' "$tmp/out" "written as recorded"
+expect_exit 2 "--force is gone" -- $T replay --dry-run --force "$tmp/range.jsonl"
+expect_exit 1 "malformed line refused" -- $T replay --dry-run "$tmp/bad.jsonl"
 expect_grep 'bad.jsonl:4: ' "$tmp/err" "FILE:LINE for the malformed line"
+expect_grep 'nothing was created' "$tmp/err" "says nothing was created"
+expect_exit 1 "time backwards refused" -- $T replay --dry-run "$tmp/back.jsonl"
+expect_grep 'back.jsonl:4: error: .*\[time-backwards\]' "$tmp/err" "named as validate names it"
+expect_exit 2 "--desc on a timeline" -- $T replay --dry-run --desc "$tmp/ok.jsonl" "$tmp/ok.jsonl"
+expect_grep 'desc is for evemu' "$tmp/err" "--desc is for evemu files"
 expect_exit 2 "unknown --device" -- $T replay --dry-run --device 7 "$tmp/ok.jsonl"
 
 expect_exit 0 "dry run" -- $T replay --dry-run "$tmp/ok.jsonl"

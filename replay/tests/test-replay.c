@@ -2,7 +2,8 @@
 /* replay's pure parts on the host: the schedule (deadlines, speed, ranges,
  * gaps), the player against a fake clock and a buffer sink (loops, stop,
  * release), the neutral-state frames for Type A and B, the initial state of
- * a recording that starts mid-touch, the safety refusals, and the kernel
+ * a recording that starts mid-touch, the refusals, values outside absinfo,
+ * the guarded keys, and the kernel
  * filtering model that --verify relies on. */
 #include "config.h"
 
@@ -358,6 +359,17 @@ test_neutral_type_b(void)
 	tt_device_free(dev);
 }
 
+/* Occurrences of @needle in @hay. */
+static size_t
+count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; p && (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
 static void
 test_refusals(void)
 {
@@ -367,37 +379,39 @@ test_refusals(void)
 	int rc;
 
 	rp_options_init(&o);
-	/* A device that can type keys. */
-	s = load(HEADER DEV_B(",\"KEY_A\"") FRAME(1, MOVE(5)), &o, &rc, &err);
-	check(s == NULL);
-	check_int_eq(rc, -EINVAL);
-	check_contains(err, "can type keys");
-	check_contains(err, "--allow-keys");
-	free(err);
-	o.allow_keys = true;
-	s = load(HEADER DEV_B(",\"KEY_A\"") FRAME(1, MOVE(5)), &o, &rc, NULL);
-	check_int_eq(rc, 0);
-	rp_schedule_free(s);
-
-	/* A value outside absinfo: FILE:LINE, refused unless --force. */
-	rp_options_init(&o);
-	s = load(HEADER DEV_B("") FRAME(1, DOWN) FRAME(2, MOVE(500)), &o, &rc, &err);
-	check(s == NULL);
-	check_int_eq(rc, -EINVAL);
-	check_contains(err, ":4: ");
-	check_contains(err, "value-out-of-range");
-	check_contains(err, "--force");
-	free(err);
-	o.force = true;
-	s = load(HEADER DEV_B("") FRAME(1, DOWN) FRAME(2, MOVE(500)), &o, &rc, NULL);
-	check_int_eq(rc, 0);
-	rp_schedule_free(s);
-
-	/* A malformed line is refused, even with --force. */
+	/* A malformed line is refused. */
 	s = load(HEADER DEV_B("") FRAME(1, DOWN) "{\"type\":\"frame\",\"dev\":3\n", &o, &rc, &err);
 	check(s == NULL);
 	check_int_eq(rc, -EINVAL);
 	check_contains(err, ":4: ");
+	check_contains(err, "nothing was created");
+	free(err);
+
+	/* A frame out of time order: the schedule cannot place it. */
+	s = load(HEADER DEV_B("") FRAME(5, DOWN) FRAME(2, MOVE(6)), &o, &rc, &err);
+	check(s == NULL);
+	check_int_eq(rc, -EINVAL);
+	check_contains(err, ":4: error: ");
+	check_contains(err, "[time-backwards]");
+	free(err);
+
+	/* A code the device does not have. */
+	s = load(HEADER DEV_B("") FRAME(1, DOWN) FRAME(2, "[1,272,1],[0,0,0]"), &o, &rc, &err);
+	check(s == NULL);
+	check_int_eq(rc, -EINVAL);
+	check_contains(err, ":4: error: ");
+	check_contains(err, "[unsupported-code]");
+	free(err);
+
+	/* A tracking ID active in two slots is an error for validate, but
+	 * uinput delivers it as written: replayed, said once. */
+	s = load(HEADER DEV_B("") FRAME(1, DOWN) FRAME(2, "[3,47,1],[3,57,7],[0,0,0]")
+		 FRAME(3, "[3,57,-1],[3,47,0],[3,57,-1],[0,0,0]"), &o, &rc, &err);
+	check_int_eq(rc, 0);
+	check_contains(err, ":4: error: ");
+	check_contains(err, "[tracking-id-reused] (1 in all): replayed anyway");
+	check_int_eq(s ? s->nframes : 0, 3);
+	rp_schedule_free(s);
 	free(err);
 
 	/* --device naming no device. */
@@ -408,6 +422,161 @@ test_refusals(void)
 	s = load(recording, &o, &rc, &err);
 	check_int_eq(rc, -ENOENT);
 	check_contains(err, "no device with id 9");
+	free(err);
+}
+
+/* Values outside absinfo are replayed as recorded (the kernel does not
+ * clamp) and said once per device, with the axes and their counts. */
+static void
+test_outside_range(void)
+{
+	struct rp_options o;
+	struct rp_schedule *s;
+	char *err = NULL;
+	int rc;
+
+	rp_options_init(&o);
+	s = load(HEADER DEV_B("") FRAME(1, DOWN) FRAME(2, MOVE(500)) FRAME(3, MOVE(-3))
+		 FRAME(4, MOVE(60)), &o, &rc, &err);
+	check_int_eq(rc, 0);
+	check(s != NULL);
+	if (!s) {
+		free(err);
+		return;
+	}
+	check_int_eq(s->nframes, 4);
+	check_int_eq(s->devices[0].outside[ABS_MT_POSITION_X], 2);
+	check_int_eq(count_of(err, "value-out-of-range"), 1);
+	check_contains(err, "warning: device 3 \"ts\": 2 values outside the absinfo range of "
+		       "ABS_MT_POSITION_X (2): replayed as recorded");
+	/* Written as recorded. */
+	check_int_eq(s->frames[1].events[0].value, 500);
+	check_int_eq(s->frames[2].events[0].value, -3);
+	rp_schedule_free(s);
+	free(err);
+
+	/* Only what is played counts: --to before the values. */
+	o.to_us = 1;
+	s = load(HEADER DEV_B("") FRAME(1, DOWN) FRAME(2, MOVE(500)), &o, &rc, &err);
+	check_int_eq(rc, 0);
+	check_int_eq(count_of(err, "value-out-of-range"), 0);
+	rp_schedule_free(s);
+	free(err);
+}
+
+/* An axis uinput refuses (a flat wider than its range): left out when
+ * the recording does not use it, refused when it does. */
+static void
+test_uncreatable_axis(void)
+{
+	static const char dev[] = "{\"type\":\"device\",\"id\":3,\"name\":\"ts\",\"input_id\":{\"bustype\":3,"
+		"\"vendor\":1,\"product\":2,\"version\":3},\"codes\":{\"EV_KEY\":[\"BTN_TOUCH\"],\"EV_ABS\":[]},"
+		"\"absinfo\":{\"ABS_X\":{\"min\":0,\"max\":100},\"ABS_Y\":{\"min\":0,\"max\":10,\"flat\":20}}}\n";
+	struct rp_options o;
+	struct rp_schedule *s;
+	char *err = NULL;
+	int rc;
+
+	char *text = NULL;
+
+	rp_options_init(&o);
+	check(asprintf(&text, HEADER "%s" FRAME(1, "[3,0,5],[1,330,1],[0,0,0]"), dev) > 0);
+	s = load(text, &o, &rc, &err);
+	check_int_eq(rc, 0);
+	check_contains(err, "replayed without its axes ABS_Y: uinput cannot create them");
+	check(s && !tt_device_has(s->devices[0].dev, EV_ABS, ABS_Y));
+	check(s && tt_device_has(s->devices[0].dev, EV_ABS, ABS_X));
+	rp_schedule_free(s);
+	free(err);
+	free(text);
+	check(asprintf(&text, HEADER "%s" FRAME(1, "[3,0,5],[0,0,0]") FRAME(2, "[3,1,5],[0,0,0]"), dev) > 0);
+	s = load(text, &o, &rc, &err);
+	check_int_eq(rc, -EINVAL);
+	check_contains(err, ":4: device 3 \"ts\": uinput cannot create its axes ABS_Y");
+	check_contains(err, "nothing was created");
+	free(err);
+	free(text);
+}
+
+#define KBD "{\"type\":\"device\",\"id\":4,\"name\":\"kbd\",\"input_id\":{\"bustype\":3,\"vendor\":1,\"product\":3,\"version\":1}," \
+	"\"codes\":{\"EV_KEY\":[\"KEY_A\",\"KEY_ENTER\",\"KEY_VOLUMEUP\"]}}\n"
+#define KFRAME(t, ev) "{\"type\":\"frame\",\"dev\":4,\"t\":" #t ",\"ev\":[" ev "]}\n"
+
+static bool
+frame_has_key(const struct rp_frame *f, unsigned int code)
+{
+	for (uint32_t i = 0; i < f->nevents; i++) {
+		if (f->events[i].type == EV_KEY && f->events[i].code == code)
+			return true;
+	}
+	return false;
+}
+
+/* A touchscreen with KEY_WAKEUP and KEY_LEFTMETA, and a keyboard. */
+static void
+test_keys(void)
+{
+	static const char text[] = HEADER DEV_B(",\"KEY_WAKEUP\",\"KEY_LEFTMETA\"") KBD
+		FRAME(1, DOWN)
+		FRAME(2, "[1,125,1],[0,0,0]")		/* KEY_LEFTMETA alone: dropped */
+		FRAME(3, "[3,53,51],[1,125,0],[0,0,0]")	/* the move stays */
+		FRAME(4, "[1,143,1],[0,0,0]")		/* KEY_WAKEUP stays */
+		KFRAME(5, "[1,30,1],[0,0,0]")
+		FRAME(6, UP);
+	struct rp_options o;
+	struct rp_schedule *s;
+	char *err = NULL;
+	int rc;
+
+	rp_options_init(&o);
+	s = load(text, &o, &rc, &err);
+	check_int_eq(rc, 0);
+	check(s != NULL);
+	if (!s) {
+		free(err);
+		return;
+	}
+	check_int_eq(s->ndevices, 1);
+	check_int_eq(s->nleft_out, 1);
+	check_contains(err, "device 4 \"kbd\" is left out");
+	check_contains(err, "KEY_ENTER, KEY_A (2 keys)");
+	check_int_eq(count_of(err, "--allow-keys"), 2);
+	check_contains(err, "device 3 \"ts\": replayed without its keys");
+	check_contains(err, "KEY_LEFTMETA (1 key) not created, 2 events dropped");
+	/* The device loses KEY_LEFTMETA only. */
+	check(!tt_device_has(s->devices[0].dev, EV_KEY, KEY_LEFTMETA));
+	check(tt_device_has(s->devices[0].dev, EV_KEY, KEY_WAKEUP));
+	check(tt_device_has(s->devices[0].dev, EV_KEY, BTN_TOUCH));
+	check_int_eq(s->nframes, 4);
+	for (size_t i = 0; i < s->nframes; i++) {
+		check(!frame_has_key(&s->frames[i], KEY_LEFTMETA));
+		check(!frame_has_key(&s->frames[i], KEY_A));
+	}
+	check(frame_has_key(&s->frames[2], KEY_WAKEUP));
+	check_int_eq(s->frames[1].events[0].code, ABS_MT_POSITION_X);
+	rp_schedule_free(s);
+	free(err);
+
+	/* --device of the keyboard: said, not an error. */
+	uint32_t id = 4;
+	o.device_ids = &id;
+	o.ndevice_ids = 1;
+	s = load(text, &o, &rc, &err);
+	check_int_eq(rc, 0);
+	check_int_eq(s ? s->ndevices : 1, 0);
+	check_int_eq(s ? s->nframes : 1, 0);
+	rp_schedule_free(s);
+	free(err);
+
+	/* --allow-keys: everything. */
+	rp_options_init(&o);
+	o.allow_keys = true;
+	s = load(text, &o, &rc, &err);
+	check_int_eq(rc, 0);
+	check_int_eq(s ? s->ndevices : 0, 2);
+	check_int_eq(s ? s->nframes : 0, 6);
+	check_int_eq(count_of(err, "--allow-keys"), 0);
+	rp_schedule_free(s);
 	free(err);
 }
 
@@ -463,6 +632,17 @@ test_kernel_model(void)
 	check_int_eq(out.ev[5].code, ABS_MT_SLOT);
 	check_int_eq(out.ev[5].value, 1);
 	check_int_eq(out.ev[6].code, ABS_MT_TRACKING_ID);
+	check_int_eq(reasons[RP_R_OUTSIDE_ABSINFO], 0);
+	/* The kernel checks no range: delivered, and counted. */
+	static const struct input_event f4[] = {
+		{ .type = EV_ABS, .code = ABS_X, .value = 1200 },
+		{ .type = EV_ABS, .code = ABS_MT_TRACKING_ID, .value = -1 },
+		{ .type = EV_SYN, .code = SYN_REPORT },
+	};
+	rp_kmodel_feed(&m, f4, ARRAY_LENGTH(f4), &out, reasons);
+	check_int_eq(out.n, 11);
+	check_int_eq(out.ev[8].value, 1200);
+	check_int_eq(reasons[RP_R_OUTSIDE_ABSINFO], 1);
 	rp_kmodel_release(&m);
 	rp_evbuf_release(&out);
 	tt_device_free(dev);
@@ -509,6 +689,9 @@ main(void)
 	RUN(test_neutral_type_a);
 	RUN(test_neutral_type_b);
 	RUN(test_refusals);
+	RUN(test_outside_range);
+	RUN(test_keys);
+	RUN(test_uncreatable_axis);
 	RUN(test_kernel_model);
 	RUN(test_real_clock);
 	return tt_test_result();
