@@ -222,7 +222,6 @@ parse_args(int argc, char **argv, struct replay_args *a)
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "exact", no_argument, NULL, O_EXACT },
 		{ "allow-keys", no_argument, NULL, O_KEYS },
-		{ "desc", required_argument, NULL, O_DESC },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "report", required_argument, NULL, O_REPORT },
 		{ "spin", required_argument, NULL, O_SPIN },

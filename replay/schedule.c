@@ -516,7 +516,7 @@ open_recording(struct rp_schedule *s, const char *path, const struct rp_options 
 		return 0;
 	if (tt_reader_format(s->reader) != TT_FORMAT_EVEMU) {
 		fprintf(err, "%s: --desc is for evemu events-only files\n", tt_reader_name(s->reader));
-		return -EINVAL;
+		return -EBADF;	/* usage, not a finding in the file */
 	}
 	rc = tt_reader_set_companion(s->reader, o->desc);
 	if (rc < 0)
