@@ -702,6 +702,22 @@ struct infer {
 	uint8_t seen_abs[TT_BITMAP_BYTES(ABS_CNT)];
 };
 
+/* A tracking ID of -1 (a contact lifted) exists only in the slotted
+ * Type B protocol. A Type B device whose recording only ever used slot 0
+ * never sends ABS_MT_SLOT, so without this it would pass for Type A and
+ * its lift for a new touch with tracking ID -1. */
+static void
+infer_type_b(struct tt_device *dev, const struct infer *inf)
+{
+	if (!bit_is_set(inf->seen_abs, ABS_MT_TRACKING_ID) || inf->min[ABS_MT_TRACKING_ID] >= 0 ||
+	    bit_is_set(inf->seen_abs, ABS_MT_SLOT))
+		return;
+	/* One slot: the only one the recording shows. */
+	tt_device_enable(dev, EV_ABS, ABS_MT_SLOT);
+	dev->abs[ABS_MT_SLOT].minimum = 0;
+	dev->abs[ABS_MT_SLOT].maximum = 0;
+}
+
 static void
 infer_device(struct tt_device *dev, const struct infer *inf)
 {
@@ -719,6 +735,7 @@ infer_device(struct tt_device *dev, const struct infer *inf)
 		if (code == ABS_MT_SLOT)
 			a->minimum = 0;
 	}
+	infer_type_b(dev, inf);
 	if (tt_device_has(dev, EV_KEY, BTN_TOOL_FINGER))
 		set_bit(dev->props, INPUT_PROP_POINTER);
 	else if (tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X) ||

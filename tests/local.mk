@@ -66,6 +66,10 @@ TESTS += \
 	tests/cli-validate.sh
 EXTRA_DIST += tests/cli-basics.sh tests/cli-validate.sh tests/lib.sh tests/data
 
+# evemu events-only files without their description.
+TESTS += tests/evemu-events-only.sh
+EXTRA_DIST += tests/evemu-events-only.sh
+
 # Hostile device names, in the VM.
 TESTS += tests/hostile-devices-vm.sh
 EXTRA_DIST += tests/hostile-devices-vm.sh tests/hostile-device-maker.py
