@@ -3,6 +3,7 @@ libtouchtape_sources += \
 	lib/checker.c lib/checker.h \
 	lib/device.c \
 	lib/evnames.c lib/evnames.h \
+	lib/json-emit.c lib/json-emit.h \
 	lib/log.c lib/log.h \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \
