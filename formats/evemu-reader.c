@@ -200,134 +200,185 @@ parse_bytes(const char *s, uint8_t bytes[8])
 	return at_end(s) ? 0 : -1;
 }
 
-/* Parses one description line (without the "X:" prefix handled here).
- * Returns 0, or fails with a message naming @name:@line. */
+/* Each description line's parser gets the text after "X:" and fails with
+ * a message naming @name:@line. */
+
+static int
+desc_name(struct desc *d, const char *s)
+{
+	struct tt_device *dev = d->dev;
+	size_t len;
+
+	s = skip_ws(s);
+	len = strlen(s);
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	free(dev->name);
+	dev->name = tt_str_sanitize(s, len, TT_MAX_STRING_BYTES);
+	d->have_name = true;
+	return 0;
+}
+
+static int
+desc_id(struct tt_reader *r, struct desc *d, const char *s, const char *name, size_t line)
+{
+	struct tt_device *dev = d->dev;
+	uint32_t w[4];
+
+	for (int i = 0; i < 4; i++) {
+		s = parse_hex(s, 4, &w[i]);
+		if (!s)
+			return reader_fail_in(r, name, line, "I: needs four hex numbers of at most 4 digits: bus vendor product version");
+	}
+	if (!at_end(s))
+		return reader_fail_in(r, name, line, "I: unexpected text after the version");
+	dev->bustype = (uint16_t)w[0];
+	dev->vendor = (uint16_t)w[1];
+	dev->product = (uint16_t)w[2];
+	dev->version = (uint16_t)w[3];
+	d->have_id = true;
+	return 0;
+}
+
+/* P: and B: lines each carry the next 64 bits of a bitmap; past the
+ * largest known bit the count stops growing (and cannot overflow). */
+static void
+bitmap_advance(size_t *bytes, size_t limit)
+{
+	if (*bytes < limit)
+		*bytes += 8;
+	else
+		*bytes = limit + 8;
+}
+
+static int
+desc_props(struct tt_reader *r, struct desc *d, const char *s, const char *name, size_t line)
+{
+	uint8_t bytes[8];
+
+	if (parse_bytes(s, bytes) < 0)
+		return reader_fail_in(r, name, line, "P: needs 8 hex bytes");
+	for (unsigned int i = 0; i < 64; i++) {
+		if (!bit_is_set(bytes, i))
+			continue;
+		size_t prop = d->pbytes * 8 + i;
+		if (prop >= INPUT_PROP_CNT) {
+			reader_warn(r, line, "property %zu is beyond the known properties; ignored", prop);
+			continue;
+		}
+		set_bit(d->dev->props, (unsigned int)prop);
+	}
+	bitmap_advance(&d->pbytes, INPUT_PROP_CNT);
+	return 0;
+}
+
+static int
+desc_codes(struct tt_reader *r, struct desc *d, const char *s, const char *name, size_t line)
+{
+	struct tt_device *dev = d->dev;
+	uint8_t bytes[8];
+	uint32_t v;
+
+	s = parse_hex(s, 2, &v);
+	if (!s || parse_bytes(s, bytes) < 0)
+		return reader_fail_in(r, name, line, "B: needs an event type and 8 hex bytes");
+	if (v >= EV_CNT || tt_code_max(v) < 0)
+		return reader_fail_in(r, name, line, "B: event type 0x%02x is not a valid type", v);
+	int max = tt_code_max(v);
+	for (unsigned int i = 0; i < 64; i++) {
+		if (!bit_is_set(bytes, i))
+			continue;
+		size_t code = d->mbytes[v] * 8 + i;
+		if (code > (size_t)max) {
+			reader_warn(r, line, "code %zu of type 0x%02x is beyond the largest known code %d; ignored",
+				    code, v, max);
+			continue;
+		}
+		tt_device_enable(dev, v, (unsigned int)code);
+		/* evemu gives ABS axes without an A: line 0..1. */
+		if (v == EV_ABS) {
+			dev->abs[code].minimum = 0;
+			dev->abs[code].maximum = 1;
+		}
+	}
+	bitmap_advance(&d->mbytes[v], KEY_CNT);
+	return 0;
+}
+
+static int
+desc_absinfo(struct tt_reader *r, struct desc *d, const char *s, const char *name, size_t line)
+{
+	struct tt_absinfo *abs;
+	uint32_t v;
+	int32_t a[5];
+	int n;
+
+	s = parse_hex(s, 2, &v);
+	if (!s)
+		return reader_fail_in(r, name, line, "A: needs an axis code in hex");
+	for (n = 0; n < 5; n++) {
+		const char *e = parse_dec(s, &a[n]);
+		if (!e)
+			break;
+		s = e;
+	}
+	if (n < 4 || !at_end(s))
+		return reader_fail_in(r, name, line, "A: needs code, min, max, fuzz, flat and optionally resolution (32-bit decimal numbers)");
+	if (v >= ABS_CNT)
+		return reader_fail_in(r, name, line, "A: axis code 0x%02x is out of range", v);
+	if (a[0] > a[1])
+		return reader_fail_in(r, name, line, "A: axis 0x%02x: min %d is above max %d", v, a[0], a[1]);
+	abs = &d->dev->abs[v];
+	abs->minimum = a[0];
+	abs->maximum = a[1];
+	abs->fuzz = a[2];
+	abs->flat = a[3];
+	abs->resolution = n == 5 ? a[4] : 0;
+	if (v == ABS_MT_SLOT)
+		d->slot_line = line;
+	return 0;
+}
+
+/* L: (LED) and S: (switch) lines: a code and its state. */
+static int
+desc_state(struct tt_reader *r, struct desc *d, char kind, const char *s, const char *name, size_t line)
+{
+	bool led = kind == 'L';
+	unsigned int count = led ? LED_CNT : SW_CNT;
+	uint8_t *on = led ? d->dev->leds_on : d->dev->switches_on;
+	int32_t state;
+	uint32_t v;
+
+	s = parse_hex(s, 2, &v);
+	if (!s || !(s = parse_dec(s, &state)) || !at_end(s))
+		return reader_fail_in(r, name, line, "%c: needs a code in hex and a state", kind);
+	if (v >= count)
+		return reader_fail_in(r, name, line, "%c: %s 0x%02x is out of range", kind, led ? "LED" : "switch", v);
+	if (state)
+		set_bit(on, v);
+	return 0;
+}
+
+/* Parses one description line of @kind; @s is the text after "X:". */
 static int
 desc_line(struct tt_reader *r, struct desc *d, char kind, const char *s,
 	  const char *name, size_t line)
 {
-	struct tt_device *dev = d->dev;
-	uint8_t bytes[8];
-	uint32_t v, w[4];
-	int32_t a[5];
-	int n;
-
 	d->nlines++;
 	switch (kind) {
-	case 'N': {
-		s = skip_ws(s);
-		size_t len = strlen(s);
-		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-			len--;
-		free(dev->name);
-		dev->name = tt_str_sanitize(s, len, TT_MAX_STRING_BYTES);
-		d->have_name = true;
-		return 0;
-	}
+	case 'N':
+		return desc_name(d, s);
 	case 'I':
-		for (int i = 0; i < 4; i++) {
-			s = parse_hex(s, 4, &w[i]);
-			if (!s)
-				return reader_fail_in(r, name, line, "I: needs four hex numbers of at most 4 digits: bus vendor product version");
-		}
-		if (!at_end(s))
-			return reader_fail_in(r, name, line, "I: unexpected text after the version");
-		dev->bustype = (uint16_t)w[0];
-		dev->vendor = (uint16_t)w[1];
-		dev->product = (uint16_t)w[2];
-		dev->version = (uint16_t)w[3];
-		d->have_id = true;
-		return 0;
+		return desc_id(r, d, s, name, line);
 	case 'P':
-		if (parse_bytes(s, bytes) < 0)
-			return reader_fail_in(r, name, line, "P: needs 8 hex bytes");
-		for (unsigned int i = 0; i < 64; i++) {
-			if (!bit_is_set(bytes, i))
-				continue;
-			size_t prop = d->pbytes * 8 + i;
-			if (prop >= INPUT_PROP_CNT) {
-				reader_warn(r, line, "property %zu is beyond the known properties; ignored", prop);
-				continue;
-			}
-			set_bit(dev->props, (unsigned int)prop);
-		}
-		if (d->pbytes < INPUT_PROP_CNT)
-			d->pbytes += 8;
-		else
-			d->pbytes = INPUT_PROP_CNT + 8;
-		return 0;
-	case 'B': {
-		s = parse_hex(s, 2, &v);
-		if (!s || parse_bytes(s, bytes) < 0)
-			return reader_fail_in(r, name, line, "B: needs an event type and 8 hex bytes");
-		if (v >= EV_CNT || tt_code_max(v) < 0)
-			return reader_fail_in(r, name, line, "B: event type 0x%02x is not a valid type", v);
-		int max = tt_code_max(v);
-		for (unsigned int i = 0; i < 64; i++) {
-			if (!bit_is_set(bytes, i))
-				continue;
-			size_t code = d->mbytes[v] * 8 + i;
-			if (code > (size_t)max) {
-				reader_warn(r, line, "code %zu of type 0x%02x is beyond the largest known code %d; ignored",
-					    code, v, max);
-				continue;
-			}
-			tt_device_enable(dev, v, (unsigned int)code);
-			/* evemu gives ABS axes without an A: line 0..1. */
-			if (v == EV_ABS) {
-				dev->abs[code].minimum = 0;
-				dev->abs[code].maximum = 1;
-			}
-		}
-		if (d->mbytes[v] < KEY_CNT)
-			d->mbytes[v] += 8;
-		else
-			d->mbytes[v] = KEY_CNT + 8;
-		return 0;
-	}
+		return desc_props(r, d, s, name, line);
+	case 'B':
+		return desc_codes(r, d, s, name, line);
 	case 'A':
-		s = parse_hex(s, 2, &v);
-		if (!s)
-			return reader_fail_in(r, name, line, "A: needs an axis code in hex");
-		for (n = 0; n < 5; n++) {
-			const char *e = parse_dec(s, &a[n]);
-			if (!e)
-				break;
-			s = e;
-		}
-		if (n < 4 || !at_end(s))
-			return reader_fail_in(r, name, line, "A: needs code, min, max, fuzz, flat and optionally resolution (32-bit decimal numbers)");
-		if (v >= ABS_CNT)
-			return reader_fail_in(r, name, line, "A: axis code 0x%02x is out of range", v);
-		if (a[0] > a[1])
-			return reader_fail_in(r, name, line, "A: axis 0x%02x: min %d is above max %d", v, a[0], a[1]);
-		dev->abs[v].minimum = a[0];
-		dev->abs[v].maximum = a[1];
-		dev->abs[v].fuzz = a[2];
-		dev->abs[v].flat = a[3];
-		dev->abs[v].resolution = n == 5 ? a[4] : 0;
-		if (v == ABS_MT_SLOT)
-			d->slot_line = line;
-		return 0;
+		return desc_absinfo(r, d, s, name, line);
 	case 'L':
-	case 'S': {
-		int32_t state;
-		s = parse_hex(s, 2, &v);
-		if (!s || !(s = parse_dec(s, &state)) || !at_end(s))
-			return reader_fail_in(r, name, line, "%c: needs a code in hex and a state", kind);
-		if (kind == 'L') {
-			if (v >= LED_CNT)
-				return reader_fail_in(r, name, line, "L: LED 0x%02x is out of range", v);
-			if (state)
-				set_bit(dev->leds_on, v);
-		} else {
-			if (v >= SW_CNT)
-				return reader_fail_in(r, name, line, "S: switch 0x%02x is out of range", v);
-			if (state)
-				set_bit(dev->switches_on, v);
-		}
-		return 0;
-	}
+	case 'S':
+		return desc_state(r, d, kind, s, name, line);
 	}
 	return reader_fail_in(r, name, line, "unknown line");
 }
@@ -651,6 +702,22 @@ struct infer {
 	uint8_t seen_abs[TT_BITMAP_BYTES(ABS_CNT)];
 };
 
+/* A tracking ID of -1 (a contact lifted) exists only in the slotted
+ * Type B protocol. A Type B device whose recording only ever used slot 0
+ * never sends ABS_MT_SLOT, so without this it would pass for Type A and
+ * its lift for a new touch with tracking ID -1. */
+static void
+infer_type_b(struct tt_device *dev, const struct infer *inf)
+{
+	if (!bit_is_set(inf->seen_abs, ABS_MT_TRACKING_ID) || inf->min[ABS_MT_TRACKING_ID] >= 0 ||
+	    bit_is_set(inf->seen_abs, ABS_MT_SLOT))
+		return;
+	/* One slot: the only one the recording shows. */
+	tt_device_enable(dev, EV_ABS, ABS_MT_SLOT);
+	dev->abs[ABS_MT_SLOT].minimum = 0;
+	dev->abs[ABS_MT_SLOT].maximum = 0;
+}
+
 static void
 infer_device(struct tt_device *dev, const struct infer *inf)
 {
@@ -668,6 +735,7 @@ infer_device(struct tt_device *dev, const struct infer *inf)
 		if (code == ABS_MT_SLOT)
 			a->minimum = 0;
 	}
+	infer_type_b(dev, inf);
 	if (tt_device_has(dev, EV_KEY, BTN_TOOL_FINGER))
 		set_bit(dev->props, INPUT_PROP_POINTER);
 	else if (tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X) ||
@@ -791,6 +859,193 @@ fill_header(struct tt_reader *r)
 }
 
 static int
+emit_header(struct tt_reader *r, struct tt_record *rec)
+{
+	struct evemu_priv *p = r->priv;
+
+	fill_header(r);
+	memset(rec, 0, sizeof(*rec));
+	rec->type = TT_RECORD_HEADER;
+	rec->header = &r->header;
+	rec->line = 1;
+	p->state = ST_DEVICE;
+	return 1;
+}
+
+static int
+emit_device(struct tt_reader *r, struct tt_record *rec)
+{
+	struct evemu_priv *p = r->priv;
+	struct tt_device *dev = steal(&p->desc.dev);
+
+	memset(rec, 0, sizeof(*rec));
+	rec->type = TT_RECORD_DEVICE;
+	rec->line = 1;
+	rec->device = dev;
+	reader_add_device(r, dev);
+	p->state = ST_MARKERS;
+	return 1;
+}
+
+/* The DMI comment has no place in the header: a note. 0 without one. */
+static int
+emit_markers(struct tt_reader *r, struct tt_record *rec)
+{
+	struct evemu_priv *p = r->priv;
+	size_t n;
+
+	p->state = ST_EVENTS;
+	if (!p->dmi)
+		return 0;
+	tt_marker_clear(&r->marker);
+	r->marker.kind = TT_MARKER_NOTE;
+	r->marker.kind_name = tt_strdup("note");
+	n = strlen(p->dmi) + 16;
+	r->marker.text = tt_zalloc(n);
+	snprintf(r->marker.text, n, "evemu DMI: %s", p->dmi);
+	memset(rec, 0, sizeof(*rec));
+	rec->type = TT_RECORD_MARKER;
+	rec->line = 1;
+	rec->marker = &r->marker;
+	return 1;
+}
+
+/* settle_description() at the end of the description: 0 when the header
+ * is next, >0 when the file was rewound to infer the device. */
+static int
+settle(struct tt_reader *r, size_t line)
+{
+	struct evemu_priv *p = r->priv;
+	int rc = settle_description(r, line);
+
+	if (rc < 0) {
+		r->done = true;
+		return rc;
+	}
+	if (rc == 0)
+		p->state = ST_HEADER;
+	return rc;
+}
+
+/* End of file: the description ends there (0 to read on), or the events
+ * do (the last frame, or 0 with r->done set). */
+static int
+at_eof(struct tt_reader *r, struct tt_record *rec, size_t line)
+{
+	struct evemu_priv *p = r->priv;
+
+	if (p->state == ST_DESC) {
+		if (!p->content_seen && !p->desc.have_name && !p->commented.have_name) {
+			r->done = true;
+			return reader_fail(r, line, "no evemu description or events in the file");
+		}
+		int rc = settle(r, line);
+		return rc < 0 ? rc : 0;
+	}
+	r->done = true;
+	if (p->nevents) {
+		reader_warn(r, p->frame_line, "the last frame has no SYN_REPORT (recording cut short?)");
+		return frame_emit(r, rec, TT_FRAME_INCOMPLETE);
+	}
+	return 0;
+}
+
+/* A line that is no evemu line: tolerated before the content (pasted
+ * terminal output), an error after. */
+static int
+stray_line(struct tt_reader *r, size_t line)
+{
+	struct evemu_priv *p = r->priv;
+
+	if (p->content_seen)
+		return reader_fail(r, line, "not an evemu line (expected N:, I:, P:, B:, A:, L:, S:, E: or a # comment)");
+	if (p->preamble++ == 0)
+		reader_warn(r, line, "text before the evemu content (pasted terminal output?); ignored");
+	return 0;
+}
+
+/* N:, I:, P:, B:, A:, L:, S: in the file; @s is the whole line. */
+static int
+file_desc_line(struct tt_reader *r, char kind, const char *s, size_t line)
+{
+	struct evemu_priv *p = r->priv;
+
+	if (p->state != ST_DESC)
+		return reader_fail(r, line, "%c: description line after the events (one device per evemu file)", kind);
+	if (p->desc_from_companion) {
+		reader_warn(r, line, "the file has its own description; the one from %s is not used",
+			    r->companion);
+		p->desc_from_companion = false;
+		desc_init(&p->desc);
+	}
+	return desc_line(r, &p->desc, kind, s + 2, r->name, line);
+}
+
+/* The first E: line ends the description; the event waits until the
+ * header and device records are out. */
+static int
+first_event(struct tt_reader *r, int64_t time, const struct tt_event *ev, size_t line)
+{
+	struct evemu_priv *p = r->priv;
+	int rc = settle(r, line);
+
+	if (rc != 0)
+		return rc < 0 ? rc : 0;	/* >0: rewound to infer the device */
+	p->have_t0 = true;
+	p->t0 = time;
+	p->pending = true;
+	p->pending_ev = *ev;
+	p->pending_time = time;
+	p->pending_line = line;
+	return 0;
+}
+
+/* An E: line (@s the whole line): 1 when it ends a frame, now in @rec. */
+static int
+event_line(struct tt_reader *r, struct tt_record *rec, const char *s, size_t line)
+{
+	struct evemu_priv *p = r->priv;
+	int64_t time;
+	struct tt_event ev;
+	int rc = parse_event_line(r, s + 2, line, &time, &ev);
+
+	if (rc < 0)
+		return rc;
+	if (p->state == ST_DESC)
+		return first_event(r, time, &ev, line);
+	if (time - p->t0 > TT_MAX_TIME_US || time - p->t0 < -TT_MAX_TIME_US)
+		return reader_fail(r, line, "E: time out of range");
+	rc = frame_add(r, time, &ev, line);
+	if (rc > 0)
+		return frame_emit(r, rec, 0);
+	return rc;
+}
+
+/* One line of the file: 0 to read on, 1 with a record, <0. */
+static int
+file_line(struct tt_reader *r, struct tt_record *rec, const char *s, size_t line)
+{
+	struct evemu_priv *p = r->priv;
+	const char *t = skip_ws(s);
+	char kind;
+
+	if (*t == '\0')
+		return 0;
+	if (*t == '#') {
+		if (p->state == ST_DESC)
+			parse_comment(p, r, t, line);
+		return 0;
+	}
+	kind = line_kind(t);
+	if (!kind)
+		return stray_line(r, line);
+	p->content_seen = true;
+	if (kind != 'E')
+		return file_desc_line(r, kind, t, line);
+	return event_line(r, rec, t, line);
+}
+
+static int
 evemu_next(struct tt_reader *r, struct tt_record *rec)
 {
 	struct evemu_priv *p = r->priv;
@@ -802,146 +1057,37 @@ evemu_next(struct tt_reader *r, struct tt_record *rec)
 	}
 
 	for (;;) {
+		char *s;
+		size_t line;
+		int rc;
+
 		switch (p->state) {
 		case ST_HEADER:
-			fill_header(r);
-			memset(rec, 0, sizeof(*rec));
-			rec->type = TT_RECORD_HEADER;
-			rec->header = &r->header;
-			rec->line = 1;
-			p->state = ST_DEVICE;
-			return 1;
-		case ST_DEVICE: {
-			struct tt_device *dev = steal(&p->desc.dev);
-			memset(rec, 0, sizeof(*rec));
-			rec->type = TT_RECORD_DEVICE;
-			rec->line = 1;
-			rec->device = dev;
-			reader_add_device(r, dev);
-			p->state = ST_MARKERS;
-			return 1;
-		}
+			return emit_header(r, rec);
+		case ST_DEVICE:
+			return emit_device(r, rec);
 		case ST_MARKERS:
-			p->state = ST_EVENTS;
-			if (p->dmi) {
-				tt_marker_clear(&r->marker);
-				r->marker.kind = TT_MARKER_NOTE;
-				r->marker.kind_name = tt_strdup("note");
-				size_t n = strlen(p->dmi) + 16;
-				r->marker.text = tt_zalloc(n);
-				snprintf(r->marker.text, n, "evemu DMI: %s", p->dmi);
-				memset(rec, 0, sizeof(*rec));
-				rec->type = TT_RECORD_MARKER;
-				rec->line = 1;
-				rec->marker = &r->marker;
+			if (emit_markers(r, rec))
 				return 1;
-			}
 			continue;
 		case ST_DESC:
 		case ST_EVENTS:
 			break;
 		}
-
 		if (p->pending) {
 			p->pending = false;
 			if (frame_add(r, p->pending_time, &p->pending_ev, p->pending_line) > 0)
 				return frame_emit(r, rec, 0);
 		}
-
-		char *s;
-		size_t line;
-		int status = next_line(r, &r->lb, r->name, &s, &line);
-		if (status == -EIO)
-			return status;
-		if (status < 0)
-			return status;
-		if (status == 0) {
-			if (p->state == ST_DESC) {
-				if (!p->content_seen && !p->desc.have_name && !p->commented.have_name) {
-					r->done = true;
-					return reader_fail(r, line, "no evemu description or events in the file");
-				}
-				int rc = settle_description(r, line);
-				if (rc < 0) {
-					r->done = true;
-					return rc;
-				}
-				if (rc > 0)
-					continue;
-				p->state = ST_HEADER;
-				continue;
-			}
-			r->done = true;
-			if (p->nevents) {
-				reader_warn(r, p->frame_line, "the last frame has no SYN_REPORT (recording cut short?)");
-				return frame_emit(r, rec, TT_FRAME_INCOMPLETE);
-			}
-			return 0;
-		}
-
-		const char *t = skip_ws(s);
-		if (*t == '\0')
-			continue;
-		if (*t == '#') {
-			if (p->state == ST_DESC)
-				parse_comment(p, r, t, line);
-			continue;
-		}
-		char kind = line_kind(t);
-		if (!kind) {
-			if (!p->content_seen) {
-				if (p->preamble++ == 0)
-					reader_warn(r, line, "text before the evemu content (pasted terminal output?); ignored");
-				continue;
-			}
-			return reader_fail(r, line, "not an evemu line (expected N:, I:, P:, B:, A:, L:, S:, E: or a # comment)");
-		}
-		p->content_seen = true;
-
-		if (kind != 'E') {
-			if (p->state != ST_DESC)
-				return reader_fail(r, line, "%c: description line after the events (one device per evemu file)", kind);
-			if (p->desc_from_companion) {
-				reader_warn(r, line, "the file has its own description; the one from %s is not used",
-					    r->companion);
-				p->desc_from_companion = false;
-				desc_init(&p->desc);
-			}
-			int rc = desc_line(r, &p->desc, kind, t + 2, r->name, line);
-			if (rc < 0)
-				return rc;
-			continue;
-		}
-
-		int64_t time;
-		struct tt_event ev;
-		int rc = parse_event_line(r, t + 2, line, &time, &ev);
+		rc = next_line(r, &r->lb, r->name, &s, &line);
 		if (rc < 0)
 			return rc;
-		if (p->state == ST_DESC) {
-			rc = settle_description(r, line);
-			if (rc < 0) {
-				r->done = true;
-				return rc;
-			}
-			if (rc > 0)
-				continue;	/* rewound to infer the device */
-			p->state = ST_HEADER;
-			p->have_t0 = true;
-			p->t0 = time;
-			p->pending = true;
-			p->pending_ev = ev;
-			p->pending_time = time;
-			p->pending_line = line;
-			continue;
-		}
-		if (time - p->t0 > TT_MAX_TIME_US || time - p->t0 < -TT_MAX_TIME_US)
-			return reader_fail(r, line, "E: time out of range");
-		rc = frame_add(r, time, &ev, line);
-		if (rc < 0)
+		if (rc == 0)
+			rc = at_eof(r, rec, line);
+		else
+			rc = file_line(r, rec, s, line);
+		if (rc != 0 || r->done)
 			return rc;
-		if (rc > 0)
-			return frame_emit(r, rec, 0);
 	}
 }
 

@@ -137,6 +137,15 @@ read_handler(void *data, unsigned char *buffer, size_t size, size_t *size_read)
 
 /* ---- events ---- */
 
+/* Every libyaml event is freed by the scope that read it. A zeroed event
+ * (one libyaml never filled) frees as nothing. */
+static void
+yaml_event_deletep(yaml_event_t *ev)
+{
+	yaml_event_delete(ev);
+}
+#define _cleanup_yaml_event_ _cleanup_(yaml_event_deletep)
+
 static int
 yaml_fail(struct tt_reader *r)
 {
@@ -180,7 +189,8 @@ ev_line(const yaml_event_t *ev)
 	return ev->start_mark.line + 1;
 }
 
-/* The next parser event; on a YAML error the file cannot go on. */
+/* The next parser event; on a YAML error the file cannot go on. The
+ * caller frees @ev (_cleanup_yaml_event_), whatever this returns. */
 static int
 next_event(struct tt_reader *r, yaml_event_t *ev)
 {
@@ -192,10 +202,8 @@ next_event(struct tt_reader *r, yaml_event_t *ev)
 	p->event_line = ev->end_mark.line + 1;
 	if (ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT) {
 		if (++p->depth > MAX_DEPTH) {
-			size_t line = ev_line(ev);
-			yaml_event_delete(ev);
 			r->done = true;
-			return reader_fail(r, line, "YAML nested more than %d levels deep", MAX_DEPTH);
+			return reader_fail(r, ev_line(ev), "YAML nested more than %d levels deep", MAX_DEPTH);
 		}
 	} else if ((ev->type == YAML_SEQUENCE_END_EVENT || ev->type == YAML_MAPPING_END_EVENT) && p->depth) {
 		p->depth--;
@@ -220,7 +228,7 @@ skip_node(struct tt_reader *r, const yaml_event_t *start)
 		return 0;
 	depth = 1;
 	while (depth > 0) {
-		yaml_event_t ev;
+		_cleanup_yaml_event_ yaml_event_t ev = { 0 };
 		if (next_event(r, &ev) < 0)
 			return -EINVAL;
 		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT)
@@ -229,7 +237,6 @@ skip_node(struct tt_reader *r, const yaml_event_t *start)
 			depth--;
 		else if (ev.type == YAML_STREAM_END_EVENT)
 			depth = 0;
-		yaml_event_delete(&ev);
 	}
 	return 0;
 }
@@ -250,7 +257,7 @@ key_is(const yaml_event_t *ev, const char *key)
 static int
 read_scalar(struct tt_reader *r, const char *what, char **out, size_t *line)
 {
-	yaml_event_t ev;
+	_cleanup_yaml_event_ yaml_event_t ev = { 0 };
 
 	if (next_event(r, &ev) < 0)
 		return -EINVAL;
@@ -258,11 +265,9 @@ read_scalar(struct tt_reader *r, const char *what, char **out, size_t *line)
 	if (ev.type != YAML_SCALAR_EVENT) {
 		int rc = reader_fail(r, ev_line(&ev), "%s must be a single value", what);
 		skip_node(r, &ev);
-		yaml_event_delete(&ev);
 		return rc;
 	}
 	*out = tt_strndup(scalar(&ev), ev.data.scalar.length);
-	yaml_event_delete(&ev);
 	return 0;
 }
 
@@ -305,13 +310,11 @@ read_int_seq(struct tt_reader *r, const yaml_event_t *start, const char *what,
 		return rc;
 	}
 	for (;;) {
-		yaml_event_t ev;
+		_cleanup_yaml_event_ yaml_event_t ev = { 0 };
 		if (next_event(r, &ev) < 0)
 			return -EINVAL;
-		if (ev.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&ev);
+		if (ev.type == YAML_SEQUENCE_END_EVENT)
 			break;
-		}
 		if (ev.type != YAML_SCALAR_EVENT) {
 			if (rc == 0)
 				rc = reader_fail(r, ev_line(&ev), "%s must be a list of numbers", what);
@@ -324,7 +327,6 @@ read_int_seq(struct tt_reader *r, const yaml_event_t *start, const char *what,
 			if (rc == 0)
 				n++;
 		}
-		yaml_event_delete(&ev);
 		if (r->done)
 			return -EINVAL;
 	}
@@ -345,22 +347,17 @@ each_pair(struct tt_reader *r, struct tt_device *dev, pair_fn fn)
 	int rc = 0;
 
 	for (;;) {
-		yaml_event_t key, val;
+		_cleanup_yaml_event_ yaml_event_t key = { 0 };
+		_cleanup_yaml_event_ yaml_event_t val = { 0 };
 		if (next_event(r, &key) < 0)
 			return -EINVAL;
-		if (key.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&key);
+		if (key.type == YAML_MAPPING_END_EVENT)
 			return rc;
-		}
-		if (next_event(r, &val) < 0) {
-			yaml_event_delete(&key);
+		if (next_event(r, &val) < 0)
 			return -EINVAL;
-		}
 		int t = fn(r, dev, &key, &val);
 		if (t < 0 && rc == 0)
 			rc = t;
-		yaml_event_delete(&key);
-		yaml_event_delete(&val);
 		if (r->done)
 			return -EINVAL;
 	}
@@ -485,61 +482,77 @@ parse_evdev(struct tt_reader *r, struct tt_device *dev, const yaml_event_t *star
 	return each_pair(r, dev, evdev_entry);
 }
 
-/* Renders a node as compact flow text for a note (bounded): the YAML
- * flow syntax, so a person reads it as the file had it. */
+/* A node rendered as compact YAML flow text, one event at a time. */
+struct flow_text {
+	char *buf;
+	size_t size;
+	size_t len;
+	int depth;
+	bool is_map[TT_JSON_MAX_DEPTH];
+	size_t count[TT_JSON_MAX_DEPTH];
+};
+
+/* Appends @s whole or not at all: a cut note never ends mid-word. */
+static void
+flow_append(struct flow_text *ft, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (ft->len + n < ft->size) {
+		memcpy(ft->buf + ft->len, s, n + 1);
+		ft->len += n;
+	}
+}
+
+static void
+flow_event(struct flow_text *ft, const yaml_event_t *ev)
+{
+	enum { MAXD = TT_JSON_MAX_DEPTH };
+	bool item = ev->type == YAML_SCALAR_EVENT || ev->type == YAML_SEQUENCE_START_EVENT ||
+		    ev->type == YAML_MAPPING_START_EVENT;
+
+	if (item && ft->depth > 0 && ft->depth <= MAXD) {
+		size_t c = ft->count[ft->depth - 1]++;
+		if (c > 0)
+			flow_append(ft, ft->is_map[ft->depth - 1] && c % 2 ? ": " : ", ");
+	}
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		flow_append(ft, scalar(ev));
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		flow_append(ft, ev->type == YAML_SEQUENCE_START_EVENT ? "[" : "{");
+		if (ft->depth < MAXD) {
+			ft->is_map[ft->depth] = ev->type == YAML_MAPPING_START_EVENT;
+			ft->count[ft->depth] = 0;
+		}
+		ft->depth++;
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		flow_append(ft, ev->type == YAML_SEQUENCE_END_EVENT ? "]" : "}");
+		ft->depth--;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Renders a node as compact flow text for a note (bounded), appended to
+ * @buf: the YAML flow syntax, so a person reads it as the file had it. */
 static int
 node_text(struct tt_reader *r, const yaml_event_t *start, char *buf, size_t size)
 {
-	enum { MAXD = TT_JSON_MAX_DEPTH };
-	bool is_map[MAXD];
-	size_t count[MAXD];
-	size_t len = strlen(buf);
-	int depth = 0;
-	yaml_event_t ev;
-	const yaml_event_t *cur = start;
-	bool own = false;
+	struct flow_text ft = { .buf = buf, .size = size, .len = strlen(buf) };
 
-#define APPEND(s) do { const char *_s = (s); size_t _n = strlen(_s); \
-		if (len + _n < size) { memcpy(buf + len, _s, _n + 1); len += _n; } } while (0)
-	for (;;) {
-		bool item = cur->type == YAML_SCALAR_EVENT || cur->type == YAML_SEQUENCE_START_EVENT ||
-			    cur->type == YAML_MAPPING_START_EVENT;
-		if (item && depth > 0 && depth <= MAXD) {
-			size_t c = count[depth - 1]++;
-			if (c > 0)
-				APPEND(is_map[depth - 1] && c % 2 ? ": " : ", ");
-		}
-		switch (cur->type) {
-		case YAML_SCALAR_EVENT:
-			APPEND(scalar(cur));
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			APPEND(cur->type == YAML_SEQUENCE_START_EVENT ? "[" : "{");
-			if (depth < MAXD) {
-				is_map[depth] = cur->type == YAML_MAPPING_START_EVENT;
-				count[depth] = 0;
-			}
-			depth++;
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			APPEND(cur->type == YAML_SEQUENCE_END_EVENT ? "]" : "}");
-			depth--;
-			break;
-		default:
-			break;
-		}
-		if (own)
-			yaml_event_delete(&ev);
-		if (depth <= 0)
-			break;
+	flow_event(&ft, start);
+	while (ft.depth > 0) {
+		_cleanup_yaml_event_ yaml_event_t ev = { 0 };
 		if (next_event(r, &ev) < 0)
 			return -EINVAL;
-		cur = &ev;
-		own = true;
+		flow_event(&ft, &ev);
 	}
-#undef APPEND
 	return 0;
 }
 
@@ -711,16 +724,395 @@ evdev_event(struct tt_reader *r, const yaml_event_t *start)
 	return 0;
 }
 
+/* ---- parser states ----
+ *
+ * One function per state of li_next(). Each gets the event that state
+ * reads next (li_next() frees it) and returns 0 to read on, 1 when @rec
+ * holds a record, or <0 on an error. */
+
+/* The value of a top-level key this reader does not use: skipped. */
+static int
+skip_value(struct tt_reader *r)
+{
+	_cleanup_yaml_event_ yaml_event_t v = { 0 };
+
+	if (next_event(r, &v) == 0)
+		skip_node(r, &v);
+	return 0;
+}
+
+static int
+state_start(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec _unused_)
+{
+	struct li_priv *p = r->priv;
+
+	if (ev->type == YAML_MAPPING_START_EVENT) {
+		p->state = LI_TOP;
+	} else if (ev->type == YAML_STREAM_END_EVENT) {
+		p->state = LI_END;
+	} else if (ev->type != YAML_STREAM_START_EVENT && ev->type != YAML_DOCUMENT_START_EVENT) {
+		int rc = reader_fail(r, ev_line(ev), "a libinput recording is a YAML mapping (version:, devices:)");
+		r->done = true;
+		return rc;
+	}
+	return 0;
+}
+
+/* devices: the header goes out before the first device. */
+static int
+top_devices(struct tt_reader *r, const yaml_event_t *key, struct tt_record *rec)
+{
+	struct li_priv *p = r->priv;
+	_cleanup_yaml_event_ yaml_event_t seq = { 0 };
+	int rc;
+
+	if (!p->version_seen) {
+		rc = reader_fail(r, ev_line(key), "no \"version: 1\" before the devices");
+		r->done = true;
+		return rc;
+	}
+	if (next_event(r, &seq) < 0)
+		return -EINVAL;
+	if (seq.type != YAML_SEQUENCE_START_EVENT) {
+		rc = reader_fail(r, ev_line(&seq), "devices: must be a list");
+		skip_node(r, &seq);
+		return rc;
+	}
+	p->state = LI_DEVICES;
+	if (!p->header_sent)
+		return emit_header(r, rec);
+	return 0;
+}
+
+static int
+top_version(struct tt_reader *r)
+{
+	struct li_priv *p = r->priv;
+	_cleanup_free_ char *s = NULL;
+	size_t line;
+	int64_t v;
+	int rc;
+
+	rc = read_scalar(r, "version", &s, &line);
+	if (rc == 0)
+		rc = parse_int(r, s, line, "version", 1, INT32_MAX, &v);
+	if (rc == 0 && v != 1)
+		rc = reader_fail(r, line, "libinput-record version %" PRId64 " is not supported (only 1)", v);
+	if (rc < 0) {
+		r->done = true;
+		return rc;
+	}
+	p->version_seen = true;
+	return 0;
+}
+
+/* One "key: value" of libinput: or system:, appended to the note @text;
+ * the tool's version and the kernel also go into the header. */
+static void
+info_pair(struct tt_reader *r, bool is_system, const yaml_event_t *k, const yaml_event_t *v,
+	  char *text, size_t size)
+{
+	if (k->type != YAML_SCALAR_EVENT || v->type != YAML_SCALAR_EVENT) {
+		skip_node(r, v);
+		return;
+	}
+
+	const char *val = scalar(v);
+	if (!is_system && strcmp(scalar(k), "version") == 0) {
+		char tool[128];
+		snprintf(tool, sizeof(tool), "libinput record %.64s", val);
+		free(r->header.tool);
+		r->header.tool = tt_str_sanitize(tool, strlen(tool), 128);
+	} else if (is_system && strcmp(scalar(k), "kernel") == 0) {
+		free(r->header.kernel);
+		r->header.kernel = tt_str_sanitize(val, strlen(val), TT_MAX_STRING_BYTES);
+	}
+	size_t len = strlen(text);
+	snprintf(text + len, size - len, " %.64s: %.600s", scalar(k), val);
+}
+
+/* Reads the pairs of an info mapping up to its end, or up to a YAML error
+ * (the note keeps what was read). */
+static void
+info_pairs(struct tt_reader *r, bool is_system, char *text, size_t size)
+{
+	for (;;) {
+		_cleanup_yaml_event_ yaml_event_t k = { 0 };
+		_cleanup_yaml_event_ yaml_event_t v = { 0 };
+
+		if (next_event(r, &k) < 0 || k.type == YAML_MAPPING_END_EVENT)
+			return;
+		if (next_event(r, &v) < 0)
+			return;
+		info_pair(r, is_system, &k, &v, text, size);
+	}
+}
+
+/* libinput: and system: have no timeline equivalent but a note. */
+static int
+top_info(struct tt_reader *r, const yaml_event_t *key)
+{
+	bool is_system = key_is(key, "system");
+	_cleanup_yaml_event_ yaml_event_t m = { 0 };
+	char text[1024];
+
+	if (next_event(r, &m) < 0)
+		return 0;
+	if (m.type != YAML_MAPPING_START_EVENT) {
+		skip_node(r, &m);
+		return 0;
+	}
+	snprintf(text, sizeof(text), "libinput-record %s:", is_system ? "system" : "libinput");
+	info_pairs(r, is_system, text, sizeof(text));
+	add_note(r, -1, ev_line(key), text);
+	return 0;
+}
+
+static int
+state_top(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec)
+{
+	struct li_priv *p = r->priv;
+
+	if (ev->type == YAML_MAPPING_END_EVENT) {
+		p->state = LI_END;
+		return 0;
+	}
+	if (key_is(ev, "devices"))
+		return top_devices(r, ev, rec);
+	if (key_is(ev, "version"))
+		return top_version(r);
+	if (key_is(ev, "libinput") || key_is(ev, "system"))
+		return top_info(r, ev);
+	/* ndevices and keys of newer writers. */
+	if (ev->type == YAML_SCALAR_EVENT)
+		return skip_value(r);
+
+	int rc = reader_fail(r, ev_line(ev), "unexpected YAML at the top level");
+	skip_node(r, ev);
+	return rc;
+}
+
+static int
+state_devices(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec _unused_)
+{
+	struct li_priv *p = r->priv;
+
+	if (ev->type == YAML_SEQUENCE_END_EVENT) {
+		p->state = LI_TOP;
+		return 0;
+	}
+	if (ev->type != YAML_MAPPING_START_EVENT) {
+		int rc = reader_fail(r, ev_line(ev), "each device must be a mapping (node:, evdev:, events:)");
+		skip_node(r, ev);
+		return rc;
+	}
+	tt_device_free(p->dev);
+	p->dev = tt_device_new(p->next_id);
+	p->cur_dev = p->next_id++;
+	p->dev_sent = false;
+	p->dev_line = ev_line(ev);
+	p->nevents = 0;
+	p->state = LI_DEVICE;
+	return 0;
+}
+
+/* The end of a device's mapping: its last frame, or the device itself
+ * when it had no events. */
+static int
+device_end(struct tt_reader *r, struct tt_record *rec)
+{
+	struct li_priv *p = r->priv;
+
+	p->state = LI_DEVICES;
+	if (p->nevents) {
+		reader_warn(r, p->frame_line, "the device's last frame has no SYN_REPORT");
+		return emit_frame(r, rec, TT_FRAME_INCOMPLETE);
+	}
+	if (!p->dev_sent)
+		return emit_device(r, rec);
+	return 0;
+}
+
+/* events: the device record goes out before its first frame. */
+static int
+device_events(struct tt_reader *r, const yaml_event_t *key, const yaml_event_t *v, struct tt_record *rec)
+{
+	struct li_priv *p = r->priv;
+
+	if (v->type == YAML_SEQUENCE_START_EVENT) {
+		p->state = LI_EVENTS;
+		if (p->cur_dev > 0 && !p->warned_order) {
+			p->warned_order = true;
+			reader_warn(r, ev_line(key), "libinput-record keeps each device's events "
+				    "apart: device %u's frames follow the earlier devices' "
+				    "instead of being interleaved by time", p->cur_dev);
+		}
+	} else if (!(v->type == YAML_SCALAR_EVENT && v->data.scalar.length == 0)) {
+		int rc = reader_fail(r, ev_line(v), "events: must be a list");
+		skip_node(r, v);
+		return rc;
+	}
+	if (!p->dev_sent)
+		return emit_device(r, rec);
+	return 0;
+}
+
+/* hid:, udev:, quirks: kept as a note. */
+static int
+device_note(struct tt_reader *r, const yaml_event_t *key, const yaml_event_t *v)
+{
+	struct li_priv *p = r->priv;
+	char text[TT_MAX_STRING_BYTES];
+	int rc = 0;
+
+	snprintf(text, sizeof(text), "libinput-record %s: ", scalar(key));
+	if (v->type == YAML_SCALAR_EVENT && v->data.scalar.length == 0)
+		strcat(text, "(empty)");
+	else
+		rc = node_text(r, v, text, sizeof(text));
+	add_note(r, p->cur_dev, ev_line(key), text);
+	return rc;
+}
+
+static int
+state_device(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec)
+{
+	struct li_priv *p = r->priv;
+	_cleanup_yaml_event_ yaml_event_t v = { 0 };
+
+	if (ev->type == YAML_MAPPING_END_EVENT)
+		return device_end(r, rec);
+	if (next_event(r, &v) < 0)
+		return -EINVAL;
+	if (p->dev_sent && !key_is(ev, "events")) {
+		reader_warn(r, ev_line(ev), "device section after its events; ignored");
+		skip_node(r, &v);
+		return 0;
+	}
+	if (key_is(ev, "node") && v.type == YAML_SCALAR_EVENT) {
+		free(p->dev->node);
+		p->dev->node = tt_str_sanitize(scalar(&v), v.data.scalar.length, TT_MAX_STRING_BYTES);
+		return 0;
+	}
+	if (key_is(ev, "evdev")) {
+		int rc = parse_evdev(r, p->dev, &v);
+		return rc < 0 ? rc : 0;
+	}
+	if (key_is(ev, "events"))
+		return device_events(r, ev, &v, rec);
+	if (key_is(ev, "hid") || key_is(ev, "udev") || key_is(ev, "quirks")) {
+		int rc = device_note(r, ev, &v);
+		return rc < 0 ? rc : 0;
+	}
+	skip_node(r, &v);
+	return 0;
+}
+
+static int
+state_events(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec _unused_)
+{
+	struct li_priv *p = r->priv;
+
+	if (ev->type == YAML_SEQUENCE_END_EVENT) {
+		p->state = LI_DEVICE;
+	} else if (ev->type == YAML_MAPPING_START_EVENT) {
+		p->state = LI_ITEM;
+	} else {
+		int rc = reader_fail(r, ev_line(ev), "each events entry must be \"- evdev:\" or \"- libinput:\"");
+		skip_node(r, ev);
+		return rc;
+	}
+	return 0;
+}
+
+static int
+state_item(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec _unused_)
+{
+	struct li_priv *p = r->priv;
+	_cleanup_yaml_event_ yaml_event_t v = { 0 };
+	bool evdev = key_is(ev, "evdev");
+	bool li = key_is(ev, "libinput");
+
+	if (ev->type == YAML_MAPPING_END_EVENT) {
+		p->state = LI_EVENTS;
+		return 0;
+	}
+	if (next_event(r, &v) < 0)
+		return -EINVAL;
+	if (!(evdev || li) || v.type != YAML_SEQUENCE_START_EVENT) {
+		int rc = reader_fail(r, ev_line(ev), "unknown events entry; expected evdev: or libinput: with a list");
+		skip_node(r, &v);
+		return rc;
+	}
+	p->state = evdev ? LI_EVDEV : LI_LIBINPUT;
+	return 0;
+}
+
+static int
+state_evdev(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec)
+{
+	struct li_priv *p = r->priv;
+	int rc;
+
+	if (ev->type == YAML_SEQUENCE_END_EVENT) {
+		p->state = LI_ITEM;
+		return 0;
+	}
+	rc = evdev_event(r, ev);
+	if (rc > 0)
+		return emit_frame(r, rec, 0);
+	return rc;
+}
+
+static int
+state_libinput(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec _unused_)
+{
+	struct li_priv *p = r->priv;
+	char text[1024] = "libinput: ";
+	int rc;
+
+	if (ev->type == YAML_SEQUENCE_END_EVENT) {
+		p->state = LI_ITEM;
+		return 0;
+	}
+	rc = node_text(r, ev, text, sizeof(text));
+	if (rc < 0)
+		return rc;
+	add_note(r, p->cur_dev, ev_line(ev), text);
+	return 0;
+}
+
+typedef int (*state_fn)(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec);
+
+static const state_fn states[] = {
+	[LI_START] = state_start,
+	[LI_TOP] = state_top,
+	[LI_DEVICES] = state_devices,
+	[LI_DEVICE] = state_device,
+	[LI_EVENTS] = state_events,
+	[LI_ITEM] = state_item,
+	[LI_EVDEV] = state_evdev,
+	[LI_LIBINPUT] = state_libinput,
+};
+
+/* Notes wait for the header, and for the device they belong to. */
+static bool
+note_due(const struct li_priv *p)
+{
+	return p->nnotes && p->header_sent &&
+	       (p->state == LI_TOP || p->dev_sent || p->state == LI_END);
+}
+
 static int
 li_next(struct tt_reader *r, struct tt_record *rec)
 {
 	struct li_priv *p = r->priv;
 
 	for (;;) {
-		yaml_event_t ev;
+		_cleanup_yaml_event_ yaml_event_t ev = { 0 };
 		int rc;
 
-		if (p->nnotes && (p->header_sent && (p->state == LI_TOP || p->dev_sent || p->state == LI_END)))
+		if (note_due(p))
 			return emit_note(r, rec);
 		if (p->state == LI_END) {
 			r->done = true;
@@ -730,281 +1122,9 @@ li_next(struct tt_reader *r, struct tt_record *rec)
 		}
 		if (next_event(r, &ev) < 0)
 			return -EINVAL;
-
-		switch (p->state) {
-		case LI_START:
-			if (ev.type == YAML_MAPPING_START_EVENT)
-				p->state = LI_TOP;
-			else if (ev.type == YAML_STREAM_END_EVENT) {
-				p->state = LI_END;
-			} else if (ev.type != YAML_STREAM_START_EVENT && ev.type != YAML_DOCUMENT_START_EVENT) {
-				rc = reader_fail(r, ev_line(&ev), "a libinput recording is a YAML mapping (version:, devices:)");
-				r->done = true;
-				yaml_event_delete(&ev);
-				return rc;
-			}
-			break;
-		case LI_TOP:
-			if (ev.type == YAML_MAPPING_END_EVENT) {
-				p->state = LI_END;
-				break;
-			}
-			if (key_is(&ev, "devices")) {
-				yaml_event_t seq;
-				if (!p->version_seen) {
-					rc = reader_fail(r, ev_line(&ev), "no \"version: 1\" before the devices");
-					r->done = true;
-					yaml_event_delete(&ev);
-					return rc;
-				}
-				if (next_event(r, &seq) < 0) {
-					yaml_event_delete(&ev);
-					return -EINVAL;
-				}
-				if (seq.type != YAML_SEQUENCE_START_EVENT) {
-					rc = reader_fail(r, ev_line(&seq), "devices: must be a list");
-					skip_node(r, &seq);
-					yaml_event_delete(&seq);
-					yaml_event_delete(&ev);
-					return rc;
-				}
-				yaml_event_delete(&seq);
-				p->state = LI_DEVICES;
-				if (!p->header_sent) {
-					yaml_event_delete(&ev);
-					return emit_header(r, rec);
-				}
-				break;
-			}
-			if (key_is(&ev, "version")) {
-				char *s = NULL;
-				size_t line;
-				int64_t v;
-				rc = read_scalar(r, "version", &s, &line);
-				if (rc == 0)
-					rc = parse_int(r, s, line, "version", 1, INT32_MAX, &v);
-				free(s);
-				if (rc == 0 && v != 1)
-					rc = reader_fail(r, line, "libinput-record version %" PRId64 " is not supported (only 1)", v);
-				if (rc < 0) {
-					r->done = true;
-					yaml_event_delete(&ev);
-					return rc;
-				}
-				p->version_seen = true;
-				break;
-			}
-			if (key_is(&ev, "libinput") || key_is(&ev, "system")) {
-				bool is_system = key_is(&ev, "system");
-				yaml_event_t m;
-				if (next_event(r, &m) < 0)
-					break;
-				if (m.type != YAML_MAPPING_START_EVENT) {
-					skip_node(r, &m);
-					yaml_event_delete(&m);
-					break;
-				}
-				yaml_event_delete(&m);
-				char text[1024];
-				snprintf(text, sizeof(text), "libinput-record %s:", is_system ? "system" : "libinput");
-				for (;;) {
-					yaml_event_t k, v;
-					if (next_event(r, &k) < 0)
-						break;
-					if (k.type == YAML_MAPPING_END_EVENT) {
-						yaml_event_delete(&k);
-						break;
-					}
-					if (next_event(r, &v) < 0) {
-						yaml_event_delete(&k);
-						break;
-					}
-					if (k.type == YAML_SCALAR_EVENT && v.type == YAML_SCALAR_EVENT) {
-						const char *val = scalar(&v);
-						if (!is_system && strcmp(scalar(&k), "version") == 0) {
-							char tool[128];
-							snprintf(tool, sizeof(tool), "libinput record %.64s", val);
-							free(r->header.tool);
-							r->header.tool = tt_str_sanitize(tool, strlen(tool), 128);
-						} else if (is_system && strcmp(scalar(&k), "kernel") == 0) {
-							free(r->header.kernel);
-							r->header.kernel = tt_str_sanitize(val, strlen(val), TT_MAX_STRING_BYTES);
-						}
-						size_t len = strlen(text);
-						snprintf(text + len, sizeof(text) - len, " %.64s: %.600s", scalar(&k), val);
-					} else {
-						skip_node(r, &v);
-					}
-					yaml_event_delete(&k);
-					yaml_event_delete(&v);
-				}
-				add_note(r, -1, ev_line(&ev), text);
-				break;
-			}
-			if (ev.type == YAML_SCALAR_EVENT) {
-				/* ndevices and keys of newer writers. */
-				yaml_event_t v;
-				if (next_event(r, &v) == 0) {
-					skip_node(r, &v);
-					yaml_event_delete(&v);
-				}
-				break;
-			}
-			rc = reader_fail(r, ev_line(&ev), "unexpected YAML at the top level");
-			skip_node(r, &ev);
-			yaml_event_delete(&ev);
+		rc = states[p->state](r, &ev, rec);
+		if (rc != 0)
 			return rc;
-		case LI_DEVICES:
-			if (ev.type == YAML_SEQUENCE_END_EVENT) {
-				p->state = LI_TOP;
-				break;
-			}
-			if (ev.type != YAML_MAPPING_START_EVENT) {
-				rc = reader_fail(r, ev_line(&ev), "each device must be a mapping (node:, evdev:, events:)");
-				skip_node(r, &ev);
-				yaml_event_delete(&ev);
-				return rc;
-			}
-			tt_device_free(p->dev);
-			p->dev = tt_device_new(p->next_id);
-			p->cur_dev = p->next_id++;
-			p->dev_sent = false;
-			p->dev_line = ev_line(&ev);
-			p->nevents = 0;
-			p->state = LI_DEVICE;
-			break;
-		case LI_DEVICE: {
-			if (ev.type == YAML_MAPPING_END_EVENT) {
-				p->state = LI_DEVICES;
-				yaml_event_delete(&ev);
-				if (p->nevents) {
-					reader_warn(r, p->frame_line, "the device's last frame has no SYN_REPORT");
-					return emit_frame(r, rec, TT_FRAME_INCOMPLETE);
-				}
-				if (!p->dev_sent)
-					return emit_device(r, rec);
-				continue;
-			}
-			yaml_event_t v;
-			if (next_event(r, &v) < 0) {
-				yaml_event_delete(&ev);
-				return -EINVAL;
-			}
-			rc = 0;
-			if (p->dev_sent && !key_is(&ev, "events")) {
-				reader_warn(r, ev_line(&ev), "device section after its events; ignored");
-				skip_node(r, &v);
-			} else if (key_is(&ev, "node") && v.type == YAML_SCALAR_EVENT) {
-				free(p->dev->node);
-				p->dev->node = tt_str_sanitize(scalar(&v), v.data.scalar.length, TT_MAX_STRING_BYTES);
-			} else if (key_is(&ev, "evdev")) {
-				rc = parse_evdev(r, p->dev, &v);
-			} else if (key_is(&ev, "events")) {
-				if (v.type == YAML_SEQUENCE_START_EVENT) {
-					p->state = LI_EVENTS;
-					if (p->cur_dev > 0 && !p->warned_order) {
-						p->warned_order = true;
-						reader_warn(r, ev_line(&ev), "libinput-record keeps each device's events "
-							    "apart: device %u's frames follow the earlier devices' "
-							    "instead of being interleaved by time", p->cur_dev);
-					}
-				} else if (!(v.type == YAML_SCALAR_EVENT && v.data.scalar.length == 0)) {
-					rc = reader_fail(r, ev_line(&v), "events: must be a list");
-					skip_node(r, &v);
-				}
-				yaml_event_delete(&v);
-				yaml_event_delete(&ev);
-				if (rc < 0)
-					return rc;
-				if (!p->dev_sent)
-					return emit_device(r, rec);
-				continue;
-			} else if (ev.type == YAML_SCALAR_EVENT &&
-				   (key_is(&ev, "hid") || key_is(&ev, "udev") || key_is(&ev, "quirks"))) {
-				char text[TT_MAX_STRING_BYTES];
-				snprintf(text, sizeof(text), "libinput-record %s: ", scalar(&ev));
-				if (v.type == YAML_SCALAR_EVENT && v.data.scalar.length == 0)
-					strcat(text, "(empty)");
-				else
-					rc = node_text(r, &v, text, sizeof(text));
-				add_note(r, p->cur_dev, ev_line(&ev), text);
-			} else {
-				skip_node(r, &v);
-			}
-			yaml_event_delete(&v);
-			yaml_event_delete(&ev);
-			if (rc < 0)
-				return rc;
-			continue;
-		}
-		case LI_EVENTS:
-			if (ev.type == YAML_SEQUENCE_END_EVENT)
-				p->state = LI_DEVICE;
-			else if (ev.type == YAML_MAPPING_START_EVENT)
-				p->state = LI_ITEM;
-			else {
-				rc = reader_fail(r, ev_line(&ev), "each events entry must be \"- evdev:\" or \"- libinput:\"");
-				skip_node(r, &ev);
-				yaml_event_delete(&ev);
-				return rc;
-			}
-			break;
-		case LI_ITEM:
-			if (ev.type == YAML_MAPPING_END_EVENT) {
-				p->state = LI_EVENTS;
-				break;
-			}
-			{
-				yaml_event_t v;
-				bool evdev = key_is(&ev, "evdev");
-				bool li = key_is(&ev, "libinput");
-				if (next_event(r, &v) < 0) {
-					yaml_event_delete(&ev);
-					return -EINVAL;
-				}
-				if ((evdev || li) && v.type == YAML_SEQUENCE_START_EVENT) {
-					p->state = evdev ? LI_EVDEV : LI_LIBINPUT;
-				} else {
-					rc = reader_fail(r, ev_line(&ev), "unknown events entry; expected evdev: or libinput: with a list");
-					skip_node(r, &v);
-					yaml_event_delete(&v);
-					yaml_event_delete(&ev);
-					return rc;
-				}
-				yaml_event_delete(&v);
-			}
-			break;
-		case LI_EVDEV:
-			if (ev.type == YAML_SEQUENCE_END_EVENT) {
-				p->state = LI_ITEM;
-				break;
-			}
-			rc = evdev_event(r, &ev);
-			yaml_event_delete(&ev);
-			if (rc < 0)
-				return rc;
-			if (rc > 0)
-				return emit_frame(r, rec, 0);
-			continue;
-		case LI_LIBINPUT:
-			if (ev.type == YAML_SEQUENCE_END_EVENT) {
-				p->state = LI_ITEM;
-				break;
-			}
-			{
-				char text[1024] = "libinput: ";
-				size_t line = ev_line(&ev);
-				rc = node_text(r, &ev, text, sizeof(text));
-				yaml_event_delete(&ev);
-				if (rc < 0)
-					return rc;
-				add_note(r, p->cur_dev, line, text);
-				continue;
-			}
-		case LI_END:
-			break;
-		}
-		yaml_event_delete(&ev);
 	}
 }
 

@@ -2,8 +2,10 @@
 /*
  * The timeline writer. Lines are composed by hand rather than through
  * json-c's object tree: a recorder writes a frame for every SYN_REPORT
- * and must not allocate per event. Strings go through one escaping
- * function after sanitizing, so every line is valid JSON and valid UTF-8.
+ * and must not allocate per event. Each line is composed in one buffer
+ * of the JSON emitter (json-emit.h), whose escaping every string takes
+ * after sanitizing, so every line is valid JSON and valid UTF-8, and goes
+ * out with one write().
  */
 #include "config.h"
 
@@ -17,6 +19,7 @@
 #include <X11/extensions/XI2.h>
 
 #include "evnames.h"
+#include "json-emit.h"
 #include "util-mem.h"
 #include "util-strings.h"
 #include "util-time.h"
@@ -26,29 +29,13 @@
 struct tt_writer {
 	int fd;
 	int error;		/* sticky: the first write error */
-	char *buf;
-	size_t len;
-	size_t cap;
+	struct tt_json_emit line;	/* the record being composed */
 };
-
-static void
-reserve(struct tt_writer *w, size_t n)
-{
-	if (w->cap - w->len >= n)
-		return;
-	size_t cap = w->cap ? w->cap : 4096;
-	while (cap - w->len < n)
-		cap *= 2;
-	w->buf = tt_reallocarray(w->buf, cap, 1);
-	w->cap = cap;
-}
 
 static void
 put(struct tt_writer *w, const char *s, size_t n)
 {
-	reserve(w, n);
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
+	tt_json_emit_raw(&w->line, s, n);
 }
 
 static void
@@ -57,41 +44,20 @@ puts_(struct tt_writer *w, const char *s)
 	put(w, s, strlen(s));
 }
 
-/* Integers are the hot path: format them without printf. */
 static void
 put_int(struct tt_writer *w, int64_t v)
 {
-	char tmp[24];
-	char *p = tmp + sizeof(tmp);
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	put(w, p, (size_t)(tmp + sizeof(tmp) - p));
+	tt_json_emit_int(&w->line, v);
 }
 
 static void
 put_double(struct tt_writer *w, double v)
 {
-	char tmp[40];
-
-	if (!isfinite(v))
-		v = 0;
-	/* %.17g round-trips every double; trim to what is needed. */
-	for (int prec = 6; prec <= 17; prec++) {
-		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
-		if (strtod(tmp, NULL) == v)
-			break;
-	}
-	/* JSON has no "inf" and needs a digit before an exponent: %g gives
-	 * neither problem for finite values. */
-	puts_(w, tmp);
+	tt_json_emit_real(&w->line, v);
 }
 
+/* Sanitized first: a timeline keeps no control characters at all, not
+ * even escaped ones. */
 static void
 put_string(struct tt_writer *w, const char *s)
 {
@@ -102,21 +68,13 @@ put_string(struct tt_writer *w, const char *s)
 		clean = tt_str_sanitize(s, len, TT_MAX_STRING_BYTES);
 		s = clean;
 	}
-	put(w, "\"", 1);
-	for (const char *p = s; *p; p++) {
-		switch (*p) {
-		case '"': put(w, "\\\"", 2); break;
-		case '\\': put(w, "\\\\", 2); break;
-		default: put(w, p, 1); break;
-		}
-	}
-	put(w, "\"", 1);
+	tt_json_emit_escaped(&w->line, s);
 }
 
 static void
 key(struct tt_writer *w, const char *k)
 {
-	if (w->len > 0 && w->buf[w->len - 1] != '{')
+	if (w->line.len > 0 && w->line.buf[w->line.len - 1] != '{')
 		put(w, ",", 1);
 	put(w, "\"", 1);
 	puts_(w, k);
@@ -163,11 +121,11 @@ flush_line(struct tt_writer *w)
 
 	put(w, "\n", 1);
 	if (w->error) {
-		w->len = 0;
+		tt_json_emit_reset(&w->line);
 		return w->error;
 	}
-	while (off < w->len) {
-		ssize_t n = write(w->fd, w->buf + off, w->len - off);
+	while (off < w->line.len) {
+		ssize_t n = write(w->fd, w->line.buf + off, w->line.len - off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -176,7 +134,7 @@ flush_line(struct tt_writer *w)
 		}
 		off += (size_t)n;
 	}
-	w->len = 0;
+	tt_json_emit_reset(&w->line);
 	return w->error;
 }
 
@@ -189,6 +147,7 @@ tt_writer_new(int fd, struct tt_writer **out)
 		return -EBADF;
 	w = tt_zalloc(sizeof(*w));
 	w->fd = fd;
+	tt_json_emit_init_buffer(&w->line);
 	*out = w;
 	return 0;
 }
@@ -198,7 +157,7 @@ tt_writer_free(struct tt_writer *w)
 {
 	if (!w)
 		return;
-	free(w->buf);
+	tt_json_emit_release(&w->line);
 	free(w);
 }
 
@@ -431,7 +390,7 @@ tt_writer_frame(struct tt_writer *w, const struct tt_frame *f)
 	if (f->flags & TT_FRAME_INCOMPLETE)
 		puts_(w, ",\"incomplete\":true");
 	puts_(w, ",\"ev\":[");
-	reserve(w, (size_t)f->nevents * 48 + 4);
+	tt_json_emit_reserve(&w->line, (size_t)f->nevents * 48 + 4);
 	for (uint32_t i = 0; i < f->nevents; i++) {
 		const struct tt_event *e = &f->events[i];
 		if (i)

@@ -4,6 +4,7 @@ libtouchtape_sources += \
 	lib/diag.c lib/diag.h \
 	lib/device.c \
 	lib/evnames.c lib/evnames.h \
+	lib/json-emit.c lib/json-emit.h \
 	lib/log.c lib/log.h \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \

@@ -11,6 +11,7 @@
 
 #include "../tools/commands.h"
 #include "input-devices.h"
+#include "json-emit.h"
 #include "log.h"
 #include "xi-names.h"
 #include "xi-recorder.h"
@@ -47,64 +48,68 @@ usage(FILE *out)
 		"  touchtape list --xi=:1 --touch\n");
 }
 
+/* key: string (NULL: null) */
 static void
-json_string(const char *s)
+kv_string(struct tt_json_emit *j, const char *k, const char *v)
 {
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
+	tt_json_emit_key(j, k);
+	tt_json_emit_string(j, v);
 }
 
-/* The kernel's devices as objects of the --json array; returns whether
- * it printed any. */
-static bool
-print_json(const struct tt_input_list *list, bool touch_only)
+static void
+kv_int(struct tt_json_emit *j, const char *k, int64_t v)
 {
-	bool first = true;
+	tt_json_emit_key(j, k);
+	tt_json_emit_int(j, v);
+}
 
+static void
+kv_bool(struct tt_json_emit *j, const char *k, bool v)
+{
+	tt_json_emit_key(j, k);
+	tt_json_emit_bool(j, v);
+}
+
+/* One kernel device as an object of the --json array. */
+static void
+device_json(struct tt_json_emit *j, const struct tt_input_entry *e, const struct tt_device *dev)
+{
+	bool touch = dev && tt_device_is_touch(dev);
+
+	tt_json_emit_object_begin(j);
+	kv_string(j, "type", "device");
+	kv_string(j, "node", e->node);
+	if (!dev) {
+		kv_string(j, "error", strerror(-e->error));
+		tt_json_emit_object_end(j);
+		return;
+	}
+	kv_string(j, "name", dev->name);
+	kv_string(j, "kind", tt_device_kind(dev));
+	kv_bool(j, "touch", touch);
+	kv_string(j, "mt_protocol",
+		  dev->mt_protocol == TT_MT_NONE ? NULL : tt_mt_protocol_name(dev->mt_protocol));
+	kv_int(j, "slots", dev->num_slots);
+	kv_string(j, "touch_mode", touch ? tt_device_touch_mode(dev) : NULL);
+	kv_int(j, "vendor", dev->vendor);
+	kv_int(j, "product", dev->product);
+	kv_int(j, "bustype", dev->bustype);
+	kv_bool(j, "grabbed_by_other", dev->grabbed_by_other);
+	tt_json_emit_object_end(j);
+}
+
+/* The kernel's devices as objects of the --json array. */
+static void
+print_json(struct tt_json_emit *j, const struct tt_input_list *list, bool touch_only)
+{
 	for (size_t i = 0; i < list->n; i++) {
 		const struct tt_input_entry *e = &list->entries[i];
 		const struct tt_device *dev = e->capture ? tt_capture_device(e->capture) : NULL;
 
 		if (touch_only && (!dev || !tt_device_is_touch(dev)))
 			continue;
-		printf("%s\n  {\"type\": \"device\", \"node\": ", first ? "" : ",");
-		first = false;
-		json_string(e->node);
-		if (!dev) {
-			printf(", \"error\": ");
-			json_string(strerror(-e->error));
-			printf("}");
-			continue;
-		}
-		printf(", \"name\": ");
-		json_string(dev->name);
-		printf(", \"kind\": \"%s\", \"touch\": %s", tt_device_kind(dev),
-		       tt_device_is_touch(dev) ? "true" : "false");
-		printf(", \"mt_protocol\": ");
-		if (dev->mt_protocol == TT_MT_NONE)
-			printf("null");
-		else
-			printf("\"%s\"", tt_mt_protocol_name(dev->mt_protocol));
-		printf(", \"slots\": %u", dev->num_slots);
-		printf(", \"touch_mode\": ");
-		if (tt_device_is_touch(dev))
-			printf("\"%s\"", tt_device_touch_mode(dev));
-		else
-			printf("null");
-		printf(", \"vendor\": %u, \"product\": %u, \"bustype\": %u",
-		       dev->vendor, dev->product, dev->bustype);
-		printf(", \"grabbed_by_other\": %s}", dev->grabbed_by_other ? "true" : "false");
+		device_json(j, e, dev);
 	}
-	return !first;
 }
 
 static const char *
@@ -113,43 +118,44 @@ touch_mode_name(enum tt_xi_touch_mode m)
 	return m == TT_XI_TOUCH_DIRECT ? "direct" : m == TT_XI_TOUCH_DEPENDENT ? "dependent" : NULL;
 }
 
-/* The X devices as objects of the same array, with the keys of the
- * timeline's xi_device records; @first: nothing printed before. Returns
- * whether it printed any. */
-static bool
-print_xi_json(const struct tt_xi_list *xl, bool touch_only, bool first)
+/* One X device, with the keys of the timeline's xi_device records. */
+static void
+xi_device_json(struct tt_json_emit *j, const char *display, const struct tt_xi_device *d)
+{
+	const char *mode = touch_mode_name(d->touch_mode);
+
+	tt_json_emit_object_begin(j);
+	kv_string(j, "type", "xi_device");
+	kv_string(j, "display", display);
+	kv_int(j, "deviceid", d->deviceid);
+	kv_string(j, "name", d->name);
+	kv_string(j, "use", tt_xi_use_name(d->use));
+	kv_int(j, "attachment", d->attachment);
+	kv_bool(j, "enabled", d->enabled);
+	tt_json_emit_key(j, "touch");
+	if (mode) {
+		tt_json_emit_object_begin(j);
+		kv_string(j, "mode", mode);
+		kv_int(j, "num_touches", d->num_touches);
+		tt_json_emit_object_end(j);
+	} else {
+		tt_json_emit_null(j);
+	}
+	kv_string(j, "device_node", d->device_node);
+	tt_json_emit_object_end(j);
+}
+
+/* The X devices as objects of the same array. */
+static void
+print_xi_json(struct tt_json_emit *j, const struct tt_xi_list *xl, bool touch_only)
 {
 	for (size_t i = 0; i < xl->n; i++) {
 		const struct tt_xi_device *d = xl->devices[i];
-		const char *use = tt_xi_use_name(d->use);
 
 		if (touch_only && d->touch_mode == TT_XI_TOUCH_NONE)
 			continue;
-		printf("%s\n  {\"type\": \"xi_device\", \"display\": ", first ? "" : ",");
-		first = false;
-		json_string(xl->display);
-		printf(", \"deviceid\": %d, \"name\": ", d->deviceid);
-		json_string(d->name);
-		printf(", \"use\": ");
-		if (use)
-			json_string(use);
-		else
-			printf("null");
-		printf(", \"attachment\": %d, \"enabled\": %s, \"touch\": ", d->attachment,
-		       d->enabled ? "true" : "false");
-		if (touch_mode_name(d->touch_mode))
-			printf("{\"mode\": \"%s\", \"num_touches\": %d}", touch_mode_name(d->touch_mode),
-			       d->num_touches);
-		else
-			printf("null");
-		printf(", \"device_node\": ");
-		if (d->device_node)
-			json_string(d->device_node);
-		else
-			printf("null");
-		printf("}");
+		xi_device_json(j, xl->display, d);
 	}
-	return !first;
 }
 
 static void
@@ -261,11 +267,14 @@ tt_cmd_list(int argc, char **argv)
 			status = TT_EXIT_TROUBLE;
 	}
 	if (json) {
-		printf("[");
-		bool any = print_json(&list, touch_only);
-		if (have_xi && print_xi_json(&xl, touch_only, !any))
-			any = true;
-		printf("%s]\n", any ? "\n" : "");
+		struct tt_json_emit j;
+		tt_json_emit_init_file(&j, stdout);
+		tt_json_emit_array_begin(&j);
+		print_json(&j, &list, touch_only);
+		if (have_xi)
+			print_xi_json(&j, &xl, touch_only);
+		tt_json_emit_array_end(&j);
+		putchar('\n');
 	} else {
 		print_table(&list, touch_only);
 		if (have_xi) {

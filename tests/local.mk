@@ -6,7 +6,8 @@ tt_unit_tests = \
 	tests/test-writer \
 	tests/test-checker \
 	tests/test-fastpath \
-	tests/test-linebuf
+	tests/test-linebuf \
+	tests/test-json-emit
 
 tests_common_sources = tests/test-common.c tests/test-common.h
 
@@ -16,6 +17,7 @@ tests_test_writer_SOURCES = tests/test-writer.c $(tests_common_sources)
 tests_test_checker_SOURCES = tests/test-checker.c $(tests_common_sources)
 tests_test_fastpath_SOURCES = tests/test-fastpath.c $(tests_common_sources)
 tests_test_linebuf_SOURCES = tests/test-linebuf.c $(tests_common_sources)
+tests_test_json_emit_SOURCES = tests/test-json-emit.c $(tests_common_sources)
 
 check_PROGRAMS += $(tt_unit_tests)
 TESTS += $(tt_unit_tests)
@@ -26,6 +28,7 @@ tests_test_writer_LDADD = $(tt_test_ldadd)
 tests_test_checker_LDADD = $(tt_test_ldadd)
 tests_test_fastpath_LDADD = $(tt_test_ldadd)
 tests_test_linebuf_LDADD = $(tt_test_ldadd)
+tests_test_json_emit_LDADD = $(tt_test_ldadd)
 
 if HAVE_SANITIZERS
 check_LTLIBRARIES = libtouchtape-san.la
@@ -33,8 +36,8 @@ libtouchtape_san_la_SOURCES = $(libtouchtape_sources)
 libtouchtape_san_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(SANITIZE_FLAGS)
 libtouchtape_san_la_LIBADD = $(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) -lm
 
-check_PROGRAMS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san
-TESTS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san
+check_PROGRAMS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san tests/test-json-emit-san
+TESTS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san tests/test-json-emit-san
 tt_san_cflags = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 tt_san_ldadd = libtouchtape-san.la -lm
 tt_san_ldflags = $(SANITIZE_FLAGS)
@@ -58,6 +61,10 @@ tests_test_fastpath_san_SOURCES = $(tests_test_fastpath_SOURCES)
 tests_test_fastpath_san_CFLAGS = $(tt_san_cflags)
 tests_test_fastpath_san_LDADD = $(tt_san_ldadd)
 tests_test_fastpath_san_LDFLAGS = $(tt_san_ldflags)
+tests_test_json_emit_san_SOURCES = $(tests_test_json_emit_SOURCES)
+tests_test_json_emit_san_CFLAGS = $(tt_san_cflags)
+tests_test_json_emit_san_LDADD = $(tt_san_ldadd)
+tests_test_json_emit_san_LDFLAGS = $(tt_san_ldflags)
 endif
 
 # Command-line tests of the built touchtape binary.
@@ -65,6 +72,10 @@ TESTS += \
 	tests/cli-basics.sh \
 	tests/cli-validate.sh
 EXTRA_DIST += tests/cli-basics.sh tests/cli-validate.sh tests/lib.sh tests/data
+
+# evemu events-only files without their description.
+TESTS += tests/evemu-events-only.sh
+EXTRA_DIST += tests/evemu-events-only.sh
 
 # Hostile device names, in the VM.
 TESTS += tests/hostile-devices-vm.sh

@@ -1,0 +1,93 @@
+#!/bin/sh
+# evemu events-only files read without their description: the device is
+# inferred from the events. ABS_MT_TRACKING_ID -1 exists only in the
+# slotted (Type B) protocol, so a device that sends it is Type B even
+# when its recording never sends ABS_MT_SLOT (only slot 0 used); taken
+# for Type A it would get a touch "tracking ID -1" still down at the end.
+# A hand-made file first, then every events-only file of the corpus:
+# the protocol SOURCES.tsv counted, no tracking ID -1 touch, and validate
+# and analyze clean wherever they are clean with the description.
+. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+# analyze --json summed up as "PROTOCOLS NEG_TOUCHES ANOMALIES".
+summary() {
+	"$TOUCHTAPE" analyze --json "$@" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("".join(dev["mt_protocol"] or "-" for dev in d["devices"]),
+      sum(t["tracking_id"] == -1 for t in d["touches"]), len(d["anomalies"]))'
+}
+
+# expect_summary FILE WANT WHAT [analyze options]
+expect_summary() {
+	local f=$1 want=$2 what=$3; shift 3
+	local got
+	got=$(summary "$@" "$f")
+	if [ "$got" = "$want" ]; then pass "$what"; else fail "$what: analyze says \"$got\", want \"$want\""; fi
+}
+
+# One finger on a Type B device, slot 0 only: down, moves, lifts.
+cat >"$tmp/b.events" <<'EOT'
+E: 0.000000 0003 0039 7
+E: 0.000000 0003 0035 100
+E: 0.000000 0003 0036 200
+E: 0.000000 0001 014a 1
+E: 0.000000 0000 0000 0
+E: 0.010000 0003 0035 110
+E: 0.010000 0000 0000 0
+E: 0.020000 0003 0039 -1
+E: 0.020000 0001 014a 0
+E: 0.020000 0000 0000 0
+EOT
+expect_summary "$tmp/b.events" "B 0 0" "slot-0-only Type B: one touch, no tracking ID -1, no anomaly"
+expect_exit 0 "slot-0-only Type B: validate" -- "$TOUCHTAPE" validate "$tmp/b.events"
+
+# Type A: SYN_MT_REPORT, no tracking IDs; stays Type A.
+cat >"$tmp/a.events" <<'EOT'
+E: 0.000000 0003 0035 100
+E: 0.000000 0003 0036 200
+E: 0.000000 0000 0002 0
+E: 0.000000 0000 0000 0
+E: 0.010000 0000 0002 0
+E: 0.010000 0000 0000 0
+EOT
+expect_summary "$tmp/a.events" "A 0 0" "Type A stays Type A"
+
+corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+if [ ! -f "$corpus/SOURCES.tsv" ]; then
+	echo "no corpus at $corpus: skipping its part"
+	finish
+fi
+
+n=0
+tab=$(printf '\t')
+while IFS="$tab" read -r rel mt desc; do
+	f="$corpus/$rel"
+	grep -q '^N:' "$f" && continue	# has its own description
+	n=$((n + 1))
+	got=$(summary "$f")
+	case "$mt" in
+	A|B) want_proto=$mt ;;
+	*) want_proto=${got%% *} ;;	# no MT: whatever the keys and axes say
+	esac
+	set -- $got
+	if [ "$1" = "$want_proto" ] && [ "$2" = 0 ]; then
+		pass "$rel: MT protocol $1, no tracking ID -1 touch"
+	else
+		fail "$rel: analyze says \"$got\"; SOURCES.tsv counted MT protocol $mt"
+	fi
+	[ -n "$desc" ] || continue
+	"$TOUCHTAPE" convert --desc "$corpus/$desc" "$f" -o "$tmp/with.jsonl" 2>/dev/null || continue
+	if "$TOUCHTAPE" validate -q "$tmp/with.jsonl" >/dev/null 2>&1; then
+		expect_exit 0 "$rel: validate clean without the description too" -- \
+			"$TOUCHTAPE" validate -q "$f"
+	fi
+	with=$(summary --desc "$corpus/$desc" "$f")
+	if [ "${with##* }" = 0 ] && [ "$3" != 0 ]; then
+		fail "$rel: $3 anomalies without the description, none with it"
+	fi
+done <<EOT
+$(awk -F '\t' 'NR > 1 && $1 ~ /^evemu\// { print $1 "\t" $7 "\t" $16 }' "$corpus/SOURCES.tsv")
+EOT
+[ "$n" -gt 40 ] || fail "only $n events-only corpus files found"
+finish
