@@ -85,5 +85,7 @@ EXTRA_DIST += tests/leaks.sh
 
 # print and diff: the answers they give (issue 15) and print of a live
 # device (issue 16).
-TESTS += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh
-EXTRA_DIST += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh
+TESTS += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh \
+	tests/print-live-cli.sh tests/print-live-vm.sh
+EXTRA_DIST += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh \
+	tests/print-live-cli.sh tests/print-live-vm.sh
