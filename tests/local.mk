@@ -109,8 +109,10 @@ EXTRA_DIST += \
 	tests/docs-samples.sh tests/docs-completion.sh
 # print and diff: the answers they give (issue 15) and print of a live
 # device (issue 16).
-TESTS += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh
-EXTRA_DIST += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh
+TESTS += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh \
+	tests/print-live-cli.sh tests/print-live-vm.sh
+EXTRA_DIST += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh \
+	tests/print-live-cli.sh tests/print-live-vm.sh
 # Issue 16, one convention for every command: outputs that never destroy
 # an input or a previous file, the shared options, exit statuses.
 TESTS += tests/output-safety.sh tests/options-convention.sh

@@ -8,11 +8,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <X11/extensions/XI2.h>
 
@@ -43,6 +46,7 @@ struct printer {
 	FILE *out;
 	bool deltas;
 	int64_t only_device;	/* -1 for all */
+	const struct tt_read_options *ro;	/* --device, --from, --to */
 	struct print_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
 };
@@ -51,13 +55,22 @@ static void
 usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: touchtape print [OPTIONS] [FILE|-]\n"
+		"Usage: touchtape print [OPTIONS] [FILE|-|DEVICE]\n"
 		"\n"
 		"Shows a recording as text: device descriptions, then every kernel event\n"
 		"with its name, the slot it belongs to and its change since that slot's last\n"
 		"value, the gap between frames, XI 2.2 events with their flags, and markers.\n"
-		"Reads standard input when FILE is - or absent, so it can follow a live\n"
-		"recording: touchtape record -o - /dev/input/event5 | touchtape print\n"
+		"Reads standard input when FILE is -, or absent and standard input is not\n"
+		"a terminal: touchtape record -o - /dev/input/event5 | touchtape print\n"
+		"\n"
+		"Live, like evtest: with a DEVICE (/dev/input/eventN), or with no argument\n"
+		"on a terminal (then the devices are listed and you pick, as in record),\n"
+		"the device's events are shown as they come: touchtape record runs and its\n"
+		"recording is printed the same way as a file. With --xi the X server's\n"
+		"touch, raw touch and ownership events are shown too, like xinput test-xi2\n"
+		"--root; --xi without DEVICE shows the X side only. Ctrl-C ends it (exit 0);\n"
+		"so does the device going away. Reading devices needs root or the group\n"
+		"'input'.\n"
 		"\n"
 		"Options:\n"
 		"  -d, --device ID     only this device's frames (the file's device id;\n"
@@ -66,10 +79,18 @@ usage(FILE *out)
 		"      --to TIME       ... and after TIME (1.5, 250ms, 2s: the times shown)\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"      --no-deltas     do not show per-slot changes\n"
+		"      --xi[=DISPLAY]  live: also the X server's XI 2.2 events (DISPLAY\n"
+		"                      defaults to $DISPLAY)\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when the file was read whole, 1 when lines of it had\n"
-		"errors, 2 on bad usage or a file that cannot be read.\n");
+		"errors, 2 on bad usage or a file that cannot be read.\n"
+		"\n"
+		"Examples:\n"
+		"  touchtape print bug-1234.jsonl | less\n"
+		"  touchtape print /dev/input/event5          # live, like evtest\n"
+		"  touchtape print --xi /dev/input/event5     # and what X made of it\n"
+		"  touchtape print --xi=:1                    # X only, like xinput test-xi2\n");
 }
 
 static struct print_dev *
@@ -371,24 +392,214 @@ is_live(const char *path)
 	return fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
+/* A device to show live: the recorder says what is wrong with one it
+ * cannot open (permissions, not evdev, gone). */
+static bool
+is_device_node(const char *path)
+{
+	struct stat st;
+
+	if (strncmp(path, "/dev/input/", 11) == 0)
+		return true;
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+/* Every record of @r printed; the status: 0, or 1 after unreadable lines. */
+static int
+print_records(struct printer *p, struct tt_reader *r, bool live)
+{
+	struct tt_record rec;
+	int rc, status = TT_EXIT_OK;
+
+	while ((rc = tt_reader_next(r, &rec)) != 0) {
+		if (rc < 0) {
+			tt_error("%s", tt_reader_error(r));
+			status = TT_EXIT_FAILURE;
+			if (rc == -EIO)
+				break;
+			continue;
+		}
+		if (p->ro && !tt_read_options_keep(p->ro, &rec))
+			continue;
+		switch (rec.type) {
+		case TT_RECORD_HEADER: print_header(p, rec.header); break;
+		case TT_RECORD_DEVICE: print_device(p, rec.device); break;
+		case TT_RECORD_FRAME: print_frame(p, rec.frame); break;
+		case TT_RECORD_XI_DEVICE: print_xi_device(p, rec.xi_device); break;
+		case TT_RECORD_XI_EVENT: print_xi_event(p, rec.xi_event); break;
+		case TT_RECORD_MARKER: print_marker(p, rec.marker); break;
+		}
+		/* A live device never ends by itself: stop at a closed output
+		 * (| head) instead of reading on. */
+		if (live && ferror(p->out))
+			break;
+	}
+	return status;
+}
+
+static int
+print_file(struct printer *p, const char *path)
+{
+	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
+	int status;
+
+	if (tt_open_recording_opts(path, p->ro, &r) < 0)
+		return TT_EXIT_TROUBLE;
+	/* A live source (a pipe or a terminal on standard input, as in
+	 * `touchtape record -o - | touchtape print`) is shown line by line;
+	 * a file is printed with full buffering, one write per 4 KiB rather
+	 * than per event. */
+	if (is_live(path))
+		setvbuf(p->out, NULL, _IOLBF, 0);
+	status = print_records(p, r, false);
+	if (tt_read_options_finish(p->ro, r) < 0)
+		return TT_EXIT_TROUBLE;
+	return status;
+}
+
+/* ---- live: a recorder in a child process, its timeline through a pipe ---- */
+
+static volatile sig_atomic_t live_child;
+static volatile sig_atomic_t live_stopped;
+
+/* Ctrl-C, SIGTERM, SIGHUP: the recorder ends its recording the way it
+ * does for `record`, which ends the pipe and then this loop. */
+static void
+forward_signal(int sig)
+{
+	live_stopped = 1;
+	if (live_child > 0)
+		kill((pid_t)live_child, sig);
+}
+
+static void
+forward_signals(void)
+{
+	struct sigaction sa = { .sa_handler = forward_signal, .sa_flags = SA_RESTART };
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_LENGTH(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* `touchtape record -o -` with @args, in a child writing into a pipe:
+ * the recorder's capture, device picker and XI clients as they are. On
+ * success *fd is the pipe's read end. 0 or -errno. */
+static int
+start_recorder(char **args, int *fd, pid_t *pid)
+{
+	int fds[2];
+	int nargs = 0;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	fflush(NULL);
+	pid_t child = fork();
+	if (child < 0) {
+		int err = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	if (child == 0) {
+		/* The recorder's own handling: Ctrl-C at its picker ends it,
+		 * in its loop it writes the stop marker. */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		close(fds[0]);
+		if (dup2(fds[1], STDOUT_FILENO) < 0)
+			_exit(TT_EXIT_FAILURE);
+		while (args[nargs])
+			nargs++;
+		exit(tt_cmd_record(nargs, args));
+	}
+	close(fds[1]);
+	*fd = fds[0];
+	*pid = child;
+	return 0;
+}
+
+/* The recorder's exit status; a recorder ended by a stop signal before
+ * it could handle it (at the picker) ended as asked. */
+static int
+wait_recorder(pid_t pid)
+{
+	int ws;
+
+	while (waitpid(pid, &ws, 0) < 0) {
+		if (errno != EINTR)
+			return TT_EXIT_FAILURE;
+	}
+	live_child = 0;
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	return live_stopped ? TT_EXIT_OK : TT_EXIT_FAILURE;
+}
+
+/* @device: a node, or NULL for the picker (or, with --xi, the X side only). */
+static int
+print_live(struct printer *p, const char *device, const char *xi)
+{
+	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
+	_cleanup_free_ char *why = NULL;
+	char xi_arg[300];
+	char *args[8];
+	size_t n = 0;
+	int fd = -1;
+	int status, rc;
+	pid_t pid = 0;
+
+	args[n++] = (char *)"record";
+	args[n++] = (char *)"--quiet";
+	args[n++] = (char *)"--output";
+	args[n++] = (char *)"-";
+	if (xi) {
+		snprintf(xi_arg, sizeof(xi_arg), "--xi%s%s", *xi ? "=" : "", xi);
+		args[n++] = xi_arg;
+	}
+	if (device)
+		args[n++] = (char *)device;
+	args[n] = NULL;
+
+	forward_signals();
+	rc = start_recorder(args, &fd, &pid);
+	if (rc < 0) {
+		tt_error("starting the recorder: %s", strerror(-rc));
+		return TT_EXIT_FAILURE;
+	}
+	live_child = pid;
+	setvbuf(p->out, NULL, _IOLBF, 0);
+	rc = tt_reader_open_fd(fd, device ? device : "live input", &r, &why);
+	status = rc < 0 ? TT_EXIT_FAILURE : print_records(p, r, true);
+	/* Reading stopped early (a closed output): the recorder must too. */
+	if (live_child > 0)
+		kill(pid, SIGTERM);
+	tt_reader_free(steal(&r));
+	rc = wait_recorder(pid);
+	return rc != TT_EXIT_OK ? rc : status;
+}
+
 int
 tt_cmd_print(int argc, char **argv)
 {
-	enum { OPT_NO_DELTAS = TT_OPT_FIRST_PRIVATE };
+	enum { OPT_NO_DELTAS = TT_OPT_FIRST_PRIVATE, OPT_XI };
 	static const struct option opts[] = {
 		TT_READ_LONG_OPTIONS,
 		{ "no-deltas", no_argument, NULL, OPT_NO_DELTAS },
+		{ "xi", optional_argument, NULL, OPT_XI },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
 	struct printer p = { .out = stdout, .deltas = true, .only_device = -1 };
-	struct tt_record rec;
-	const char *path = "-";
-	int opt, rc, status = TT_EXIT_OK;
+	const char *path = NULL;
+	const char *xi = NULL;
+	int opt, rc, status;
 	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 
 	tt_read_options_init(&ro, "print", TT_READ_ALL | TT_READ_DEVICES);
+	p.ro = &ro;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if ((rc = tt_read_option(&ro, opt, optarg)) != 0) {
@@ -398,6 +609,11 @@ tt_cmd_print(int argc, char **argv)
 		}
 		switch (opt) {
 		case OPT_NO_DELTAS: p.deltas = false; break;
+		case OPT_XI:
+			xi = optarg ? optarg : "";
+			if (strlen(xi) > 255)
+				return tt_usage_error("print", "--xi: not a display name: '%.40s...'", xi);
+			break;
 		case 'h': usage(stdout); return TT_EXIT_OK;
 		default: return tt_usage_error("print", "unknown option");
 		}
@@ -409,41 +625,20 @@ tt_cmd_print(int argc, char **argv)
 	if ((rc = tt_read_options_check(&ro)) != 0)
 		return rc;
 
-	rc = tt_open_recording_opts(path, &ro, &r);
-	if (rc < 0)
-		return TT_EXIT_TROUBLE;
-	/* A live source (a pipe or a terminal on standard input, as in
-	 * `touchtape record -o - | touchtape print`) is shown line by line;
-	 * a file is printed with full buffering, one write per 4 KiB rather
-	 * than per event. */
-	if (is_live(path))
-		setvbuf(stdout, NULL, _IOLBF, 0);
-	while ((rc = tt_reader_next(r, &rec)) != 0) {
-		if (rc < 0) {
-			tt_error("%s", tt_reader_error(r));
-			status = TT_EXIT_FAILURE;
-			if (rc == -EIO)
-				break;
-			continue;
-		}
-		if (!tt_read_options_keep(&ro, &rec))
-			continue;
-		switch (rec.type) {
-		case TT_RECORD_HEADER: print_header(&p, rec.header); break;
-		case TT_RECORD_DEVICE: print_device(&p, rec.device); break;
-		case TT_RECORD_FRAME: print_frame(&p, rec.frame); break;
-		case TT_RECORD_XI_DEVICE: print_xi_device(&p, rec.xi_device); break;
-		case TT_RECORD_XI_EVENT: print_xi_event(&p, rec.xi_event); break;
-		case TT_RECORD_MARKER: print_marker(&p, rec.marker); break;
-		}
-	}
+	/* A device node, --xi, or nothing to read but a terminal: live. */
+	if (path && is_device_node(path))
+		status = print_live(&p, path, xi);
+	else if (!path && (xi || isatty(STDIN_FILENO)))
+		status = print_live(&p, NULL, xi);
+	else if (xi)
+		return tt_usage_error("print", "--xi shows the X server live: give a device node, or none");
+	else
+		status = print_file(&p, path ? path : "-");
 	for (size_t i = 0; i < p.ndevs; i++)
 		free(p.devs[i].slots);
 	if (fflush(stdout) != 0 && errno != EPIPE) {
 		tt_error("writing output: %s", strerror(errno));
 		return TT_EXIT_TROUBLE;
 	}
-	if (tt_read_options_finish(&ro, r) < 0)
-		return TT_EXIT_TROUBLE;
 	return status;
 }
