@@ -159,8 +159,11 @@ tt_detect_format(const char *head, size_t len, const char **why)
 		*why = "the file is empty";
 		return TT_FORMAT_UNKNOWN;
 	}
-	if ((starts_with(head, len, "D: ") || contains(head, len, "\nD: ")) &&
-	    contains(head, len, "\nR: ")) {
+	/* hid-recorder: "R:" (report descriptor) lines, which evemu never
+	 * writes, or the descriptor decoded in "# 0x05, 0x0d, // Usage Page"
+	 * comments that can fill the first kilobytes. */
+	if (starts_with(head, len, "R: ") || contains(head, len, "\nR: ") ||
+	    (contains(head, len, "# 0x") && contains(head, len, "// Usage Page ("))) {
 		*why = "this looks like hid-recorder output (raw HID reports); record the evdev device with touchtape record instead";
 		return TT_FORMAT_UNKNOWN;
 	}
