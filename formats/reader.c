@@ -11,6 +11,8 @@
 #include "reader-private.h"
 #include "util-mem.h"
 
+#define DETECT_BYTES 4096
+
 static int
 vfail(struct tt_reader *r, const char *name, size_t line, const char *fmt, va_list ap)
 {
@@ -157,8 +159,11 @@ tt_detect_format(const char *head, size_t len, const char **why)
 		*why = "the file is empty";
 		return TT_FORMAT_UNKNOWN;
 	}
-	if ((starts_with(head, len, "D: ") || contains(head, len, "\nD: ")) &&
-	    contains(head, len, "\nR: ")) {
+	/* hid-recorder: "R:" (report descriptor) lines, which evemu never
+	 * writes, or the descriptor decoded in "# 0x05, 0x0d, // Usage Page"
+	 * comments that can fill the first kilobytes. */
+	if (starts_with(head, len, "R: ") || contains(head, len, "\nR: ") ||
+	    (contains(head, len, "# 0x") && contains(head, len, "// Usage Page ("))) {
 		*why = "this looks like hid-recorder output (raw HID reports); record the evdev device with touchtape record instead";
 		return TT_FORMAT_UNKNOWN;
 	}
@@ -238,15 +243,16 @@ tt_reader_open_fd(int fd, const char *name, struct tt_reader **out, char **why_o
 	r->marker.device = -1;
 
 	/* Enough to recognise the format, decompressed if it is gzip; it
-	 * stays buffered for the format's reader. */
-	rc = linebuf_peek(&r->lb, 4096, &head, &len);
+	 * stays buffered for the format's reader. Detection looks at the
+	 * same 4 KiB however much one read brought. */
+	rc = linebuf_peek(&r->lb, DETECT_BYTES, &head, &len);
 	if (rc < 0) {
 		if (why_out)
 			*why_out = open_error(r, name, rc);
 		tt_reader_free(r);
 		return rc;
 	}
-	r->format = tt_detect_format(head, len, &why);
+	r->format = tt_detect_format(head, len < DETECT_BYTES ? len : DETECT_BYTES, &why);
 	switch (r->format) {
 	case TT_FORMAT_TIMELINE:
 		rc = timeline_reader_init(r);

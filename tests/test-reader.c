@@ -135,6 +135,13 @@ test_bad_header(void)
 	check_contains(res.first_error, "the file is empty");
 	read_all("D: 0\nR: 12 05 01\nN: x\n", &res);
 	check_contains(res.first_error, "hid-recorder");
+	/* One device: no D: line. Or kilobytes of the decoded descriptor
+	 * before the first R: line. */
+	read_all("R: 12 05 01\nN: x\nI: 3 1 2\nE: 0.000001 3 01 02 03\n", &res);
+	check_contains(res.first_error, "hid-recorder");
+	read_all("# Pen\n# 0x05, 0x0d,                    // Usage Page (Digitizers)             0\n"
+		 "# 0x09, 0x02,                    // Usage (Pen)                         2\n", &res);
+	check_contains(res.first_error, "hid-recorder");
 	read_all("I: Bus=0011 Vendor=0002\nN: Name=\"x\"\n", &res);
 	check_contains(res.first_error, "/proc/bus/input/devices");
 
