@@ -34,8 +34,8 @@ expect() {
 		fail "'$line<TAB>' offers '$got', want '$want'"; fi
 }
 
-complete -p touchtape 2>/dev/null | grep -q -- '-F _touchtape' &&
-	pass "complete -F _touchtape touchtape" || fail "the completion is not registered for touchtape"
+if complete -p touchtape 2>/dev/null | grep -q -- '-F _touchtape'; then
+	pass "complete -F _touchtape touchtape"; else fail "the completion is not registered for touchtape"; fi
 
 # Commands: every one 'touchtape --help' lists, and help.
 cmds=$("$TOUCHTAPE" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')

@@ -20,8 +20,9 @@ process group as a terminal would, after a few seconds.
 Every block runs in a fresh folder holding the bundled samples (samples/...)
 and, for each file name an example reads, a recording made from a sample
 (bug-1234.jsonl, tap.jsonl, touchpad.evemu, 'PS2 Mouse.desc', ...; see
-make_input). Files an example writes (-o, --report, --plot, >) are removed
-first. In the VM, /dev/input/eventN and eventN name a touchscreen called
+make_input; in the VM, recordings stand for the short two-finger sample, so
+replays take little VM time). Files an example writes (-o, --report,
+--plot, >) are removed first. In the VM, /dev/input/eventN and eventN name a touchscreen called
 "Wacom HID 5176 Finger" that is touched over and over, and the display :1
 is the rig's Xorg.
 
@@ -47,6 +48,7 @@ SAMPLE = {  # file names the examples use -> the sample they stand for
     'kernel-and-x': 'xi-ownership-reject-after-50',
 }
 DEFAULT_SAMPLE = '3m-two-finger'
+VM_SAMPLE = 'xi-touchscreen-two-finger'     # 0.4 s of frames: short replays
 TOUCHPAD_SAMPLE = 'touchpad-two-finger-swipe'
 
 
@@ -203,12 +205,12 @@ def inputs(cmd):
             and '*' not in w and not w.startswith('-')]
 
 
-def sample_for(stem):
+def sample_for(stem, vm):
     if stem in SAMPLE:
         return SAMPLE[stem]
     if 'touchpad' in stem.lower():
         return TOUCHPAD_SAMPLE
-    return DEFAULT_SAMPLE
+    return VM_SAMPLE if vm else DEFAULT_SAMPLE
 
 
 def run_tt(touchtape, *args):
@@ -236,16 +238,16 @@ def make_session(samples, path):
             f.write(json.dumps(r, separators=(',', ':')) + '\n')
 
 
-def make_input(touchtape, samples, folder, name):
+def make_input(touchtape, samples, folder, name, vm):
     """A recording called NAME, made from the sample it stands for."""
     path = os.path.join(folder, name)
     os.makedirs(os.path.dirname(path) or folder, exist_ok=True)
     if name.endswith('.gz'):    # the same recording, compressed
-        make_input(touchtape, samples, folder, name[:-3])
+        make_input(touchtape, samples, folder, name[:-3], vm)
         subprocess.run(['gzip', '-f', os.path.join(folder, name[:-3])], check=True)
         return
     stem, ext = os.path.splitext(os.path.basename(name))
-    sample = os.path.join(samples, sample_for(stem) + '.jsonl')
+    sample = os.path.join(samples, sample_for(stem, vm) + '.jsonl')
     if stem == 'session' and ext == '.jsonl':
         make_session(samples, path)
     elif ext == '.jsonl':
@@ -276,7 +278,7 @@ def prepare(touchtape, srcdir, folder, cmds, vm):
     for cmd in cmds:
         for name in inputs(cmd):
             if not os.path.exists(os.path.join(folder, name)):
-                make_input(touchtape, os.path.join(srcdir, 'samples'), folder, name)
+                make_input(touchtape, os.path.join(srcdir, 'samples'), folder, name, vm)
     for cmd in cmds:
         for name in outputs(cmd):
             p = os.path.join(folder, name)
@@ -305,6 +307,19 @@ def make_bindir(touchtape, folder):
     return folder
 
 
+def ctrl_c_when_running(p, log):
+    """SIGINT to the process group, as Ctrl-C does, once the command has
+    run INTERRUPT_AFTER seconds and said something (record says how to stop
+    it once it can be stopped; a busy machine may take longer to get there)."""
+    t0 = time.monotonic()
+    while p.poll() is None:
+        waited = time.monotonic() - t0
+        if (waited >= INTERRUPT_AFTER and os.path.getsize(log) > 0) or waited > TIMEOUT / 2:
+            os.killpg(p.pid, signal.SIGINT)
+            return
+        time.sleep(0.1)
+
+
 def run_one(cmd, cwd, env, log, interrupt):
     """The exit status as a shell reports it (128+N for signal N)."""
     with open(log, 'w') as out:
@@ -313,10 +328,7 @@ def run_one(cmd, cwd, env, log, interrupt):
                              start_new_session=True)
         try:
             if interrupt:
-                try:
-                    p.wait(INTERRUPT_AFTER)
-                except subprocess.TimeoutExpired:
-                    os.killpg(p.pid, signal.SIGINT)     # what Ctrl-C does
+                ctrl_c_when_running(p, log)
             rc = p.wait(TIMEOUT)
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
@@ -331,9 +343,9 @@ def tail(path, n=15):
         return ''.join('  | ' + l for l in f.readlines()[-n:])
 
 
-def report(ex, status, log):
+def report(ex, status, log, seconds):
     if status == ex.status:
-        print(f'ok: {ex.name()}')
+        print(f'ok: {ex.name()} ({seconds:.1f} s)')
         return 0
     print(f'FAIL: {ex.where.split(":")[0]}:{ex.line}: example exits {status}, want {ex.status}: '
           f'{ex.cmd.strip()}', file=sys.stderr)
@@ -386,8 +398,9 @@ def guest(scratch):
     results = {}
     for i, ex in enumerate(todo['examples']):
         log = os.path.join(scratch, f'vm-{i}.log')
-        results[i] = run_one(guest_command(ex['cmd'], node), ex['folder'], env, log,
-                             ex['interrupt'])
+        t0 = time.monotonic()
+        status = run_one(guest_command(ex['cmd'], node), ex['folder'], env, log, ex['interrupt'])
+        results[i] = (status, time.monotonic() - t0)
     with open(os.path.join(scratch, 'vm-results.json'), 'w') as f:
         json.dump(results, f)
 
@@ -409,7 +422,9 @@ def run_host(examples, touchtape, srcdir, scratch, bindir, env):
         prepare(touchtape, srcdir, folder, [e.cmd for e in exs], vm=False)
         for i, ex in enumerate(exs):
             log = os.path.join(scratch, f'host-{n}-{i}.log')
-            failures += report(ex, run_one(ex.cmd, folder, env, log, ex.interrupt), log)
+            t0 = time.monotonic()
+            status = run_one(ex.cmd, folder, env, log, ex.interrupt)
+            failures += report(ex, status, log, time.monotonic() - t0)
     return failures
 
 
@@ -441,7 +456,8 @@ def run_vm(examples, touchtape, srcdir, scratch, bindir):
     failures = 0
     for i, ex in enumerate(ordered):
         log = os.path.join(scratch, f'vm-{i}.log')
-        failures += report(ex, results.get(str(i), 'not run'), log)
+        status, seconds = results.get(str(i), ('not run', 0))
+        failures += report(ex, status, log, seconds)
     return failures
 
 
