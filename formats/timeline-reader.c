@@ -859,7 +859,7 @@ tokener_message(struct json_tokener *tok)
 }
 
 static int
-timeline_next(struct tt_reader *r, struct tt_record *rec)
+timeline_next_line(struct tt_reader *r, struct tt_record *rec)
 {
 	struct timeline_priv *p = r->priv;
 
@@ -941,6 +941,22 @@ timeline_next(struct tt_reader *r, struct tt_record *rec)
 			continue;	/* unknown record type, skipped */
 		return 1;
 	}
+}
+
+static int
+timeline_next(struct tt_reader *r, struct tt_record *rec)
+{
+	struct timeline_priv *p = r->priv;
+	bool before_header = !p->header_seen;
+	int rc = timeline_next_line(r, rec);
+
+	/* Without its header nothing after it can be read: one error for
+	 * the header, not one per line after it. */
+	if (rc < 0 && before_header && !p->header_seen) {
+		r->done = true;
+		return -EIO;
+	}
+	return rc;
 }
 
 static void
