@@ -956,6 +956,7 @@ timeline_next(struct tt_reader *r, struct tt_record *rec)
 		size_t n = strlen(r->error);
 		snprintf(r->error + n, sizeof(r->error) - n, " (in the header; the rest of the file is not read)");
 		r->done = true;
+		return -EIO;
 	}
 	return rc;
 }

@@ -148,6 +148,19 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 	return 0;
 }
 
+/* A read that ended the file (an I/O error, a bad header): the reader's
+ * FILE:LINE message says which. */
+static void
+report_read_error(const struct tt_index *ix)
+{
+	const char *why = tt_reader_error(ix->reader);
+
+	if (why && *why)
+		tt_error("%s", why);
+	else
+		tt_error("%s: read error", ix->name);
+}
+
 static int
 report_errors(const struct tt_index *ix)
 {
@@ -192,7 +205,7 @@ run_text(struct tt_index *ix, const struct options *o)
 	rc = tt_index_step(ix, 0);
 
 	if (rc < 0)
-		tt_error("%s: read error", ix->name);
+		report_read_error(ix);
 	if (check_window(ix, o) != 0)
 		return TT_EXIT_USAGE;
 	if (o->summary) {
@@ -268,8 +281,9 @@ run_headless(struct tt_index *ix, const char *size, const char *script)
 	}
 	if (load_script(script, &keys, &nkeys) < 0)
 		return TT_EXIT_USAGE;
-	if (tt_index_step(ix, first_screen ? 20000 : 0) < 0)
-		tt_error("%s: read error", ix->name);
+	bool read_failed = tt_index_step(ix, first_screen ? 20000 : 0) < 0;
+	if (read_failed)
+		report_read_error(ix);
 	tv_state_init(&st, ix);
 	tv_screen_init(&s, cols, rows);
 	tv_render(&st, &s);
@@ -300,7 +314,7 @@ run_headless(struct tt_index *ix, const char *size, const char *script)
 	printf("=== screen %d (end) ===\n", ++dumps);
 	tv_screen_dump(&s, stdout);
 	tv_screen_fini(&s);
-	return report_errors(ix);
+	return read_failed ? TT_EXIT_FAILURE : report_errors(ix);
 }
 
 static void *
@@ -328,7 +342,7 @@ run_interactive(struct tt_index *ix, bool live, const char *script)
 	 * at the first screen, a long one shows its beginning at once. A
 	 * pipe could block here: the indexer thread reads it. */
 	if (!live && tt_index_step(ix, 2000) < 0)
-		tt_error("%s: read error", ix->name);
+		report_read_error(ix);
 	tv_state_init(&st, ix);
 	st.follow = live;
 	/* From here on, stderr would scribble over the screen. */

@@ -85,7 +85,7 @@ done
 # Look-alikes are refused, naming what they are.
 for f in "$corpus"/hid-recorder/* "$corpus"/other/*; do
 	[ "${f##*/}" = SOURCES.tsv ] && continue	# the corpus's index, not a look-alike
-	expect_exit 1 "${f#"$corpus"/}: refused" -- "$TOUCHTAPE" convert "$f"
+	expect_exit 2 "${f#"$corpus"/}: refused" -- "$TOUCHTAPE" convert "$f"
 	expect_grep 'looks like (hid-recorder|an evtest dump|/proc/bus/input/devices)' "$tmp/err" "${f#"$corpus"/}: says what it is"
 done
 finish

@@ -77,6 +77,15 @@ for c in $commands; do
 	expect_grep "Try 'touchtape $c --help'" "$tmp/err" "$c points to its --help"
 done
 
+# A bad header is one error, not one per line after it.
+{ echo '{"type":"hdr"}'; tail -n +2 "$s"; } >"$tmp/badhead.jsonl"
+for c in print validate analyze "convert -o /dev/null" "inspect --summary" "replay --dry-run"; do
+	$T $c "$tmp/badhead.jsonl" >/dev/null 2>"$tmp/err"
+	n=$(grep -cE 'badhead\.jsonl:[0-9]+: ' "$tmp/err")
+	[ "$n" -eq 1 ] && grep -q 'badhead\.jsonl:1: ' "$tmp/err" && pass "$c: a bad header is one error" ||
+		fail "$c: $n FILE:LINE errors for a bad header"
+done
+
 # replay: a dry run says what it would do; impossible values are usage errors.
 expect_exit 0 "replay --dry-run" -- "$T" replay --dry-run "$s"
 expect_grep '^would replay 488 frames' "$tmp/out" "dry run: 'would replay'"

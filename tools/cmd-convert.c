@@ -77,11 +77,13 @@ struct convert_opts {
 	struct tt_read_options ro;
 };
 
+/* The reader's messages are "FILE:LINE: ...": prefixed with the command
+ * like every other. */
 static void
 on_warn(void *userdata, const char *message)
 {
 	(void)userdata;
-	fprintf(stderr, "%s\n", message);
+	tt_error("%s", message);
 }
 
 static void
@@ -144,9 +146,8 @@ sink_close(struct sink *k)
 	tt_gz_out_free(k->gz);
 }
 
-/* Copies every record the reading options keep. -EIO after a read error
- * that ends the file, another negative errno for a write error, else the
- * number of bad lines. */
+/* Copies every record the reading options keep. A negative errno for a
+ * write error, else the number of lines that could not be read. */
 static int
 copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 {
@@ -155,7 +156,7 @@ copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 
 	while ((rc = tt_reader_next(r, &rec)) != 0) {
 		if (rc < 0) {
-			fprintf(stderr, "%s\n", tt_reader_error(r));
+			tt_error("%s", tt_reader_error(r));
 			bad++;
 			if (rc == -EIO)
 				break;
@@ -168,10 +169,10 @@ copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 			continue;
 		rc = k->w ? tt_writer_record(k->w, &rec) : tt_export_record(k->e, &rec);
 		if (rc < 0)
-			return rc == -EIO ? -EPIPE : rc;
+			return rc;
 	}
 	if (k->e && (rc = tt_export_finish(k->e)) < 0)
-		return rc == -EIO ? -EPIPE : rc;
+		return rc;
 	if (k->gz && (rc = tt_gz_out_finish(k->gz)) < 0)
 		return rc;
 	return bad;
@@ -201,7 +202,7 @@ convert(const struct convert_opts *o)
 		report_losses(o, tt_export_stats(k.e));
 	sink_close(&k);
 	if (rc < 0) {
-		tt_error("%s: %s", tt_output_name(out), strerror(rc == -EPIPE ? EIO : -rc));
+		tt_error("%s: %s", tt_output_name(out), strerror(-rc));
 		return TT_EXIT_TROUBLE;
 	}
 	if (tt_read_options_finish(&o->ro, r) < 0 || tt_output_commit(out) < 0)

@@ -24,8 +24,14 @@ usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", c->name, c->summary);
 	fprintf(out,
 		"\n"
+		"Every command exits 0 when all is well, 1 when it found problems\n"
+		"(errors in a file, anomalies, differences) and 2 on trouble (bad usage,\n"
+		"an input it cannot read, an output it cannot write). No command writes\n"
+		"over a file it reads.\n"
+		"\n"
 		"Run 'touchtape COMMAND --help' for a command's options; 'man touchtape'\n"
-		"and 'man touchtape-timeline' for the whole story and the file format.\n");
+		"and 'man touchtape-timeline' for the whole story, the options common to\n"
+		"all commands and the file format.\n");
 }
 
 static const struct tt_command *

@@ -298,7 +298,7 @@ make_dev ldev "$atmel_desc" && {
 	"$TOUCHTAPE" record -q --duration 0.5 'atmel maxtouch' -o "$tmp/pat.jsonl" &&
 		grep -q '"name":"Atmel maXTouch Touchscreen"' "$tmp/pat.jsonl" && ok "name pattern" || bad "name pattern"
 	"$TOUCHTAPE" record -q --duration 0.5 'No Such Device' -o "$tmp/none.jsonl" 2>"$tmp/none.err"
-	[[ $? == 1 ]] && grep -q "no input device name matches" "$tmp/none.err" && ok "unknown pattern refused" ||
+	[[ $? == 2 ]] && grep -q "no input device name matches" "$tmp/none.err" && ok "unknown pattern refused" ||
 		bad "unknown pattern"
 	"$TOUCHTAPE" record </dev/null >"$tmp/notty.out" 2>&1
 	[[ $? == 2 ]] && grep -q "no terminal" "$tmp/notty.out" && ok "no device, no terminal: clear error" ||
@@ -316,7 +316,7 @@ make_dev ldev "$atmel_desc" && {
 		ok "grab by another recorder detected and reported" || bad "grab not detected"
 	grep -q '"type":"frame"' "$tmp/grabbed.jsonl" && bad "grab: events reached the second recorder"
 	"$TOUCHTAPE" record -q --grab --duration 0.5 "$ldev" -o "$tmp/grab2.jsonl" 2>"$tmp/grab2.err"
-	[[ $? == 1 ]] && grep -q 'grabbed' "$tmp/grab2.err" && ok "--grab of a grabbed device refused" ||
+	[[ $? == 2 ]] && grep -q 'grabbed' "$tmp/grab2.err" && ok "--grab of a grabbed device refused" ||
 		bad "second --grab: $(cat "$tmp/grab2.err")"
 	recpid=$grabber
 	stop_rec

@@ -48,14 +48,14 @@ record_xi() {
 	sed "s/^/  $1: /" "$tmp/$1.err"
 }
 
-# refused NAME DISPLAY PATTERN WHAT: exit status 1, PATTERN in the message,
+# refused NAME DISPLAY PATTERN WHAT: exit status 2, PATTERN in the message,
 # no recording left behind.
 refused() {
 	record_xi "$1" "$2"
 	local rc
 	rc=$(cat "$tmp/$1.rc")
-	if [[ "$rc" != 1 ]]; then
-		fail "$4: exit status $rc, want 1"
+	if [[ "$rc" != 2 ]]; then
+		fail "$4: exit status $rc, want 2"
 	elif ! grep -qE -- "$3" "$tmp/$1.err"; then
 		fail "$4: /$3/ not in the message"
 	elif [[ -s "$tmp/$1.jsonl" ]]; then
