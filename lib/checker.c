@@ -150,8 +150,14 @@ feed_device(struct tt_checker *c, const struct tt_record *rec)
 	if (dev->mt_protocol == TT_MT_B && dev->num_slots) {
 		s->tracking = tt_reallocarray(NULL, dev->num_slots, sizeof(int32_t));
 		s->unknown = tt_zalloc(dev->num_slots * sizeof(bool));
-		for (uint32_t i = 0; i < dev->num_slots; i++)
+		/* The state at start is read from the device after the
+		 * first events were queued: a touch down in it is a guess
+		 * until the device sets its slot, like after a drop. */
+		for (uint32_t i = 0; i < dev->num_slots; i++) {
 			s->tracking[i] = dev->slots[i].values[ABS_MT_TRACKING_ID - TT_MT_FIRST];
+			s->unknown[i] = s->tracking[i] != -1;
+			s->slot_unknown |= s->unknown[i];
+		}
 	}
 }
 

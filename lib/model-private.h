@@ -48,6 +48,7 @@ struct mdev {
 	uint32_t *slot_known;	/* axes the recording gave the slot a value of */
 	bool *slot_stale;	/* not set by the device since a SYN_DROPPED */
 	bool slot_unknown;	/* the current slot, since a SYN_DROPPED */
+	bool keys_unsure;	/* BTN_TOUCH at start disagrees with the slots */
 	uint32_t has_axes;	/* TT_AXIS_BIT() of the device's ABS_MT_* axes */
 	/* Type A and single touch */
 	struct kt **active;

@@ -290,6 +290,12 @@ feed_device(struct tt_model *m, const struct tt_record *rec)
 			/* An empty slot's values at start are not the device's
 			 * (evemu does not record them): unknown until set. */
 			d->slot_known[s] = id != -1 ? d->has_axes : 0;
+			/* The state at start is read from the device after the
+			 * first events were queued: a touch down in it is a
+			 * guess until the device sets its slot, like after a
+			 * drop. */
+			d->slot_stale[s] = id != -1;
+			d->slot_unknown |= id != -1;
 			if (id != -1) {
 				struct kt *k = new_touch(m, d, (int32_t)s, 0, rec->line);
 				k->pub.tracking_id = id;
@@ -299,6 +305,7 @@ feed_device(struct tt_model *m, const struct tt_record *rec)
 				emit_begin(m, d, k);
 			}
 		}
+		d->keys_unsure = bit_is_set(d->keys, BTN_TOUCH) != d->slot_unknown;
 	} else if (d->kind == MDEV_ST && bit_is_set(d->keys, BTN_TOUCH)) {
 		struct kt *k = new_touch(m, d, 0, 0, rec->line);
 		k->pub.tracking_id = (int32_t)++d->next_synthetic;
@@ -667,7 +674,7 @@ tt_model_settled(const struct tt_model *m, uint32_t device)
 
 	if (!d || !d->slot_stale)
 		return true;
-	if (d->slot_unknown)
+	if (d->slot_unknown || d->keys_unsure)
 		return false;
 	for (uint32_t s = 0; s < d->nslots; s++) {
 		if (d->slot_stale[s])
@@ -692,6 +699,8 @@ feed_frame(struct tt_model *m, const struct tt_record *rec)
 	for (uint32_t i = 0; i < f->nevents; i++) {
 		const struct tt_event *e = &f->events[i];
 		if (e->type == EV_KEY && e->code < KEY_CNT) {
+			if (e->code == BTN_TOUCH && regular_frame(f))
+				d->keys_unsure = false;
 			if (e->value)
 				set_bit(d->keys, e->code);
 			else

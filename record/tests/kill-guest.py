@@ -6,8 +6,9 @@
 #   - every complete line is a whole JSON object, so at most the last,
 #     unterminated line is lost;
 #   - `touchtape validate` reports no error, and no warning but the cut-short
-#     last line, "no devices" when the kill came inside the preamble, and
-#     SYN_DROPPED (a recorder starved of CPU falls behind the device);
+#     last line, "no devices" when the kill came inside the preamble,
+#     SYN_DROPPED (a recorder starved of CPU falls behind the device) and
+#     touches down at the end (the kill came with a finger down);
 #   - once the start marker was on disk at the kill, the preamble is whole,
 #     and a recorder killed 400 ms or more after it has frames;
 #   - the number of frames grows with the time of the kill.
@@ -157,25 +158,38 @@ if val.returncode != 0:
 by_file = {r["file"]: r for r in nonempty}
 for r in nonempty:
     r["warnings"], r["summary"] = [], None
-for line in (val.stdout + val.stderr).splitlines():
-    m = re.match(r"(.*?\.jsonl)(?::\d+)?: (.*)", line)
+for line in val.stdout.splitlines():
+    m = re.match(r"(.*?\.jsonl): touchtape timeline, (\d+) records, (\d+) errors?, (\d+) warnings?$", line)
     if not m or m.group(1) not in by_file:
         fail("validate: unexpected output: " + line)
         continue
-    r, msg = by_file[m.group(1)], m.group(2)
-    s = re.match(r"touchtape timeline, (\d+) records, (\d+) errors?, (\d+) warnings?", msg)
-    if s:
-        r["summary"] = tuple(int(x) for x in s.groups())
-    elif msg.startswith("warning: the last line is cut short"):
+    by_file[m.group(1)]["summary"] = tuple(int(x) for x in m.groups()[1:])
+# Messages: "touchtape validate: FILE[:LINE]: SEVERITY: what [kind]".
+for line in val.stderr.splitlines():
+    m = re.match(r"touchtape validate: (.*?\.jsonl)(?::\d+)?: (.*) \[([a-z-]+)\]$", line)
+    if not m or m.group(1) not in by_file:
+        fail("validate: unexpected output: " + line)
+        continue
+    r, msg, kind = by_file[m.group(1)], m.group(2), m.group(3)
+    if kind == "reader-warning" and msg.startswith("warning: the last line is cut short"):
         r["warnings"].append("cut")
-    elif msg.startswith("warning: the recording declares no devices"):
+    elif kind == "no-devices":
         r["warnings"].append("no-devices")
-    elif msg.startswith("warning: device 0: the kernel dropped events here (SYN_DROPPED)"):
-        # A recorder starved of CPU (TCG, six at once) falls behind the
-        # device: recorded as such, with libevdev's resync.
+    elif kind == "syn-dropped":
+        # A recorder starved of CPU (TCG, six at once, CPU hogs beside
+        # them) falls behind the device: recorded as such, with
+        # libevdev's resync.
         r["warnings"].append("syn-dropped")
+    elif kind == "touch-active-at-end":
+        pass	# killed with a finger down
     else:
-        fail("run %d: validate: %s" % (r["i"], msg))
+        fail("run %d: validate: %s [%s]" % (r["i"], msg, kind))
+        with open(r["file"], errors="replace") as fh:
+            for n, text in enumerate(fh, 1):
+                if n > 12:
+                    break
+                if '"type":"device"' not in text:
+                    print("  %d: %s" % (n, text.rstrip()[:300]))
 for r in nonempty:
     if r["summary"] is None:
         fail("run %d: no summary from validate" % r["i"])

@@ -2,7 +2,9 @@
 # Crash safety of touchtape record, in the VM rig: 100 recorders SIGKILLed
 # at random moments (20-800 ms) while they record a replayed multi-touch
 # stream (samples/3m-two-finger.jsonl, looped); every file must be valid up
-# to its last complete line. The kills and checks are kill-guest.py.
+# to its last complete line. The kills and checks are kill-guest.py. Two
+# CPU hogs run beside it in the guest, so both cores are busy: the
+# recorders fall behind (SYN_DROPPED) and must still leave valid files.
 # TT_KILL_SEED=N repeats a run (the seed is printed); TT_KILL_RUNS=N.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -uo pipefail
@@ -23,10 +25,17 @@ replay_tt=$TOUCHTAPE
 # The system python: a pyenv shim may not see the guest's /dev.
 py=/usr/bin/python3
 [[ -x $py ]] || py=python3
+hogs=()
+for _ in 1 2; do
+	"$py" -c 'while True: pass' &
+	hogs+=($!)
+done
 rc=0
 "$py" "$abs_top_srcdir/record/tests/kill-guest.py" "$TOUCHTAPE" "$replay_tt" \
 	"$abs_top_srcdir/samples/3m-two-finger.jsonl" "$tmp/kill" \
 	"${TT_KILL_RUNS:-100}" ${TT_KILL_SEED:+"$TT_KILL_SEED"} || rc=$?
+kill "${hogs[@]}"
+wait "${hogs[@]}" 2>/dev/null
 if [[ $rc != 0 ]]; then
 	echo "replay log:"
 	cat "$tmp/kill/replay.log"
