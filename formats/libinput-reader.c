@@ -1103,6 +1103,15 @@ note_due(const struct li_priv *p)
 	       (p->state == LI_TOP || p->dev_sent || p->state == LI_END);
 }
 
+/* The bytes themselves could not be read (a cut or corrupt gzip
+ * stream): the rest of the file is lost, which is trouble, not a bad
+ * line. */
+static bool
+stream_failed(const struct tt_reader *r)
+{
+	return r->lb.error[0] != '\0';
+}
+
 static int
 li_next(struct tt_reader *r, struct tt_record *rec)
 {
@@ -1121,8 +1130,10 @@ li_next(struct tt_reader *r, struct tt_record *rec)
 			return 0;
 		}
 		if (next_event(r, &ev) < 0)
-			return -EINVAL;
+			return stream_failed(r) ? -EIO : -EINVAL;
 		rc = states[p->state](r, &ev, rec);
+		if (rc < 0 && stream_failed(r))
+			return -EIO;
 		if (rc != 0)
 			return rc;
 	}

@@ -116,6 +116,7 @@ struct sink {
 	struct tt_writer *w;
 	struct tt_export *e;
 	struct tt_gz_out *gz;	/* -o NAME.gz: the writers write into it */
+	bool input_stopped;	/* a read error ended the input early */
 };
 
 static int
@@ -158,8 +159,10 @@ copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 		if (rc < 0) {
 			tt_error("%s", tt_reader_error(r));
 			bad++;
-			if (rc == -EIO)
+			if (rc == -EIO) {
+				k->input_stopped = true;
 				break;
+			}
 			continue;
 		}
 		if (!tt_read_options_keep(&o->ro, &rec))
@@ -205,6 +208,10 @@ convert(const struct convert_opts *o)
 		tt_error("%s: %s", tt_output_name(out), strerror(-rc));
 		return TT_EXIT_TROUBLE;
 	}
+	/* An input that could not be read to its end is trouble, and the
+	 * previous output stays as it was. */
+	if (k.input_stopped)
+		return TT_EXIT_TROUBLE;
 	if (tt_read_options_finish(&o->ro, r) < 0 || tt_output_commit(out) < 0)
 		return TT_EXIT_TROUBLE;
 	if (rc > 0 || tt_reader_nerrors(r)) {

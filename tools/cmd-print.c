@@ -415,8 +415,10 @@ print_records(struct printer *p, struct tt_reader *r, bool live)
 		if (rc < 0) {
 			tt_error("%s", tt_reader_error(r));
 			status = TT_EXIT_FAILURE;
-			if (rc == -EIO)
+			if (rc == -EIO) {	/* the rest cannot be read: trouble */
+				status = TT_EXIT_TROUBLE;
 				break;
+			}
 			continue;
 		}
 		if (p->ro && !tt_read_options_keep(p->ro, &rec))
