@@ -7,7 +7,8 @@ Where the examples are:
   * man/*.1: .EX/.EE blocks (.nf/.fi is for other preformatted text, and an
     EXAMPLES section must use .EX).
 Each complete shell command of a block (bash's own parsing decides where one
-ends) is one example. An annotation on the line before the block (or, in a
+ends) is one example; one that ends with "&" runs in one shell with the rest
+of its block. An annotation on the line before the block (or, in a
 man page, anywhere between the previous .EE and the .EX) says where it runs:
       README.md:   <!-- example: WHERE [status=N] [free text] -->
       man page:    .\\" example: WHERE [status=N] [free text]
@@ -148,19 +149,22 @@ def complete(text):
 
 
 def split_commands(text):
-    """(offset, command) for each complete command of a block."""
-    cur, first = [], 0
+    """(offset, command) for each complete command of a block; a command
+    put in the background (ending with &) runs in one shell with the rest
+    of its block, which it is there for."""
+    cur, first, background = [], 0, False
     for i, line in enumerate(text.splitlines()):
         if not cur and (not line.strip() or line.lstrip().startswith('#')):
             continue
         if not cur:
             first = i
         cur.append(line)
-        if complete('\n'.join(cur)):
+        background = background or bool(re.search(r'(?<!&)&\s*(#.*)?$', line))
+        if complete('\n'.join(cur)) and not background:
             yield first, '\n'.join(cur)
             cur = []
     if cur:
-        yield first, '\n'.join(cur) + '   # (incomplete command)'
+        yield first, '\n'.join(cur)
 
 
 def extract(srcdir, problems):
