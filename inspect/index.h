@@ -164,7 +164,7 @@ struct tt_index {
 
 	uint64_t xi_events;
 	uint64_t nanomalies[TT_CHECK_COUNT];
-	uint64_t outcomes[7];	/* per enum tt_own_outcome, regular XI lanes */
+	uint64_t outcomes[TT_OWN_OUTCOME_COUNT];	/* per enum tt_own_outcome, regular XI lanes */
 	uint64_t nlinked, nnot_delivered;
 	int64_t latency_sum_us;
 	int64_t first_us, last_us;	/* over every timed record */

@@ -100,6 +100,7 @@ enum tt_own_outcome {
 	TT_OWN_UNRESOLVED,	/* never ended, with ownership in play (another client
 				   accepted or rejected it, or a pending end) but this
 				   client never owned, accepted or rejected it */
+	TT_OWN_OUTCOME_COUNT	/* not an outcome: how many there are */
 };
 
 enum tt_xtouch_flags {
