@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "evnames.h"
-#include "export.h"
+#include "export-private.h"
 #include "util-strings.h"
 
 struct evemu_export {

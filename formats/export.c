@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "export.h"
+#include "export-private.h"
 
 int
 tt_export_new(enum tt_file_format format, int fd, struct tt_export **out)

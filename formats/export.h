@@ -56,35 +56,3 @@ int tt_export_finish(struct tt_export *e);
 const struct tt_export_stats *tt_export_stats(const struct tt_export *e);
 void tt_export_free(struct tt_export *e);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_export *, tt_export_free);
-
-/* Back ends (formats/evemu-writer.c, formats/libinput-writer.c). */
-struct tt_export_ops {
-	int (*header)(struct tt_export *e, const struct tt_header *h);
-	int (*device)(struct tt_export *e, const struct tt_device *dev);
-	int (*frame)(struct tt_export *e, const struct tt_frame *f);
-	int (*marker)(struct tt_export *e, const struct tt_marker *m);
-	int (*finish)(struct tt_export *e);
-	void (*destroy)(struct tt_export *e);
-};
-
-struct tt_export {
-	const struct tt_export_ops *ops;
-	int fd;
-	const char *format_name;	/* as in tt_header.source_format */
-	FILE *out;			/* buffered over fd */
-	void *priv;
-	struct tt_export_stats stats;
-	bool have_filter;
-	uint32_t filter;
-	int64_t base_us;		/* added to every time written */
-	char *kernel;
-	char *tool;
-	char *source_format;
-	int error;			/* first write error, sticky */
-};
-
-int evemu_export_init(struct tt_export *e);
-int libinput_export_init(struct tt_export *e);
-
-/* The time an event of @f happened, in the target's clock. */
-uint64_t export_event_time(struct tt_export *e, const struct tt_frame *f, uint32_t i);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "evnames.h"
-#include "export.h"
+#include "export-private.h"
 #include "util-strings.h"
 
 struct li_dev {

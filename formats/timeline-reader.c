@@ -35,11 +35,37 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_xi_device *, tt_xi_device_free);
 
 /* ---- header ---- */
 
+/* A header being parsed is cleared on every early return. */
+static void
+header_clearp(struct tt_header *h)
+{
+	tt_header_clear(h);
+}
+
+/* The optional "x_server": {"vendor", "release"}. */
+static int
+parse_x_server(struct json_object *o, struct tt_header *h, struct jerr *err)
+{
+	struct json_object *xs;
+	int64_t v;
+	int rc;
+
+	rc = jget_object(o, "x_server", false, &xs, err);
+	if (rc <= 0)
+		return rc;
+	if ((rc = jget_string(xs, "vendor", false, &h->x_vendor, err)) < 0 ||
+	    (rc = jget_int(xs, "release", false, INT32_MIN, INT32_MAX, &v, err)) < 0)
+		return rc;
+	if (rc > 0)
+		h->x_release = (int32_t)v;
+	return 0;
+}
+
 static int
 parse_header(struct tt_reader *r, struct json_object *o, struct jerr *err)
 {
-	struct tt_header h = { 0 };
-	struct json_object *start, *xs;
+	_cleanup_(header_clearp) struct tt_header h = { 0 };
+	struct json_object *start;
 	_cleanup_free_ char *format = NULL;
 	int64_t v;
 	int rc;
@@ -54,34 +80,20 @@ parse_header(struct tt_reader *r, struct json_object *o, struct jerr *err)
 		return jerr_set(err, "version %" PRId64 " is newer than this touchtape reads (%d); upgrade touchtape",
 				v, TT_FORMAT_VERSION);
 	h.version = (int)v;
-	if ((rc = jget_object(o, "start", true, &start, err)) < 0)
-		goto fail;
-	if ((rc = jget_int(start, "monotonic_us", true, 0, TIME_MAX, &h.start_monotonic_us, err)) < 0)
-		goto fail;
-	if ((rc = jget_int(start, "realtime_us", true, 0, TIME_MAX, &h.start_realtime_us, err)) < 0)
-		goto fail;
-	if ((rc = jget_string(o, "tool", false, &h.tool, err)) < 0 ||
+	if ((rc = jget_object(o, "start", true, &start, err)) < 0 ||
+	    (rc = jget_int(start, "monotonic_us", true, 0, TIME_MAX, &h.start_monotonic_us, err)) < 0 ||
+	    (rc = jget_int(start, "realtime_us", true, 0, TIME_MAX, &h.start_realtime_us, err)) < 0 ||
+	    (rc = jget_string(o, "tool", false, &h.tool, err)) < 0 ||
 	    (rc = jget_string(o, "kernel", false, &h.kernel, err)) < 0 ||
 	    (rc = jget_string(o, "source_format", false, &h.source_format, err)) < 0 ||
-	    (rc = jget_bool(o, "keycodes_masked", false, &h.keycodes_masked, err)) < 0)
-		goto fail;
-	rc = jget_object(o, "x_server", false, &xs, err);
-	if (rc < 0)
-		goto fail;
-	if (rc > 0) {
-		if ((rc = jget_string(xs, "vendor", false, &h.x_vendor, err)) < 0 ||
-		    (rc = jget_int(xs, "release", false, INT32_MIN, INT32_MAX, &v, err)) < 0)
-			goto fail;
-		if (rc > 0)
-			h.x_release = (int32_t)v;
-	}
+	    (rc = jget_bool(o, "keycodes_masked", false, &h.keycodes_masked, err)) < 0 ||
+	    (rc = parse_x_server(o, &h, err)) < 0)
+		return rc;
 	tt_header_clear(&r->header);
 	r->header = h;
+	memset(&h, 0, sizeof(h));	/* r->header owns the strings now */
 	r->have_header = true;
 	return 0;
-fail:
-	tt_header_clear(&h);
-	return rc;
 }
 
 /* ---- evdev devices ---- */
