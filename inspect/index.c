@@ -73,7 +73,8 @@ add_marker(struct tt_index *ix, enum ti_marker_kind kind, int64_t t, size_t line
 
 	/* A summary shows the first few anomalies and nothing else of the
 	 * markers; the rest would only grow with the file. */
-	if (ix->lean && (kind != TI_MARK_ANOMALY || ix->nmarkers >= TI_LEAN_MARKERS)) {
+	if (ix->lean && ((kind != TI_MARK_ANOMALY && kind != TI_MARK_DROPPED) ||
+			 ix->nmarkers >= TI_LEAN_MARKERS)) {
 		m = &ix->scratch;
 		memset(m, 0, sizeof(*m));
 		return m;
@@ -368,9 +369,12 @@ on_diag(void *userdata, const struct tt_diag *diag)
 	struct tt_index *ix = userdata;
 	struct ti_marker *m;
 
-	/* Every diagnostic, SYN_DROPPED too (it also has its own marker):
-	 * the summary lists them as analyze does. */
-	m = add_marker(ix, TI_MARK_ANOMALY, diag->time_us, diag->line, -1, diag->device);
+	/* SYN_DROPPED has its own marker (added with its frame, just
+	 * before): it carries the diagnostic. */
+	m = ix->nmarkers ? &ix->markers[ix->nmarkers - 1] : NULL;
+	if (diag->check != TT_CHECK_SYN_DROPPED || !m || m->kind != TI_MARK_DROPPED ||
+	    m->line != diag->line || m->text)
+		m = add_marker(ix, TI_MARK_ANOMALY, diag->time_us, diag->line, -1, diag->device);
 	m->check = (uint8_t)diag->check;
 	m->severity = (uint8_t)diag->severity;
 	m->text = add_text(ix, diag->message);
@@ -754,6 +758,12 @@ tt_index_marker_text(const struct tt_index *ix, const struct ti_marker *m)
 	if (!m->text || m->text > ix->ntext)
 		return NULL;
 	return ix->text + m->text - 1;
+}
+
+bool
+tt_index_marker_is_diag(const struct tt_index *ix, const struct ti_marker *m)
+{
+	return (m->kind == TI_MARK_ANOMALY || m->kind == TI_MARK_DROPPED) && tt_index_marker_text(ix, m);
 }
 
 const char *

@@ -237,6 +237,9 @@ int64_t tt_index_xupd_at(const struct ti_lane *l, int64_t t);
 /* The lane's update times. */
 int64_t tt_index_upd_time(const struct tt_index *ix, const struct ti_lane *l, size_t i);
 const char *tt_index_marker_text(const struct tt_index *ix, const struct ti_marker *m);
+/* A diagnostic of lib/detect.h: an anomaly, or a SYN_DROPPED marker
+ * that carries its diagnostic. */
+bool tt_index_marker_is_diag(const struct tt_index *ix, const struct ti_marker *m);
 const char *ti_marker_kind_name(enum ti_marker_kind k);
 /* A short label for the lane: "dev0 s1 #22", "xi2/11 t5 grab". */
 const char *tt_index_lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t size);

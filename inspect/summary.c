@@ -56,7 +56,7 @@ text_summary(const struct tt_index *ix, FILE *out)
 	for (size_t i = 0; i < ix->nmarkers && shown < TI_LEAN_MARKERS; i++) {
 		const struct ti_marker *m = &ix->markers[i];
 		const char *text = tt_index_marker_text(ix, m);
-		if (m->kind != TI_MARK_ANOMALY || !text)
+		if (!tt_index_marker_is_diag(ix, m))
 			continue;
 		fprintf(out, "  %s:%u: %s: %s [%s]\n", ix->name, m->line, tt_severity_name(m->severity), text,
 			tt_check_name(m->check));
@@ -88,7 +88,7 @@ first_anomalies_json(const struct tt_index *ix, FILE *out)
 	for (size_t i = 0; i < ix->nmarkers && shown < TI_LEAN_MARKERS; i++) {
 		const struct ti_marker *m = &ix->markers[i];
 		const char *text = tt_index_marker_text(ix, m);
-		if (m->kind != TI_MARK_ANOMALY || !text)
+		if (!tt_index_marker_is_diag(ix, m))
 			continue;
 		fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"line\":%u,\"time_us\":%" PRId64
 			",\"device\":%" PRId64 ",\"message\":", shown ? "," : "", tt_check_name(m->check),

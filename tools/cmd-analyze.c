@@ -152,6 +152,13 @@ on_diag(void *data, const struct tt_diag *d)
 
 	if (a->filter.ignore[d->check])
 		return;
+	/* A line that could not be read is trouble with the file, not only
+	 * a finding: on stderr too, like every command's. */
+	if (d->check == TT_CHECK_BAD_LINE) {
+		char msg[600];
+		tt_diag_format(d, "analyze", a->name, msg, sizeof(msg));
+		fprintf(stderr, "%s\n", msg);
+	}
 	if (d->check == TT_CHECK_JUMP) {
 		a->jump_pending = true;
 		a->jump_device = d->device;
