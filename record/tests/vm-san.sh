@@ -18,11 +18,7 @@ set -uo pipefail
 . "${abs_top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/vm/lib.sh"
 
 : "${TOUCHTAPE_SAN:=$abs_top_builddir/touchtape-san}"
-if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
-	[[ -x "$TOUCHTAPE_SAN" ]] || fail "build touchtape-san first (make touchtape-san)"
-	command -v python3 >/dev/null || { note "no python3"; exit 77; }
-	vm_reexec "${BASH_SOURCE[0]}" --xorg --timeout 400
-fi
+vm_enter "$TOUCHTAPE_SAN" "build touchtape-san first (make touchtape-san)" "${BASH_SOURCE[0]}" --xorg --timeout 400
 
 TS=$TOUCHTAPE_SAN
 samples="$abs_top_srcdir/samples"

@@ -14,11 +14,7 @@ set -uo pipefail
 . "${abs_top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/vm/lib.sh"
 
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
-if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
-	[[ -x "$TOUCHTAPE" ]] || fail "build touchtape first"
-	command -v python3 >/dev/null || { note "no python3"; exit 77; }
-	vm_reexec "${BASH_SOURCE[0]}" --timeout 300
-fi
+vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 300
 
 T=$TOUCHTAPE
 [[ -x "${TOUCHTAPE_SAN:-}" ]] && { T=$TOUCHTAPE_SAN; vm_san_env; }

@@ -26,6 +26,19 @@ vm_reexec() {
 	esac
 }
 
+# vm_enter BINARY HINT SCRIPT [run options...]: the preamble of a VM test
+# that drives BINARY with python3 helpers. On the host: fails with HINT
+# when BINARY is not built, skips (77) without python3, else re-runs
+# SCRIPT in the VM (vm_reexec, which exits). In the guest: returns.
+vm_enter() {
+	[[ "${TT_VM_GUEST:-}" == 1 ]] && return 0
+	local bin=$1 hint=$2
+	shift 2
+	[[ -x "$bin" ]] || fail "$hint"
+	command -v python3 >/dev/null || { note "no python3"; exit 77; }
+	vm_reexec "$@"
+}
+
 # wait_for SECONDS COMMAND...: poll COMMAND every 0.05 s.
 wait_for() {
 	local limit="$1" t0=$SECONDS
