@@ -289,11 +289,12 @@ tools_disagree(const struct det_dev *s, uint32_t n, char *why, size_t size)
 		bool ok = fingers == n || (fingers > n && n >= capacity) ||
 			  (i == ARRAY_LENGTH(tool_codes) - 1 && n > fingers);
 		if (!ok)
-			snprintf(why, size, "%s is set with %u touches down", tt_code_name(EV_KEY, tool_codes[i]), n);
+			snprintf(why, size, "%s is set with %u touch%s down", tt_code_name(EV_KEY, tool_codes[i]), n,
+				 n == 1 ? "" : "es");
 		return !ok;
 	}
 	if (any_tool && n > 0 && !bit_is_set(s->keys, BTN_TOOL_PEN) && !bit_is_set(s->keys, BTN_TOOL_RUBBER)) {
-		snprintf(why, size, "no BTN_TOOL_* is set with %u touches down", n);
+		snprintf(why, size, "no BTN_TOOL_* is set with %u touch%s down", n, n == 1 ? "" : "es");
 		return true;
 	}
 	return false;
@@ -303,7 +304,8 @@ static bool
 buttons_disagree(const struct det_dev *s, uint32_t n, char *why, size_t size)
 {
 	if (tt_device_has(s->dev, EV_KEY, BTN_TOUCH) && bit_is_set(s->keys, BTN_TOUCH) != (n > 0)) {
-		snprintf(why, size, "BTN_TOUCH is %d with %u touches down", bit_is_set(s->keys, BTN_TOUCH) ? 1 : 0, n);
+		snprintf(why, size, "BTN_TOUCH is %d with %u touch%s down", bit_is_set(s->keys, BTN_TOUCH) ? 1 : 0, n,
+			 n == 1 ? "" : "es");
 		return true;
 	}
 	return tools_disagree(s, n, why, size);

@@ -166,7 +166,8 @@ def main():
         for ref, sec in sorted(set(re.findall(r'\b(touchtape-[a-z]+) \(([1-8])\)', text))):
             if not os.path.exists(os.path.join(mandir, f'{ref}.{sec}')):
                 fail(f'{os.path.basename(page)} refers to {ref}({sec}), which has no page')
-        th = text.splitlines()[0]
+        # the first line that is not a comment or a preprocessor hint ('\" t)
+        th = next((l for l in text.splitlines() if l.startswith('.TH')), '')
         if f'"touchtape {version}"' not in th:
             fail(f'{os.path.basename(page)}: .TH does not say "touchtape {version}": {th.strip()}')
     print(f'{len(cmds)} commands, {checked} options of --help checked against their pages; '

@@ -17,7 +17,7 @@ measure() {
 	local f=$samples/$1 v
 	v=$("$TOUCHTAPE" validate -q "$f" | sed -n 's/.*records, \([0-9]*\) errors\{0,1\}, \([0-9]*\) warning.*/\1\t\2/p')
 	"$TOUCHTAPE" inspect --summary --json "$f" | jq -r --arg v "$v" --arg a \
-		"$("$TOUCHTAPE" analyze --json "$f" | jq .summary.anomalies)" \
+		"$("$TOUCHTAPE" analyze --json "$f" | jq .anomaly_counts.total)" \
 		'[(.devices | map(.frames) | add), (.devices | map(.touch_sequences) | add),
 		  (.devices | map(.max_simultaneous) | max),
 		  ([.xi_touch_sequences[]? | .touch + .raw] | add // 0)] | map(tostring) | join("\t")
