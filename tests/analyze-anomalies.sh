@@ -29,7 +29,7 @@ for kind in touch-active-at-end value-out-of-range button-state-mismatch syn-dro
 done
 expect_exit 0 "BTN_TOOL_DOUBLETAP with one finger" -- \
 	"$TOUCHTAPE" analyze "$data/button-state-mismatch-tool-yes.jsonl"
-expect_grep 'BTN_TOOL_DOUBLETAP is set with 1 touches down \[button-state-mismatch\]' "$tmp/out" \
+expect_grep 'BTN_TOOL_DOUBLETAP is set with 1 touch down \[button-state-mismatch\]' "$tmp/out" \
 	"BTN_TOOL_* mismatch named"
 
 # Where: time, device, slot, tracking ID and the line of the frame.
