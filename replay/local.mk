@@ -7,6 +7,7 @@ replay_core_sources = \
 	replay/neutral.c replay/neutral.h \
 	replay/schedule.c replay/schedule.h \
 	replay/keyguard.c replay/keyguard.h \
+	replay/undeclared.c replay/undeclared.h \
 	replay/player.c replay/player.h \
 	replay/clock.c replay/clock.h \
 	replay/kernel-model.c replay/kernel-model.h

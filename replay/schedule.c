@@ -11,6 +11,7 @@
 #include "evnames.h"
 #include "kernel-model.h"
 #include "keyguard.h"
+#include "../record/keymask.h"
 #include "log.h"
 #include "uinput-device.h"
 #include "schedule.h"
@@ -49,11 +50,11 @@ rp_schedule_free(struct rp_schedule *s)
 
 struct load_ctx {
 	const char *name;
+	const struct tt_reader *reader;
 	FILE *err;
 	const struct rp_options *o;
 	enum tt_record_type feeding;	/* the record the checker is given */
 	size_t errors;			/* what refuses the file */
-	bool lacks_codes;		/* among them, codes the device does not have */
 	/* Errors for validate that replay reproduces anyway: how many, the
 	 * first of each kind, and why. */
 	size_t tolerated[TT_CHECK_COUNT];
@@ -108,6 +109,11 @@ on_diag(void *userdata, const struct tt_diag *d)
 	 * SYN_DROPPED frames are said apart. */
 	if (d->severity != TT_SEV_ERROR)
 		return;
+	/* Codes the description lacks: the schedule adds those the kernel
+	 * can create and refuses the others (add_undeclared()), for the
+	 * devices it replays. */
+	if (d->check == TT_CHECK_UNSUPPORTED_CODE)
+		return;
 	why = tolerated(ctx, d);
 	if (why && d->check < TT_CHECK_COUNT) {
 		if (ctx->tolerated[d->check]++ == 0) {
@@ -116,7 +122,6 @@ on_diag(void *userdata, const struct tt_diag *d)
 		}
 		return;
 	}
-	ctx->lacks_codes |= d->check == TT_CHECK_UNSUPPORTED_CODE;
 	if (++ctx->errors <= 20)
 		print_diag(ctx, d, "");
 }
@@ -167,7 +172,7 @@ device_index(const struct rp_schedule *s, uint32_t id)
 /* The events of @f to write to @rd: ended by SYN_REPORT, without the
  * keys @rd leaves out. NULL when nothing but those keys was in it. */
 static struct input_event *
-frame_events(const struct tt_frame *f, struct rp_device *rd, uint32_t *n)
+frame_events(const struct tt_frame *f, struct rp_device *rd, bool guard, uint32_t *n)
 {
 	bool has_syn = f->nevents && f->events[f->nevents - 1].type == EV_SYN &&
 		       f->events[f->nevents - 1].code == SYN_REPORT;
@@ -183,7 +188,7 @@ frame_events(const struct tt_frame *f, struct rp_device *rd, uint32_t *n)
 	/* An incomplete frame (device gone mid-frame) still needs its end. */
 	if (!has_syn)
 		ev[count - 1] = (struct input_event){ .type = EV_SYN, .code = SYN_REPORT };
-	if (rd->own) {
+	if (guard) {
 		uint32_t kept = (uint32_t)rp_keyguard_events(ev, count);
 		rd->keys_dropped += count - kept;
 		if (kept < count && kept == 1) {
@@ -225,12 +230,13 @@ count_uncreatable(struct rp_device *rd, const struct input_event *ev, uint32_t n
 }
 
 static void
-add_frame(struct rp_schedule *s, size_t *cap, const struct tt_frame *f, int idx, size_t line)
+add_frame(struct rp_schedule *s, size_t *cap, const struct tt_frame *f, int idx, size_t line,
+	  bool guard)
 {
 	struct rp_device *rd = &s->devices[idx];
 	struct rp_frame *rf;
 	uint32_t n;
-	struct input_event *ev = frame_events(f, rd, &n);
+	struct input_event *ev = frame_events(f, rd, guard, &n);
 
 	if (!ev)
 		return;
@@ -314,6 +320,20 @@ print_outside(const struct rp_device *rd, const struct load_ctx *ctx)
 		total, total == 1 ? "" : "s", list, tt_check_name(TT_CHECK_VALUE_RANGE));
 }
 
+/* The codes added to a device, said once. Not under validate's
+ * [unsupported-code], an error there: replay creates them. */
+static void
+print_added(const struct rp_device *rd, const struct load_ctx *ctx)
+{
+	char list[512];
+
+	if (!rd->added.count)
+		return;
+	rp_undeclared_list(&rd->added, tt_reader_device(ctx->reader, rd->dev->id), list, sizeof(list));
+	fprintf(ctx->err, "%s: warning: device %" PRIu32 " \"%s\": the description lacks %s, used by "
+		"the recording: added\n", ctx->name, rd->dev->id, rd->dev->name, list);
+}
+
 /* Said once per device, after the whole file was read. */
 static void
 print_device_notes(const struct rp_schedule *s, const struct load_ctx *ctx)
@@ -323,13 +343,19 @@ print_device_notes(const struct rp_schedule *s, const struct load_ctx *ctx)
 		const struct tt_device *d = rd->dev;
 		char list[256];
 
-		if (rd->own) {
+		if (rd->keys_filtered) {
 			rp_keyguard_list(tt_reader_device(s->reader, d->id), list, sizeof(list));
 			fprintf(ctx->err, "%s: device %" PRIu32 " \"%s\": replayed without its keys that "
 				"can type or act on your session: %s not created, %zu event%s dropped; "
 				"--allow-keys replays them\n", ctx->name, d->id, d->name, list,
 				rd->keys_dropped, rd->keys_dropped == 1 ? "" : "s");
 		}
+		if (!rd->keys_filtered && rd->keys_dropped)
+			fprintf(ctx->err, "%s: device %" PRIu32 " \"%s\": %zu event%s of keys that can type "
+				"or act on your session, and that its description lacks, dropped; "
+				"--allow-keys replays them\n", ctx->name, d->id, d->name,
+				rd->keys_dropped, rd->keys_dropped == 1 ? "" : "s");
+		print_added(rd, ctx);
 		print_outside(rd, ctx);
 	}
 }
@@ -355,6 +381,18 @@ leave_out(struct rp_schedule *s, const struct tt_device *dev, const struct load_
 	s->left_out[s->nleft_out++] = dev->id;
 }
 
+/* The device to create, made @rd's own (a shallow copy) to change it. */
+static struct tt_device *
+own_device(struct rp_device *rd)
+{
+	if (!rd->own) {
+		rd->own = tt_zalloc(sizeof(*rd->own));
+		*rd->own = *rd->dev;
+		rd->dev = rd->own;
+	}
+	return rd->own;
+}
+
 /* Axes uinput refuses are left out of the device: replayable as long as
  * the recording does not use them (count_uncreatable()). */
 static void
@@ -363,12 +401,7 @@ drop_uncreatable(struct rp_device *rd, const struct tt_device *dev)
 	for (unsigned int code = 0; code < ABS_CNT; code++) {
 		if (!tt_device_has(dev, EV_ABS, code) || rp_uinput_abs_ok(code, &dev->abs[code]))
 			continue;
-		if (!rd->own) {
-			rd->own = tt_zalloc(sizeof(*rd->own));
-			*rd->own = *dev;
-			rd->dev = rd->own;
-		}
-		clear_bit(rd->own->codes[EV_ABS], code);
+		clear_bit(own_device(rd)->codes[EV_ABS], code);
 		set_bit(rd->uncreatable, code);
 	}
 }
@@ -417,8 +450,74 @@ add_device(struct rp_schedule *s, const struct tt_device *dev, const struct load
 	memset(rd, 0, sizeof(*rd));
 	rd->own = own;
 	rd->dev = own ? own : dev;
+	rd->keys_filtered = own != NULL;
 	drop_uncreatable(rd, dev);
 	rp_state_init_recorded(&rd->start, rd->dev);
+}
+
+/* "FILE:LINE: error: the device does not have ..., and the kernel cannot
+ * create it [unsupported-code]": validate's error, that refuses a replay. */
+static void
+refuse_code(struct load_ctx *ctx, const struct rp_device *rd, const struct tt_event *e, size_t line)
+{
+	struct tt_diag d;
+	char tb[24], cb[24];
+
+	tt_diag_init(&d, TT_CHECK_UNSUPPORTED_CODE, line, 0, rd->dev->id);
+	snprintf(d.message, sizeof(d.message), "device %" PRIu32 " \"%s\" does not have %s %s, and "
+		 "the kernel cannot create it", rd->dev->id, rd->dev->name,
+		 tt_type_label(tb, sizeof(tb), e->type), tt_code_label(cb, sizeof(cb), e->type, e->code));
+	if (++ctx->errors <= 20)
+		print_diag(ctx, &d, "");
+}
+
+/* The codes of @f the device lacks: the device delivered them, so they
+ * are added to the device replay creates where the kernel can create
+ * them (guarded keys only with --allow-keys: the others are dropped). */
+static void
+add_undeclared(struct rp_device *rd, const struct tt_frame *f, size_t line, struct load_ctx *ctx)
+{
+	for (uint32_t i = 0; i < f->nevents; i++) {
+		const struct tt_event *e = &f->events[i];
+		bool added = e->type < EV_CNT && e->code < KEY_CNT &&
+			     bit_is_set(rd->added.codes[e->type], e->code);
+
+		if (e->type == EV_SYN || (tt_device_has(rd->dev, e->type, e->code) && !added))
+			continue;
+		if (!rp_undeclared_creatable(e->type, e->code)) {
+			refuse_code(ctx, rd, e, line);
+			continue;
+		}
+		if (e->type == EV_KEY && !ctx->o->allow_keys && tt_keymask_is_guarded(e->code))
+			continue;
+		if (!rd->added.count)
+			rd->added.first_line = line;
+		rp_undeclared_add(own_device(rd), tt_reader_device(ctx->reader, rd->dev->id),
+				  &rd->added, e->type, e->code, e->value);
+	}
+}
+
+/* After the whole file: an added axis uinput refuses is refused like the
+ * description's (check_uncreatable()); an added slot axis gives the
+ * device slots, and its state at the start has them, empty. */
+static void
+finish_undeclared(struct rp_device *rd)
+{
+	if (!rd->added.count)
+		return;
+	for (unsigned int code = 0; code < ABS_CNT; code++) {
+		if (!bit_is_set(rd->added.codes[EV_ABS], code) ||
+		    rp_uinput_abs_ok(code, &rd->own->abs[code]))
+			continue;
+		clear_bit(rd->own->codes[EV_ABS], code);
+		set_bit(rd->uncreatable, code);
+		if (!rd->uncreatable_used++)
+			rd->uncreatable_line = rd->added.first_line;
+	}
+	if (bit_is_set(rd->added.codes[EV_ABS], ABS_MT_SLOT)) {
+		rp_state_release(&rd->start);
+		rp_state_init_recorded(&rd->start, rd->dev);
+	}
 }
 
 static bool
@@ -470,15 +569,17 @@ read_all(struct rp_schedule *s, struct load_ctx *ctx)
 		}
 		if (f->flags & TT_FRAME_RESYNC)
 			s->nresync++;
+		add_undeclared(&s->devices[idx], f, rec.line, ctx);
 		if (o->from_us != INT64_MIN && f->time_us < o->from_us) {
 			/* Before --from: only the state it leaves matters. */
 			uint32_t n;
-			_cleanup_free_ struct input_event *ev = frame_events(f, &s->devices[idx], &n);
+			_cleanup_free_ struct input_event *ev =
+				frame_events(f, &s->devices[idx], !o->allow_keys, &n);
 			if (ev)
 				rp_state_apply(&s->devices[idx].start, ev, n);
 			continue;
 		}
-		add_frame(s, &cap, f, idx, rec.line);
+		add_frame(s, &cap, f, idx, rec.line, !o->allow_keys);
 	}
 	tt_checker_finish(c);
 	tt_checker_free(c);
@@ -530,18 +631,18 @@ rp_schedule_load(const char *path, const struct rp_options *o, FILE *err,
 {
 	_cleanup_(rp_schedule_freep) struct rp_schedule *s = tt_zalloc(sizeof(*s));
 	struct load_ctx ctx = { .name = path, .err = err, .o = o };
+
 	int rc;
 
 	rc = open_recording(s, path, o, err);
 	if (rc < 0)
 		return rc;
 	ctx.name = tt_reader_name(s->reader);
+	ctx.reader = s->reader;
 	read_all(s, &ctx);
 	if (ctx.errors) {
 		fprintf(err, "%s: %zu error%s that replay cannot reproduce: refusing to replay "
-			"(nothing was created)%s\n", ctx.name, ctx.errors, ctx.errors == 1 ? "" : "s",
-			ctx.lacks_codes ? "; the device description lacks codes the recording uses: "
-			"is it this device's?" : "");
+			"(nothing was created)\n", ctx.name, ctx.errors, ctx.errors == 1 ? "" : "s");
 		return -EINVAL;
 	}
 	if ((rc = check_selection(s, &ctx)) < 0)
@@ -551,6 +652,7 @@ rp_schedule_load(const char *path, const struct rp_options *o, FILE *err,
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < s->ndevices; i++) {
+		finish_undeclared(&s->devices[i]);
 		if (!check_uncreatable(&s->devices[i], &ctx))
 			ctx.errors++;
 	}

@@ -17,6 +17,7 @@
 
 #include "neutral.h"
 #include "reader.h"
+#include "undeclared.h"
 
 #define RP_NO_LIMIT INT64_MAX
 
@@ -52,7 +53,10 @@ struct rp_device {
 	 * stay the reader's) without the guarded keys, or NULL. */
 	struct tt_device *own;
 	struct rp_state start;		/* state at --from (or time 0) */
+	bool keys_filtered;		/* its guarded keys are not created */
 	size_t keys_dropped;		/* guarded key events left out */
+	/* Codes the frames use that the description lacks, added to @own. */
+	struct rp_added added;
 	/* Axes uinput refuses (uinput-device.h), left out of the device:
 	 * how many events of them the recording has, the first line. */
 	uint8_t uncreatable[TT_BITMAP_BYTES(ABS_CNT)];
@@ -80,9 +84,11 @@ struct rp_schedule {
 
 /* Reads @path, checks it whole and builds the schedule. It refuses only
  * what cannot be replayed (lib/checker.h errors about evdev frames and
- * devices: frames out of time order, codes or slots the created device
- * cannot carry, a device declared twice; unreadable lines), printed to
- * @err as "FILE:LINE: error: message [kind]". Values outside absinfo are
+ * devices: frames out of time order, slots the created device cannot
+ * carry, a device declared twice; unreadable lines) and codes the kernel
+ * cannot create, printed to @err as "FILE:LINE: error: message [kind]".
+ * Codes the frames use that the description lacks are added to the device
+ * (undeclared.h), said once per device. Values outside absinfo are
  * replayed (the kernel does not clamp) and counted once per device. Unless
  * o->allow_keys, devices lose their guarded keys (record/keymask.h), and
  * a device with nothing else is left out whole, each said once. Returns 0,

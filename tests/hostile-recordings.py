@@ -248,10 +248,16 @@ write("t-dupids.jsonl", join([HDR, DEV] + FRAMES[:1] + [
     DEV.replace("hostile touchscreen", "second device, same id").replace('"slots":2', '"slots":1')
        .replace('"ABS_MT_SLOT":{"min":0,"max":1}', '"ABS_MT_SLOT":{"min":0,"max":0}'),
     DEV] + FRAMES[1:]), "semantic", [4, 5])
+# Codes the description lacks but the kernel can create: the device
+# delivered them, so replay adds them to the device it creates ("added":
+# validate's errors, replayed). One uinput cannot create (EV_FF needs a
+# force-feedback driver) is refused.
 write("t-undeclared-codes.jsonl", join([HDR, DEV] + FRAMES[:1] + [
     frame(2000, "[[3,48,5],[0,0,0]]"),
     frame(3000, "[[1,272,1],[0,0,0]]"),
-    frame(4000, "[[2,0,1],[0,0,0]]")] + FRAMES[1:]), "semantic", [4, 5, 6])
+    frame(4000, "[[2,0,1],[0,0,0]]")] + FRAMES[1:]), "added", [4, 5, 6])
+write("t-ff-code.jsonl", join([HDR, DEV] + FRAMES[:1] + [
+    frame(2000, "[[21,80,1],[0,0,0]]")] + FRAMES[1:]), "semantic", [4])
 # Escapes are valid JSON: control characters, a NUL and a lone
 # surrogate arrive in strings, and the reader sanitizes them.
 write("t-escapes.jsonl", join([HDR,
@@ -405,7 +411,7 @@ evemu("e-undeclared.evemu", [
     "E: 0.002000 0000 0000 0000",
     "E: 0.003000 0001 0110 0001",
     "E: 0.003000 0000 0000 0000",
-], "semantic", lines=[FIRST, FIRST + 2])
+], "added", lines=[FIRST, FIRST + 2])
 # A second description before the events: evemu has one device per
 # file, later B: lines continue the bitmaps (warnings only).
 evemu("e-twodesc.evemu", [], "ok", desc=EDESC + EDESC.replace("hostile touchscreen", "second"))
@@ -559,7 +565,7 @@ yaml("y-undeclared.yml", [
     "  - evdev:",
     "    - [  0,   2000, 3, 48, 5]",
     "    - [  0,   2000, 0, 0, 0]",
-], "semantic", lines=[YFIRST + 1])
+], "added", lines=[YFIRST + 1])
 # Duplicate keys: YAML forbids them, libyaml does not check; the later
 # one wins or adds to the first.
 yaml("y-dupkeys.yml", [], "ok", head=YHEAD + YDEV.replace(

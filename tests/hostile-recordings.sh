@@ -52,31 +52,35 @@ cd "$h" || exit 1
 
 # The commands (@ is the file; without @ it comes last), and what each
 # must return for a file of each class:
+# "added": codes the description lacks that the kernel can create (the
+# device delivered them): errors for validate, but replay adds them to
+# the device it creates, says so and replays (issue 23); codes out of
+# range and codes uinput cannot create stay refused ("bad", "semantic").
 # validate and analyze: a warning (no devices) is not a finding, a file
 # they cannot read is trouble (2), as touchtape(1) says under EXIT STATUS.
-classes=(bad semantic warn ok nodev unreadable)
+classes=(bad semantic warn ok nodev unreadable added)
 commands=(
-	"validate|validate --max 0|1 1 0 0 0 2"
-	"print|print|1 0 0 0 0 2"
-	"analyze|analyze|1 1 0 0 0 2"
+	"validate|validate --max 0|1 1 0 0 0 2 1"
+	"print|print|1 0 0 0 0 2 0"
+	"analyze|analyze|1 1 0 0 0 2 1"
 	# (No --device here: an id the file lacks is trouble, exit 2, and
 	# many of these files have no device 0.)
-	"analyze-json|analyze --json --no-link|1 1 0 0 0 2"
-	"analyze-plot|analyze --plot PLOT --jump-units 100|1 1 0 0 0 2"
-	"diff-sample|diff @ $sample|2 1 1 1 1 2"
-	"diff-self|diff @ @|2 0 0 0 0 2"
-	"convert|convert -o CONV|1 0 0 0 0 2"
-	"convert-evemu|convert --to evemu -o CONV|1 0 0 0 0 2"
-	"convert-libinput|convert --to libinput -o CONV|1 0 0 0 0 2"
-	"inspect-text|inspect --text --width 80|1 0 0 0 0 2"
-	"inspect-summary|inspect --summary|1 0 0 0 0 2"
-	"inspect-json|inspect --summary --json|1 0 0 0 0 2"
-	"inspect-ui|inspect|1 0 0 0 0 2"
-	"replay-dry|replay --dry-run --max-gap 0.1|1 1 0 0 1 2"
+	"analyze-json|analyze --json --no-link|1 1 0 0 0 2 1"
+	"analyze-plot|analyze --plot PLOT --jump-units 100|1 1 0 0 0 2 1"
+	"diff-sample|diff @ $sample|2 1 1 1 1 2 1"
+	"diff-self|diff @ @|2 0 0 0 0 2 0"
+	"convert|convert -o CONV|1 0 0 0 0 2 0"
+	"convert-evemu|convert --to evemu -o CONV|1 0 0 0 0 2 0"
+	"convert-libinput|convert --to libinput -o CONV|1 0 0 0 0 2 0"
+	"inspect-text|inspect --text --width 80|1 0 0 0 0 2 0"
+	"inspect-summary|inspect --summary|1 0 0 0 0 2 0"
+	"inspect-json|inspect --summary --json|1 0 0 0 0 2 0"
+	"inspect-ui|inspect|1 0 0 0 0 2 0"
+	"replay-dry|replay --dry-run --max-gap 0.1|1 1 0 0 1 2 0"
 	# Without --dry-run: refused before anything opens /dev/uinput.
 	# The host has none, and a file that passed would fail there, so
 	# only files that must be refused are tried ("-": not run).
-	"replay|replay|1 1 - - - 2"
+	"replay|replay|1 1 - - - 2 -"
 )
 
 # run BIN LABEL ARGS...: runs one command on $name and checks it neither
@@ -140,14 +144,17 @@ check() {
 		return
 	fi
 	case $cls/$label in
-	bad/validate | semantic/validate)
+	bad/validate | semantic/validate | added/validate)
 		for l in ${lines//,/ }; do
 			has_line "$l" || fail "$name validate: no message for line $l"
 		done ;;
 	bad/* | semantic/replay*)
 		has_line "$first" || { fail "$name $label: no '$name:$first:' message"
 			head -3 "$o.err" | cut -c1-200 | sed 's/^/  | /' >&2; } ;;
-	semantic/analyze)
+	added/replay-dry)
+		grep -q ": the description lacks .*, used by the recording: added$" "$o.err" ||
+			fail "$name $label: no 'the description lacks ...: added' warning" ;;
+	semantic/analyze | added/analyze)
 		grep -q "^  $name:$first: " "$o.out" || fail "$name analyze: no anomaly at line $first" ;;
 	warn/validate | nodev/validate)
 		[ "$first" = - ] || grep -qE "^(touchtape validate: )?$name:$first: warning: " "$o.err" ||

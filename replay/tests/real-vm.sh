@@ -3,7 +3,8 @@
 # in one VM boot:
 #  1. corpus recordings ($TT_CORPUS/evemu): every one the replay of
 #     before this change refused (values outside absinfo, devices with keys),
-#     and a touchscreen that always replayed, with --verify (idle gaps cut to 50 ms,
+#     a touchscreen that always replayed, and two given a description that
+#     lacks codes they use (added to the device), with --verify (idle gaps cut to 50 ms,
 #     at most 1 s of each): exit 0, no unexplained difference, and the
 #     values outside absinfo it announces are delivered and counted
 #     (outside-absinfo-delivered);
@@ -39,6 +40,11 @@ files=(
 	"evemu-devices__tablets_Wacom Intuos3 4x6 Pad.strip.events"
 	"evemu__data_bcm5974.event"
 	"evemu-devices__touchscreens_Atmel maXTouch Touchscreen.4-finger-drag-down.events"
+	# Given a description that lacks codes they use (ABS_MT_*, added
+	# with ABS_X/Y/PRESSURE's absinfo or the values' range;
+	# BTN_TOOL_DOUBLETAP): two of the eight.
+	"xit__recordings_touchpads_SynPS2-Synaptics-TouchPad-Clickpad.two-finger-down.events"
+	"xit__recordings_tablets_N-Trig-MultiTouch.touch_1_begin.events"
 )
 if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
 	[[ -n "${TT_CORPUS:-}" ]] || { note "TT_CORPUS is not set: skipped"; exit 77; }

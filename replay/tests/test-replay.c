@@ -395,12 +395,13 @@ test_refusals(void)
 	check_contains(err, "[time-backwards]");
 	free(err);
 
-	/* A code the device does not have. */
-	s = load(HEADER DEV_B("") FRAME(1, DOWN) FRAME(2, "[1,272,1],[0,0,0]"), &o, &rc, &err);
+	/* A code replay cannot create: force feedback needs a driver
+	 * (uinput-device.c leaves EV_FF out). */
+	s = load(HEADER DEV_B("") FRAME(1, DOWN) FRAME(2, "[21,80,1],[0,0,0]"), &o, &rc, &err);
 	check(s == NULL);
 	check_int_eq(rc, -EINVAL);
 	check_contains(err, ":4: error: ");
-	check_contains(err, "[unsupported-code]");
+	check_contains(err, "the kernel cannot create it [unsupported-code]");
 	free(err);
 
 	/* A tracking ID active in two slots is an error for validate, but
@@ -422,6 +423,51 @@ test_refusals(void)
 	s = load(recording, &o, &rc, &err);
 	check_int_eq(rc, -ENOENT);
 	check_contains(err, "no device with id 9");
+	free(err);
+}
+
+/* Codes the frames use that the description lacks are added to the
+ * device (the device delivered them), said once per device with where
+ * each axis's range comes from; guarded keys only with --allow-keys. */
+static void
+test_undeclared(void)
+{
+	static const char text[] = HEADER DEV_B("") FRAME(1, DOWN)
+		FRAME(2, "[1,272,1],[3,0,40],[3,58,30],[0,0,0]")	/* BTN_LEFT, ABS_X, ABS_MT_PRESSURE */
+		FRAME(3, "[3,58,5],[1,30,1],[0,0,0]")			/* KEY_A */
+		FRAME(4, "[1,272,0],[3,58,12],[1,30,0],[0,0,0]");
+	struct rp_options o;
+	struct rp_schedule *s;
+	const struct tt_device *d;
+	char *err = NULL;
+	int rc;
+
+	rp_options_init(&o);
+	s = load(text, &o, &rc, &err);
+	check_int_eq(rc, 0);
+	check_int_eq(count_of(err, "the description lacks"), 1);
+	check_contains(err, "warning: device 3 \"ts\": the description lacks BTN_LEFT, "
+		       "ABS_X (absinfo of ABS_MT_POSITION_X), ABS_MT_PRESSURE (range of the values "
+		       "seen), used by the recording: added");
+	check_contains(err, "2 events of keys that can type or act on your session, and that its "
+		       "description lacks, dropped");
+	d = s ? s->devices[0].dev : NULL;
+	check(d && tt_device_has(d, EV_KEY, BTN_LEFT) && !tt_device_has(d, EV_KEY, KEY_A));
+	check(d && tt_device_has(d, EV_ABS, ABS_X) && d->abs[ABS_X].maximum == 100 &&
+	      d->abs[ABS_X].fuzz == 4);
+	check(d && d->abs[ABS_MT_PRESSURE].minimum == 5 && d->abs[ABS_MT_PRESSURE].maximum == 30);
+	/* The reader's device is left as described. */
+	check(s && !tt_device_has(tt_reader_device(s->reader, 3), EV_KEY, BTN_LEFT));
+	check_int_eq(s ? s->nframes : 0, 4);
+	rp_schedule_free(s);
+	free(err);
+
+	o.allow_keys = true;
+	s = load(text, &o, &rc, &err);
+	check_int_eq(rc, 0);
+	check_contains(err, "lacks KEY_A, BTN_LEFT, ABS_X");
+	check(s && tt_device_has(s->devices[0].dev, EV_KEY, KEY_A));
+	rp_schedule_free(s);
 	free(err);
 }
 
@@ -689,6 +735,7 @@ main(void)
 	RUN(test_neutral_type_a);
 	RUN(test_neutral_type_b);
 	RUN(test_refusals);
+	RUN(test_undeclared);
 	RUN(test_outside_range);
 	RUN(test_keys);
 	RUN(test_uncreatable_axis);
