@@ -62,7 +62,7 @@ expect "touchtape analyze --plot $tmp/files/bug." "$tmp/files/bug.evemu" "$tmp/f
 expect "touchtape convert -o $tmp/files/bug.e" "$tmp/files/bug.evemu"
 expect "touchtape replay --report $tmp/files/bug.j" "$tmp/files/bug.jsonl"
 expect "touchtape replay --speed "
-expect "touchtape diff -t "
+expect "touchtape diff -T "
 
 # Arguments: files for FILE, device nodes (and eventN) for DEVICE.
 expect "touchtape replay $tmp/files/" "$tmp/files/bug.evemu" "$tmp/files/bug.jsonl"

@@ -221,9 +221,9 @@ timeline("t-nul.jsonl", [
     b"\x00",
     b'{"type":"marker","t":1,"kind":"note","text":"a\x00b"}',
 ])
-write("t-no-header.jsonl", join(FRAMES), "bad", [1])
+write("t-no-header.jsonl", join(FRAMES), "header", [1])
 write("t-version.jsonl", join([HDR.replace('"version":1', '"version":99999999999999999999'), DEV] + FRAMES),
-      "bad", [1])
+      "header", [1])
 # Cut inside the header: an empty recording, with a warning.
 write("t-truncated-header.jsonl", HDR[:30], "nodev", [1])
 # A million device records (and 10000 for every command): 256

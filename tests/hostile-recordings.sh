@@ -58,29 +58,32 @@ cd "$h" || exit 1
 # range and codes uinput cannot create stay refused ("bad", "semantic").
 # validate and analyze: a warning (no devices) is not a finding, a file
 # they cannot read is trouble (2), as touchtape(1) says under EXIT STATUS.
-classes=(bad semantic warn ok nodev unreadable added)
+# "header": a timeline whose header cannot be read: the rest means nothing
+# without it, so the file is unreadable (trouble, 2), with one message at
+# line 1.
+classes=(bad semantic warn ok nodev unreadable added header)
 commands=(
-	"validate|validate --max 0|1 1 0 0 0 2 1"
-	"print|print|1 0 0 0 0 2 0"
-	"analyze|analyze|1 1 0 0 0 2 1"
+	"validate|validate --max 0|1 1 0 0 0 2 1 2"
+	"print|print|1 0 0 0 0 2 0 2"
+	"analyze|analyze|1 1 0 0 0 2 1 2"
 	# (No --device here: an id the file lacks is trouble, exit 2, and
 	# many of these files have no device 0.)
-	"analyze-json|analyze --json --no-link|1 1 0 0 0 2 1"
-	"analyze-plot|analyze --plot PLOT --jump-units 100|1 1 0 0 0 2 1"
-	"diff-sample|diff @ $sample|2 1 1 1 1 2 1"
-	"diff-self|diff @ @|2 0 0 0 0 2 0"
-	"convert|convert -o CONV|1 0 0 0 0 2 0"
-	"convert-evemu|convert --to evemu -o CONV|1 0 0 0 0 2 0"
-	"convert-libinput|convert --to libinput -o CONV|1 0 0 0 0 2 0"
-	"inspect-text|inspect --text --width 80|1 0 0 0 0 2 0"
-	"inspect-summary|inspect --summary|1 0 0 0 0 2 0"
-	"inspect-json|inspect --summary --json|1 0 0 0 0 2 0"
-	"inspect-ui|inspect|1 0 0 0 0 2 0"
-	"replay-dry|replay --dry-run --max-gap 0.1|1 1 0 0 1 2 0"
+	"analyze-json|analyze --json --no-link|1 1 0 0 0 2 1 2"
+	"analyze-plot|analyze --plot PLOT --jump-units 100|1 1 0 0 0 2 1 2"
+	"diff-sample|diff @ $sample|2 1 1 1 1 2 1 2"
+	"diff-self|diff @ @|2 0 0 0 0 2 0 2"
+	"convert|convert -o CONV|1 0 0 0 0 2 0 2"
+	"convert-evemu|convert --to evemu -o CONV|1 0 0 0 0 2 0 2"
+	"convert-libinput|convert --to libinput -o CONV|1 0 0 0 0 2 0 2"
+	"inspect-text|inspect --text --width 80|1 0 0 0 0 2 0 2"
+	"inspect-summary|inspect --summary|1 0 0 0 0 2 0 2"
+	"inspect-json|inspect --summary --json|1 0 0 0 0 2 0 2"
+	"inspect-ui|inspect|1 0 0 0 0 2 0 2"
+	"replay-dry|replay --dry-run --max-gap 0.1|1 1 0 0 1 2 0 2"
 	# Without --dry-run: refused before anything opens /dev/uinput.
 	# The host has none, and a file that passed would fail there, so
 	# only files that must be refused are tried ("-": not run).
-	"replay|replay|1 1 - - - 2 -"
+	"replay|replay|1 1 - - - 2 - 2"
 )
 
 # run BIN LABEL ARGS...: runs one command on $name and checks it neither
@@ -148,7 +151,7 @@ check() {
 		for l in ${lines//,/ }; do
 			has_line "$l" || fail "$name validate: no message for line $l"
 		done ;;
-	bad/* | semantic/replay*)
+	bad/* | header/* | semantic/replay*)
 		has_line "$first" || { fail "$name $label: no '$name:$first:' message"
 			head -3 "$o.err" | cut -c1-200 | sed 's/^/  | /' >&2; } ;;
 	added/replay-dry)

@@ -15,11 +15,11 @@ expect_grep 'give a device node' "$tmp/err" "--xi with a file: says what it need
 
 # A device node that is not there: the recorder's error, exit 1, nothing
 # printed, no process left behind.
-expect_exit 1 "missing device" -- "$TOUCHTAPE" print /dev/input/event-none
+expect_exit 2 "missing device" -- "$TOUCHTAPE" print /dev/input/event-none
 expect_grep '/dev/input/event-none: No such file or directory' "$tmp/err" "missing device: named"
 [ -s "$tmp/out" ] && fail "missing device: printed something" || pass "missing device: nothing printed"
 # A character device that is not evdev.
-expect_exit 1 "not evdev" -- "$TOUCHTAPE" print /dev/null
+expect_exit 2 "not evdev" -- "$TOUCHTAPE" print /dev/null
 expect_grep '/dev/null: not an evdev device node' "$tmp/err" "not evdev: says so"
 
 # Standard input that is not a terminal is still a recording to read.

@@ -692,7 +692,7 @@ usage(FILE *out)
 		"\n"
 		"Examples:\n"
 		"  touchtape analyze bug-1234.jsonl\n"
-		"  touchtape analyze --json --device 3 recording.jsonl | jq .anomalies\n"
+		"  touchtape analyze --json --device 0 recording.jsonl | jq .anomalies\n"
 		"  touchtape analyze --ignore touch-active-at-end --strict ci-recording.jsonl\n"
 		"  touchtape analyze --plot touches.svg touchpad.evemu\n",
 		TT_DETECT_DEFAULT_JUMP_MM, TT_DIAG_DEFAULT_MAX);
