@@ -19,6 +19,7 @@ for f in session.jsonl type-a-pairing.jsonl jump-no.jsonl; do
 	wait_for 20 sh -c '"$TOUCHTAPE" list 2>/dev/null | grep -q "touchtape replay:"' ||
 		{ cat "$tmp/replay.out"; fail "$f: the replay device did not appear"; }
 	# Record until the replay is over, however long the host takes.
+	rm -f "$tmp/rec.jsonl"	# record never overwrites a recording
 	"$TOUCHTAPE" record --quiet -o "$tmp/rec.jsonl" "touchtape replay:*" 2>"$tmp/rec.err" &
 	recpid=$!
 	wait "$rpid" || { cat "$tmp/replay.out"; fail "$f: replay failed"; }

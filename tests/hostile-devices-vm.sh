@@ -58,6 +58,7 @@ for hex in "${names[@]}"; do
 		echo "FAIL: list --json is not JSON" >&2; status=1; fi
 	check "list --json" "$tmp/list.json"
 
+	rm -f "$tmp/rec.jsonl"	# record never overwrites a recording
 	"$TOUCHTAPE" record --duration 2 -o "$tmp/rec.jsonl" "$node" 2>"$tmp/rec.err" &
 	rec=$!
 	sleep 0.7

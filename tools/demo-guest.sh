@@ -18,7 +18,8 @@ for _ in $(seq 200); do
 	"$tt" list 2>/dev/null | grep "touchtape replay:" >/dev/null && break
 	sleep 0.05
 done
-"$tt" record --xi --xi-grab=reject-after=50 --xi-window -o "$rec" 'touchtape replay:*' &
+# --force: the demo's own file from a previous `make demo` is replaced.
+"$tt" record --force --xi --xi-grab=reject-after=50 --xi-window -o "$rec" 'touchtape replay:*' &
 record=$!
 wait "$replay"
 sleep 0.5
