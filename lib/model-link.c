@@ -57,6 +57,7 @@ tt_model_link_xi_device(struct tt_model *m, const struct tt_xi_device *xd)
 		x = &m->xidevs[m->nxidevs++];
 	}
 	memset(x, 0, sizeof(*x));
+	m->xi_gone = false;	/* declared again: the X side is back */
 	x->deviceid = xd->deviceid;
 	x->evdev = xd->evdev_device;
 	x->touch = xd->touch_mode != TT_XI_TOUCH_NONE;
@@ -97,7 +98,7 @@ void
 tt_model_link_kernel_begin(struct tt_model *m, struct mdev *d, struct kt *k)
 {
 	k->pub.link = TT_LINK_NONE;
-	if (!m->link_on)
+	if (!m->link_on || m->xi_gone)
 		return;
 	bool linked = false;
 	for (size_t i = 0; i < m->nxidevs && !linked; i++)
@@ -255,6 +256,23 @@ give_up(struct tt_model *m, size_t i)
 	} else {
 		k->pub.link = TT_LINK_NOT_DELIVERED;
 		drop_pending(m, i);
+	}
+}
+
+void
+tt_model_link_xi_lost(struct tt_model *m)
+{
+	m->xi_gone = true;
+	while (m->npending) {
+		size_t i = m->npending - 1;
+		struct kt *k = m->pending[i];
+
+		if (k->xi_matched) {
+			resolve(m, i, false, 0);
+		} else {
+			k->pub.link = TT_LINK_NONE;
+			drop_pending(m, i);
+		}
 	}
 }
 

@@ -76,6 +76,7 @@ struct tt_model {
 	size_t nxt, capxt;
 
 	bool link_on;
+	bool xi_gone;		/* the X connection was lost (x-lost): no XI is to come */
 	int64_t link_window_us;
 	double link_tolerance;
 	struct kt **pending;	/* kernel touches waiting for their XI begin */
@@ -100,3 +101,7 @@ void tt_model_link_kernel_begin(struct tt_model *m, struct mdev *d, struct kt *k
 void tt_model_link_xi_touch(struct tt_model *m, const struct tt_xi_event *ev, size_t line);
 void tt_model_link_advance(struct tt_model *m, int64_t now);
 void tt_model_link_flush(struct tt_model *m);
+/* The recorder lost the X server: touches waiting for their XI begin,
+ * and those that begin until X devices are declared again, have nothing
+ * to link to (TT_LINK_NONE), not an undelivered touch. */
+void tt_model_link_xi_lost(struct tt_model *m);

@@ -989,6 +989,10 @@ feed_marker(struct tt_model *m, const struct tt_record *rec)
 {
 	const struct tt_marker *mk = rec->marker;
 
+	if (mk->kind == TT_MARKER_X_LOST) {
+		tt_model_link_xi_lost(m);
+		return;
+	}
 	if (mk->kind != TT_MARKER_DEVICE_REMOVED || mk->device < 0)
 		return;
 	struct mdev *d = tt_model_find_dev(m, (uint32_t)mk->device);

@@ -85,4 +85,14 @@ if [ -n "$corpus" ] && [ -d "$corpus/evemu" ]; then
 	expect_eq "$(json "$tmp/i.json" 'd["anomaly_counts"]["total"]')" 3 "3M: the cut-short frame and two touches down at the end"
 	agree "leftmove" "$corpus/evemu/evemu-devices__touchpads_SynPS2 Synaptics TouchPad.leftmove.events"
 fi
+# The X server lost while recording (an x-lost marker): the touches after
+# it have no XI side to reach, which is not the X server failing to
+# deliver them (validate called them not-delivered errors).
+f=$samples/xi-touchscreen-two-finger.jsonl
+{ sed -n 1,10p "$f"
+  echo '{"type":"marker","t":50000,"kind":"x-lost","text":"X server went away"}'
+  sed -n '11,$p' "$f" | grep -v '"type":"xi"'; } >"$tmp/x-lost.jsonl"
+expect_exit 0 "x-lost: validate finds no undelivered touch" -- "$TOUCHTAPE" validate "$tmp/x-lost.jsonl"
+"$TOUCHTAPE" analyze --json "$tmp/x-lost.jsonl" >"$tmp/x-lost.json"
+expect_eq "$(json "$tmp/x-lost.json" 'd["links"]["not_delivered"]')" 0 "x-lost: analyze counts no undelivered touch"
 finish
