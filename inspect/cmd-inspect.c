@@ -164,6 +164,9 @@ report_read_error(const struct tt_index *ix)
 static int
 report_errors(const struct tt_index *ix)
 {
+	/* The rest of the file could not be read: trouble, not a finding. */
+	if (ix->read_stopped)
+		return TT_EXIT_TROUBLE;
 	if (ix->nerrors) {
 		const char *first = ix->first_error ? ix->first_error : "?";
 		if (ix->nerrors == 1)
@@ -219,7 +222,7 @@ run_text(struct tt_index *ix, const struct options *o)
 		tt_error("writing the output: %s", strerror(errno));
 		return TT_EXIT_FAILURE;
 	}
-	return rc < 0 ? TT_EXIT_FAILURE : report_errors(ix);
+	return rc < 0 ? TT_EXIT_TROUBLE : report_errors(ix);
 }
 
 static int
@@ -314,7 +317,7 @@ run_headless(struct tt_index *ix, const char *size, const char *script)
 	printf("=== screen %d (end) ===\n", ++dumps);
 	tv_screen_dump(&s, stdout);
 	tv_screen_fini(&s);
-	return read_failed ? TT_EXIT_FAILURE : report_errors(ix);
+	return read_failed ? TT_EXIT_TROUBLE : report_errors(ix);
 }
 
 static void *

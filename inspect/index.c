@@ -624,6 +624,7 @@ tt_index_step(struct tt_index *ix, size_t max)
 		rc = tt_reader_next(ix->reader, &rec);
 		tt_index_lock(ix);
 		if (rc == 0 || rc == -EIO) {
+			ix->read_stopped = rc == -EIO;
 			finish(ix);
 			tt_index_unlock(ix);
 			return rc;

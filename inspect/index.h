@@ -172,6 +172,7 @@ struct tt_index {
 	int64_t first_us, last_us;	/* over every timed record */
 	bool have_time;
 	size_t nerrors;		/* lines the reader refused */
+	bool read_stopped;	/* a read error ended the file early (-EIO) */
 	char *first_error;
 	size_t nwarnings;	/* the reader's warnings (truncated last line...) */
 	char *first_warning;

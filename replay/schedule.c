@@ -55,6 +55,7 @@ struct load_ctx {
 	const struct rp_options *o;
 	enum tt_record_type feeding;	/* the record the checker is given */
 	size_t errors;			/* what refuses the file */
+	bool read_stopped;		/* a read error ended the file early */
 	/* Errors for validate that replay reproduces anyway: how many, the
 	 * first of each kind, and why. */
 	size_t tolerated[TT_CHECK_COUNT];
@@ -544,8 +545,10 @@ read_all(struct rp_schedule *s, struct load_ctx *ctx)
 		if (rc < 0) {
 			ctx->errors++;
 			fprintf(ctx->err, "%s\n", tt_reader_error(s->reader));
-			if (rc == -EIO)
+			if (rc == -EIO) {
+				ctx->read_stopped = true;
 				break;
+			}
 			continue;
 		}
 		ctx->feeding = rec.type;
@@ -640,6 +643,13 @@ rp_schedule_load(const char *path, const struct rp_options *o, FILE *err,
 	ctx.name = tt_reader_name(s->reader);
 	ctx.reader = s->reader;
 	read_all(s, &ctx);
+	/* A file that cannot be read to its end is trouble (exit 2), not a
+	 * finding in it. */
+	if (ctx.read_stopped) {
+		fprintf(err, "%s: the file cannot be read to its end: refusing to replay "
+			"(nothing was created)\n", ctx.name);
+		return -EIO;
+	}
 	if (ctx.errors) {
 		fprintf(err, "%s: %zu error%s that replay cannot reproduce: refusing to replay "
 			"(nothing was created)\n", ctx.name, ctx.errors, ctx.errors == 1 ? "" : "s");

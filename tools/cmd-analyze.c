@@ -746,9 +746,6 @@ read_all(struct analyze *a, struct tt_reader *r, const struct tt_read_options *r
 
 	while ((rc = tt_reader_next(r, &rec)) != 0) {
 		if (rc < 0) {
-			/* An error of the file: on stderr like every command's,
-			 * and in the report. */
-			tt_error("%s", tt_reader_error(r));
 			tt_detect_reader_error(a->detect, a->name, tt_reader_error(r));
 			if (rc == -EIO)
 				return rc;
