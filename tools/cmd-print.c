@@ -45,7 +45,6 @@ struct print_dev {
 struct printer {
 	FILE *out;
 	bool deltas;
-	int64_t only_device;	/* -1 for all */
 	const struct tt_read_options *ro;	/* --device, --from, --to */
 	struct print_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
@@ -215,8 +214,6 @@ print_frame(struct printer *p, const struct tt_frame *f)
 	struct print_dev *pd = find_dev(p, f->device);
 	char ts[32], tb[16], cb[16];
 
-	if (p->only_device >= 0 && (int64_t)f->device != p->only_device)
-		return;
 	tt_format_time(ts, sizeof(ts), f->time_us);
 	if (f->flags & TT_FRAME_DROPPED)
 		fprintf(p->out, "%s dev%u  **** SYN_DROPPED: the kernel dropped events here ****\n", ts, f->device);
@@ -594,7 +591,7 @@ tt_cmd_print(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct printer p = { .out = stdout, .deltas = true, .only_device = -1 };
+	struct printer p = { .out = stdout, .deltas = true };
 	const char *path = NULL;
 	const char *xi = NULL;
 	int opt, rc, status;
