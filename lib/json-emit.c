@@ -7,6 +7,7 @@
 
 #include "json-emit.h"
 #include "util-mem.h"
+#include "util-strings.h"
 
 void
 tt_json_emit_init_file(struct tt_json_emit *j, FILE *out)
@@ -72,30 +73,6 @@ raw_str(struct tt_json_emit *j, const char *s)
 	tt_json_emit_raw(j, s, strlen(s));
 }
 
-/* Length of the valid UTF-8 sequence at @s, 0 if invalid. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) { n = 2; cp = s[0] & 0x1f; }
-	else if ((s[0] & 0xf0) == 0xe0) { n = 3; cp = s[0] & 0x0f; }
-	else if ((s[0] & 0xf8) == 0xf0) { n = 4; cp = s[0] & 0x07; }
-	else return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* The escape for a byte that cannot stand as it is, or NULL. */
 static const char *
 escape_of(unsigned char c, char tmp[8])
@@ -119,7 +96,9 @@ void
 tt_json_emit_escaped(struct tt_json_emit *j, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *end = s + strlen(str);
 	char tmp[8];
+	uint32_t cp;
 
 	tt_json_emit_raw(j, "\"", 1);
 	while (*s) {
@@ -131,7 +110,7 @@ tt_json_emit_escaped(struct tt_json_emit *j, const char *str)
 			s++;
 			continue;
 		}
-		n = utf8_len(s);
+		n = tt_utf8_seq_len(s, (size_t)(end - s), &cp);
 		if (n == 0) {
 			raw_str(j, "\\ufffd");
 			s++;

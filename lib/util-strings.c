@@ -11,10 +11,8 @@
 #include "util-mem.h"
 #include "util-strings.h"
 
-/* Length of the valid UTF-8 sequence at @s (1-4), or 0 if invalid.
- * Rejects overlong forms, surrogates and code points above U+10FFFF. */
-static size_t
-utf8_seq_len(const unsigned char *s, size_t avail, uint32_t *cp)
+size_t
+tt_utf8_seq_len(const unsigned char *s, size_t avail, uint32_t *cp)
 {
 	unsigned char c = s[0];
 	size_t n;
@@ -59,7 +57,7 @@ tt_str_is_clean(const char *s, size_t len)
 
 	while (i < len) {
 		uint32_t cp;
-		size_t n = utf8_seq_len(p + i, len - i, &cp);
+		size_t n = tt_utf8_seq_len(p + i, len - i, &cp);
 		if (n == 0 || is_control(cp))
 			return false;
 		i += n;
@@ -78,7 +76,7 @@ tt_str_sanitize(const char *in, size_t len, size_t maxbytes)
 
 	while (i < len) {
 		uint32_t cp;
-		size_t n = utf8_seq_len(p + i, len - i, &cp);
+		size_t n = tt_utf8_seq_len(p + i, len - i, &cp);
 		const char *rep = NULL;
 		size_t replen;
 

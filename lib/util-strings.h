@@ -5,6 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Length of the valid UTF-8 sequence at @s (1-4, at most @avail bytes),
+ * or 0 if invalid; *cp is its code point. Rejects overlong forms,
+ * surrogates and code points above U+10FFFF. */
+size_t tt_utf8_seq_len(const unsigned char *s, size_t avail, uint32_t *cp);
+
 /*
  * Returns a newly allocated copy of the first @len bytes of @in that is
  * safe for a file and a terminal: valid UTF-8, with C0 and C1 control
