@@ -104,12 +104,14 @@ if grep -q ' dev0 ' "$tmp/xonly.out"; then echo "FAIL: kernel events in print --
 if grep -q ' XI  ' "$tmp/plain.out"; then echo "FAIL: XI events without --xi" >&2; status=1; fi
 
 # 2. No argument on a terminal: the picker, then the device live, ended
-# by Ctrl-C typed on the terminal (a pty from script(1)).
+# by Ctrl-C typed on the terminal (a pty from script(1)). script runs
+# $SHELL -c, and dash forks rather than execs the command, so a shell in
+# the foreground would die of the Ctrl-C too: exec.
 make_touchscreen "$vm_data/touchscreen.desc"
 trc=0
 ( sleep 1.5; printf 't\n'; sleep 1; evemu-play "$node" <"$vm_data/two-finger.events"; sleep 1
   printf '\003'; sleep 2 ) |
-	script -qec "'$TOUCHTAPE' print" /dev/null >"$tmp/term.out" 2>&1 || trc=$?
+	script -qec "exec '$TOUCHTAPE' print" /dev/null >"$tmp/term.out" 2>&1 || trc=$?
 tr -d '\r' <"$tmp/term.out" >"$tmp/term.txt"
 check "$tmp/term.txt" 'Record which\?' "picker: asks which device"
 check "$tmp/term.txt" 'slot 1 begins' "picker: the picked device live"

@@ -15,7 +15,7 @@ for answer in t "$(printf '1\n')"; do
 	# script gives the recorder a terminal on stdin and stderr; the
 	# answer is typed when it asks, then touches arrive.
 	( sleep 1.5; printf '%s\n' "$answer"; sleep 1; evemu-play "$node" <"$vm_data/two-finger.events"; sleep 3 ) |
-		script -qec "'$TOUCHTAPE' record --duration 4 -o '$tmp/picked.jsonl'" /dev/null >"$tmp/term.out" 2>&1 || true
+		script -qec "exec '$TOUCHTAPE' record --duration 4 -o '$tmp/picked.jsonl'" /dev/null >"$tmp/term.out" 2>&1 || true
 	if ! grep -q 'Record which?' "$tmp/term.out"; then
 		echo "FAIL: no question on the terminal for answer '$answer'" >&2; cat "$tmp/term.out" >&2; status=1; continue
 	fi

@@ -15,6 +15,5 @@ fuzz:
 # The harness, its growing corpus and its findings live in the build tree.
 clean-local: clean-fuzz
 clean-fuzz:
-	rm -rf tests/fuzz/corpus-* tests/fuzz/found-* tests/fuzz/fuzz-reader \
-		tests/fuzz/probe tests/fuzz/probe.c
+	rm -rf tests/fuzz/corpus-* tests/fuzz/found-* tests/fuzz/fuzz-reader
 .PHONY: clean-fuzz
