@@ -11,8 +11,7 @@ libtouchtape_sources += \
 EXTRA_DIST += formats/timeline.md formats/timeline.schema.json
 dist_pkgdata_DATA = formats/timeline.schema.json
 
-# touchtape convert and the importers' tests.
-dist_man_MANS += man/touchtape-convert.1
+# The importers' tests.
 check_PROGRAMS += tests/test-import
 TESTS += tests/test-import
 tests_test_import_SOURCES = tests/test-import.c $(tests_common_sources)
@@ -25,6 +24,3 @@ tests_test_import_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 tests_test_import_san_LDADD = libtouchtape-san.la -lm
 tests_test_import_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
-TESTS += tests/convert-evemu-corpus.sh tests/convert-cli.sh tests/convert-libinput.sh
-EXTRA_DIST += tests/convert-evemu-corpus.sh tests/convert-cli.sh tests/convert-libinput.sh \
-	tests/convert-vm-guest.sh

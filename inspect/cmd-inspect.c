@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../tools/commands.h"
-#include "../tools/read-options.h"
+#include "commands.h"
+#include "read-options.h"
 #include "index.h"
 #include "log.h"
 #include "summary.h"

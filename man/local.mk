@@ -1,2 +1,2 @@
-dist_man_MANS += man/touchtape.1 man/touchtape-timeline.5 \
-	man/touchtape-print.1 man/touchtape-validate.1
+# The file format's page; each command's page is listed by its folder.
+dist_man_MANS += man/touchtape-timeline.5

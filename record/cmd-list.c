@@ -9,7 +9,7 @@
 #include <string.h>
 #include <X11/extensions/XI2.h>
 
-#include "../tools/commands.h"
+#include "commands.h"
 #include "input-devices.h"
 #include "json-emit.h"
 #include "log.h"

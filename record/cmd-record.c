@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../tools/commands.h"
-#include "../tools/output.h"
+#include "commands.h"
+#include "output.h"
 #include "gzip-out.h"
 #include "input-devices.h"
 #include "log.h"

@@ -1,9 +1,5 @@
 # touchtape record (kernel evdev side) and touchtape list.
-touchtape_record_sources = \
-	record/evdev-capture.c record/evdev-capture.h \
-	record/keymask.c record/keymask.h
-touchtape_sources += $(touchtape_record_sources) \
-	record/event-loop.c record/event-loop.h \
+touchtape_sources += \
 	record/input-devices.c record/input-devices.h \
 	record/recorder.c record/recorder.h \
 	record/cmd-record.c record/cmd-list.c
@@ -11,8 +7,8 @@ dist_man_MANS += man/touchtape-record.1 man/touchtape-list.1
 
 # Host unit test: tt_capture through a pipe (plain and ASan+UBSan).
 record_tests_test_capture_SOURCES = record/tests/test-capture.c \
-	$(touchtape_record_sources) $(tests_common_sources)
-record_tests_test_capture_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/record -I$(top_srcdir)/tests
+	$(touchtape_evdev_capture_sources) $(tests_common_sources)
+record_tests_test_capture_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 record_tests_test_capture_LDADD = libtouchtape.la -lm
 check_PROGRAMS += record/tests/test-capture
 TESTS += record/tests/test-capture

@@ -6,21 +6,21 @@ touchtape_sources += $(touchtape_xi_convert_sources) \
 
 # Host unit test of the conversion with hand-built structs (plain and
 # ASan+UBSan). Needs only the X headers, no X server.
-tests_test_xi_convert_SOURCES = tests/test-xi-convert.c $(touchtape_xi_convert_sources) \
+record_tests_test_xi_convert_SOURCES = record/tests/test-xi-convert.c $(touchtape_xi_convert_sources) \
 	$(tests_common_sources)
-tests_test_xi_convert_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/record -I$(top_srcdir)/tests
-tests_test_xi_convert_CFLAGS = $(AM_CFLAGS) $(X11_CFLAGS) $(XI_CFLAGS)
-tests_test_xi_convert_LDADD = libtouchtape.la -lm
-check_PROGRAMS += tests/test-xi-convert
-TESTS += tests/test-xi-convert
+record_tests_test_xi_convert_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/record -I$(top_srcdir)/tests
+record_tests_test_xi_convert_CFLAGS = $(AM_CFLAGS) $(X11_CFLAGS) $(XI_CFLAGS)
+record_tests_test_xi_convert_LDADD = libtouchtape.la -lm
+check_PROGRAMS += record/tests/test-xi-convert
+TESTS += record/tests/test-xi-convert
 if HAVE_SANITIZERS
-tests_test_xi_convert_san_SOURCES = $(tests_test_xi_convert_SOURCES)
-tests_test_xi_convert_san_CPPFLAGS = $(tests_test_xi_convert_CPPFLAGS)
-tests_test_xi_convert_san_CFLAGS = $(AM_CFLAGS) $(X11_CFLAGS) $(XI_CFLAGS) $(SANITIZE_FLAGS)
-tests_test_xi_convert_san_LDFLAGS = $(SANITIZE_FLAGS)
-tests_test_xi_convert_san_LDADD = libtouchtape-san.la -lm
-check_PROGRAMS += tests/test-xi-convert-san
-TESTS += tests/test-xi-convert-san
+record_tests_test_xi_convert_san_SOURCES = $(record_tests_test_xi_convert_SOURCES)
+record_tests_test_xi_convert_san_CPPFLAGS = $(record_tests_test_xi_convert_CPPFLAGS)
+record_tests_test_xi_convert_san_CFLAGS = $(AM_CFLAGS) $(X11_CFLAGS) $(XI_CFLAGS) $(SANITIZE_FLAGS)
+record_tests_test_xi_convert_san_LDFLAGS = $(SANITIZE_FLAGS)
+record_tests_test_xi_convert_san_LDADD = libtouchtape-san.la -lm
+check_PROGRAMS += record/tests/test-xi-convert-san
+TESTS += record/tests/test-xi-convert-san
 endif
 
 # The kernel-to-X link of a recording as JSON lines (lib/model.h), for the

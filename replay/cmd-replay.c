@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "../tools/commands.h"
-#include "../tools/output.h"
-#include "../tools/read-options.h"
+#include "commands.h"
+#include "output.h"
+#include "read-options.h"
 #include "log.h"
 #include "player.h"
 #include "report.h"

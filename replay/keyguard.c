@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../record/keymask.h"
+#include "keymask.h"
 #include "evnames.h"
 #include "keyguard.h"
 #include "util-mem.h"

@@ -22,20 +22,20 @@ touchtape_sources += \
 dist_man_MANS += man/touchtape-replay.1
 
 # Host tests: the pure parts, with a fake clock and a buffer sink.
-check_PROGRAMS += tests/test-replay
-TESTS += tests/test-replay
-tests_test_replay_SOURCES = replay/tests/test-replay.c $(replay_core_sources) \
-	record/keymask.c record/keymask.h tests/test-common.c tests/test-common.h
-tests_test_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/replay -I$(top_srcdir)/tests
-tests_test_replay_LDADD = libtouchtape.la -lm
+check_PROGRAMS += replay/tests/test-replay
+TESTS += replay/tests/test-replay
+replay_tests_test_replay_SOURCES = replay/tests/test-replay.c $(replay_core_sources) \
+	evdev/keymask.c evdev/keymask.h tests/test-common.c tests/test-common.h
+replay_tests_test_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/replay -I$(top_srcdir)/tests
+replay_tests_test_replay_LDADD = libtouchtape.la -lm
 if HAVE_SANITIZERS
-check_PROGRAMS += tests/test-replay-san
-TESTS += tests/test-replay-san
-tests_test_replay_san_SOURCES = $(tests_test_replay_SOURCES)
-tests_test_replay_san_CPPFLAGS = $(tests_test_replay_CPPFLAGS)
-tests_test_replay_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
-tests_test_replay_san_LDADD = libtouchtape-san.la -lm
-tests_test_replay_san_LDFLAGS = $(SANITIZE_FLAGS)
+check_PROGRAMS += replay/tests/test-replay-san
+TESTS += replay/tests/test-replay-san
+replay_tests_test_replay_san_SOURCES = $(replay_tests_test_replay_SOURCES)
+replay_tests_test_replay_san_CPPFLAGS = $(replay_tests_test_replay_CPPFLAGS)
+replay_tests_test_replay_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+replay_tests_test_replay_san_LDADD = libtouchtape-san.la -lm
+replay_tests_test_replay_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
 
 TESTS += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck-vm.sh

@@ -10,6 +10,6 @@
 
 void rp_report_print_verify(FILE *out, const struct rp_verify_result *v);
 /* Writes the JSON report to @f (the caller opens, flushes and closes it:
- * tools/output.h); @v may be NULL. */
+ * cli/output.h); @v may be NULL. */
 void rp_report_write(FILE *f, const struct rp_schedule *s, const struct rp_stats *st,
 		     const struct rp_summary *sum, const struct rp_verify_result *v);

@@ -11,7 +11,7 @@
 #include "evnames.h"
 #include "kernel-model.h"
 #include "keyguard.h"
-#include "../record/keymask.h"
+#include "keymask.h"
 #include "log.h"
 #include "uinput-device.h"
 #include "schedule.h"

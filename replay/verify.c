@@ -7,7 +7,7 @@
 #include <sys/ioctl.h>
 #include <linux/input.h>
 
-#include "../record/evdev-capture.h"
+#include "evdev-capture.h"
 #include "verify.h"
 #include "util-mem.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --verify: reads every created device back through evdev while replaying
- * (record/evdev-capture.h), predicts what the kernel must deliver for what
+ * (evdev/evdev-capture.h), predicts what the kernel must deliver for what
  * was written (kernel-model.h), and compares the two frame by frame.
  * Differences between the recording and the delivery that the model
  * predicts are explained (with their reason); anything else is an

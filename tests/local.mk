@@ -67,11 +67,9 @@ tests_test_json_emit_san_LDADD = $(tt_san_ldadd)
 tests_test_json_emit_san_LDFLAGS = $(tt_san_ldflags)
 endif
 
-# Command-line tests of the built touchtape binary.
-TESTS += \
-	tests/cli-basics.sh \
-	tests/cli-validate.sh
-EXTRA_DIST += tests/cli-basics.sh tests/cli-validate.sh tests/lib.sh tests/data
+
+# The helpers every shell test sources, and the data they share.
+EXTRA_DIST += tests/lib.sh tests/data
 
 # evemu events-only files without their description.
 TESTS += tests/evemu-events-only.sh
@@ -107,16 +105,6 @@ EXTRA_DIST += \
 	tests/docs-options.sh tests/docs-options.py \
 	tests/docs-examples.sh tests/docs-examples.py \
 	tests/docs-samples.sh tests/docs-completion.sh
-# print and diff: the answers they give (issue 15) and print of a live
-# device (issue 16).
-TESTS += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh \
-	tests/print-live-cli.sh tests/print-live-vm.sh
-EXTRA_DIST += tests/diff-xi-pairing.sh tests/print-times.sh tests/print-plurals.sh \
-	tests/print-live-cli.sh tests/print-live-vm.sh
-# Issue 16, one convention for every command: outputs that never destroy
-# an input or a previous file, the shared options, exit statuses.
-TESTS += tests/output-safety.sh tests/options-convention.sh
-EXTRA_DIST += tests/output-safety.sh tests/options-convention.sh
 # Reading BOM, CRLF and gzip recordings in every format, writing .gz, and
 # hostile gzip input.
 TESTS += tests/read-variants.sh tests/gz-hostile.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The kernel and X paths of touchtape under ASan+UBSan+LeakSanitizer
-# (touchtape-san, built by tools/local.mk), in one VM boot with Xorg:
+# (touchtape-san, built by cli/local.mk), in one VM boot with Xorg:
 #   1. list and list --json while a replayed device exists;
 #   2. record of a replayed multi-touch stream, ended by SIGINT;
 #   3. replay (--verify; --exact for the touchpad) of the touchscreen and the touchpad

@@ -3,7 +3,7 @@
 # letter and long name, the same reading options everywhere, exit 2 for
 # trouble, messages that name the command and the file once.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
-. "${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 T=$TOUCHTAPE
 s="$samples/3m-two-finger.jsonl"

@@ -3,7 +3,7 @@
 # recorded again matches the original (kernel level). Runs every scenario
 # in one VM boot.
 set -euo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/vm/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../tests/vm/lib.sh"
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
 export TOUCHTAPE
 vm_reexec "${BASH_SOURCE[0]}" --timeout 120

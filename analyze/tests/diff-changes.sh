@@ -3,7 +3,7 @@
 # other tracking IDs (what a replay changes), and its own conversion; a
 # changed copy (a touch removed, an ownership outcome changed, positions
 # shifted) reports exactly those changes.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 data="$abs_top_srcdir/tests/data/analyze"
 corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
 s="$data/session.jsonl"

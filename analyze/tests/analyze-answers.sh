@@ -7,7 +7,7 @@
 #   on kwin stroke_n_3 (the touch in slot 1 begins without ABS_MT_POSITION_Y);
 # - analyze and inspect --summary give the same duration and the same
 #   anomaly counts.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 corpus="${TT_CORPUS:-}"
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
 

@@ -7,7 +7,7 @@
 # validate, hold the same events as evemu-record saw, and round-trip
 # libinput -> timeline -> libinput.
 # Last, converted corpus recordings replay with `touchtape replay --verify`.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 
 # Device and frame records (markers: notes that become comments).
 body() { grep -v '"type":"marker"' "$1" | tail -n +2; }
@@ -160,7 +160,7 @@ cp "$abs_top_srcdir/samples/3m-two-finger.jsonl" "$vmout/replay-3m.jsonl"
 cp "$vmout/ntrig-type-a.evemu" "$vmout/replay-ntrig.evemu"
 rc=0
 TOUCHTAPE="$TOUCHTAPE" "$abs_top_srcdir/tests/vm/run" --timeout 240 --rw "$vmout" -- \
-	bash "$abs_top_srcdir/tests/convert-vm-guest.sh" "$vmout" "$@" || rc=$?
+	bash "$abs_top_srcdir/convert/tests/convert-vm-guest.sh" "$vmout" "$@" || rc=$?
 [ "$rc" -eq 77 ] && { echo "VM rig unavailable: VM part skipped"; finish; }
 [ "$rc" -eq 0 ] || fail "VM run exited $rc"
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs inside the VM rig (tests/convert-libinput.sh starts it): for each
+# Runs inside the VM rig (convert/tests/convert-libinput.sh starts it): for each
 # corpus recording given, creates its device through uinput, replays its
 # events with evemu-play, and records them at the same time with
 # `libinput record` and evemu-record. Then replays the touchtape

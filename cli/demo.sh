@@ -28,7 +28,7 @@ say "touchtape validate $sample"
 "$tt" validate "$sample" || exit 1
 
 say "booting the VM rig (kernel with uinput, Xorg with XI 2.2): replay + record"
-"$srcdir/tests/vm/run" --xorg --timeout 240 --rw "$out" -- bash "$srcdir/tools/demo-guest.sh"
+"$srcdir/tests/vm/run" --xorg --timeout 240 --rw "$out" -- bash "$srcdir/cli/demo-guest.sh"
 status=$?
 if [ "$status" -eq 77 ]; then
 	echo "demo: QEMU cannot run here; showing the bundled sample instead of a fresh recording"

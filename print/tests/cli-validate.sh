@@ -1,7 +1,7 @@
 #!/bin/sh
 # touchtape validate: exit status, "touchtape validate: FILE:LINE: what
 # [kind]" messages, truncated files, --strict, --ignore, --max per kind.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 
 hdr='{"format":"touchtape-timeline","version":1,"start":{"monotonic_us":1,"realtime_us":2}}'
 dev='{"type":"device","id":0,"name":"t","input_id":{"bustype":3,"vendor":1,"product":2,"version":3},"codes":{"EV_KEY":["BTN_TOUCH"]},"absinfo":{"ABS_MT_SLOT":{"min":0,"max":1},"ABS_MT_TRACKING_ID":{"min":0,"max":65535},"ABS_MT_POSITION_X":{"min":0,"max":100}},"mt":{"protocol":"B","slots":2}}'

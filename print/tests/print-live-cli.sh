@@ -1,8 +1,8 @@
 #!/bin/sh
 # touchtape print's live mode, what the host can check without devices:
 # which argument goes live, and the errors. The live view itself is
-# tests/print-live-vm.sh.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+# print/tests/print-live-vm.sh.
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 m3="$samples/3m-two-finger.jsonl"
 
 expect_exit 0 "--help" -- "$TOUCHTAPE" print --help

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The touchtape command line: help, version, usage errors, exit codes,
 # print on files and pipes.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 
 expect_exit 0 "--version" -- "$TOUCHTAPE" --version
 expect_grep '^touchtape [0-9]+\.[0-9]+' "$tmp/out" "--version prints the version"

@@ -2,7 +2,7 @@
 # touchtape print: every event at its own time (the frame's time plus the
 # event's dt, the frame's time when it has none), and the gap between
 # frames with its sign.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 m3="$samples/3m-two-finger.jsonl"
 
 # The 3M sample's first frame: t 19, SYN_REPORT without dt.

@@ -2,7 +2,7 @@
 # Counts in the text output of print, inspect and diff: "1 frame", never
 # "1 frames", on a hand-made file with one of everything and on every
 # sample.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 
 # One device with one slot, one frame, one touch.
 cat >"$tmp/one.jsonl" <<'EOT'

@@ -6,7 +6,7 @@
 #    recording (Type B), N-Trig and bcm5974 (Type A).
 # 2. max_simultaneous_touches that the corpus's own script computed
 #    (SOURCES.tsv) for every MT evemu recording in the corpus.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
 [ -d "$corpus" ] || { echo "no corpus at $corpus: skipped"; exit 77; }
 

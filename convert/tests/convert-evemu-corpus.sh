@@ -3,7 +3,7 @@
 # (with its companion description where SOURCES.tsv names one), validates,
 # and round-trips through evemu with the same description and the same E:
 # events (compared by value: times in µs, types, codes, values).
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 
 corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
 [ -d "$corpus/evemu" ] || { echo "no corpus at $corpus"; exit 77; }

@@ -4,7 +4,7 @@
 # failed command leaves the previous file as it was; record -o refuses an
 # existing file unless --force.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
-. "${abs_top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 T=$TOUCHTAPE
 src="$samples/3m-two-finger.jsonl"

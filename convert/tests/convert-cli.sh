@@ -1,7 +1,7 @@
 #!/bin/sh
 # touchtape convert: usage, exit codes, what the target cannot hold is
 # reported, --desc, stdin, look-alikes, FILE:LINE on malformed input.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 
 expect_exit 0 "--help" -- "$TOUCHTAPE" convert --help
 expect_grep 'touchtape convert \[OPTIONS\] IN' "$tmp/out" "usage line"

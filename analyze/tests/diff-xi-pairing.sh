@@ -3,7 +3,7 @@
 # two fingers that begin together reach the X clients in either order, so
 # pairing by begin time alone compares one finger with the other. Where
 # there is no link, a client's touches pair in begin order.
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 a="$samples/xi-ownership-accept.jsonl"
 b="$samples/xi-ownership-reject-after-50.jsonl"
 

@@ -5,7 +5,7 @@
 # otherwise) spanning its full range, a time axis, and a panel of x, y
 # and pressure per touch (capped, and the SVG says so). The SVG is valid
 # XML and renders to a PNG of its size (rsvg-convert).
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 data="$abs_top_srcdir/tests/data/analyze"
 corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
 max_panels=16	# TT_PLOT_MAX_TOUCH_PANELS

@@ -3,7 +3,7 @@
 # (NAME-yes.jsonl: the anomaly listed with the right line; exit 1 for an
 # error, for a warning only with --strict) and one that must not
 # (NAME-no.jsonl, exit 0 even with --strict, no anomalies at all).
-. "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 data="$abs_top_srcdir/tests/data/analyze"
 
 check_kind() {

@@ -9,7 +9,7 @@
 #   2. `print` without an argument on a terminal: the recorder's device
 #      picker, then the picked device live, until Ctrl-C (exit 0).
 set -euo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/vm/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../tests/vm/lib.sh"
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
 export TOUCHTAPE
 vm_reexec "${BASH_SOURCE[0]}" --xorg --timeout 150
