@@ -60,6 +60,7 @@ usage(FILE *out)
 		"Examples:\n"
 		"  touchtape inspect tap.jsonl\n"
 		"  touchtape inspect --json tap.jsonl\n"
+
 		"  touchtape inspect --text --from 1.2 --to 1.8 --width 120 tap.jsonl\n"
 		"  touchtape record -o - /dev/input/event5 | touchtape inspect -\n"
 		"\n"
@@ -151,29 +152,32 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 /* A read that ended the file (an I/O error, a bad header): the reader's
  * FILE:LINE message says which. */
 static void
-report_read_error(const struct tt_index *ix)
+report_read_error(struct tt_index *ix)
 {
-	const char *why = tt_reader_error(ix->reader);
+	const char *why = tt_reader_error(tt_index_reader(ix));
 
 	if (why && *why)
 		tt_error("%s", why);
 	else
-		tt_error("%s: read error", ix->name);
+		tt_error("%s: read error", tt_index_name(ix));
 }
 
 static int
 report_errors(const struct tt_index *ix)
 {
+	struct ti_read_status rs;
+
+	tt_index_read_status(ix, &rs);
 	/* The rest of the file could not be read: trouble, not a finding. */
-	if (ix->read_stopped)
+	if (rs.stopped)
 		return TT_EXIT_TROUBLE;
-	if (ix->nerrors) {
-		const char *first = ix->first_error ? ix->first_error : "?";
-		if (ix->nerrors == 1)
+	if (rs.nerrors) {
+		const char *first = rs.first_error ? rs.first_error : "?";
+		if (rs.nerrors == 1)
 			tt_error("%s", first);
 		else
-			tt_error("%s (and %zu more unreadable line%s)", first, ix->nerrors - 1,
-				 tt_plural_s(ix->nerrors - 1));
+			tt_error("%s (and %zu more unreadable line%s)", first, rs.nerrors - 1,
+				 tt_plural_s(rs.nerrors - 1));
 		return TT_EXIT_FAILURE;
 	}
 	return TT_EXIT_OK;
@@ -186,16 +190,16 @@ check_window(const struct tt_index *ix, const struct options *o)
 {
 	char tb[32], tf[32], tl[32];
 
-	if (!ix->have_time || (!o->have_from && !o->have_to))
+	if (!tt_index_stats(ix)->have_time || (!o->have_from && !o->have_to))
 		return 0;
-	tt_format_time(tf, sizeof(tf), ix->first_us);
-	tt_format_time(tl, sizeof(tl), ix->last_us);
-	if (o->have_from && o->from > ix->last_us)
+	tt_format_time(tf, sizeof(tf), tt_index_first_us(ix));
+	tt_format_time(tl, sizeof(tl), tt_index_last_us(ix));
+	if (o->have_from && o->from > tt_index_last_us(ix))
 		return tt_usage_error("inspect", "--from %s is after the end of %s (%s to %s s)",
-				      tt_format_time(tb, sizeof(tb), o->from), ix->name, tf, tl);
-	if (o->have_to && o->to < ix->first_us)
+				      tt_format_time(tb, sizeof(tb), o->from), tt_index_name(ix), tf, tl);
+	if (o->have_to && o->to < tt_index_first_us(ix))
 		return tt_usage_error("inspect", "--to %s is before the start of %s (%s to %s s)",
-				      tt_format_time(tb, sizeof(tb), o->to), ix->name, tf, tl);
+				      tt_format_time(tb, sizeof(tb), o->to), tt_index_name(ix), tf, tl);
 	return 0;
 }
 
@@ -214,8 +218,8 @@ run_text(struct tt_index *ix, const struct options *o)
 	if (o->summary) {
 		tt_inspect_summary(ix, stdout, o->json);
 	} else {
-		int64_t from = o->have_from ? o->from : (ix->have_time ? ix->first_us : 0);
-		int64_t to = o->have_to ? o->to : (ix->have_time ? ix->last_us : 0);
+		int64_t from = o->have_from ? o->from : tt_index_first_us(ix);
+		int64_t to = o->have_to ? o->to : tt_index_last_us(ix);
 		tv_render_text(ix, from, to, o->width, stdout);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -266,6 +270,25 @@ elapsed_ms(const struct timespec *t0)
  * screen is printed at each <Dump> and at the end. With
  * TOUCHTAPE_INSPECT_FIRST_SCREEN=1, only the first records are indexed
  * before the first screen, and the times are printed on stderr. */
+/* TOUCHTAPE_INSPECT_FIRST_SCREEN: the first screen was rendered from
+ * the first records; index the rest and say how long each took. */
+static void
+time_first_screen(struct tt_index *ix, struct tv_state *st, struct tv_screen *s, const struct timespec *t0)
+{
+	size_t nframes, nevents, nlanes;
+
+	fprintf(stderr, "first screen after %.1f ms\n", elapsed_ms(t0));
+	tt_index_step(ix, 0);
+	st->started = false;
+	tv_render(st, s);
+	nframes = tt_index_nframes(ix);
+	nevents = tt_index_nevents(ix);
+	nlanes = tt_index_nlanes(ix);
+	fprintf(stderr, "whole file indexed after %.1f ms: %zu frame%s, %zu event%s, %zu lane%s, index %zu bytes\n",
+		elapsed_ms(t0), nframes, tt_plural_s(nframes), nevents, tt_plural_s(nevents), nlanes,
+		tt_plural_s(nlanes), tt_index_memory(ix));
+}
+
 static int
 run_headless(struct tt_index *ix, const char *size, const char *script)
 {
@@ -290,15 +313,8 @@ run_headless(struct tt_index *ix, const char *size, const char *script)
 	tv_state_init(&st, ix);
 	tv_screen_init(&s, cols, rows);
 	tv_render(&st, &s);
-	if (first_screen) {
-		fprintf(stderr, "first screen after %.1f ms\n", elapsed_ms(&t0));
-		tt_index_step(ix, 0);
-		st.started = false;
-		tv_render(&st, &s);
-		fprintf(stderr, "whole file indexed after %.1f ms: %zu frame%s, %zu event%s, %zu lane%s, index %zu bytes\n",
-			elapsed_ms(&t0), ix->nframes, tt_plural_s(ix->nframes), ix->nevents, tt_plural_s(ix->nevents),
-			ix->nlanes, tt_plural_s(ix->nlanes), tt_index_memory(ix));
-	}
+	if (first_screen)
+		time_first_screen(ix, &st, &s, &t0);
 	for (size_t i = 0; i < nkeys && !st.quit; i++) {
 		const struct tv_script_key *k = &keys[i];
 		if (k->key == TV_SCRIPT_DUMP) {
@@ -349,7 +365,7 @@ run_interactive(struct tt_index *ix, bool live, const char *script)
 	tv_state_init(&st, ix);
 	st.follow = live;
 	/* From here on, stderr would scribble over the screen. */
-	__atomic_store_n(&ix->quiet_warnings, true, __ATOMIC_RELAXED);
+	tt_index_quiet_warnings(ix);
 	rc = pthread_create(&thread, NULL, indexer_main, ix);
 	if (rc != 0) {
 		tt_error("cannot start the indexer: %s", strerror(rc));
@@ -357,15 +373,17 @@ run_interactive(struct tt_index *ix, bool live, const char *script)
 	}
 	rc = tt_ui_curses_run(&st, keys, nkeys);
 	tt_index_request_stop(ix);
-	if (!ix->done && live) {
+	if (!tt_index_done(ix) && live) {
 		/* Blocked on a pipe that may never speak again: leave it. */
 		pthread_detach(thread);
 		exit(rc < 0 ? TT_EXIT_FAILURE : TT_EXIT_OK);
 	}
 	pthread_join(thread, NULL);
-	if (ix->nwarnings)
-		fprintf(stderr, "%s (%zu warning%s in all)\n", ix->first_warning ? ix->first_warning : "?",
-			ix->nwarnings, tt_plural_s(ix->nwarnings));
+	struct ti_read_status rs;
+	tt_index_read_status(ix, &rs);
+	if (rs.nwarnings)
+		fprintf(stderr, "%s (%zu warning%s in all)\n", rs.first_warning ? rs.first_warning : "?",
+			rs.nwarnings, tt_plural_s(rs.nwarnings));
 	return rc < 0 ? TT_EXIT_FAILURE : report_errors(ix);
 }
 
@@ -387,7 +405,7 @@ tt_cmd_inspect(int argc, char **argv)
 		tt_error("%s", why ? why : strerror(-rc));
 		return TT_EXIT_TROUBLE;
 	}
-	if (tt_apply_desc(ix->reader, o.desc, false) < 0)
+	if (tt_apply_desc(tt_index_reader(ix), o.desc, false) < 0)
 		return TT_EXIT_TROUBLE;
 	const char *headless = getenv("TOUCHTAPE_INSPECT_HEADLESS");
 	const char *script = getenv("TOUCHTAPE_INSPECT_KEYS");

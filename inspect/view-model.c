@@ -145,24 +145,24 @@ lane_passes(const struct tv_state *st, const struct ti_lane *l)
 	if (l->kind == TI_LANE_KERNEL)
 		return (int64_t)l->device == st->filter_dev;
 	/* XI lanes of a kernel device: those its touches became. */
-	return l->linked >= 0 && (int64_t)st->ix->lanes[l->linked]->device == st->filter_dev;
+	return l->linked >= 0 && (int64_t)tt_index_lane(st->ix, l->linked)->device == st->filter_dev;
 }
 
 int64_t
 tv_lane_end(const struct tt_index *ix, const struct ti_lane *l)
 {
-	if (!l->ended && ix->have_time && ix->last_us > l->end_us)
-		return ix->last_us;
+	if (!l->ended && tt_index_stats(ix)->have_time && tt_index_last_us(ix) > l->end_us)
+		return tt_index_last_us(ix);
 	return l->end_us;
 }
 
 struct lane_list {
-	struct ti_lane **v;
+	const struct ti_lane **v;
 	size_t n;
 };
 
 static size_t
-find_pos(struct ti_lane **v, size_t n, uint32_t index)
+find_pos(const struct ti_lane **v, size_t n, uint32_t index)
 {
 	size_t lo = 0, hi = n;
 
@@ -182,11 +182,11 @@ static void
 visible_lanes(const struct tv_state *st, int64_t from, int64_t to, struct lane_list *out)
 {
 	const struct tt_index *ix = st->ix;
-	struct ti_lane **vis = tt_reallocarray(NULL, ix->nlanes + 1, sizeof(*vis));
+	const struct ti_lane **vis = tt_reallocarray(NULL, tt_index_nlanes(ix) + 1, sizeof(*vis));
 	size_t n = 0;
 
-	for (size_t i = 0; i < ix->nlanes; i++) {
-		struct ti_lane *l = ix->lanes[i];
+	for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+		const struct ti_lane *l = tt_index_lane(ix, i);
 		if (l->begin_us > to || tv_lane_end(ix, l) < from || !lane_passes(st, l))
 			continue;
 		vis[n++] = l;
@@ -201,7 +201,7 @@ visible_lanes(const struct tv_state *st, int64_t from, int64_t to, struct lane_l
 		child[i] = false;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct ti_lane *l = vis[i];
+		const struct ti_lane *l = vis[i];
 		if (l->kind == TI_LANE_KERNEL || l->linked < 0)
 			continue;
 		size_t p = find_pos(vis, n, (uint32_t)l->linked);
@@ -327,7 +327,7 @@ lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t
 	tt_index_lane_label(ix, l, lb, sizeof(lb));
 	/* @buf: at least 128 bytes. */
 	if (l->kind != TI_LANE_KERNEL && l->linked >= 0) {
-		const struct ti_lane *k = ix->lanes[l->linked];
+		const struct ti_lane *k = tt_index_lane(ix, l->linked);
 		const char *span = fmt_span_fit(sb, sizeof(sb), l->begin_us - k->begin_us,
 						width - (int)strlen(lb) - 4);
 		if (span)
@@ -344,11 +344,11 @@ lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t
 size_t
 tv_marker_lower(const struct tt_index *ix, int64_t t)
 {
-	size_t lo = 0, hi = ix->nmarkers;
+	size_t lo = 0, hi = tt_index_nmarkers(ix);
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (ix->markers[mid].time_us < t)
+		if (tt_index_marker(ix, mid)->time_us < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -408,8 +408,8 @@ draw_markers(const struct tv_state *st, struct tv_screen *s, int x0, int width, 
 	const struct tt_index *ix = st->ix;
 	int64_t to = st->view_start + (int64_t)width * st->scale;
 
-	for (size_t i = tv_marker_lower(ix, st->view_start); i < ix->nmarkers; i++) {
-		const struct ti_marker *m = &ix->markers[i];
+	for (size_t i = tv_marker_lower(ix, st->view_start); i < tt_index_nmarkers(ix); i++) {
+		const struct ti_marker *m = tt_index_marker(ix, i);
 		if (m->time_us >= to)
 			break;
 		int c = col_of(st, m->time_us);
@@ -454,13 +454,13 @@ draw_axis(const struct tv_state *st, struct tv_screen *s, int row, int x0, int w
 static int64_t
 rec_begin(const struct tt_index *ix)
 {
-	return ix->have_time ? ix->first_us : 0;
+	return tt_index_first_us(ix);
 }
 
 static int64_t
 rec_end(const struct tt_index *ix)
 {
-	return ix->have_time ? ix->last_us : 0;
+	return tt_index_last_us(ix);
 }
 
 void
@@ -516,7 +516,7 @@ frame_passes(const struct tv_state *st, const struct ti_frame *f)
 		return false;
 	if (st->filter_dev < 0)
 		return true;
-	return !st->filter_xi_dev && st->ix->devs[f->device].id == (uint32_t)st->filter_dev;
+	return !st->filter_xi_dev && tt_index_device_at(st->ix, f->device)->id == (uint32_t)st->filter_dev;
 }
 
 /* The next (dir > 0) or previous "frame": a kernel frame of a shown
@@ -529,23 +529,23 @@ step_frame(struct tv_state *st, int dir)
 	int64_t fi = tt_index_frame_at(ix, st->cursor, -1);
 
 	if (dir > 0) {
-		for (size_t i = (size_t)(fi + 1); i < ix->nframes; i++) {
-			if (frame_passes(st, &ix->frames[i]) && ix->frames[i].time_us > st->cursor) {
-				best = ix->frames[i].time_us;
+		for (size_t i = (size_t)(fi + 1); i < tt_index_nframes(ix); i++) {
+			if (frame_passes(st, tt_index_frame(ix, i)) && tt_index_frame(ix, i)->time_us > st->cursor) {
+				best = tt_index_frame(ix, i)->time_us;
 				break;
 			}
 		}
 	} else {
 		for (int64_t i = fi; i >= 0; i--) {
-			if (frame_passes(st, &ix->frames[i]) && ix->frames[i].time_us < st->cursor) {
-				best = ix->frames[i].time_us;
+			if (frame_passes(st, tt_index_frame(ix, i)) && tt_index_frame(ix, i)->time_us < st->cursor) {
+				best = tt_index_frame(ix, i)->time_us;
 				break;
 			}
 		}
 	}
 	if (st->source != TV_SRC_KERNEL) {
-		for (size_t i = 0; i < ix->nlanes; i++) {
-			const struct ti_lane *l = ix->lanes[i];
+		for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+			const struct ti_lane *l = tt_index_lane(ix, i);
 			if (l->kind == TI_LANE_KERNEL || !lane_passes(st, l))
 				continue;
 			if (dir > 0) {
@@ -569,12 +569,12 @@ step_frame(struct tv_state *st, int dir)
 	return true;
 }
 
-struct ti_lane *
+const struct ti_lane *
 tv_selected(const struct tv_state *st)
 {
-	if (st->sel < 0 || (size_t)st->sel >= st->ix->nlanes)
+	if (st->sel < 0 || (size_t)st->sel >= tt_index_nlanes(st->ix))
 		return NULL;
-	return st->ix->lanes[st->sel];
+	return tt_index_lane(st->ix, st->sel);
 }
 
 static void
@@ -616,8 +616,8 @@ jump_begin_end(struct tv_state *st, int dir)
 	int64_t best = dir > 0 ? INT64_MAX : INT64_MIN;
 	int64_t lane = -1;
 
-	for (size_t i = 0; i < ix->nlanes; i++) {
-		const struct ti_lane *l = ix->lanes[i];
+	for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+		const struct ti_lane *l = tt_index_lane(ix, i);
 		if (!lane_passes(st, l))
 			continue;
 		int64_t ts[2] = { l->begin_us, l->ended ? l->end_us : INT64_MIN };
@@ -650,7 +650,7 @@ marker_wanted(const struct tv_state *st, const struct ti_marker *m, bool ownersh
 		   m->kind != TI_MARK_DEVICE_REMOVED && m->kind != TI_MARK_RESYNC) {
 		return false;
 	}
-	if (m->lane >= 0 && !lane_passes(st, st->ix->lanes[m->lane]))
+	if (m->lane >= 0 && !lane_passes(st, tt_index_lane(st->ix, m->lane)))
 		return false;
 	return true;
 }
@@ -662,14 +662,14 @@ jump_marker(struct tv_state *st, int dir, bool ownership)
 	const struct ti_marker *found = NULL;
 
 	if (dir > 0) {
-		for (size_t i = tv_marker_lower(ix, st->cursor); i < ix->nmarkers && !found; i++) {
-			if (ix->markers[i].time_us > st->cursor && marker_wanted(st, &ix->markers[i], ownership))
-				found = &ix->markers[i];
+		for (size_t i = tv_marker_lower(ix, st->cursor); i < tt_index_nmarkers(ix) && !found; i++) {
+			if (tt_index_marker(ix, i)->time_us > st->cursor && marker_wanted(st, tt_index_marker(ix, i), ownership))
+				found = tt_index_marker(ix, i);
 		}
 	} else {
 		for (size_t i = tv_marker_lower(ix, st->cursor); i-- > 0 && !found;) {
-			if (ix->markers[i].time_us < st->cursor && marker_wanted(st, &ix->markers[i], ownership))
-				found = &ix->markers[i];
+			if (tt_index_marker(ix, i)->time_us < st->cursor && marker_wanted(st, tt_index_marker(ix, i), ownership))
+				found = tt_index_marker(ix, i);
 		}
 	}
 	if (!found) {
@@ -694,17 +694,17 @@ cycle_device(struct tv_state *st)
 	bool isxi[TT_MAX_DEVICES + 64];
 	size_t n = 0, cur = SIZE_MAX;
 
-	for (size_t i = 0; i < ix->ndevs; i++) {
-		cand[n] = ix->devs[i].id;
+	for (size_t i = 0; i < tt_index_ndevices(ix); i++) {
+		cand[n] = tt_index_device_at(ix, i)->id;
 		isxi[n++] = false;
 	}
-	for (size_t i = 0; i < ix->nlanes && n < ARRAY_LENGTH(cand); i++) {
-		const struct ti_lane *l = ix->lanes[i];
+	for (size_t i = 0; i < tt_index_nlanes(ix) && n < ARRAY_LENGTH(cand); i++) {
+		const struct ti_lane *l = tt_index_lane(ix, i);
 		if (l->kind == TI_LANE_KERNEL)
 			continue;
 		int64_t id = l->sourceid ? l->sourceid : (int64_t)l->device;
 		bool seen = false;
-		for (size_t k = ix->ndevs; k < n; k++)
+		for (size_t k = tt_index_ndevices(ix); k < n; k++)
 			seen |= cand[k] == id;
 		if (!seen) {
 			cand[n] = id;
@@ -760,10 +760,10 @@ search(struct tv_state *st, const char *q)
 		return;
 	}
 	/* The next lane (after the selected one, wrapping) with that id. */
-	size_t n = ix->nlanes;
+	size_t n = tt_index_nlanes(ix);
 	size_t start = st->sel >= 0 ? (size_t)st->sel + 1 : 0;
 	for (size_t k = 0; k < n; k++) {
-		const struct ti_lane *l = ix->lanes[(start + k) % n];
+		const struct ti_lane *l = tt_index_lane(ix, (start + k) % n);
 		if (l->id != v || !lane_passes(st, l))
 			continue;
 		if ((kind == 1 && l->kind != TI_LANE_KERNEL) || (kind == 2 && l->kind == TI_LANE_KERNEL))
@@ -869,7 +869,7 @@ tv_key(struct tv_state *st, int key, int cols)
 	case TV_KEY_PGDN: case 'f': st->cursor += 1000000; break;
 	case TV_KEY_PGUP: case 'b': st->cursor -= 1000000; break;
 	case TV_KEY_HOME: case 'g': st->cursor = rec_begin(st->ix); break;
-	case TV_KEY_END: case 'G': st->cursor = rec_end(st->ix); st->follow = !st->ix->done; break;
+	case TV_KEY_END: case 'G': st->cursor = rec_end(st->ix); st->follow = !tt_index_done(st->ix); break;
 	case TV_KEY_DOWN: case 'j': move_selection(st, 1); break;
 	case TV_KEY_UP: case 'k': move_selection(st, -1); break;
 	case '+': case '=': case 'i': zoom(st, 1, cols); break;
@@ -999,7 +999,7 @@ render_lanes(struct tv_state *st, struct tv_screen *s, int top, int rows, bool c
 		draw_lane(st, s, top + 2 + r, x0, w, l);
 	}
 	if (!ll.n)
-		tv_puts_at(s, top + 2, x0, w, TV_C_DIM, ix->nlanes ? "(no touch in this time range)" : "(no touch sequences)");
+		tv_puts_at(s, top + 2, x0, w, TV_C_DIM, tt_index_nlanes(ix) ? "(no touch in this time range)" : "(no touch sequences)");
 	draw_markers(st, s, x0, w, top + 1, &ll, top + 2, nrows);
 	if (cursor) {
 		int c = col_of(st, st->cursor);
@@ -1032,7 +1032,7 @@ tv_render(struct tv_state *st, struct tv_screen *s)
 	st->lane_cols = s->cols - st->label_cols - 1;
 	if (st->lane_cols < 1)
 		st->lane_cols = 1;
-	if ((!st->started || (st->autofit && !st->follow)) && (ix->have_time || ix->done)) {
+	if ((!st->started || (st->autofit && !st->follow)) && (tt_index_stats(ix)->have_time || tt_index_done(ix))) {
 		st->started = true;
 		fit(st, st->lane_cols);
 		st->cursor = rec_begin(ix);
@@ -1058,11 +1058,11 @@ tv_render(struct tv_state *st, struct tv_screen *s)
 		snprintf(filt, sizeof(filt), "all");
 	/* The file's name last and without its directory: a long path must
 	 * not push the cursor time and scale off a narrow screen. */
-	const char *base = strrchr(ix->name, '/');
+	const char *base = strrchr(tt_index_name(ix), '/');
 	printf_at(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE, " t=%s  %s/col  dev:%s src:%s%s  %s",
 		  tv_fmt_time(tb, sizeof(tb), st->cursor), tv_fmt_span(sb, sizeof(sb), st->scale), filt,
 		  st->source == TV_SRC_ALL ? "all" : st->source == TV_SRC_KERNEL ? "kernel" : "xi",
-		  ix->done ? "" : st->follow ? "  [live]" : "  [reading]", base ? base + 1 : ix->name);
+		  tt_index_done(ix) ? "" : st->follow ? "  [live]" : "  [reading]", base ? base + 1 : tt_index_name(ix));
 
 	int pane_h = s->rows >= 16 ? (s->rows - 4) / 2 : 0;
 	if (pane_h > 14)
@@ -1115,7 +1115,7 @@ tv_render_text(struct tt_index *ix, int64_t from, int64_t to, int width, FILE *o
 	free(ll.v);
 	tv_screen_init(&s, width, rows);
 	char tb[32], tb2[32], sb[32];
-	printf_at(&s, 0, 0, width, 0, "%s: %s to %s s, %s per column", ix->name, tv_fmt_time(tb, sizeof(tb), from),
+	printf_at(&s, 0, 0, width, 0, "%s: %s to %s s, %s per column", tt_index_name(ix), tv_fmt_time(tb, sizeof(tb), from),
 		  tv_fmt_time(tb2, sizeof(tb2), to), tv_fmt_span(sb, sizeof(sb), st.scale));
 	render_lanes(&st, &s, 1, rows - 1, false);
 	tv_screen_dump(&s, out);

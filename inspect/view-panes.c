@@ -70,10 +70,10 @@ pane_line(struct tv_screen *s, struct tv_pane *p, uint8_t attr, const char *fmt,
 static const struct ti_lane *
 lane_at(const struct tt_index *ix, uint32_t device, int32_t slot, size_t fi)
 {
-	int64_t t = ix->frames[fi].time_us;
+	int64_t t = tt_index_frame(ix, fi)->time_us;
 
-	for (size_t i = ix->nlanes; i-- > 0;) {
-		const struct ti_lane *l = ix->lanes[i];
+	for (size_t i = tt_index_nlanes(ix); i-- > 0;) {
+		const struct ti_lane *l = tt_index_lane(ix, i);
 		if (l->kind != TI_LANE_KERNEL || l->device != device || l->slot != slot)
 			continue;
 		if (l->begin_us <= t && (tv_lane_end(ix, l) >= t))
@@ -88,17 +88,17 @@ lane_at(const struct tt_index *ix, uint32_t device, int32_t slot, size_t fi)
 static int32_t
 slot_before(const struct tt_index *ix, size_t fi)
 {
-	uint16_t dev = ix->frames[fi].device;
+	uint16_t dev = tt_index_frame(ix, fi)->device;
 	size_t budget = 20000;
 
 	for (size_t f = fi; f-- > 0 && budget; budget--) {
-		if (ix->frames[f].device != dev)
+		if (tt_index_frame(ix, f)->device != dev)
 			continue;
 		uint32_t n = tt_index_frame_nevents(ix, f);
 		for (uint32_t i = n; i-- > 0;) {
-			uint32_t e = ix->frames[f].first + i;
-			if (ix->ev_tc[e] == ((EV_ABS << 10) | ABS_MT_SLOT))
-				return ix->ev_val[e];
+			struct tt_event e = tt_index_frame_event(ix, f, i);
+			if (e.type == EV_ABS && e.code == ABS_MT_SLOT)
+				return e.value;
 		}
 	}
 	return 0;
@@ -117,11 +117,11 @@ tv_frame_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 		pane_line(s, p, TV_C_DIM, "no kernel frame at the cursor");
 		return;
 	}
-	const struct ti_frame *f = &ix->frames[fi];
-	const struct ti_device *d = &ix->devs[f->device];
+	const struct ti_frame *f = tt_index_frame(ix, fi);
+	const struct ti_device *d = tt_index_device_at(ix, f->device);
 	int64_t prev = -1;
 	for (int64_t k = fi - 1; k >= 0 && fi - k < 100000; k--) {
-		if (ix->frames[k].device == f->device) {
+		if (tt_index_frame(ix, k)->device == f->device) {
 			prev = k;
 			break;
 		}
@@ -129,7 +129,7 @@ tv_frame_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 	char title[96];
 	snprintf(title, sizeof(title), "frame dev%u %s%s%s line %u", d->id, tv_fmt_time(tb, sizeof(tb), f->time_us),
 		 prev >= 0 ? " +" : "",
-		 prev >= 0 ? tv_fmt_span(sb, sizeof(sb), f->time_us - ix->frames[prev].time_us) : "", f->line);
+		 prev >= 0 ? tv_fmt_span(sb, sizeof(sb), f->time_us - tt_index_frame(ix, prev)->time_us) : "", f->line);
 	pane_title(s, p, title);
 	if (f->flags & TT_FRAME_DROPPED)
 		pane_line(s, p, TV_C_BAD | TV_A_BOLD, "SYN_DROPPED: events lost");
@@ -141,9 +141,9 @@ tv_frame_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 	int32_t slot = d->mt == TT_MT_B ? slot_before(ix, (size_t)fi) : 0;
 	uint32_t n = tt_index_frame_nevents(ix, (size_t)fi);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t e = f->first + i;
-		unsigned int type = ix->ev_tc[e] >> 10, code = ix->ev_tc[e] & 0x3ff;
-		int32_t v = ix->ev_val[e];
+		struct tt_event ev = tt_index_frame_event(ix, (size_t)fi, i);
+		unsigned int type = ev.type, code = ev.code;
+		int32_t v = ev.value;
 		char delta[32] = "";
 		if (type == EV_SYN && code == SYN_REPORT)
 			continue;
@@ -177,9 +177,10 @@ tv_slot_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 	int64_t t = st->cursor;
 
 	pane_title(s, p, "slots: slot id x y pressure size tool");
-	for (size_t di = 0; di < ix->ndevs; di++) {
-		const struct ti_device *d = &ix->devs[di];
-		if (!d->touch && !d->nlanes)
+	for (size_t di = 0; di < tt_index_ndevices(ix); di++) {
+		const struct ti_device *d = tt_index_device_at(ix, di);
+		const struct tt_stats_device *sd = tt_stats_device(tt_index_stats(ix), d->id);
+		if (!d->touch && (!sd || !sd->touch_sequences))
 			continue;
 		if (st->filter_dev >= 0 && (st->filter_xi_dev || d->id != (uint32_t)st->filter_dev))
 			continue;
@@ -187,8 +188,8 @@ tv_slot_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 		pane_line(s, p, TV_A_BOLD, "dev%u %s (%s%s)", d->id, d->name,
 			  d->mt == TT_MT_B ? "B" : d->mt == TT_MT_A ? "A" : "single", d->removed && d->removed_us <= t ? ", removed" : "");
 		int shown = 0;
-		for (size_t i = 0; i < ix->nlanes; i++) {
-			const struct ti_lane *l = ix->lanes[i];
+		for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+			const struct ti_lane *l = tt_index_lane(ix, i);
 			if (l->kind != TI_LANE_KERNEL || l->device != d->id || l->begin_us > t)
 				continue;
 			/* Down at t: begun, and not yet released by a frame at or before t. */
@@ -250,8 +251,8 @@ tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 			pane_line(s, p, TV_C_XI, "became XI dev %d touch %u +%s", l->xi_deviceid, l->xi_touchid,
 				  tv_fmt_span(sb, sizeof(sb), l->xi_begin_us - l->begin_us));
 			/* Who owned it when: each client's sequence of that touch. */
-			for (size_t i = l->index + 1; i < ix->nlanes && p->line < p->height; i++) {
-				const struct ti_lane *x = ix->lanes[i];
+			for (size_t i = l->index + 1; i < tt_index_nlanes(ix) && p->line < p->height; i++) {
+				const struct ti_lane *x = tt_index_lane(ix, i);
 				if (x->begin_us > tv_lane_end(ix, l) + 1000000)
 					break;
 				if (x->linked != (int64_t)l->index || x->kind != TI_LANE_XI)
@@ -278,7 +279,7 @@ tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 		}
 	} else {
 		if (l->linked >= 0) {
-			const struct ti_lane *k = ix->lanes[l->linked];
+			const struct ti_lane *k = tt_index_lane(ix, l->linked);
 			pane_line(s, p, TV_C_KERNEL, "from %s, %s later", tt_index_lane_label(ix, k, lb, sizeof(lb)),
 				  tv_fmt_span(sb, sizeof(sb), l->begin_us - k->begin_us));
 		}
@@ -291,8 +292,8 @@ tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 		if (l->owned_us >= 0)
 			pane_line(s, p, TV_C_NORMAL, "owned at %s", tv_fmt_time(tb2, sizeof(tb2), l->owned_us));
 		/* The ownership history, from the markers of this lane. */
-		for (size_t i = tv_marker_lower(ix, l->begin_us); i < ix->nmarkers && p->line < p->height; i++) {
-			const struct ti_marker *m = &ix->markers[i];
+		for (size_t i = tv_marker_lower(ix, l->begin_us); i < tt_index_nmarkers(ix) && p->line < p->height; i++) {
+			const struct ti_marker *m = tt_index_marker(ix, i);
 			if (m->time_us > tv_lane_end(ix, l))
 				break;
 			if (m->lane != (int64_t)l->index)
