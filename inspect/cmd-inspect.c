@@ -51,16 +51,20 @@ usage(FILE *out)
 		"                      'touchtape print' shows; default: the start)\n"
 		"      --to TIME       with --text: end there (default: the end)\n"
 		"      --width N       with --text: columns (default 100)\n"
+		"  -d, --device ID     only the evdev device with this record id (as 'touchtape\n"
+		"                      print' shows; repeat for more): its lanes, the XI touches\n"
+		"                      they became, its numbers and anomalies\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when the file was read whole, 1 when lines of it had\n"
-		"errors, 2 on bad usage or a file that cannot be read.\n"
+		"errors, 2 on bad usage, a file that cannot be read or a --device the file\n"
+		"does not have.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape inspect tap.jsonl\n"
 		"  touchtape inspect --json tap.jsonl\n"
-
+		"  touchtape inspect --text --device 0 tap.jsonl\n"
 		"  touchtape inspect --text --from 1.2 --to 1.8 --width 120 tap.jsonl\n"
 		"  touchtape record -o - /dev/input/event5 | touchtape inspect -\n"
 		"\n"
@@ -75,7 +79,14 @@ struct options {
 	bool have_from, have_to;
 	int width;
 	const char *desc;
+	struct tt_read_options ro;	/* --device, --desc, --from, --to */
 };
+
+static void
+options_clear(struct options *o)
+{
+	tt_read_options_clear(&o->ro);
+}
 
 static int
 check_args(struct options *o)
@@ -112,15 +123,15 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 		TT_READ_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
+	struct tt_read_options *ro = &o->ro;
 	int c, rc;
 	int64_t v;
 
-	tt_read_options_init(&ro, "inspect", TT_READ_TIME);
+	tt_read_options_init(ro, "inspect", TT_READ_TIME | TT_READ_DEVICES);
 	o->width = 100;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "sjth" TT_READ_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		if ((rc = tt_read_option(&ro, c, optarg)) != 0) {
+		if ((rc = tt_read_option(ro, c, optarg)) != 0) {
 			if (rc != 1)
 				return rc;
 			continue;
@@ -140,9 +151,9 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 	}
 	if (optind != argc - 1)
 		return tt_usage_error("inspect", optind >= argc ? "a FILE (or -) is needed" : "one FILE only");
-	if ((rc = tt_read_options_check(&ro)) != 0)
+	if ((rc = tt_read_options_check(ro)) != 0)
 		return rc;
-	take_read_options(o, &ro);
+	take_read_options(o, ro);
 	if ((rc = check_args(o)) != 0)
 		return rc;
 	*path = argv[optind];
@@ -203,6 +214,25 @@ check_window(const struct tt_index *ix, const struct options *o)
 	return 0;
 }
 
+/* A --device the file does not have: said once, exit 2, never an empty
+ * view that looks like a device without touches. */
+static bool
+devices_missing(struct tt_index *ix, const struct options *o)
+{
+	return tt_read_options_finish(&o->ro, tt_index_reader(ix)) < 0;
+}
+
+/* Whether the reader saw every --device so far (silent). */
+static bool
+devices_known(struct tt_index *ix, const struct options *o)
+{
+	for (size_t i = 0; i < o->ro.ndevices; i++) {
+		if (!tt_reader_device(tt_index_reader(ix), o->ro.devices[i]))
+			return false;
+	}
+	return true;
+}
+
 static int
 run_text(struct tt_index *ix, const struct options *o)
 {
@@ -213,6 +243,8 @@ run_text(struct tt_index *ix, const struct options *o)
 
 	if (rc < 0)
 		report_read_error(ix);
+	if (devices_missing(ix, o))
+		return TT_EXIT_TROUBLE;
 	if (check_window(ix, o) != 0)
 		return TT_EXIT_USAGE;
 	if (o->summary) {
@@ -290,7 +322,7 @@ time_first_screen(struct tt_index *ix, struct tv_state *st, struct tv_screen *s,
 }
 
 static int
-run_headless(struct tt_index *ix, const char *size, const char *script)
+run_headless(struct tt_index *ix, const struct options *o, const char *size, const char *script)
 {
 	_cleanup_free_ struct tv_script_key *keys = NULL;
 	struct tv_screen s = { 0 };
@@ -315,6 +347,10 @@ run_headless(struct tt_index *ix, const char *size, const char *script)
 	tv_render(&st, &s);
 	if (first_screen)
 		time_first_screen(ix, &st, &s, &t0);
+	if (devices_missing(ix, o)) {
+		tv_screen_fini(&s);
+		return TT_EXIT_TROUBLE;
+	}
 	for (size_t i = 0; i < nkeys && !st.quit; i++) {
 		const struct tv_script_key *k = &keys[i];
 		if (k->key == TV_SCRIPT_DUMP) {
@@ -347,7 +383,7 @@ indexer_main(void *arg)
 }
 
 static int
-run_interactive(struct tt_index *ix, bool live, const char *script)
+run_interactive(struct tt_index *ix, const struct options *o, bool live, const char *script)
 {
 	_cleanup_free_ struct tv_script_key *keys = NULL;
 	struct tv_state st;
@@ -362,6 +398,12 @@ run_interactive(struct tt_index *ix, bool live, const char *script)
 	 * pipe could block here: the indexer thread reads it. */
 	if (!live && tt_index_step(ix, 2000) < 0)
 		report_read_error(ix);
+	/* A --device declared later than that: read on before saying it is
+	 * missing, while the terminal is still ours. */
+	if (!live && !devices_known(ix, o) && tt_index_step(ix, 0) < 0)
+		report_read_error(ix);
+	if (!live && devices_missing(ix, o))
+		return TT_EXIT_TROUBLE;
 	tv_state_init(&st, ix);
 	st.follow = live;
 	/* From here on, stderr would scribble over the screen. */
@@ -384,6 +426,8 @@ run_interactive(struct tt_index *ix, bool live, const char *script)
 	if (rs.nwarnings)
 		fprintf(stderr, "%s (%zu warning%s in all)\n", rs.first_warning ? rs.first_warning : "?",
 			rs.nwarnings, tt_plural_s(rs.nwarnings));
+	if (live && devices_missing(ix, o))
+		return TT_EXIT_TROUBLE;
 	return rc < 0 ? TT_EXIT_FAILURE : report_errors(ix);
 }
 
@@ -392,7 +436,7 @@ tt_cmd_inspect(int argc, char **argv)
 {
 	_cleanup_(tt_index_freep) struct tt_index *ix = NULL;
 	_cleanup_free_ char *why = NULL;
-	struct options o = { 0 };
+	_cleanup_(options_clear) struct options o = { 0 };
 	const char *path = NULL;
 	int rc = parse_args(argc, argv, &o, &path);
 
@@ -407,12 +451,13 @@ tt_cmd_inspect(int argc, char **argv)
 	}
 	if (tt_apply_desc(tt_index_reader(ix), o.desc, false) < 0)
 		return TT_EXIT_TROUBLE;
+	tt_index_set_devices(ix, o.ro.devices, o.ro.ndevices);
 	const char *headless = getenv("TOUCHTAPE_INSPECT_HEADLESS");
 	const char *script = getenv("TOUCHTAPE_INSPECT_KEYS");
 	if (o.summary || o.text)
 		return run_text(ix, &o);
 	if (headless && *headless)
-		return run_headless(ix, headless, script);
+		return run_headless(ix, &o, headless, script);
 	if (!isatty(STDOUT_FILENO)) {
 		o.summary = true;
 		return run_text(ix, &o);
@@ -421,5 +466,5 @@ tt_cmd_inspect(int argc, char **argv)
 	struct stat sb;
 	bool live = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &sb) < 0 || !S_ISREG(sb.st_mode)
 					   : stat(path, &sb) < 0 || !S_ISREG(sb.st_mode);
-	return run_interactive(ix, live, script);
+	return run_interactive(ix, &o, live, script);
 }

@@ -58,6 +58,9 @@ struct tt_index {
 	size_t nspare, capspare;
 	struct ti_marker scratch;	/* lean: where markers not kept go */
 
+	uint32_t *devices;	/* tt_index_set_devices(), NULL: all */
+	size_t ndevices;
+
 	uint64_t generation;	/* bumped whenever something was added */
 	bool done;		/* the whole input was read */
 
@@ -563,9 +566,35 @@ index_marker(struct tt_index *ix, const struct tt_marker *mk, size_t line)
 	m->text = add_text(ix, buf);
 }
 
+static bool
+device_chosen(const struct tt_index *ix, int64_t id)
+{
+	if (!ix->devices || id < 0)
+		return true;
+	for (size_t i = 0; i < ix->ndevices; i++) {
+		if (ix->devices[i] == id)
+			return true;
+	}
+	return false;
+}
+
+/* --device: what is of another evdev device is skipped whole. */
+static bool
+record_chosen(const struct tt_index *ix, const struct tt_record *rec)
+{
+	switch (rec->type) {
+	case TT_RECORD_DEVICE: return device_chosen(ix, rec->device->id);
+	case TT_RECORD_FRAME: return device_chosen(ix, rec->frame->device);
+	case TT_RECORD_MARKER: return device_chosen(ix, rec->marker->device);
+	default: return true;
+	}
+}
+
 static void
 on_record(struct tt_index *ix, const struct tt_record *rec)
 {
+	if (!record_chosen(ix, rec))
+		return;
 	switch (rec->type) {
 	case TT_RECORD_DEVICE:
 		index_device(ix, rec->device);
@@ -667,6 +696,25 @@ tt_index_set_lean(struct tt_index *ix, bool lean)
 }
 
 void
+tt_index_set_devices(struct tt_index *ix, const uint32_t *ids, size_t n)
+{
+	free(ix->devices);
+	ix->devices = NULL;
+	ix->ndevices = 0;
+	if (!n)
+		return;
+	ix->devices = tt_reallocarray(NULL, n, sizeof(*ids));
+	memcpy(ix->devices, ids, n * sizeof(*ids));
+	ix->ndevices = n;
+}
+
+bool
+tt_index_lane_chosen(const struct tt_index *ix, const struct ti_lane *l)
+{
+	return !ix->devices || l->kind == TI_LANE_KERNEL || l->linked >= 0;
+}
+
+void
 tt_index_request_stop(struct tt_index *ix)
 {
 	__atomic_store_n(&ix->stop, true, __ATOMIC_RELAXED);
@@ -697,6 +745,7 @@ tt_index_free(struct tt_index *ix)
 	free(ix->text);
 	free(ix->first_error);
 	free(ix->first_warning);
+	free(ix->devices);
 	free(ix->name);
 	pthread_mutex_destroy(&ix->lock);
 	free(ix);

@@ -151,6 +151,16 @@ int tt_index_open(const char *path, struct tt_index **out, char **why);
  * with every event. Call before the first tt_index_step(). */
 #define TI_LEAN_MARKERS 10
 void tt_index_set_lean(struct tt_index *ix, bool lean);
+/* --device: only the evdev devices with these record ids. The device
+ * records, frames and markers of the others are neither indexed nor fed
+ * to the detectors, so every number and lane is of the chosen devices;
+ * XI events are all fed (a kernel touch is linked to the XI touch it
+ * became), and tt_index_lane_chosen() says which XI lanes came of a
+ * chosen device. Call before the first tt_index_step(). */
+void tt_index_set_devices(struct tt_index *ix, const uint32_t *ids, size_t n);
+/* False for an XI lane no kernel touch of a tt_index_set_devices() device
+ * became; true for every lane without such a choice. */
+bool tt_index_lane_chosen(const struct tt_index *ix, const struct ti_lane *l);
 /* Reads and indexes up to @max records (0: to the end). Returns 1 while
  * more may come, 0 at the end of input, <0 on a read error. Takes the
  * lock around each record. */

@@ -133,6 +133,8 @@ tv_fmt_span(char *buf, size_t size, int64_t us)
 static bool
 lane_passes(const struct tv_state *st, const struct ti_lane *l)
 {
+	if (!tt_index_lane_chosen(st->ix, l))
+		return false;
 	if (st->source == TV_SRC_KERNEL && l->kind != TI_LANE_KERNEL)
 		return false;
 	if (st->source == TV_SRC_XI && l->kind == TI_LANE_KERNEL)
@@ -700,7 +702,7 @@ cycle_device(struct tv_state *st)
 	}
 	for (size_t i = 0; i < tt_index_nlanes(ix) && n < ARRAY_LENGTH(cand); i++) {
 		const struct ti_lane *l = tt_index_lane(ix, i);
-		if (l->kind == TI_LANE_KERNEL)
+		if (l->kind == TI_LANE_KERNEL || !tt_index_lane_chosen(ix, l))
 			continue;
 		int64_t id = l->sourceid ? l->sourceid : (int64_t)l->device;
 		bool seen = false;
