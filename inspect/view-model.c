@@ -837,97 +837,257 @@ prompt_key(struct tv_state *st, int key)
 	st->prompt[st->prompt_len] = '\0';
 }
 
+/* ---- keys: one table for what a key does and what help says ---- */
+
+static void
+act_quit(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	st->quit = true;
+}
+
+static void
+act_help(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	st->help = true;
+}
+
+static void
+act_frame(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	if (!step_frame(st, dir))
+		set_message(st, dir > 0 ? "last frame" : "first frame");
+}
+
+static void
+act_touch_event(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	step_touch_event(st, dir);
+}
+
+static void
+act_second(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	st->cursor += dir * 1000000;
+}
+
+/* The end follows a file that grows. */
+static void
+act_start_end(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	if (dir < 0) {
+		st->cursor = rec_begin(st->ix);
+	} else {
+		st->cursor = rec_end(st->ix);
+		st->follow = !tt_index_done(st->ix);
+	}
+}
+
+static void
+act_select(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	move_selection(st, dir);
+}
+
+static void
+act_zoom(struct tv_state *st, int dir, int cols)
+{
+	zoom(st, dir, cols);
+}
+
+static void
+act_fit(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	fit(st, cols);
+}
+
+static void
+act_begin_end(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	jump_begin_end(st, dir);
+}
+
+static void
+act_ownership(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	jump_marker(st, dir, true);
+}
+
+static void
+act_anomaly(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	jump_marker(st, dir, false);
+}
+
+static void
+act_prompt(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	st->prompting = true;
+	st->prompt_len = 0;
+	st->prompt[0] = '\0';
+}
+
+static void
+act_search_again(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	search(st, st->last_search);
+}
+
+static void
+act_device(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	cycle_device(st);
+}
+
+static void
+act_source(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	st->source = (st->source + 1) % 3;
+	set_message(st, "source: %s", st->source == TV_SRC_ALL ? "kernel and XI" :
+		    st->source == TV_SRC_KERNEL ? "kernel only" : "XI only");
+	st->lane_top = 0;
+}
+
+#define KEYS_MAX 3
+
+/* @fwd keys run @fn with +1 (or alone), @back keys with -1; help shows
+ * them in pairs, back/forward ("Left/Right h/l"), and says @help. */
+struct key_row {
+	int back[KEYS_MAX];
+	int fwd[KEYS_MAX];
+	void (*fn)(struct tv_state *st, int dir, int cols);
+	const char *help;
+};
+
+static const struct key_row keymap[] = {
+	{ { TV_KEY_LEFT, 'h' }, { TV_KEY_RIGHT, 'l' }, act_frame,
+	  "previous/next frame (kernel frame or XI event)" },
+	{ { TV_KEY_SLEFT, 'H' }, { TV_KEY_SRIGHT, 'L' }, act_touch_event,
+	  "previous/next event of the selected touch" },
+	{ { TV_KEY_PGUP, 'b' }, { TV_KEY_PGDN, 'f' }, act_second, "one second back/forward" },
+	{ { TV_KEY_HOME, 'g' }, { TV_KEY_END, 'G' }, act_start_end,
+	  "start/end of the recording (End follows a live pipe)" },
+	{ { TV_KEY_UP, 'k' }, { TV_KEY_DOWN, 'j' }, act_select, "select the previous/next touch lane" },
+	{ { '-', 'o' }, { '+', 'i', '=' }, act_zoom, "zoom out/in of time around the cursor" },
+	{ { 0 }, { 'z' }, act_fit, "fit the whole recording" },
+	{ { 'E' }, { 'e' }, act_begin_end, "previous/next touch begin or end" },
+	{ { 'W' }, { 'w' }, act_ownership,
+	  "previous/next ownership change (owner, accept, reject, pending end)" },
+	{ { 'A' }, { 'a' }, act_anomaly, "previous/next anomaly (checker, SYN_DROPPED, device removal)" },
+	{ { 0 }, { '/' }, act_prompt,
+	  "search: @1.5 or 250ms (time), #22 (tracking ID), x5 (XI touch id), 7 (any)" },
+	{ { 0 }, { 'n' }, act_search_again, "repeat the last search" },
+	{ { 0 }, { 'd' }, act_device, "filter by device: all, each kernel device, each XI device" },
+	{ { 0 }, { 's' }, act_source, "filter by source: all, kernel, XI" },
+	{ { 0 }, { '?' }, act_help, "this help" },
+	{ { 0 }, { 'q' }, act_quit, "quit" },
+};
+
+static bool
+key_in(const int *keys, int key)
+{
+	for (size_t i = 0; i < KEYS_MAX && keys[i]; i++) {
+		if (keys[i] == key)
+			return true;
+	}
+	return false;
+}
+
+/* The row of @key and the direction it goes, or NULL. */
+static const struct key_row *
+find_key(int key, int *dir)
+{
+	for (size_t i = 0; i < ARRAY_LENGTH(keymap); i++) {
+		*dir = key_in(keymap[i].fwd, key) ? 1 : key_in(keymap[i].back, key) ? -1 : 0;
+		if (*dir)
+			return &keymap[i];
+	}
+	return NULL;
+}
+
+/* "Left/Right h/l", "-/+ o/i =", "z": the keys of a row, as help shows them. */
+static const char *
+key_row_label(const struct key_row *r, char *buf, size_t size)
+{
+	char nb[16], nf[16];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < KEYS_MAX && (r->back[i] || r->fwd[i]); i++) {
+		const char *b = r->back[i] ? tv_key_label(r->back[i], nb, sizeof(nb)) : "";
+		const char *f = r->fwd[i] ? tv_key_label(r->fwd[i], nf, sizeof(nf)) : "";
+		n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s%s%s", i ? " " : "", b,
+				      *b && *f ? "/" : "", f);
+		if (n >= size)
+			break;
+	}
+	return buf;
+}
+
+/* After any key: the cursor stays inside the recording and in view; a
+ * move other than to the end stops following a live file. */
+static void
+settle(struct tv_state *st, int64_t before, bool keeps_follow, int cols)
+{
+	if (st->cursor < rec_begin(st->ix))
+		st->cursor = rec_begin(st->ix);
+	if (st->cursor > rec_end(st->ix))
+		st->cursor = rec_end(st->ix);
+	if (st->cursor != before && !keeps_follow)
+		st->follow = false;
+	scroll_to_cursor(st, cols);
+}
+
 void
 tv_key(struct tv_state *st, int key, int cols)
 {
 	int64_t before = st->cursor;
+	const struct key_row *r = NULL;
+	int dir = 0;
 
 	if (cols <= 0)
 		cols = st->lane_cols > 0 ? st->lane_cols : 60;
 	st->autofit = false;
 	if (st->prompting) {
 		prompt_key(st, key);
-		goto done;
+	} else {
+		/* Any key leaves the help; q quits from there too. */
+		if (st->help) {
+			st->help = false;
+			if (key != 'q')
+				return;
+		}
+		st->message[0] = '\0';
+		r = find_key(key, &dir);
+		if (r)
+			r->fn(st, dir, cols);
 	}
-	if (st->help) {
-		st->help = false;
-		if (key != 'q')
-			return;
-	}
-	st->message[0] = '\0';
-	switch (key) {
-	case 'q': st->quit = true; break;
-	case '?': st->help = true; break;
-	case TV_KEY_RIGHT: case 'l':
-		if (!step_frame(st, 1))
-			set_message(st, "last frame");
-		break;
-	case TV_KEY_LEFT: case 'h':
-		if (!step_frame(st, -1))
-			set_message(st, "first frame");
-		break;
-	case TV_KEY_SRIGHT: case 'L': step_touch_event(st, 1); break;
-	case TV_KEY_SLEFT: case 'H': step_touch_event(st, -1); break;
-	case TV_KEY_PGDN: case 'f': st->cursor += 1000000; break;
-	case TV_KEY_PGUP: case 'b': st->cursor -= 1000000; break;
-	case TV_KEY_HOME: case 'g': st->cursor = rec_begin(st->ix); break;
-	case TV_KEY_END: case 'G': st->cursor = rec_end(st->ix); st->follow = !tt_index_done(st->ix); break;
-	case TV_KEY_DOWN: case 'j': move_selection(st, 1); break;
-	case TV_KEY_UP: case 'k': move_selection(st, -1); break;
-	case '+': case '=': case 'i': zoom(st, 1, cols); break;
-	case '-': case 'o': zoom(st, -1, cols); break;
-	case 'z': fit(st, cols); break;
-	case 'e': jump_begin_end(st, 1); break;
-	case 'E': jump_begin_end(st, -1); break;
-	case 'w': jump_marker(st, 1, true); break;
-	case 'W': jump_marker(st, -1, true); break;
-	case 'a': jump_marker(st, 1, false); break;
-	case 'A': jump_marker(st, -1, false); break;
-	case 'n': search(st, st->last_search); break;
-	case '/':
-		st->prompting = true;
-		st->prompt_len = 0;
-		st->prompt[0] = '\0';
-		break;
-	case 'd': cycle_device(st); break;
-	case 's':
-		st->source = (st->source + 1) % 3;
-		set_message(st, "source: %s", st->source == TV_SRC_ALL ? "kernel and XI" :
-			    st->source == TV_SRC_KERNEL ? "kernel only" : "XI only");
-		st->lane_top = 0;
-		break;
-	default: break;
-	}
-done:
-	if (st->cursor < rec_begin(st->ix))
-		st->cursor = rec_begin(st->ix);
-	if (st->cursor > rec_end(st->ix))
-		st->cursor = rec_end(st->ix);
-	if (st->cursor != before && key != TV_KEY_END && key != 'G')
-		st->follow = false;
-	scroll_to_cursor(st, cols);
+	settle(st, before, r && r->fn == act_start_end && dir > 0, cols);
 }
 
 /* ---- whole screen ---- */
 
-static const char *const help_text[] = {
-	"touchtape inspect: keys",
-	"",
-	"  Left/Right  h/l      previous/next frame (kernel frame or XI event)",
-	"  S-Left/S-Right H/L   previous/next event of the selected touch",
-	"  PgUp/PgDn   b/f      one second back/forward",
-	"  Home/End    g/G      start/end of the recording (End follows a live pipe)",
-	"  Up/Down     k/j      select the previous/next touch lane",
-	"  + - (i o)            zoom in/out of time around the cursor",
-	"  z                    fit the whole recording",
-	"  e / E                next/previous touch begin or end",
-	"  w / W                next/previous ownership change (owner, accept, reject, pending end)",
-	"  a / A                next/previous anomaly (checker, SYN_DROPPED, device removal)",
-	"  /                    search: @1.5 or 250ms (time), #22 (tracking ID), x5 (XI touch id), 7 (any)",
-	"  n                    repeat the last search",
-	"  d                    filter by device: all, each kernel device, each XI device",
-	"  s                    filter by source: all, kernel, XI",
-	"  ?                    this help          q  quit",
+static const char *const help_legend[] = {
 	"",
 	"Lanes: [ begin  ] end  o both  > still down at the end  = kernel frames  ~ XI events",
 	"       : raw XI events  - down, no change",
@@ -937,11 +1097,20 @@ static const char *const help_text[] = {
 	"Press any key to return.",
 };
 
+/* The keys from the table they run from, then the legend. */
 static void
 render_help(struct tv_screen *s)
 {
-	for (size_t i = 0; i < ARRAY_LENGTH(help_text); i++)
-		tv_puts_at(s, (int)i, 0, s->cols, i == 0 ? TV_A_BOLD : TV_C_NORMAL, help_text[i]);
+	char label[64];
+	int row = 0;
+
+	tv_puts_at(s, row++, 0, s->cols, TV_A_BOLD, "touchtape inspect: keys");
+	row++;
+	for (size_t i = 0; i < ARRAY_LENGTH(keymap); i++)
+		printf_at(s, row++, 0, s->cols, TV_C_NORMAL, "  %-20s %s",
+			  key_row_label(&keymap[i], label, sizeof(label)), keymap[i].help);
+	for (size_t i = 0; i < ARRAY_LENGTH(help_legend); i++)
+		tv_puts_at(s, row++, 0, s->cols, TV_C_NORMAL, help_legend[i]);
 }
 
 static void
