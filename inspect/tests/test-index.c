@@ -321,6 +321,46 @@ test_bad_line(void)
 }
 
 /* Every key on a recording, rendered after each (for the sanitizers). */
+/* tt_index_set_devices(): the other devices' records are not indexed,
+ * and only the XI lanes a chosen device's touches became are chosen. */
+static void
+test_devices(void)
+{
+	for (uint32_t want = 0; want <= 1; want++) {
+		_cleanup_(tt_index_freep) struct tt_index *ix = NULL;
+		char *why = NULL;
+		size_t kernel = 0, xi = 0;
+
+		if (tt_index_open(data("ownership.jsonl"), &ix, &why) < 0) {
+			free(why);
+			check(false);
+			return;
+		}
+		tt_index_set_devices(ix, &want, 1);
+		check_int_eq(tt_index_step(ix, 0), 0);
+		check_int_eq(tt_index_ndevices(ix), 1);
+		check_int_eq(tt_index_device_at(ix, 0)->id, want);
+		check_int_eq(tt_index_nframes(ix), want == 0 ? 14 : 4);
+		for (size_t i = 0; i < tt_index_nframes(ix); i++)
+			check_int_eq(tt_index_frame(ix, i)->device, 0);
+		for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+			const struct ti_lane *l = tt_index_lane(ix, i);
+			if (l->kind == TI_LANE_KERNEL) {
+				check_int_eq(l->device, want);
+				kernel++;
+			} else if (tt_index_lane_chosen(ix, l)) {
+				check(l->linked >= 0);
+				xi++;
+			}
+		}
+		/* Device 0: three touches, each seen by two clients; device 1
+		 * none that X delivered. */
+		check_int_eq(kernel, want == 0 ? 3 : 2);
+		check_int_eq(xi, want == 0 ? 6 : 0);
+		check_int_eq(tt_index_stats(ix)->frames, want == 0 ? 14 : 4);
+	}
+}
+
 static void
 exercise_ui(struct tt_index *ix)
 {
@@ -428,6 +468,7 @@ main(void)
 	RUN(test_ownership);
 	RUN(test_keys);
 	RUN(test_bad_line);
+	RUN(test_devices);
 	RUN(test_lean);
 	RUN(test_corpus);
 	return tt_test_result();
