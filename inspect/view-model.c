@@ -1113,102 +1113,124 @@ render_help(struct tv_screen *s)
 		tv_puts_at(s, row++, 0, s->cols, TV_C_NORMAL, help_legend[i]);
 }
 
-static void
-render_lanes(struct tv_state *st, struct tv_screen *s, int top, int rows, bool cursor)
+/* The row of the selected lane among @ll, choosing one (the lane under
+ * the cursor, else the first) when @cursor and the selection is not
+ * shown; SIZE_MAX when there is none. */
+static size_t
+keep_selection(struct tv_state *st, const struct lane_list *ll, bool cursor)
 {
-	const struct tt_index *ix = st->ix;
-	int lw = st->label_cols, x0 = lw + 1, w = st->lane_cols;
-	struct lane_list ll;
-	char lb[128];
-
-	draw_axis(st, s, top, x0, w);
-	tv_puts_at(s, top, 0, lw, TV_C_DIM, "time (s)");
-	tv_puts_at(s, top + 1, 0, lw, TV_C_DIM, "markers");
-	visible_lanes(st, st->view_start, st->view_start + (int64_t)w * st->scale, &ll);
-
-	/* Keep the selection on a shown lane, and in view. */
 	size_t pos = SIZE_MAX;
-	for (size_t i = 0; i < ll.n; i++) {
-		if ((int64_t)ll.v[i]->index == st->sel)
+
+	for (size_t i = 0; i < ll->n; i++) {
+		if ((int64_t)ll->v[i]->index == st->sel)
 			pos = i;
 	}
-	if (pos == SIZE_MAX && ll.n) {
-		for (size_t i = 0; i < ll.n && pos == SIZE_MAX; i++) {
-			if (ll.v[i]->begin_us <= st->cursor && tv_lane_end(ix, ll.v[i]) >= st->cursor)
-				pos = i;
-		}
-		if (pos == SIZE_MAX)
-			pos = 0;
-		if (cursor)
-			st->sel = ll.v[pos]->index;
+	if (pos != SIZE_MAX || !ll->n)
+		return pos;
+	for (size_t i = 0; i < ll->n && pos == SIZE_MAX; i++) {
+		if (ll->v[i]->begin_us <= st->cursor && tv_lane_end(st->ix, ll->v[i]) >= st->cursor)
+			pos = i;
 	}
-	int nrows = rows - 2;
-	if (nrows < 0)
-		nrows = 0;
+	if (pos == SIZE_MAX)
+		pos = 0;
+	if (cursor)
+		st->sel = ll->v[pos]->index;
+	return pos;
+}
+
+/* Scrolls the lanes so the selection (row @pos) is in the @nrows shown. */
+static void
+scroll_lanes(struct tv_state *st, size_t pos, size_t n, int nrows, bool cursor)
+{
 	if (pos != SIZE_MAX && cursor) {
 		if ((int)pos < st->lane_top)
 			st->lane_top = (int)pos;
 		if ((int)pos >= st->lane_top + nrows)
 			st->lane_top = (int)pos - nrows + 1;
 	}
-	if (st->lane_top > (int)ll.n - nrows)
-		st->lane_top = (int)ll.n - nrows;
+	if (st->lane_top > (int)n - nrows)
+		st->lane_top = (int)n - nrows;
 	if (st->lane_top < 0)
 		st->lane_top = 0;
 	st->lane_rows = nrows;
+}
 
-	for (int r = 0; r < nrows && (size_t)(st->lane_top + r) < ll.n; r++) {
-		const struct ti_lane *l = ll.v[st->lane_top + r];
+/* Label and body of each lane shown, from row @top. */
+static void
+draw_lane_rows(const struct tv_state *st, struct tv_screen *s, int top, int nrows, const struct lane_list *ll,
+	       bool cursor)
+{
+	int lw = st->label_cols;
+	char lb[128];
+
+	for (int r = 0; r < nrows && (size_t)(st->lane_top + r) < ll->n; r++) {
+		const struct ti_lane *l = ll->v[st->lane_top + r];
 		bool sel = cursor && (int64_t)l->index == st->sel;
 		/* The selection shows without attributes too: '>' before it. */
 		int lx = cursor ? 1 : 0;
-		lane_label(ix, l, lb, sizeof(lb), lw - lx);
+		lane_label(st->ix, l, lb, sizeof(lb), lw - lx);
 		if (sel)
 			for (int c = 0; c < lw; c++)
-				put(s, top + 2 + r, c, c == 0 ? '>' : ' ', TV_A_REVERSE | TV_A_BOLD);
-		tv_puts_at(s, top + 2 + r, lx, lw - lx, sel ? TV_A_REVERSE | TV_A_BOLD : lane_attr(l), lb);
-		draw_lane(st, s, top + 2 + r, x0, w, l);
+				put(s, top + r, c, c == 0 ? '>' : ' ', TV_A_REVERSE | TV_A_BOLD);
+		tv_puts_at(s, top + r, lx, lw - lx, sel ? TV_A_REVERSE | TV_A_BOLD : lane_attr(l), lb);
+		draw_lane(st, s, top + r, lw + 1, st->lane_cols, l);
 	}
+}
+
+/* The cursor: 'v' on the axis, a column in reverse below it. */
+static void
+draw_cursor(const struct tv_state *st, struct tv_screen *s, int top, int rows)
+{
+	int x0 = st->label_cols + 1;
+	int c = col_of(st, st->cursor);
+
+	if (c < 0 || c >= st->lane_cols)
+		return;
+	put(s, top, x0 + c, 'v', TV_A_BOLD);
+	for (int r = top + 1; r < top + rows; r++) {
+		struct tv_cell *cell = &s->cells[r * s->cols + x0 + c];
+		if (cell->ch == ' ')
+			cell->ch = '.';
+		cell->attr |= TV_A_REVERSE;
+	}
+}
+
+static void
+render_lanes(struct tv_state *st, struct tv_screen *s, int top, int rows, bool cursor)
+{
+	const struct tt_index *ix = st->ix;
+	int lw = st->label_cols, x0 = lw + 1, w = st->lane_cols;
+	int nrows = rows - 2 > 0 ? rows - 2 : 0;
+	struct lane_list ll;
+
+	draw_axis(st, s, top, x0, w);
+	tv_puts_at(s, top, 0, lw, TV_C_DIM, "time (s)");
+	tv_puts_at(s, top + 1, 0, lw, TV_C_DIM, "markers");
+	visible_lanes(st, st->view_start, st->view_start + (int64_t)w * st->scale, &ll);
+	/* Keep the selection on a shown lane, and in view. */
+	scroll_lanes(st, keep_selection(st, &ll, cursor), ll.n, nrows, cursor);
+	draw_lane_rows(st, s, top + 2, nrows, &ll, cursor);
 	if (!ll.n)
-		tv_puts_at(s, top + 2, x0, w, TV_C_DIM, tt_index_nlanes(ix) ? "(no touch in this time range)" : "(no touch sequences)");
+		tv_puts_at(s, top + 2, x0, w, TV_C_DIM,
+			   tt_index_nlanes(ix) ? "(no touch in this time range)" : "(no touch sequences)");
 	draw_markers(st, s, x0, w, top + 1, &ll, top + 2, nrows);
-	if (cursor) {
-		int c = col_of(st, st->cursor);
-		if (c >= 0 && c < w) {
-			put(s, top, x0 + c, 'v', TV_A_BOLD);
-			for (int r = top + 1; r < top + rows; r++) {
-				struct tv_cell *cell = &s->cells[r * s->cols + x0 + c];
-				if (cell->ch == ' ')
-					cell->ch = '.';
-				cell->attr |= TV_A_REVERSE;
-			}
-		}
-	}
+	if (cursor)
+		draw_cursor(st, s, top, rows);
 	free(ll.v);
 }
 
-void
-tv_render(struct tv_state *st, struct tv_screen *s)
+/* The first render fits the recording (or, live, its last ten seconds);
+ * a live view keeps the cursor at the end. */
+static void
+place_view(struct tv_state *st)
 {
-	struct tt_index *ix = st->ix;
-	char tb[32], sb[32];
+	const struct tt_index *ix = st->ix;
 
-	for (int i = 0; i < s->cols * s->rows; i++)
-		s->cells[i] = (struct tv_cell){ ' ', 0 };
-	if (st->help) {
-		render_help(s);
-		return;
-	}
-	st->label_cols = s->cols / 4 < LABEL_MAX ? s->cols / 4 : LABEL_MAX;
-	st->lane_cols = s->cols - st->label_cols - 1;
-	if (st->lane_cols < 1)
-		st->lane_cols = 1;
 	if ((!st->started || (st->autofit && !st->follow)) && (tt_index_stats(ix)->have_time || tt_index_done(ix))) {
 		st->started = true;
 		fit(st, st->lane_cols);
 		st->cursor = rec_begin(ix);
 		if (st->follow) {
-			/* Live: the last ten seconds. */
 			st->scale = 10000000 / st->lane_cols + 1;
 			st->cursor = rec_end(ix);
 			scroll_to_cursor(st, st->lane_cols);
@@ -1219,41 +1241,48 @@ tv_render(struct tv_state *st, struct tv_screen *s)
 		if (st->cursor >= st->view_start + (int64_t)st->lane_cols * st->scale)
 			scroll_to_cursor(st, st->lane_cols);
 	}
+}
 
-	/* Title. */
+static void
+render_title(const struct tv_state *st, struct tv_screen *s)
+{
+	const struct tt_index *ix = st->ix;
+	const char *name = tt_index_name(ix);
+	char tb[32], sb[32], filt[64];
+
 	tv_fill_row(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE);
-	char filt[64];
 	if (st->filter_dev >= 0)
 		snprintf(filt, sizeof(filt), "%s%" PRId64, st->filter_xi_dev ? "xi" : "dev", st->filter_dev);
 	else
 		snprintf(filt, sizeof(filt), "all");
 	/* The file's name last and without its directory: a long path must
 	 * not push the cursor time and scale off a narrow screen. */
-	const char *base = strrchr(tt_index_name(ix), '/');
+	const char *base = strrchr(name, '/');
 	printf_at(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE, " t=%s  %s/col  dev:%s src:%s%s  %s",
 		  tv_fmt_time(tb, sizeof(tb), st->cursor), tv_fmt_span(sb, sizeof(sb), st->scale), filt,
 		  st->source == TV_SRC_ALL ? "all" : st->source == TV_SRC_KERNEL ? "kernel" : "xi",
-		  tt_index_done(ix) ? "" : st->follow ? "  [live]" : "  [reading]", base ? base + 1 : tt_index_name(ix));
+		  tt_index_done(ix) ? "" : st->follow ? "  [live]" : "  [reading]", base ? base + 1 : name);
+}
 
-	int pane_h = s->rows >= 16 ? (s->rows - 4) / 2 : 0;
-	if (pane_h > 14)
-		pane_h = 14;
-	int lanes_rows = s->rows - 2 - pane_h;
-	render_lanes(st, s, 1, lanes_rows, true);
+/* The frame, slot and touch panes side by side, @h rows from @top. */
+static void
+render_panes(struct tv_state *st, struct tv_screen *s, int top, int h)
+{
+	int w1 = s->cols * 30 / 100, w2 = s->cols * 36 / 100;
+	struct tv_pane p1 = { top, 0, w1 - 1, h, 0 };
+	struct tv_pane p2 = { top, w1, w2 - 1, h, 0 };
+	struct tv_pane p3 = { top, w1 + w2, s->cols - w1 - w2, h, 0 };
 
-	if (pane_h > 0) {
-		int top = 1 + lanes_rows;
-		int w1 = s->cols * 30 / 100, w2 = s->cols * 36 / 100;
-		struct tv_pane p1 = { top, 0, w1 - 1, pane_h, 0 };
-		struct tv_pane p2 = { top, w1, w2 - 1, pane_h, 0 };
-		struct tv_pane p3 = { top, w1 + w2, s->cols - w1 - w2, pane_h, 0 };
-		tv_frame_pane(st, s, &p1);
-		tv_slot_pane(st, s, &p2);
-		tv_touch_pane(st, s, &p3);
-	}
+	tv_frame_pane(st, s, &p1);
+	tv_slot_pane(st, s, &p2);
+	tv_touch_pane(st, s, &p3);
+}
 
-	/* Status line. */
+static void
+render_status(const struct tv_state *st, struct tv_screen *s)
+{
 	int last = s->rows - 1;
+
 	if (st->prompting)
 		printf_at(s, last, 0, s->cols, TV_A_BOLD, "/%s_", st->prompt);
 	else if (st->message[0])
@@ -1261,6 +1290,32 @@ tv_render(struct tv_state *st, struct tv_screen *s)
 	else
 		tv_puts_at(s, last, 0, s->cols, TV_C_DIM,
 			"?:help q:quit <>:frame HL:touch ev PgUp/Dn:1s +-:zoom e:begin/end w:owner a:anomaly /:search d s:filter");
+}
+
+void
+tv_render(struct tv_state *st, struct tv_screen *s)
+{
+	for (int i = 0; i < s->cols * s->rows; i++)
+		s->cells[i] = (struct tv_cell){ ' ', 0 };
+	if (st->help) {
+		render_help(s);
+		return;
+	}
+	st->label_cols = s->cols / 4 < LABEL_MAX ? s->cols / 4 : LABEL_MAX;
+	st->lane_cols = s->cols - st->label_cols - 1;
+	if (st->lane_cols < 1)
+		st->lane_cols = 1;
+	place_view(st);
+	render_title(st, s);
+
+	int pane_h = s->rows >= 16 ? (s->rows - 4) / 2 : 0;
+	if (pane_h > 14)
+		pane_h = 14;
+	int lanes_rows = s->rows - 2 - pane_h;
+	render_lanes(st, s, 1, lanes_rows, true);
+	if (pane_h > 0)
+		render_panes(st, s, 1 + lanes_rows, pane_h);
+	render_status(st, s);
 }
 
 void
