@@ -51,15 +51,20 @@ usage(FILE *out)
 		"                      'touchtape print' shows; default: the start)\n"
 		"      --to TIME       with --text: end there (default: the end)\n"
 		"      --width N       with --text: columns (default 100)\n"
+		"  -d, --device ID     only the evdev device with this record id (as 'touchtape\n"
+		"                      print' shows; repeat for more): its lanes, the XI touches\n"
+		"                      they became, its numbers and anomalies\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when the file was read whole, 1 when lines of it had\n"
-		"errors, 2 on bad usage or a file that cannot be read.\n"
+		"errors, 2 on bad usage, a file that cannot be read or a --device the file\n"
+		"does not have.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape inspect tap.jsonl\n"
 		"  touchtape inspect --json tap.jsonl\n"
+		"  touchtape inspect --text --device 0 tap.jsonl\n"
 		"  touchtape inspect --text --from 1.2 --to 1.8 --width 120 tap.jsonl\n"
 		"  touchtape record -o - /dev/input/event5 | touchtape inspect -\n"
 		"\n"
@@ -74,7 +79,14 @@ struct options {
 	bool have_from, have_to;
 	int width;
 	const char *desc;
+	struct tt_read_options ro;	/* --device, --desc, --from, --to */
 };
+
+static void
+options_clear(struct options *o)
+{
+	tt_read_options_clear(&o->ro);
+}
 
 static int
 check_args(struct options *o)
@@ -111,15 +123,15 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 		TT_READ_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
+	struct tt_read_options *ro = &o->ro;
 	int c, rc;
 	int64_t v;
 
-	tt_read_options_init(&ro, "inspect", TT_READ_TIME);
+	tt_read_options_init(ro, "inspect", TT_READ_TIME | TT_READ_DEVICES);
 	o->width = 100;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "sjth" TT_READ_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		if ((rc = tt_read_option(&ro, c, optarg)) != 0) {
+		if ((rc = tt_read_option(ro, c, optarg)) != 0) {
 			if (rc != 1)
 				return rc;
 			continue;
@@ -139,9 +151,9 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 	}
 	if (optind != argc - 1)
 		return tt_usage_error("inspect", optind >= argc ? "a FILE (or -) is needed" : "one FILE only");
-	if ((rc = tt_read_options_check(&ro)) != 0)
+	if ((rc = tt_read_options_check(ro)) != 0)
 		return rc;
-	take_read_options(o, &ro);
+	take_read_options(o, ro);
 	if ((rc = check_args(o)) != 0)
 		return rc;
 	*path = argv[optind];
@@ -151,29 +163,32 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 /* A read that ended the file (an I/O error, a bad header): the reader's
  * FILE:LINE message says which. */
 static void
-report_read_error(const struct tt_index *ix)
+report_read_error(struct tt_index *ix)
 {
-	const char *why = tt_reader_error(ix->reader);
+	const char *why = tt_reader_error(tt_index_reader(ix));
 
 	if (why && *why)
 		tt_error("%s", why);
 	else
-		tt_error("%s: read error", ix->name);
+		tt_error("%s: read error", tt_index_name(ix));
 }
 
 static int
 report_errors(const struct tt_index *ix)
 {
+	struct ti_read_status rs;
+
+	tt_index_read_status(ix, &rs);
 	/* The rest of the file could not be read: trouble, not a finding. */
-	if (ix->read_stopped)
+	if (rs.stopped)
 		return TT_EXIT_TROUBLE;
-	if (ix->nerrors) {
-		const char *first = ix->first_error ? ix->first_error : "?";
-		if (ix->nerrors == 1)
+	if (rs.nerrors) {
+		const char *first = rs.first_error ? rs.first_error : "?";
+		if (rs.nerrors == 1)
 			tt_error("%s", first);
 		else
-			tt_error("%s (and %zu more unreadable line%s)", first, ix->nerrors - 1,
-				 tt_plural_s(ix->nerrors - 1));
+			tt_error("%s (and %zu more unreadable line%s)", first, rs.nerrors - 1,
+				 tt_plural_s(rs.nerrors - 1));
 		return TT_EXIT_FAILURE;
 	}
 	return TT_EXIT_OK;
@@ -186,17 +201,36 @@ check_window(const struct tt_index *ix, const struct options *o)
 {
 	char tb[32], tf[32], tl[32];
 
-	if (!ix->have_time || (!o->have_from && !o->have_to))
+	if (!tt_index_stats(ix)->have_time || (!o->have_from && !o->have_to))
 		return 0;
-	tt_format_time(tf, sizeof(tf), ix->first_us);
-	tt_format_time(tl, sizeof(tl), ix->last_us);
-	if (o->have_from && o->from > ix->last_us)
+	tt_format_time(tf, sizeof(tf), tt_index_first_us(ix));
+	tt_format_time(tl, sizeof(tl), tt_index_last_us(ix));
+	if (o->have_from && o->from > tt_index_last_us(ix))
 		return tt_usage_error("inspect", "--from %s is after the end of %s (%s to %s s)",
-				      tt_format_time(tb, sizeof(tb), o->from), ix->name, tf, tl);
-	if (o->have_to && o->to < ix->first_us)
+				      tt_format_time(tb, sizeof(tb), o->from), tt_index_name(ix), tf, tl);
+	if (o->have_to && o->to < tt_index_first_us(ix))
 		return tt_usage_error("inspect", "--to %s is before the start of %s (%s to %s s)",
-				      tt_format_time(tb, sizeof(tb), o->to), ix->name, tf, tl);
+				      tt_format_time(tb, sizeof(tb), o->to), tt_index_name(ix), tf, tl);
 	return 0;
+}
+
+/* A --device the file does not have: said once, exit 2, never an empty
+ * view that looks like a device without touches. */
+static bool
+devices_missing(struct tt_index *ix, const struct options *o)
+{
+	return tt_read_options_finish(&o->ro, tt_index_reader(ix)) < 0;
+}
+
+/* Whether the reader saw every --device so far (silent). */
+static bool
+devices_known(struct tt_index *ix, const struct options *o)
+{
+	for (size_t i = 0; i < o->ro.ndevices; i++) {
+		if (!tt_reader_device(tt_index_reader(ix), o->ro.devices[i]))
+			return false;
+	}
+	return true;
 }
 
 static int
@@ -209,13 +243,15 @@ run_text(struct tt_index *ix, const struct options *o)
 
 	if (rc < 0)
 		report_read_error(ix);
+	if (devices_missing(ix, o))
+		return TT_EXIT_TROUBLE;
 	if (check_window(ix, o) != 0)
 		return TT_EXIT_USAGE;
 	if (o->summary) {
 		tt_inspect_summary(ix, stdout, o->json);
 	} else {
-		int64_t from = o->have_from ? o->from : (ix->have_time ? ix->first_us : 0);
-		int64_t to = o->have_to ? o->to : (ix->have_time ? ix->last_us : 0);
+		int64_t from = o->have_from ? o->from : tt_index_first_us(ix);
+		int64_t to = o->have_to ? o->to : tt_index_last_us(ix);
 		tv_render_text(ix, from, to, o->width, stdout);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -266,8 +302,27 @@ elapsed_ms(const struct timespec *t0)
  * screen is printed at each <Dump> and at the end. With
  * TOUCHTAPE_INSPECT_FIRST_SCREEN=1, only the first records are indexed
  * before the first screen, and the times are printed on stderr. */
+/* TOUCHTAPE_INSPECT_FIRST_SCREEN: the first screen was rendered from
+ * the first records; index the rest and say how long each took. */
+static void
+time_first_screen(struct tt_index *ix, struct tv_state *st, struct tv_screen *s, const struct timespec *t0)
+{
+	size_t nframes, nevents, nlanes;
+
+	fprintf(stderr, "first screen after %.1f ms\n", elapsed_ms(t0));
+	tt_index_step(ix, 0);
+	st->started = false;
+	tv_render(st, s);
+	nframes = tt_index_nframes(ix);
+	nevents = tt_index_nevents(ix);
+	nlanes = tt_index_nlanes(ix);
+	fprintf(stderr, "whole file indexed after %.1f ms: %zu frame%s, %zu event%s, %zu lane%s, index %zu bytes\n",
+		elapsed_ms(t0), nframes, tt_plural_s(nframes), nevents, tt_plural_s(nevents), nlanes,
+		tt_plural_s(nlanes), tt_index_memory(ix));
+}
+
 static int
-run_headless(struct tt_index *ix, const char *size, const char *script)
+run_headless(struct tt_index *ix, const struct options *o, const char *size, const char *script)
 {
 	_cleanup_free_ struct tv_script_key *keys = NULL;
 	struct tv_screen s = { 0 };
@@ -290,14 +345,11 @@ run_headless(struct tt_index *ix, const char *size, const char *script)
 	tv_state_init(&st, ix);
 	tv_screen_init(&s, cols, rows);
 	tv_render(&st, &s);
-	if (first_screen) {
-		fprintf(stderr, "first screen after %.1f ms\n", elapsed_ms(&t0));
-		tt_index_step(ix, 0);
-		st.started = false;
-		tv_render(&st, &s);
-		fprintf(stderr, "whole file indexed after %.1f ms: %zu frame%s, %zu event%s, %zu lane%s, index %zu bytes\n",
-			elapsed_ms(&t0), ix->nframes, tt_plural_s(ix->nframes), ix->nevents, tt_plural_s(ix->nevents),
-			ix->nlanes, tt_plural_s(ix->nlanes), tt_index_memory(ix));
+	if (first_screen)
+		time_first_screen(ix, &st, &s, &t0);
+	if (devices_missing(ix, o)) {
+		tv_screen_fini(&s);
+		return TT_EXIT_TROUBLE;
 	}
 	for (size_t i = 0; i < nkeys && !st.quit; i++) {
 		const struct tv_script_key *k = &keys[i];
@@ -331,7 +383,7 @@ indexer_main(void *arg)
 }
 
 static int
-run_interactive(struct tt_index *ix, bool live, const char *script)
+run_interactive(struct tt_index *ix, const struct options *o, bool live, const char *script)
 {
 	_cleanup_free_ struct tv_script_key *keys = NULL;
 	struct tv_state st;
@@ -346,10 +398,16 @@ run_interactive(struct tt_index *ix, bool live, const char *script)
 	 * pipe could block here: the indexer thread reads it. */
 	if (!live && tt_index_step(ix, 2000) < 0)
 		report_read_error(ix);
+	/* A --device declared later than that: read on before saying it is
+	 * missing, while the terminal is still ours. */
+	if (!live && !devices_known(ix, o) && tt_index_step(ix, 0) < 0)
+		report_read_error(ix);
+	if (!live && devices_missing(ix, o))
+		return TT_EXIT_TROUBLE;
 	tv_state_init(&st, ix);
 	st.follow = live;
 	/* From here on, stderr would scribble over the screen. */
-	__atomic_store_n(&ix->quiet_warnings, true, __ATOMIC_RELAXED);
+	tt_index_quiet_warnings(ix);
 	rc = pthread_create(&thread, NULL, indexer_main, ix);
 	if (rc != 0) {
 		tt_error("cannot start the indexer: %s", strerror(rc));
@@ -357,15 +415,19 @@ run_interactive(struct tt_index *ix, bool live, const char *script)
 	}
 	rc = tt_ui_curses_run(&st, keys, nkeys);
 	tt_index_request_stop(ix);
-	if (!ix->done && live) {
+	if (!tt_index_done(ix) && live) {
 		/* Blocked on a pipe that may never speak again: leave it. */
 		pthread_detach(thread);
 		exit(rc < 0 ? TT_EXIT_FAILURE : TT_EXIT_OK);
 	}
 	pthread_join(thread, NULL);
-	if (ix->nwarnings)
-		fprintf(stderr, "%s (%zu warning%s in all)\n", ix->first_warning ? ix->first_warning : "?",
-			ix->nwarnings, tt_plural_s(ix->nwarnings));
+	struct ti_read_status rs;
+	tt_index_read_status(ix, &rs);
+	if (rs.nwarnings)
+		fprintf(stderr, "%s (%zu warning%s in all)\n", rs.first_warning ? rs.first_warning : "?",
+			rs.nwarnings, tt_plural_s(rs.nwarnings));
+	if (live && devices_missing(ix, o))
+		return TT_EXIT_TROUBLE;
 	return rc < 0 ? TT_EXIT_FAILURE : report_errors(ix);
 }
 
@@ -374,7 +436,7 @@ tt_cmd_inspect(int argc, char **argv)
 {
 	_cleanup_(tt_index_freep) struct tt_index *ix = NULL;
 	_cleanup_free_ char *why = NULL;
-	struct options o = { 0 };
+	_cleanup_(options_clear) struct options o = { 0 };
 	const char *path = NULL;
 	int rc = parse_args(argc, argv, &o, &path);
 
@@ -387,14 +449,15 @@ tt_cmd_inspect(int argc, char **argv)
 		tt_error("%s", why ? why : strerror(-rc));
 		return TT_EXIT_TROUBLE;
 	}
-	if (tt_apply_desc(ix->reader, o.desc, false) < 0)
+	if (tt_apply_desc(tt_index_reader(ix), o.desc, false) < 0)
 		return TT_EXIT_TROUBLE;
+	tt_index_set_devices(ix, o.ro.devices, o.ro.ndevices);
 	const char *headless = getenv("TOUCHTAPE_INSPECT_HEADLESS");
 	const char *script = getenv("TOUCHTAPE_INSPECT_KEYS");
 	if (o.summary || o.text)
 		return run_text(ix, &o);
 	if (headless && *headless)
-		return run_headless(ix, headless, script);
+		return run_headless(ix, &o, headless, script);
 	if (!isatty(STDOUT_FILENO)) {
 		o.summary = true;
 		return run_text(ix, &o);
@@ -403,5 +466,5 @@ tt_cmd_inspect(int argc, char **argv)
 	struct stat sb;
 	bool live = strcmp(path, "-") == 0 ? fstat(STDIN_FILENO, &sb) < 0 || !S_ISREG(sb.st_mode)
 					   : stat(path, &sb) < 0 || !S_ISREG(sb.st_mode);
-	return run_interactive(ix, live, script);
+	return run_interactive(ix, &o, live, script);
 }

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,57 @@
 
 /* Texts of anomalies beyond this are counted, not kept. */
 #define TEXT_POOL_MAX (4u * 1024 * 1024)
+
+struct tt_index {
+	pthread_mutex_t lock;
+	char *name;
+
+	struct ti_device *devs;
+	size_t ndevs;
+
+	struct ti_frame *frames;
+	size_t nframes, capframes;
+	/* Events packed: type << 10 | code, and the value. */
+	uint16_t *ev_tc;
+	int32_t *ev_val;
+	size_t nevents, capevents;
+
+	struct ti_lane **lanes;	/* in begin order */
+	size_t nlanes, caplanes;
+
+	struct ti_marker *markers;	/* in time order as read */
+	size_t nmarkers, capmarkers;
+	char *text;		/* marker texts, NUL-separated */
+	size_t ntext, captext;
+	size_t text_dropped;	/* texts left out once the pool was full */
+
+	/* The numbers: the detector's, kept current as records are fed. */
+	const struct tt_stats *stats;
+	size_t nerrors;		/* lines the reader refused */
+	bool read_stopped;	/* a read error ended the file early (-EIO) */
+	char *first_error;
+	size_t nwarnings;	/* the reader's warnings (truncated last line...) */
+	char *first_warning;
+	bool quiet_warnings;
+	/* tt_index_set_lean(): counts and live lanes only, for --summary.
+	 * Ended lanes wait in @spare for the next touch to reuse them. */
+	bool lean;
+	struct ti_lane **spare;
+	size_t nspare, capspare;
+	struct ti_marker scratch;	/* lean: where markers not kept go */
+
+	uint32_t *devices;	/* tt_index_set_devices(), NULL: all */
+	size_t ndevices;
+
+	uint64_t generation;	/* bumped whenever something was added */
+	bool done;		/* the whole input was read */
+
+	/* Building. */
+	struct tt_reader *reader;
+	struct tt_detect *detect;
+	bool in_frame;
+	bool stop;		/* tt_index_request_stop(): step returns early */
+};
 
 static void *
 grow(void *p, size_t *cap, size_t need, size_t size)
@@ -514,40 +566,35 @@ index_marker(struct tt_index *ix, const struct tt_marker *mk, size_t line)
 	m->text = add_text(ix, buf);
 }
 
-/* The shared numbers, copied where the viewer and the summary read them. */
-static void
-sync_stats(struct tt_index *ix, const struct tt_record *rec)
+static bool
+device_chosen(const struct tt_index *ix, int64_t id)
 {
-	const struct tt_stats *st = ix->stats;
-	struct ti_device *d;
-	const struct tt_stats_device *sd;
+	if (!ix->devices || id < 0)
+		return true;
+	for (size_t i = 0; i < ix->ndevices; i++) {
+		if (ix->devices[i] == id)
+			return true;
+	}
+	return false;
+}
 
-	ix->first_us = st->first_us;
-	ix->last_us = st->last_us;
-	ix->have_time = st->have_time;
-	ix->xi_events = st->xi_events;
-	ix->nlinked = st->linked;
-	ix->nnot_delivered = st->not_delivered;
-	memcpy(ix->nanomalies, st->diags, sizeof(ix->nanomalies));
-	memcpy(ix->outcomes, st->outcomes, sizeof(ix->outcomes));
-	for (size_t i = 0; i < ix->ndevs; i++) {
-		d = &ix->devs[i];
-		if (rec && rec->type == TT_RECORD_FRAME && rec->frame->device != d->id)
-			continue;
-		sd = tt_stats_device(st, d->id);
-		if (!sd)
-			continue;
-		d->nframes = sd->frames;
-		d->nevents = sd->events;
-		d->nlanes = sd->touch_sequences;
-		d->ndropped = sd->syn_dropped;
-		d->max_active = sd->max_simultaneous;
+/* --device: what is of another evdev device is skipped whole. */
+static bool
+record_chosen(const struct tt_index *ix, const struct tt_record *rec)
+{
+	switch (rec->type) {
+	case TT_RECORD_DEVICE: return device_chosen(ix, rec->device->id);
+	case TT_RECORD_FRAME: return device_chosen(ix, rec->frame->device);
+	case TT_RECORD_MARKER: return device_chosen(ix, rec->marker->device);
+	default: return true;
 	}
 }
 
 static void
 on_record(struct tt_index *ix, const struct tt_record *rec)
 {
+	if (!record_chosen(ix, rec))
+		return;
 	switch (rec->type) {
 	case TT_RECORD_DEVICE:
 		index_device(ix, rec->device);
@@ -565,7 +612,6 @@ on_record(struct tt_index *ix, const struct tt_record *rec)
 	}
 	tt_detect_feed(ix->detect, rec);
 	ix->in_frame = false;
-	sync_stats(ix, rec);
 }
 
 static void
@@ -605,7 +651,6 @@ static void
 finish(struct tt_index *ix)
 {
 	tt_detect_finish(ix->detect);
-	sync_stats(ix, NULL);
 	/* A sequence still open at the end keeps its lane as it was. */
 	ix->done = true;
 	ix->generation++;
@@ -651,6 +696,25 @@ tt_index_set_lean(struct tt_index *ix, bool lean)
 }
 
 void
+tt_index_set_devices(struct tt_index *ix, const uint32_t *ids, size_t n)
+{
+	free(ix->devices);
+	ix->devices = NULL;
+	ix->ndevices = 0;
+	if (!n)
+		return;
+	ix->devices = tt_reallocarray(NULL, n, sizeof(*ids));
+	memcpy(ix->devices, ids, n * sizeof(*ids));
+	ix->ndevices = n;
+}
+
+bool
+tt_index_lane_chosen(const struct tt_index *ix, const struct ti_lane *l)
+{
+	return !ix->devices || l->kind == TI_LANE_KERNEL || l->linked >= 0;
+}
+
+void
 tt_index_request_stop(struct tt_index *ix)
 {
 	__atomic_store_n(&ix->stop, true, __ATOMIC_RELAXED);
@@ -681,6 +745,7 @@ tt_index_free(struct tt_index *ix)
 	free(ix->text);
 	free(ix->first_error);
 	free(ix->first_warning);
+	free(ix->devices);
 	free(ix->name);
 	pthread_mutex_destroy(&ix->lock);
 	free(ix);
@@ -822,4 +887,142 @@ tt_index_memory(const struct tt_index *ix)
 	n += ix->captext;
 	n += ix->ndevs * (sizeof(*ix->devs) + sizeof(struct tt_device));
 	return n;
+}
+
+void
+tt_index_lock(struct tt_index *ix)
+{
+	pthread_mutex_lock(&ix->lock);
+}
+
+void
+tt_index_unlock(struct tt_index *ix)
+{
+	pthread_mutex_unlock(&ix->lock);
+}
+
+const char *
+tt_index_name(const struct tt_index *ix)
+{
+	return ix->name;
+}
+
+const struct tt_stats *
+tt_index_stats(const struct tt_index *ix)
+{
+	return ix->stats;
+}
+
+int64_t
+tt_index_first_us(const struct tt_index *ix)
+{
+	return ix->stats->have_time ? ix->stats->first_us : 0;
+}
+
+int64_t
+tt_index_last_us(const struct tt_index *ix)
+{
+	return ix->stats->have_time ? ix->stats->last_us : 0;
+}
+
+bool
+tt_index_done(const struct tt_index *ix)
+{
+	return ix->done;
+}
+
+uint64_t
+tt_index_generation(const struct tt_index *ix)
+{
+	return ix->generation;
+}
+
+size_t
+tt_index_ndevices(const struct tt_index *ix)
+{
+	return ix->ndevs;
+}
+
+const struct ti_device *
+tt_index_device_at(const struct tt_index *ix, size_t i)
+{
+	return &ix->devs[i];
+}
+
+size_t
+tt_index_nframes(const struct tt_index *ix)
+{
+	return ix->nframes;
+}
+
+const struct ti_frame *
+tt_index_frame(const struct tt_index *ix, size_t f)
+{
+	return &ix->frames[f];
+}
+
+size_t
+tt_index_nevents(const struct tt_index *ix)
+{
+	return ix->nevents;
+}
+
+struct tt_event
+tt_index_frame_event(const struct tt_index *ix, size_t f, uint32_t i)
+{
+	uint32_t e = ix->frames[f].first + i;
+
+	return (struct tt_event){
+		.type = ix->ev_tc[e] >> 10,
+		.code = ix->ev_tc[e] & 0x3ff,
+		.value = ix->ev_val[e],
+	};
+}
+
+size_t
+tt_index_nlanes(const struct tt_index *ix)
+{
+	return ix->nlanes;
+}
+
+const struct ti_lane *
+tt_index_lane(const struct tt_index *ix, size_t i)
+{
+	return ix->lanes[i];
+}
+
+size_t
+tt_index_nmarkers(const struct tt_index *ix)
+{
+	return ix->nmarkers;
+}
+
+const struct ti_marker *
+tt_index_marker(const struct tt_index *ix, size_t i)
+{
+	return &ix->markers[i];
+}
+
+void
+tt_index_read_status(const struct tt_index *ix, struct ti_read_status *out)
+{
+	*out = (struct ti_read_status){
+		.nerrors = ix->nerrors,
+		.first_error = ix->first_error,
+		.stopped = ix->read_stopped,
+		.nwarnings = ix->nwarnings,
+		.first_warning = ix->first_warning,
+	};
+}
+
+struct tt_reader *
+tt_index_reader(struct tt_index *ix)
+{
+	return ix->reader;
+}
+
+void
+tt_index_quiet_warnings(struct tt_index *ix)
+{
+	__atomic_store_n(&ix->quiet_warnings, true, __ATOMIC_RELAXED);
 }

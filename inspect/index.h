@@ -12,15 +12,18 @@
  *
  * The index grows while it is read (tt_index_step()), so the viewer can
  * show the first screen of a long file, or follow a pipe, while the
- * indexer runs on. Readers of the arrays take tt_index_lock() when an
- * indexer thread may be appending.
+ * indexer runs on. Readers take tt_index_lock() when an indexer thread
+ * may be appending.
+ *
+ * struct tt_index is private to index.c: its records (devices, frames,
+ * lanes, markers) are read through the accessors below, its numbers
+ * through tt_index_stats().
  *
  * Memory: about 6 bytes per kernel event, 24 per frame, 16 per touch
  * update (kernel or XI) and 64 per marker.
  */
 #pragma once
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,9 +44,6 @@ struct ti_device {
 	bool has_mm;
 	struct tt_absinfo ax, ay;	/* position axes (MT or single touch) */
 	struct tt_device *copy;	/* for tt_model_distance()/position() */
-	/* Copied from struct tt_stats_device after each record. */
-	uint64_t nframes, nevents, nlanes, ndropped;
-	uint32_t max_active;
 	bool removed;
 	int64_t removed_us;
 	/* Slot table checkpoints are not needed: lanes carry values. */
@@ -139,60 +139,7 @@ struct ti_frame {
 	uint8_t nactive;	/* touches down after it (saturates at 255) */
 };
 
-struct tt_index {
-	pthread_mutex_t lock;
-	char *name;
-
-	struct ti_device *devs;
-	size_t ndevs;
-
-	struct ti_frame *frames;
-	size_t nframes, capframes;
-	/* Events packed: type << 10 | code, and the value. */
-	uint16_t *ev_tc;
-	int32_t *ev_val;
-	size_t nevents, capevents;
-
-	struct ti_lane **lanes;	/* in begin order */
-	size_t nlanes, caplanes;
-
-	struct ti_marker *markers;	/* in time order as read */
-	size_t nmarkers, capmarkers;
-	char *text;		/* marker texts, NUL-separated */
-	size_t ntext, captext;
-	size_t text_dropped;	/* texts left out once the pool was full */
-
-	/* Copies of struct tt_stats (the one definition of each number),
-	 * kept current as records are indexed. */
-	const struct tt_stats *stats;
-	uint64_t xi_events;
-	uint64_t nanomalies[TT_CHECK_COUNT];
-	uint64_t outcomes[TT_OWN_COUNT];	/* regular XI lanes */
-	uint64_t nlinked, nnot_delivered;
-	int64_t first_us, last_us;	/* over every timed record */
-	bool have_time;
-	size_t nerrors;		/* lines the reader refused */
-	bool read_stopped;	/* a read error ended the file early (-EIO) */
-	char *first_error;
-	size_t nwarnings;	/* the reader's warnings (truncated last line...) */
-	char *first_warning;
-	bool quiet_warnings;
-	/* tt_index_set_lean(): counts and live lanes only, for --summary.
-	 * Ended lanes wait in @spare for the next touch to reuse them. */
-	bool lean;
-	struct ti_lane **spare;
-	size_t nspare, capspare;
-	struct ti_marker scratch;	/* lean: where markers not kept go */
-
-	uint64_t generation;	/* bumped whenever something was added */
-	bool done;		/* the whole input was read */
-
-	/* Building. */
-	struct tt_reader *reader;
-	struct tt_detect *detect;
-	bool in_frame;
-	bool stop;		/* tt_index_request_stop(): step returns early */
-};
+struct tt_index;
 
 /* Opens @path ("-": standard input) and prepares the index; nothing is
  * read yet. 0 or a negative errno; then *why (when non-NULL) gets a
@@ -204,6 +151,16 @@ int tt_index_open(const char *path, struct tt_index **out, char **why);
  * with every event. Call before the first tt_index_step(). */
 #define TI_LEAN_MARKERS 10
 void tt_index_set_lean(struct tt_index *ix, bool lean);
+/* --device: only the evdev devices with these record ids. The device
+ * records, frames and markers of the others are neither indexed nor fed
+ * to the detectors, so every number and lane is of the chosen devices;
+ * XI events are all fed (a kernel touch is linked to the XI touch it
+ * became), and tt_index_lane_chosen() says which XI lanes came of a
+ * chosen device. Call before the first tt_index_step(). */
+void tt_index_set_devices(struct tt_index *ix, const uint32_t *ids, size_t n);
+/* False for an XI lane no kernel touch of a tt_index_set_devices() device
+ * became; true for every lane without such a choice. */
+bool tt_index_lane_chosen(const struct tt_index *ix, const struct ti_lane *l);
 /* Reads and indexes up to @max records (0: to the end). Returns 1 while
  * more may come, 0 at the end of input, <0 on a read error. Takes the
  * lock around each record. */
@@ -213,20 +170,57 @@ void tt_index_request_stop(struct tt_index *ix);
 void tt_index_free(struct tt_index *ix);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_index *, tt_index_free);
 
-static inline void
-tt_index_lock(struct tt_index *ix)
-{
-	pthread_mutex_lock(&ix->lock);
-}
-
-static inline void
-tt_index_unlock(struct tt_index *ix)
-{
-	pthread_mutex_unlock(&ix->lock);
-}
+void tt_index_lock(struct tt_index *ix);
+void tt_index_unlock(struct tt_index *ix);
 
 /* Lookups (call with the lock held when an indexer runs). */
+/* The file's name as given ("-" for standard input). */
+const char *tt_index_name(const struct tt_index *ix);
+/* The numbers of what was read so far (lib/detect.h, the ones analyze
+ * prints): times, frames, touch sequences per device, outcomes... */
+const struct tt_stats *tt_index_stats(const struct tt_index *ix);
+/* The first and the last time of the timed records read so far (frames,
+ * XI events, markers): the stats' first_us and last_us, 0 before any. */
+int64_t tt_index_first_us(const struct tt_index *ix);
+int64_t tt_index_last_us(const struct tt_index *ix);
+/* The whole input was read. */
+bool tt_index_done(const struct tt_index *ix);
+/* Bumped whenever something was added: a viewer redraws when it moved. */
+uint64_t tt_index_generation(const struct tt_index *ix);
+
+/* Devices in the order the file declares them. */
+size_t tt_index_ndevices(const struct tt_index *ix);
+const struct ti_device *tt_index_device_at(const struct tt_index *ix, size_t i);
+/* By the file's record id, or NULL. */
 const struct ti_device *tt_index_device(const struct tt_index *ix, uint32_t id);
+/* Frames in file order; ti_frame.device is a tt_index_device_at() index. */
+size_t tt_index_nframes(const struct tt_index *ix);
+const struct ti_frame *tt_index_frame(const struct tt_index *ix, size_t f);
+/* Events of all frames together. */
+size_t tt_index_nevents(const struct tt_index *ix);
+/* Event @i of frame @f (type, code and value; dt_us is 0). */
+struct tt_event tt_index_frame_event(const struct tt_index *ix, size_t f, uint32_t i);
+/* Lanes in begin order; ti_lane.index and ti_lane.linked index them. */
+size_t tt_index_nlanes(const struct tt_index *ix);
+const struct ti_lane *tt_index_lane(const struct tt_index *ix, size_t i);
+/* Markers in read order. */
+size_t tt_index_nmarkers(const struct tt_index *ix);
+const struct ti_marker *tt_index_marker(const struct tt_index *ix, size_t i);
+
+/* How the reading went: lines refused, a read error that ended it, the
+ * reader's warnings. The strings belong to the index. */
+struct ti_read_status {
+	size_t nerrors;
+	const char *first_error;	/* NULL without errors */
+	bool stopped;			/* a read error ended the file early */
+	size_t nwarnings;
+	const char *first_warning;
+};
+void tt_index_read_status(const struct tt_index *ix, struct ti_read_status *out);
+/* The reader, for the options that set it up before reading (--desc). */
+struct tt_reader *tt_index_reader(struct tt_index *ix);
+/* Stop copying the reader's warnings to stderr (a terminal UI is up). */
+void tt_index_quiet_warnings(struct tt_index *ix);
 /* The last frame at or before @t (any device when @device < 0), or -1. */
 int64_t tt_index_frame_at(const struct tt_index *ix, int64_t t, int64_t device);
 /* The number of events of frame @f. */

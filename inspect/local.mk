@@ -30,8 +30,8 @@ check_PROGRAMS += inspect/tests/test-index-san
 TESTS += inspect/tests/test-index-san
 endif
 
-TESTS += inspect/tests/cli-inspect.sh inspect/tests/headless.sh inspect/tests/tmux.sh
-EXTRA_DIST += inspect/tests/cli-inspect.sh inspect/tests/headless.sh inspect/tests/tmux.sh \
+TESTS += inspect/tests/cli-inspect.sh inspect/tests/device.sh inspect/tests/headless.sh inspect/tests/tmux.sh
+EXTRA_DIST += inspect/tests/cli-inspect.sh inspect/tests/device.sh inspect/tests/headless.sh inspect/tests/tmux.sh \
 	inspect/tests/gen-data.py inspect/tests/gen-hour.py \
 	inspect/tests/data/ownership.jsonl \
 	inspect/tests/golden/first.txt inspect/tests/golden/ownership.txt \

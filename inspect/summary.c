@@ -37,33 +37,35 @@ device_text(const struct ti_device *d, const struct tt_stats_device *sd, FILE *o
 static void
 text_summary(const struct tt_index *ix, FILE *out)
 {
-	const struct tt_stats *st = ix->stats;
+	const struct tt_stats *st = tt_index_stats(ix);
 	char tb[32], tb2[32];
 	size_t shown = 0;
 
 	fprintf(out, "%s: %s to %s s (%.3f s), %zu device%s, %" PRIu64 " frame%s, %" PRIu64 " event%s, %" PRIu64
-		" XI event%s\n", ix->name, tt_format_time(tb, sizeof(tb), st->have_time ? st->first_us : 0),
+		" XI event%s\n", tt_index_name(ix), tt_format_time(tb, sizeof(tb), st->have_time ? st->first_us : 0),
 		tt_format_time(tb2, sizeof(tb2), st->have_time ? st->last_us : 0),
-		(double)tt_stats_duration(st) / 1e6, ix->ndevs, tt_plural_s(ix->ndevs), st->frames,
+		(double)tt_stats_duration(st) / 1e6, tt_index_ndevices(ix), tt_plural_s(tt_index_ndevices(ix)), st->frames,
 		tt_plural_s(st->frames), st->events, tt_plural_s(st->events), st->xi_events, tt_plural_s(st->xi_events));
-	for (size_t i = 0; i < ix->ndevs; i++) {
-		const struct tt_stats_device *sd = tt_stats_device(st, ix->devs[i].id);
+	for (size_t i = 0; i < tt_index_ndevices(ix); i++) {
+		const struct tt_stats_device *sd = tt_stats_device(st, tt_index_device_at(ix, i)->id);
 		if (sd)
-			device_text(&ix->devs[i], sd, out);
+			device_text(tt_index_device_at(ix, i), sd, out);
 	}
 	tt_stats_xi_text(st, out);
 	tt_stats_anomalies_text(st, out);
-	for (size_t i = 0; i < ix->nmarkers && shown < TI_LEAN_MARKERS; i++) {
-		const struct ti_marker *m = &ix->markers[i];
+	for (size_t i = 0; i < tt_index_nmarkers(ix) && shown < TI_LEAN_MARKERS; i++) {
+		const struct ti_marker *m = tt_index_marker(ix, i);
 		const char *text = tt_index_marker_text(ix, m);
 		if (!tt_index_marker_is_diag(ix, m))
 			continue;
-		fprintf(out, "  %s:%u: %s: %s [%s]\n", ix->name, m->line, tt_severity_name(m->severity), text,
+		fprintf(out, "  %s:%u: %s: %s [%s]\n", tt_index_name(ix), m->line, tt_severity_name(m->severity), text,
 			tt_check_name(m->check));
 		shown++;
 	}
-	if (ix->nerrors)
-		fprintf(out, "unreadable lines: %zu (first: %s)\n", ix->nerrors, ix->first_error ? ix->first_error : "?");
+	struct ti_read_status rs;
+	tt_index_read_status(ix, &rs);
+	if (rs.nerrors)
+		fprintf(out, "unreadable lines: %zu (first: %s)\n", rs.nerrors, rs.first_error ? rs.first_error : "?");
 }
 
 static void
@@ -85,8 +87,8 @@ first_anomalies_json(const struct tt_index *ix, FILE *out)
 	size_t shown = 0;
 
 	fprintf(out, "\"first_anomalies\":[");
-	for (size_t i = 0; i < ix->nmarkers && shown < TI_LEAN_MARKERS; i++) {
-		const struct ti_marker *m = &ix->markers[i];
+	for (size_t i = 0; i < tt_index_nmarkers(ix) && shown < TI_LEAN_MARKERS; i++) {
+		const struct ti_marker *m = tt_index_marker(ix, i);
 		const char *text = tt_index_marker_text(ix, m);
 		if (!tt_index_marker_is_diag(ix, m))
 			continue;
@@ -106,20 +108,22 @@ json_summary(const struct tt_index *ix, FILE *out)
 	bool first = true;
 
 	fprintf(out, "{\"file\":");
-	tt_json_string(out, ix->name);
+	tt_json_string(out, tt_index_name(ix));
 	fputc(',', out);
-	tt_stats_json(ix->stats, out);
+	tt_stats_json(tt_index_stats(ix), out);
 	fprintf(out, ",\"devices\":[");
-	for (size_t i = 0; i < ix->ndevs; i++) {
-		const struct tt_stats_device *sd = tt_stats_device(ix->stats, ix->devs[i].id);
+	for (size_t i = 0; i < tt_index_ndevices(ix); i++) {
+		const struct tt_stats_device *sd = tt_stats_device(tt_index_stats(ix), tt_index_device_at(ix, i)->id);
 		if (!sd)
 			continue;
-		device_json(&ix->devs[i], sd, first, out);
+		device_json(tt_index_device_at(ix, i), sd, first, out);
 		first = false;
 	}
 	fprintf(out, "],");
 	first_anomalies_json(ix, out);
-	fprintf(out, ",\"unreadable_lines\":%zu}\n", ix->nerrors);
+	struct ti_read_status rs;
+	tt_index_read_status(ix, &rs);
+	fprintf(out, ",\"unreadable_lines\":%zu}\n", rs.nerrors);
 }
 
 void

@@ -248,7 +248,7 @@ tt_ui_curses_run(struct tv_state *st, const struct tv_script_key *script, size_t
 
 	while (!st->quit && !ui_stop) {
 		tt_index_lock(st->ix);
-		uint64_t gen = st->ix->generation;
+		uint64_t gen = tt_index_generation(st->ix);
 		if (dirty || gen != shown_gen) {
 			tv_render(st, &s);
 			shown_gen = gen;

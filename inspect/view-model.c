@@ -133,6 +133,8 @@ tv_fmt_span(char *buf, size_t size, int64_t us)
 static bool
 lane_passes(const struct tv_state *st, const struct ti_lane *l)
 {
+	if (!tt_index_lane_chosen(st->ix, l))
+		return false;
 	if (st->source == TV_SRC_KERNEL && l->kind != TI_LANE_KERNEL)
 		return false;
 	if (st->source == TV_SRC_XI && l->kind == TI_LANE_KERNEL)
@@ -145,24 +147,24 @@ lane_passes(const struct tv_state *st, const struct ti_lane *l)
 	if (l->kind == TI_LANE_KERNEL)
 		return (int64_t)l->device == st->filter_dev;
 	/* XI lanes of a kernel device: those its touches became. */
-	return l->linked >= 0 && (int64_t)st->ix->lanes[l->linked]->device == st->filter_dev;
+	return l->linked >= 0 && (int64_t)tt_index_lane(st->ix, l->linked)->device == st->filter_dev;
 }
 
 int64_t
 tv_lane_end(const struct tt_index *ix, const struct ti_lane *l)
 {
-	if (!l->ended && ix->have_time && ix->last_us > l->end_us)
-		return ix->last_us;
+	if (!l->ended && tt_index_stats(ix)->have_time && tt_index_last_us(ix) > l->end_us)
+		return tt_index_last_us(ix);
 	return l->end_us;
 }
 
 struct lane_list {
-	struct ti_lane **v;
+	const struct ti_lane **v;
 	size_t n;
 };
 
 static size_t
-find_pos(struct ti_lane **v, size_t n, uint32_t index)
+find_pos(const struct ti_lane **v, size_t n, uint32_t index)
 {
 	size_t lo = 0, hi = n;
 
@@ -182,11 +184,11 @@ static void
 visible_lanes(const struct tv_state *st, int64_t from, int64_t to, struct lane_list *out)
 {
 	const struct tt_index *ix = st->ix;
-	struct ti_lane **vis = tt_reallocarray(NULL, ix->nlanes + 1, sizeof(*vis));
+	const struct ti_lane **vis = tt_reallocarray(NULL, tt_index_nlanes(ix) + 1, sizeof(*vis));
 	size_t n = 0;
 
-	for (size_t i = 0; i < ix->nlanes; i++) {
-		struct ti_lane *l = ix->lanes[i];
+	for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+		const struct ti_lane *l = tt_index_lane(ix, i);
 		if (l->begin_us > to || tv_lane_end(ix, l) < from || !lane_passes(st, l))
 			continue;
 		vis[n++] = l;
@@ -201,7 +203,7 @@ visible_lanes(const struct tv_state *st, int64_t from, int64_t to, struct lane_l
 		child[i] = false;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct ti_lane *l = vis[i];
+		const struct ti_lane *l = vis[i];
 		if (l->kind == TI_LANE_KERNEL || l->linked < 0)
 			continue;
 		size_t p = find_pos(vis, n, (uint32_t)l->linked);
@@ -327,7 +329,7 @@ lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t
 	tt_index_lane_label(ix, l, lb, sizeof(lb));
 	/* @buf: at least 128 bytes. */
 	if (l->kind != TI_LANE_KERNEL && l->linked >= 0) {
-		const struct ti_lane *k = ix->lanes[l->linked];
+		const struct ti_lane *k = tt_index_lane(ix, l->linked);
 		const char *span = fmt_span_fit(sb, sizeof(sb), l->begin_us - k->begin_us,
 						width - (int)strlen(lb) - 4);
 		if (span)
@@ -344,11 +346,11 @@ lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t
 size_t
 tv_marker_lower(const struct tt_index *ix, int64_t t)
 {
-	size_t lo = 0, hi = ix->nmarkers;
+	size_t lo = 0, hi = tt_index_nmarkers(ix);
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (ix->markers[mid].time_us < t)
+		if (tt_index_marker(ix, mid)->time_us < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -408,8 +410,8 @@ draw_markers(const struct tv_state *st, struct tv_screen *s, int x0, int width, 
 	const struct tt_index *ix = st->ix;
 	int64_t to = st->view_start + (int64_t)width * st->scale;
 
-	for (size_t i = tv_marker_lower(ix, st->view_start); i < ix->nmarkers; i++) {
-		const struct ti_marker *m = &ix->markers[i];
+	for (size_t i = tv_marker_lower(ix, st->view_start); i < tt_index_nmarkers(ix); i++) {
+		const struct ti_marker *m = tt_index_marker(ix, i);
 		if (m->time_us >= to)
 			break;
 		int c = col_of(st, m->time_us);
@@ -454,13 +456,13 @@ draw_axis(const struct tv_state *st, struct tv_screen *s, int row, int x0, int w
 static int64_t
 rec_begin(const struct tt_index *ix)
 {
-	return ix->have_time ? ix->first_us : 0;
+	return tt_index_first_us(ix);
 }
 
 static int64_t
 rec_end(const struct tt_index *ix)
 {
-	return ix->have_time ? ix->last_us : 0;
+	return tt_index_last_us(ix);
 }
 
 void
@@ -516,7 +518,7 @@ frame_passes(const struct tv_state *st, const struct ti_frame *f)
 		return false;
 	if (st->filter_dev < 0)
 		return true;
-	return !st->filter_xi_dev && st->ix->devs[f->device].id == (uint32_t)st->filter_dev;
+	return !st->filter_xi_dev && tt_index_device_at(st->ix, f->device)->id == (uint32_t)st->filter_dev;
 }
 
 /* The next (dir > 0) or previous "frame": a kernel frame of a shown
@@ -529,23 +531,23 @@ step_frame(struct tv_state *st, int dir)
 	int64_t fi = tt_index_frame_at(ix, st->cursor, -1);
 
 	if (dir > 0) {
-		for (size_t i = (size_t)(fi + 1); i < ix->nframes; i++) {
-			if (frame_passes(st, &ix->frames[i]) && ix->frames[i].time_us > st->cursor) {
-				best = ix->frames[i].time_us;
+		for (size_t i = (size_t)(fi + 1); i < tt_index_nframes(ix); i++) {
+			if (frame_passes(st, tt_index_frame(ix, i)) && tt_index_frame(ix, i)->time_us > st->cursor) {
+				best = tt_index_frame(ix, i)->time_us;
 				break;
 			}
 		}
 	} else {
 		for (int64_t i = fi; i >= 0; i--) {
-			if (frame_passes(st, &ix->frames[i]) && ix->frames[i].time_us < st->cursor) {
-				best = ix->frames[i].time_us;
+			if (frame_passes(st, tt_index_frame(ix, i)) && tt_index_frame(ix, i)->time_us < st->cursor) {
+				best = tt_index_frame(ix, i)->time_us;
 				break;
 			}
 		}
 	}
 	if (st->source != TV_SRC_KERNEL) {
-		for (size_t i = 0; i < ix->nlanes; i++) {
-			const struct ti_lane *l = ix->lanes[i];
+		for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+			const struct ti_lane *l = tt_index_lane(ix, i);
 			if (l->kind == TI_LANE_KERNEL || !lane_passes(st, l))
 				continue;
 			if (dir > 0) {
@@ -569,12 +571,12 @@ step_frame(struct tv_state *st, int dir)
 	return true;
 }
 
-struct ti_lane *
+const struct ti_lane *
 tv_selected(const struct tv_state *st)
 {
-	if (st->sel < 0 || (size_t)st->sel >= st->ix->nlanes)
+	if (st->sel < 0 || (size_t)st->sel >= tt_index_nlanes(st->ix))
 		return NULL;
-	return st->ix->lanes[st->sel];
+	return tt_index_lane(st->ix, st->sel);
 }
 
 static void
@@ -616,8 +618,8 @@ jump_begin_end(struct tv_state *st, int dir)
 	int64_t best = dir > 0 ? INT64_MAX : INT64_MIN;
 	int64_t lane = -1;
 
-	for (size_t i = 0; i < ix->nlanes; i++) {
-		const struct ti_lane *l = ix->lanes[i];
+	for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+		const struct ti_lane *l = tt_index_lane(ix, i);
 		if (!lane_passes(st, l))
 			continue;
 		int64_t ts[2] = { l->begin_us, l->ended ? l->end_us : INT64_MIN };
@@ -650,7 +652,7 @@ marker_wanted(const struct tv_state *st, const struct ti_marker *m, bool ownersh
 		   m->kind != TI_MARK_DEVICE_REMOVED && m->kind != TI_MARK_RESYNC) {
 		return false;
 	}
-	if (m->lane >= 0 && !lane_passes(st, st->ix->lanes[m->lane]))
+	if (m->lane >= 0 && !lane_passes(st, tt_index_lane(st->ix, m->lane)))
 		return false;
 	return true;
 }
@@ -662,14 +664,14 @@ jump_marker(struct tv_state *st, int dir, bool ownership)
 	const struct ti_marker *found = NULL;
 
 	if (dir > 0) {
-		for (size_t i = tv_marker_lower(ix, st->cursor); i < ix->nmarkers && !found; i++) {
-			if (ix->markers[i].time_us > st->cursor && marker_wanted(st, &ix->markers[i], ownership))
-				found = &ix->markers[i];
+		for (size_t i = tv_marker_lower(ix, st->cursor); i < tt_index_nmarkers(ix) && !found; i++) {
+			if (tt_index_marker(ix, i)->time_us > st->cursor && marker_wanted(st, tt_index_marker(ix, i), ownership))
+				found = tt_index_marker(ix, i);
 		}
 	} else {
 		for (size_t i = tv_marker_lower(ix, st->cursor); i-- > 0 && !found;) {
-			if (ix->markers[i].time_us < st->cursor && marker_wanted(st, &ix->markers[i], ownership))
-				found = &ix->markers[i];
+			if (tt_index_marker(ix, i)->time_us < st->cursor && marker_wanted(st, tt_index_marker(ix, i), ownership))
+				found = tt_index_marker(ix, i);
 		}
 	}
 	if (!found) {
@@ -694,17 +696,17 @@ cycle_device(struct tv_state *st)
 	bool isxi[TT_MAX_DEVICES + 64];
 	size_t n = 0, cur = SIZE_MAX;
 
-	for (size_t i = 0; i < ix->ndevs; i++) {
-		cand[n] = ix->devs[i].id;
+	for (size_t i = 0; i < tt_index_ndevices(ix); i++) {
+		cand[n] = tt_index_device_at(ix, i)->id;
 		isxi[n++] = false;
 	}
-	for (size_t i = 0; i < ix->nlanes && n < ARRAY_LENGTH(cand); i++) {
-		const struct ti_lane *l = ix->lanes[i];
-		if (l->kind == TI_LANE_KERNEL)
+	for (size_t i = 0; i < tt_index_nlanes(ix) && n < ARRAY_LENGTH(cand); i++) {
+		const struct ti_lane *l = tt_index_lane(ix, i);
+		if (l->kind == TI_LANE_KERNEL || !tt_index_lane_chosen(ix, l))
 			continue;
 		int64_t id = l->sourceid ? l->sourceid : (int64_t)l->device;
 		bool seen = false;
-		for (size_t k = ix->ndevs; k < n; k++)
+		for (size_t k = tt_index_ndevices(ix); k < n; k++)
 			seen |= cand[k] == id;
 		if (!seen) {
 			cand[n] = id;
@@ -760,10 +762,10 @@ search(struct tv_state *st, const char *q)
 		return;
 	}
 	/* The next lane (after the selected one, wrapping) with that id. */
-	size_t n = ix->nlanes;
+	size_t n = tt_index_nlanes(ix);
 	size_t start = st->sel >= 0 ? (size_t)st->sel + 1 : 0;
 	for (size_t k = 0; k < n; k++) {
-		const struct ti_lane *l = ix->lanes[(start + k) % n];
+		const struct ti_lane *l = tt_index_lane(ix, (start + k) % n);
 		if (l->id != v || !lane_passes(st, l))
 			continue;
 		if ((kind == 1 && l->kind != TI_LANE_KERNEL) || (kind == 2 && l->kind == TI_LANE_KERNEL))
@@ -835,97 +837,257 @@ prompt_key(struct tv_state *st, int key)
 	st->prompt[st->prompt_len] = '\0';
 }
 
+/* ---- keys: one table for what a key does and what help says ---- */
+
+static void
+act_quit(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	st->quit = true;
+}
+
+static void
+act_help(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	st->help = true;
+}
+
+static void
+act_frame(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	if (!step_frame(st, dir))
+		set_message(st, dir > 0 ? "last frame" : "first frame");
+}
+
+static void
+act_touch_event(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	step_touch_event(st, dir);
+}
+
+static void
+act_second(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	st->cursor += dir * 1000000;
+}
+
+/* The end follows a file that grows. */
+static void
+act_start_end(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	if (dir < 0) {
+		st->cursor = rec_begin(st->ix);
+	} else {
+		st->cursor = rec_end(st->ix);
+		st->follow = !tt_index_done(st->ix);
+	}
+}
+
+static void
+act_select(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	move_selection(st, dir);
+}
+
+static void
+act_zoom(struct tv_state *st, int dir, int cols)
+{
+	zoom(st, dir, cols);
+}
+
+static void
+act_fit(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	fit(st, cols);
+}
+
+static void
+act_begin_end(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	jump_begin_end(st, dir);
+}
+
+static void
+act_ownership(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	jump_marker(st, dir, true);
+}
+
+static void
+act_anomaly(struct tv_state *st, int dir, int cols)
+{
+	(void)cols;
+	jump_marker(st, dir, false);
+}
+
+static void
+act_prompt(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	st->prompting = true;
+	st->prompt_len = 0;
+	st->prompt[0] = '\0';
+}
+
+static void
+act_search_again(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	search(st, st->last_search);
+}
+
+static void
+act_device(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	cycle_device(st);
+}
+
+static void
+act_source(struct tv_state *st, int dir, int cols)
+{
+	(void)dir;
+	(void)cols;
+	st->source = (st->source + 1) % 3;
+	set_message(st, "source: %s", st->source == TV_SRC_ALL ? "kernel and XI" :
+		    st->source == TV_SRC_KERNEL ? "kernel only" : "XI only");
+	st->lane_top = 0;
+}
+
+#define KEYS_MAX 3
+
+/* @fwd keys run @fn with +1 (or alone), @back keys with -1; help shows
+ * them in pairs, back/forward ("Left/Right h/l"), and says @help. */
+struct key_row {
+	int back[KEYS_MAX];
+	int fwd[KEYS_MAX];
+	void (*fn)(struct tv_state *st, int dir, int cols);
+	const char *help;
+};
+
+static const struct key_row keymap[] = {
+	{ { TV_KEY_LEFT, 'h' }, { TV_KEY_RIGHT, 'l' }, act_frame,
+	  "previous/next frame (kernel frame or XI event)" },
+	{ { TV_KEY_SLEFT, 'H' }, { TV_KEY_SRIGHT, 'L' }, act_touch_event,
+	  "previous/next event of the selected touch" },
+	{ { TV_KEY_PGUP, 'b' }, { TV_KEY_PGDN, 'f' }, act_second, "one second back/forward" },
+	{ { TV_KEY_HOME, 'g' }, { TV_KEY_END, 'G' }, act_start_end,
+	  "start/end of the recording (End follows a live pipe)" },
+	{ { TV_KEY_UP, 'k' }, { TV_KEY_DOWN, 'j' }, act_select, "select the previous/next touch lane" },
+	{ { '-', 'o' }, { '+', 'i', '=' }, act_zoom, "zoom out/in of time around the cursor" },
+	{ { 0 }, { 'z' }, act_fit, "fit the whole recording" },
+	{ { 'E' }, { 'e' }, act_begin_end, "previous/next touch begin or end" },
+	{ { 'W' }, { 'w' }, act_ownership,
+	  "previous/next ownership change (owner, accept, reject, pending end)" },
+	{ { 'A' }, { 'a' }, act_anomaly, "previous/next anomaly (checker, SYN_DROPPED, device removal)" },
+	{ { 0 }, { '/' }, act_prompt,
+	  "search: @1.5 or 250ms (time), #22 (tracking ID), x5 (XI touch id), 7 (any)" },
+	{ { 0 }, { 'n' }, act_search_again, "repeat the last search" },
+	{ { 0 }, { 'd' }, act_device, "filter by device: all, each kernel device, each XI device" },
+	{ { 0 }, { 's' }, act_source, "filter by source: all, kernel, XI" },
+	{ { 0 }, { '?' }, act_help, "this help" },
+	{ { 0 }, { 'q' }, act_quit, "quit" },
+};
+
+static bool
+key_in(const int *keys, int key)
+{
+	for (size_t i = 0; i < KEYS_MAX && keys[i]; i++) {
+		if (keys[i] == key)
+			return true;
+	}
+	return false;
+}
+
+/* The row of @key and the direction it goes, or NULL. */
+static const struct key_row *
+find_key(int key, int *dir)
+{
+	for (size_t i = 0; i < ARRAY_LENGTH(keymap); i++) {
+		*dir = key_in(keymap[i].fwd, key) ? 1 : key_in(keymap[i].back, key) ? -1 : 0;
+		if (*dir)
+			return &keymap[i];
+	}
+	return NULL;
+}
+
+/* "Left/Right h/l", "-/+ o/i =", "z": the keys of a row, as help shows them. */
+static const char *
+key_row_label(const struct key_row *r, char *buf, size_t size)
+{
+	char nb[16], nf[16];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < KEYS_MAX && (r->back[i] || r->fwd[i]); i++) {
+		const char *b = r->back[i] ? tv_key_label(r->back[i], nb, sizeof(nb)) : "";
+		const char *f = r->fwd[i] ? tv_key_label(r->fwd[i], nf, sizeof(nf)) : "";
+		n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s%s%s", i ? " " : "", b,
+				      *b && *f ? "/" : "", f);
+		if (n >= size)
+			break;
+	}
+	return buf;
+}
+
+/* After any key: the cursor stays inside the recording and in view; a
+ * move other than to the end stops following a live file. */
+static void
+settle(struct tv_state *st, int64_t before, bool keeps_follow, int cols)
+{
+	if (st->cursor < rec_begin(st->ix))
+		st->cursor = rec_begin(st->ix);
+	if (st->cursor > rec_end(st->ix))
+		st->cursor = rec_end(st->ix);
+	if (st->cursor != before && !keeps_follow)
+		st->follow = false;
+	scroll_to_cursor(st, cols);
+}
+
 void
 tv_key(struct tv_state *st, int key, int cols)
 {
 	int64_t before = st->cursor;
+	const struct key_row *r = NULL;
+	int dir = 0;
 
 	if (cols <= 0)
 		cols = st->lane_cols > 0 ? st->lane_cols : 60;
 	st->autofit = false;
 	if (st->prompting) {
 		prompt_key(st, key);
-		goto done;
+	} else {
+		/* Any key leaves the help; q quits from there too. */
+		if (st->help) {
+			st->help = false;
+			if (key != 'q')
+				return;
+		}
+		st->message[0] = '\0';
+		r = find_key(key, &dir);
+		if (r)
+			r->fn(st, dir, cols);
 	}
-	if (st->help) {
-		st->help = false;
-		if (key != 'q')
-			return;
-	}
-	st->message[0] = '\0';
-	switch (key) {
-	case 'q': st->quit = true; break;
-	case '?': st->help = true; break;
-	case TV_KEY_RIGHT: case 'l':
-		if (!step_frame(st, 1))
-			set_message(st, "last frame");
-		break;
-	case TV_KEY_LEFT: case 'h':
-		if (!step_frame(st, -1))
-			set_message(st, "first frame");
-		break;
-	case TV_KEY_SRIGHT: case 'L': step_touch_event(st, 1); break;
-	case TV_KEY_SLEFT: case 'H': step_touch_event(st, -1); break;
-	case TV_KEY_PGDN: case 'f': st->cursor += 1000000; break;
-	case TV_KEY_PGUP: case 'b': st->cursor -= 1000000; break;
-	case TV_KEY_HOME: case 'g': st->cursor = rec_begin(st->ix); break;
-	case TV_KEY_END: case 'G': st->cursor = rec_end(st->ix); st->follow = !st->ix->done; break;
-	case TV_KEY_DOWN: case 'j': move_selection(st, 1); break;
-	case TV_KEY_UP: case 'k': move_selection(st, -1); break;
-	case '+': case '=': case 'i': zoom(st, 1, cols); break;
-	case '-': case 'o': zoom(st, -1, cols); break;
-	case 'z': fit(st, cols); break;
-	case 'e': jump_begin_end(st, 1); break;
-	case 'E': jump_begin_end(st, -1); break;
-	case 'w': jump_marker(st, 1, true); break;
-	case 'W': jump_marker(st, -1, true); break;
-	case 'a': jump_marker(st, 1, false); break;
-	case 'A': jump_marker(st, -1, false); break;
-	case 'n': search(st, st->last_search); break;
-	case '/':
-		st->prompting = true;
-		st->prompt_len = 0;
-		st->prompt[0] = '\0';
-		break;
-	case 'd': cycle_device(st); break;
-	case 's':
-		st->source = (st->source + 1) % 3;
-		set_message(st, "source: %s", st->source == TV_SRC_ALL ? "kernel and XI" :
-			    st->source == TV_SRC_KERNEL ? "kernel only" : "XI only");
-		st->lane_top = 0;
-		break;
-	default: break;
-	}
-done:
-	if (st->cursor < rec_begin(st->ix))
-		st->cursor = rec_begin(st->ix);
-	if (st->cursor > rec_end(st->ix))
-		st->cursor = rec_end(st->ix);
-	if (st->cursor != before && key != TV_KEY_END && key != 'G')
-		st->follow = false;
-	scroll_to_cursor(st, cols);
+	settle(st, before, r && r->fn == act_start_end && dir > 0, cols);
 }
 
 /* ---- whole screen ---- */
 
-static const char *const help_text[] = {
-	"touchtape inspect: keys",
-	"",
-	"  Left/Right  h/l      previous/next frame (kernel frame or XI event)",
-	"  S-Left/S-Right H/L   previous/next event of the selected touch",
-	"  PgUp/PgDn   b/f      one second back/forward",
-	"  Home/End    g/G      start/end of the recording (End follows a live pipe)",
-	"  Up/Down     k/j      select the previous/next touch lane",
-	"  + - (i o)            zoom in/out of time around the cursor",
-	"  z                    fit the whole recording",
-	"  e / E                next/previous touch begin or end",
-	"  w / W                next/previous ownership change (owner, accept, reject, pending end)",
-	"  a / A                next/previous anomaly (checker, SYN_DROPPED, device removal)",
-	"  /                    search: @1.5 or 250ms (time), #22 (tracking ID), x5 (XI touch id), 7 (any)",
-	"  n                    repeat the last search",
-	"  d                    filter by device: all, each kernel device, each XI device",
-	"  s                    filter by source: all, kernel, XI",
-	"  ?                    this help          q  quit",
+static const char *const help_legend[] = {
 	"",
 	"Lanes: [ begin  ] end  o both  > still down at the end  = kernel frames  ~ XI events",
 	"       : raw XI events  - down, no change",
@@ -935,11 +1097,102 @@ static const char *const help_text[] = {
 	"Press any key to return.",
 };
 
+/* The keys from the table they run from, then the legend. */
 static void
 render_help(struct tv_screen *s)
 {
-	for (size_t i = 0; i < ARRAY_LENGTH(help_text); i++)
-		tv_puts_at(s, (int)i, 0, s->cols, i == 0 ? TV_A_BOLD : TV_C_NORMAL, help_text[i]);
+	char label[64];
+	int row = 0;
+
+	tv_puts_at(s, row++, 0, s->cols, TV_A_BOLD, "touchtape inspect: keys");
+	row++;
+	for (size_t i = 0; i < ARRAY_LENGTH(keymap); i++)
+		printf_at(s, row++, 0, s->cols, TV_C_NORMAL, "  %-20s %s",
+			  key_row_label(&keymap[i], label, sizeof(label)), keymap[i].help);
+	for (size_t i = 0; i < ARRAY_LENGTH(help_legend); i++)
+		tv_puts_at(s, row++, 0, s->cols, TV_C_NORMAL, help_legend[i]);
+}
+
+/* The row of the selected lane among @ll, choosing one (the lane under
+ * the cursor, else the first) when @cursor and the selection is not
+ * shown; SIZE_MAX when there is none. */
+static size_t
+keep_selection(struct tv_state *st, const struct lane_list *ll, bool cursor)
+{
+	size_t pos = SIZE_MAX;
+
+	for (size_t i = 0; i < ll->n; i++) {
+		if ((int64_t)ll->v[i]->index == st->sel)
+			pos = i;
+	}
+	if (pos != SIZE_MAX || !ll->n)
+		return pos;
+	for (size_t i = 0; i < ll->n && pos == SIZE_MAX; i++) {
+		if (ll->v[i]->begin_us <= st->cursor && tv_lane_end(st->ix, ll->v[i]) >= st->cursor)
+			pos = i;
+	}
+	if (pos == SIZE_MAX)
+		pos = 0;
+	if (cursor)
+		st->sel = ll->v[pos]->index;
+	return pos;
+}
+
+/* Scrolls the lanes so the selection (row @pos) is in the @nrows shown. */
+static void
+scroll_lanes(struct tv_state *st, size_t pos, size_t n, int nrows, bool cursor)
+{
+	if (pos != SIZE_MAX && cursor) {
+		if ((int)pos < st->lane_top)
+			st->lane_top = (int)pos;
+		if ((int)pos >= st->lane_top + nrows)
+			st->lane_top = (int)pos - nrows + 1;
+	}
+	if (st->lane_top > (int)n - nrows)
+		st->lane_top = (int)n - nrows;
+	if (st->lane_top < 0)
+		st->lane_top = 0;
+	st->lane_rows = nrows;
+}
+
+/* Label and body of each lane shown, from row @top. */
+static void
+draw_lane_rows(const struct tv_state *st, struct tv_screen *s, int top, int nrows, const struct lane_list *ll,
+	       bool cursor)
+{
+	int lw = st->label_cols;
+	char lb[128];
+
+	for (int r = 0; r < nrows && (size_t)(st->lane_top + r) < ll->n; r++) {
+		const struct ti_lane *l = ll->v[st->lane_top + r];
+		bool sel = cursor && (int64_t)l->index == st->sel;
+		/* The selection shows without attributes too: '>' before it. */
+		int lx = cursor ? 1 : 0;
+		lane_label(st->ix, l, lb, sizeof(lb), lw - lx);
+		if (sel)
+			for (int c = 0; c < lw; c++)
+				put(s, top + r, c, c == 0 ? '>' : ' ', TV_A_REVERSE | TV_A_BOLD);
+		tv_puts_at(s, top + r, lx, lw - lx, sel ? TV_A_REVERSE | TV_A_BOLD : lane_attr(l), lb);
+		draw_lane(st, s, top + r, lw + 1, st->lane_cols, l);
+	}
+}
+
+/* The cursor: 'v' on the axis, a column in reverse below it. */
+static void
+draw_cursor(const struct tv_state *st, struct tv_screen *s, int top, int rows)
+{
+	int x0 = st->label_cols + 1;
+	int c = col_of(st, st->cursor);
+
+	if (c < 0 || c >= st->lane_cols)
+		return;
+	put(s, top, x0 + c, 'v', TV_A_BOLD);
+	for (int r = top + 1; r < top + rows; r++) {
+		struct tv_cell *cell = &s->cells[r * s->cols + x0 + c];
+		if (cell->ch == ' ')
+			cell->ch = '.';
+		cell->attr |= TV_A_REVERSE;
+	}
 }
 
 static void
@@ -947,97 +1200,37 @@ render_lanes(struct tv_state *st, struct tv_screen *s, int top, int rows, bool c
 {
 	const struct tt_index *ix = st->ix;
 	int lw = st->label_cols, x0 = lw + 1, w = st->lane_cols;
+	int nrows = rows - 2 > 0 ? rows - 2 : 0;
 	struct lane_list ll;
-	char lb[128];
 
 	draw_axis(st, s, top, x0, w);
 	tv_puts_at(s, top, 0, lw, TV_C_DIM, "time (s)");
 	tv_puts_at(s, top + 1, 0, lw, TV_C_DIM, "markers");
 	visible_lanes(st, st->view_start, st->view_start + (int64_t)w * st->scale, &ll);
-
 	/* Keep the selection on a shown lane, and in view. */
-	size_t pos = SIZE_MAX;
-	for (size_t i = 0; i < ll.n; i++) {
-		if ((int64_t)ll.v[i]->index == st->sel)
-			pos = i;
-	}
-	if (pos == SIZE_MAX && ll.n) {
-		for (size_t i = 0; i < ll.n && pos == SIZE_MAX; i++) {
-			if (ll.v[i]->begin_us <= st->cursor && tv_lane_end(ix, ll.v[i]) >= st->cursor)
-				pos = i;
-		}
-		if (pos == SIZE_MAX)
-			pos = 0;
-		if (cursor)
-			st->sel = ll.v[pos]->index;
-	}
-	int nrows = rows - 2;
-	if (nrows < 0)
-		nrows = 0;
-	if (pos != SIZE_MAX && cursor) {
-		if ((int)pos < st->lane_top)
-			st->lane_top = (int)pos;
-		if ((int)pos >= st->lane_top + nrows)
-			st->lane_top = (int)pos - nrows + 1;
-	}
-	if (st->lane_top > (int)ll.n - nrows)
-		st->lane_top = (int)ll.n - nrows;
-	if (st->lane_top < 0)
-		st->lane_top = 0;
-	st->lane_rows = nrows;
-
-	for (int r = 0; r < nrows && (size_t)(st->lane_top + r) < ll.n; r++) {
-		const struct ti_lane *l = ll.v[st->lane_top + r];
-		bool sel = cursor && (int64_t)l->index == st->sel;
-		/* The selection shows without attributes too: '>' before it. */
-		int lx = cursor ? 1 : 0;
-		lane_label(ix, l, lb, sizeof(lb), lw - lx);
-		if (sel)
-			for (int c = 0; c < lw; c++)
-				put(s, top + 2 + r, c, c == 0 ? '>' : ' ', TV_A_REVERSE | TV_A_BOLD);
-		tv_puts_at(s, top + 2 + r, lx, lw - lx, sel ? TV_A_REVERSE | TV_A_BOLD : lane_attr(l), lb);
-		draw_lane(st, s, top + 2 + r, x0, w, l);
-	}
+	scroll_lanes(st, keep_selection(st, &ll, cursor), ll.n, nrows, cursor);
+	draw_lane_rows(st, s, top + 2, nrows, &ll, cursor);
 	if (!ll.n)
-		tv_puts_at(s, top + 2, x0, w, TV_C_DIM, ix->nlanes ? "(no touch in this time range)" : "(no touch sequences)");
+		tv_puts_at(s, top + 2, x0, w, TV_C_DIM,
+			   tt_index_nlanes(ix) ? "(no touch in this time range)" : "(no touch sequences)");
 	draw_markers(st, s, x0, w, top + 1, &ll, top + 2, nrows);
-	if (cursor) {
-		int c = col_of(st, st->cursor);
-		if (c >= 0 && c < w) {
-			put(s, top, x0 + c, 'v', TV_A_BOLD);
-			for (int r = top + 1; r < top + rows; r++) {
-				struct tv_cell *cell = &s->cells[r * s->cols + x0 + c];
-				if (cell->ch == ' ')
-					cell->ch = '.';
-				cell->attr |= TV_A_REVERSE;
-			}
-		}
-	}
+	if (cursor)
+		draw_cursor(st, s, top, rows);
 	free(ll.v);
 }
 
-void
-tv_render(struct tv_state *st, struct tv_screen *s)
+/* The first render fits the recording (or, live, its last ten seconds);
+ * a live view keeps the cursor at the end. */
+static void
+place_view(struct tv_state *st)
 {
-	struct tt_index *ix = st->ix;
-	char tb[32], sb[32];
+	const struct tt_index *ix = st->ix;
 
-	for (int i = 0; i < s->cols * s->rows; i++)
-		s->cells[i] = (struct tv_cell){ ' ', 0 };
-	if (st->help) {
-		render_help(s);
-		return;
-	}
-	st->label_cols = s->cols / 4 < LABEL_MAX ? s->cols / 4 : LABEL_MAX;
-	st->lane_cols = s->cols - st->label_cols - 1;
-	if (st->lane_cols < 1)
-		st->lane_cols = 1;
-	if ((!st->started || (st->autofit && !st->follow)) && (ix->have_time || ix->done)) {
+	if ((!st->started || (st->autofit && !st->follow)) && (tt_index_stats(ix)->have_time || tt_index_done(ix))) {
 		st->started = true;
 		fit(st, st->lane_cols);
 		st->cursor = rec_begin(ix);
 		if (st->follow) {
-			/* Live: the last ten seconds. */
 			st->scale = 10000000 / st->lane_cols + 1;
 			st->cursor = rec_end(ix);
 			scroll_to_cursor(st, st->lane_cols);
@@ -1048,41 +1241,48 @@ tv_render(struct tv_state *st, struct tv_screen *s)
 		if (st->cursor >= st->view_start + (int64_t)st->lane_cols * st->scale)
 			scroll_to_cursor(st, st->lane_cols);
 	}
+}
 
-	/* Title. */
+static void
+render_title(const struct tv_state *st, struct tv_screen *s)
+{
+	const struct tt_index *ix = st->ix;
+	const char *name = tt_index_name(ix);
+	char tb[32], sb[32], filt[64];
+
 	tv_fill_row(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE);
-	char filt[64];
 	if (st->filter_dev >= 0)
 		snprintf(filt, sizeof(filt), "%s%" PRId64, st->filter_xi_dev ? "xi" : "dev", st->filter_dev);
 	else
 		snprintf(filt, sizeof(filt), "all");
 	/* The file's name last and without its directory: a long path must
 	 * not push the cursor time and scale off a narrow screen. */
-	const char *base = strrchr(ix->name, '/');
+	const char *base = strrchr(name, '/');
 	printf_at(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE, " t=%s  %s/col  dev:%s src:%s%s  %s",
 		  tv_fmt_time(tb, sizeof(tb), st->cursor), tv_fmt_span(sb, sizeof(sb), st->scale), filt,
 		  st->source == TV_SRC_ALL ? "all" : st->source == TV_SRC_KERNEL ? "kernel" : "xi",
-		  ix->done ? "" : st->follow ? "  [live]" : "  [reading]", base ? base + 1 : ix->name);
+		  tt_index_done(ix) ? "" : st->follow ? "  [live]" : "  [reading]", base ? base + 1 : name);
+}
 
-	int pane_h = s->rows >= 16 ? (s->rows - 4) / 2 : 0;
-	if (pane_h > 14)
-		pane_h = 14;
-	int lanes_rows = s->rows - 2 - pane_h;
-	render_lanes(st, s, 1, lanes_rows, true);
+/* The frame, slot and touch panes side by side, @h rows from @top. */
+static void
+render_panes(struct tv_state *st, struct tv_screen *s, int top, int h)
+{
+	int w1 = s->cols * 30 / 100, w2 = s->cols * 36 / 100;
+	struct tv_pane p1 = { top, 0, w1 - 1, h, 0 };
+	struct tv_pane p2 = { top, w1, w2 - 1, h, 0 };
+	struct tv_pane p3 = { top, w1 + w2, s->cols - w1 - w2, h, 0 };
 
-	if (pane_h > 0) {
-		int top = 1 + lanes_rows;
-		int w1 = s->cols * 30 / 100, w2 = s->cols * 36 / 100;
-		struct tv_pane p1 = { top, 0, w1 - 1, pane_h, 0 };
-		struct tv_pane p2 = { top, w1, w2 - 1, pane_h, 0 };
-		struct tv_pane p3 = { top, w1 + w2, s->cols - w1 - w2, pane_h, 0 };
-		tv_frame_pane(st, s, &p1);
-		tv_slot_pane(st, s, &p2);
-		tv_touch_pane(st, s, &p3);
-	}
+	tv_frame_pane(st, s, &p1);
+	tv_slot_pane(st, s, &p2);
+	tv_touch_pane(st, s, &p3);
+}
 
-	/* Status line. */
+static void
+render_status(const struct tv_state *st, struct tv_screen *s)
+{
 	int last = s->rows - 1;
+
 	if (st->prompting)
 		printf_at(s, last, 0, s->cols, TV_A_BOLD, "/%s_", st->prompt);
 	else if (st->message[0])
@@ -1090,6 +1290,32 @@ tv_render(struct tv_state *st, struct tv_screen *s)
 	else
 		tv_puts_at(s, last, 0, s->cols, TV_C_DIM,
 			"?:help q:quit <>:frame HL:touch ev PgUp/Dn:1s +-:zoom e:begin/end w:owner a:anomaly /:search d s:filter");
+}
+
+void
+tv_render(struct tv_state *st, struct tv_screen *s)
+{
+	for (int i = 0; i < s->cols * s->rows; i++)
+		s->cells[i] = (struct tv_cell){ ' ', 0 };
+	if (st->help) {
+		render_help(s);
+		return;
+	}
+	st->label_cols = s->cols / 4 < LABEL_MAX ? s->cols / 4 : LABEL_MAX;
+	st->lane_cols = s->cols - st->label_cols - 1;
+	if (st->lane_cols < 1)
+		st->lane_cols = 1;
+	place_view(st);
+	render_title(st, s);
+
+	int pane_h = s->rows >= 16 ? (s->rows - 4) / 2 : 0;
+	if (pane_h > 14)
+		pane_h = 14;
+	int lanes_rows = s->rows - 2 - pane_h;
+	render_lanes(st, s, 1, lanes_rows, true);
+	if (pane_h > 0)
+		render_panes(st, s, 1 + lanes_rows, pane_h);
+	render_status(st, s);
 }
 
 void
@@ -1115,7 +1341,7 @@ tv_render_text(struct tt_index *ix, int64_t from, int64_t to, int width, FILE *o
 	free(ll.v);
 	tv_screen_init(&s, width, rows);
 	char tb[32], tb2[32], sb[32];
-	printf_at(&s, 0, 0, width, 0, "%s: %s to %s s, %s per column", ix->name, tv_fmt_time(tb, sizeof(tb), from),
+	printf_at(&s, 0, 0, width, 0, "%s: %s to %s s, %s per column", tt_index_name(ix), tv_fmt_time(tb, sizeof(tb), from),
 		  tv_fmt_time(tb2, sizeof(tb2), to), tv_fmt_span(sb, sizeof(sb), st.scale));
 	render_lanes(&st, &s, 1, rows - 1, false);
 	tv_screen_dump(&s, out);

@@ -125,3 +125,5 @@ struct tv_script_key {
 int tv_parse_script(const char *script, struct tv_script_key **out, size_t *n, size_t *bad);
 /* The name of a key for messages and dumps ("<Left>", "q"). */
 const char *tv_key_name(int key, char *buf, size_t size);
+/* The same without the brackets, as the help screen shows it ("Left"). */
+const char *tv_key_label(int key, char *buf, size_t size);

@@ -70,10 +70,10 @@ pane_line(struct tv_screen *s, struct tv_pane *p, uint8_t attr, const char *fmt,
 static const struct ti_lane *
 lane_at(const struct tt_index *ix, uint32_t device, int32_t slot, size_t fi)
 {
-	int64_t t = ix->frames[fi].time_us;
+	int64_t t = tt_index_frame(ix, fi)->time_us;
 
-	for (size_t i = ix->nlanes; i-- > 0;) {
-		const struct ti_lane *l = ix->lanes[i];
+	for (size_t i = tt_index_nlanes(ix); i-- > 0;) {
+		const struct ti_lane *l = tt_index_lane(ix, i);
 		if (l->kind != TI_LANE_KERNEL || l->device != device || l->slot != slot)
 			continue;
 		if (l->begin_us <= t && (tv_lane_end(ix, l) >= t))
@@ -88,27 +88,111 @@ lane_at(const struct tt_index *ix, uint32_t device, int32_t slot, size_t fi)
 static int32_t
 slot_before(const struct tt_index *ix, size_t fi)
 {
-	uint16_t dev = ix->frames[fi].device;
+	uint16_t dev = tt_index_frame(ix, fi)->device;
 	size_t budget = 20000;
 
 	for (size_t f = fi; f-- > 0 && budget; budget--) {
-		if (ix->frames[f].device != dev)
+		if (tt_index_frame(ix, f)->device != dev)
 			continue;
 		uint32_t n = tt_index_frame_nevents(ix, f);
 		for (uint32_t i = n; i-- > 0;) {
-			uint32_t e = ix->frames[f].first + i;
-			if (ix->ev_tc[e] == ((EV_ABS << 10) | ABS_MT_SLOT))
-				return ix->ev_val[e];
+			struct tt_event e = tt_index_frame_event(ix, f, i);
+			if (e.type == EV_ABS && e.code == ABS_MT_SLOT)
+				return e.value;
 		}
 	}
 	return 0;
+}
+
+/* The frame of the same device before @fi, or -1. */
+static int64_t
+prev_frame(const struct tt_index *ix, int64_t fi)
+{
+	uint16_t dev = tt_index_frame(ix, fi)->device;
+
+	for (int64_t k = fi - 1; k >= 0 && fi - k < 100000; k--) {
+		if (tt_index_frame(ix, k)->device == dev)
+			return k;
+	}
+	return -1;
+}
+
+static void
+frame_title(const struct tt_index *ix, struct tv_screen *s, struct tv_pane *p, int64_t fi)
+{
+	const struct ti_frame *f = tt_index_frame(ix, fi);
+	const struct ti_device *d = tt_index_device_at(ix, f->device);
+	int64_t prev = prev_frame(ix, fi);
+	char tb[32], sb[32], title[96];
+
+	snprintf(title, sizeof(title), "frame dev%u %s%s%s line %u", d->id, tv_fmt_time(tb, sizeof(tb), f->time_us),
+		 prev >= 0 ? " +" : "",
+		 prev >= 0 ? tv_fmt_span(sb, sizeof(sb), f->time_us - tt_index_frame(ix, prev)->time_us) : "",
+		 f->line);
+	pane_title(s, p, title);
+	if (f->flags & TT_FRAME_DROPPED)
+		pane_line(s, p, TV_C_BAD | TV_A_BOLD, "SYN_DROPPED: events lost");
+	if (f->flags & TT_FRAME_RESYNC)
+		pane_line(s, p, TV_C_MARK, "resync after a drop");
+	if (f->flags & TT_FRAME_INCOMPLETE)
+		pane_line(s, p, TV_C_BAD, "incomplete: device gone");
+}
+
+/* A Type B touch's axis value, as the previous update of its lane had
+ * it: " +3", or "" when there is none. */
+static void
+axis_delta(const struct tt_index *ix, const struct ti_device *d, int32_t slot, size_t fi,
+	   const struct tt_event *ev, char *buf, size_t size)
+{
+	const struct ti_lane *l = lane_at(ix, d->id, slot, fi);
+	int64_t u = l ? tt_index_kupd_at(l, fi) : -1;
+
+	if (u <= 0)
+		return;
+	const struct ti_kupd *a = &l->kupd[u - 1];
+	int32_t old = ev->code == ABS_MT_POSITION_X ? a->x : ev->code == ABS_MT_POSITION_Y ? a->y :
+		      ev->code == ABS_MT_PRESSURE ? a->pressure : a->major;
+	snprintf(buf, size, " %+" PRId64, (int64_t)ev->value - old);
+}
+
+static bool
+is_tracked_axis(unsigned int code)
+{
+	return code == ABS_MT_POSITION_X || code == ABS_MT_POSITION_Y || code == ABS_MT_PRESSURE ||
+	       code == ABS_MT_TOUCH_MAJOR;
+}
+
+/* One line per event but SYN_REPORT, with what changed. */
+static void
+frame_events(const struct tt_index *ix, struct tv_screen *s, struct tv_pane *p, size_t fi)
+{
+	const struct ti_device *d = tt_index_device_at(ix, tt_index_frame(ix, fi)->device);
+	int32_t slot = d->mt == TT_MT_B ? slot_before(ix, fi) : 0;
+	uint32_t n = tt_index_frame_nevents(ix, fi);
+	char cb[32];
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct tt_event ev = tt_index_frame_event(ix, fi, i);
+		char delta[32] = "";
+		if (ev.type == EV_SYN && ev.code == SYN_REPORT)
+			continue;
+		if (ev.type == EV_ABS && ev.code == ABS_MT_SLOT)
+			slot = ev.value;
+		else if (ev.type == EV_ABS && d->mt == TT_MT_B && is_tracked_axis(ev.code))
+			axis_delta(ix, d, slot, fi, &ev, delta, sizeof(delta));
+		else if (ev.type == EV_ABS && ev.code == ABS_MT_TRACKING_ID)
+			snprintf(delta, sizeof(delta), " %s", ev.value == -1 ? "up" : "down");
+		pane_line(s, p, ev.type == EV_SYN ? TV_C_DIM : TV_C_NORMAL, "%-16s %7d%s",
+			  short_code(cb, sizeof(cb), ev.type, ev.code), ev.value, delta);
+	}
+	if (p->line >= p->height && n > 1)
+		tv_puts_at(s, p->row + p->height - 1, p->col + p->width - 5, 5, TV_C_DIM, " ... ");
 }
 
 void
 tv_frame_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 {
 	const struct tt_index *ix = st->ix;
-	char tb[32], sb[32], cb[32];
 	int64_t fi = tt_index_frame_at(ix, st->cursor,
 				       st->filter_dev >= 0 && !st->filter_xi_dev ? st->filter_dev : -1);
 
@@ -117,57 +201,8 @@ tv_frame_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 		pane_line(s, p, TV_C_DIM, "no kernel frame at the cursor");
 		return;
 	}
-	const struct ti_frame *f = &ix->frames[fi];
-	const struct ti_device *d = &ix->devs[f->device];
-	int64_t prev = -1;
-	for (int64_t k = fi - 1; k >= 0 && fi - k < 100000; k--) {
-		if (ix->frames[k].device == f->device) {
-			prev = k;
-			break;
-		}
-	}
-	char title[96];
-	snprintf(title, sizeof(title), "frame dev%u %s%s%s line %u", d->id, tv_fmt_time(tb, sizeof(tb), f->time_us),
-		 prev >= 0 ? " +" : "",
-		 prev >= 0 ? tv_fmt_span(sb, sizeof(sb), f->time_us - ix->frames[prev].time_us) : "", f->line);
-	pane_title(s, p, title);
-	if (f->flags & TT_FRAME_DROPPED)
-		pane_line(s, p, TV_C_BAD | TV_A_BOLD, "SYN_DROPPED: events lost");
-	if (f->flags & TT_FRAME_RESYNC)
-		pane_line(s, p, TV_C_MARK, "resync after a drop");
-	if (f->flags & TT_FRAME_INCOMPLETE)
-		pane_line(s, p, TV_C_BAD, "incomplete: device gone");
-
-	int32_t slot = d->mt == TT_MT_B ? slot_before(ix, (size_t)fi) : 0;
-	uint32_t n = tt_index_frame_nevents(ix, (size_t)fi);
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t e = f->first + i;
-		unsigned int type = ix->ev_tc[e] >> 10, code = ix->ev_tc[e] & 0x3ff;
-		int32_t v = ix->ev_val[e];
-		char delta[32] = "";
-		if (type == EV_SYN && code == SYN_REPORT)
-			continue;
-		if (type == EV_ABS && code == ABS_MT_SLOT) {
-			slot = v;
-		} else if (type == EV_ABS && d->mt == TT_MT_B &&
-			   (code == ABS_MT_POSITION_X || code == ABS_MT_POSITION_Y ||
-			    code == ABS_MT_PRESSURE || code == ABS_MT_TOUCH_MAJOR)) {
-			const struct ti_lane *l = lane_at(ix, d->id, slot, (size_t)fi);
-			int64_t u = l ? tt_index_kupd_at(l, (size_t)fi) : -1;
-			if (u > 0) {
-				const struct ti_kupd *a = &l->kupd[u - 1];
-				int32_t old = code == ABS_MT_POSITION_X ? a->x : code == ABS_MT_POSITION_Y ? a->y :
-					      code == ABS_MT_PRESSURE ? a->pressure : a->major;
-				snprintf(delta, sizeof(delta), " %+" PRId64, (int64_t)v - old);
-			}
-		} else if (type == EV_ABS && code == ABS_MT_TRACKING_ID) {
-			snprintf(delta, sizeof(delta), " %s", v == -1 ? "up" : "down");
-		}
-		pane_line(s, p, type == EV_SYN ? TV_C_DIM : TV_C_NORMAL, "%-16s %7d%s",
-			  short_code(cb, sizeof(cb), type, code), v, delta);
-	}
-	if (p->line >= p->height && n > 1)
-		tv_puts_at(s, p->row + p->height - 1, p->col + p->width - 5, 5, TV_C_DIM, " ... ");
+	frame_title(ix, s, p, fi);
+	frame_events(ix, s, p, (size_t)fi);
 }
 
 void
@@ -177,9 +212,10 @@ tv_slot_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 	int64_t t = st->cursor;
 
 	pane_title(s, p, "slots: slot id x y pressure size tool");
-	for (size_t di = 0; di < ix->ndevs; di++) {
-		const struct ti_device *d = &ix->devs[di];
-		if (!d->touch && !d->nlanes)
+	for (size_t di = 0; di < tt_index_ndevices(ix); di++) {
+		const struct ti_device *d = tt_index_device_at(ix, di);
+		const struct tt_stats_device *sd = tt_stats_device(tt_index_stats(ix), d->id);
+		if (!d->touch && (!sd || !sd->touch_sequences))
 			continue;
 		if (st->filter_dev >= 0 && (st->filter_xi_dev || d->id != (uint32_t)st->filter_dev))
 			continue;
@@ -187,8 +223,8 @@ tv_slot_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 		pane_line(s, p, TV_A_BOLD, "dev%u %s (%s%s)", d->id, d->name,
 			  d->mt == TT_MT_B ? "B" : d->mt == TT_MT_A ? "A" : "single", d->removed && d->removed_us <= t ? ", removed" : "");
 		int shown = 0;
-		for (size_t i = 0; i < ix->nlanes; i++) {
-			const struct ti_lane *l = ix->lanes[i];
+		for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+			const struct ti_lane *l = tt_index_lane(ix, i);
 			if (l->kind != TI_LANE_KERNEL || l->device != d->id || l->begin_us > t)
 				continue;
 			/* Down at t: begun, and not yet released by a frame at or before t. */
@@ -218,19 +254,23 @@ kflags(char *buf, size_t size, uint32_t f)
 	return buf;
 }
 
-void
-tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
+static uint8_t
+outcome_attr(enum tt_own_outcome o, uint8_t other)
 {
-	const struct tt_index *ix = st->ix;
-	const struct ti_lane *l = tv_selected(st);
-	char lb[64], tb[32], tb2[32], sb[32], fb[128];
+	if (o == TT_OWN_ACCEPTED)
+		return TV_C_GOOD;
+	if (o == TT_OWN_REJECTED || o == TT_OWN_UNRESOLVED)
+		return TV_C_BAD;
+	return other;
+}
 
-	if (!l) {
-		pane_title(s, p, "touch");
-		pane_line(s, p, TV_C_DIM, "no touch selected (Up/Down)");
-		return;
-	}
-	char title[96];
+/* Title, begin, end, duration, updates and distance: every touch. */
+static void
+touch_header(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	char lb[64], tb[32], sb[32], title[96];
+	bool kernel = l->kind == TI_LANE_KERNEL;
+
 	snprintf(title, sizeof(title), "touch %s", tt_index_lane_label(ix, l, lb, sizeof(lb)));
 	pane_title(s, p, title);
 	pane_line(s, p, TV_C_NORMAL, "begin %s line %zu", tv_fmt_time(tb, sizeof(tb), l->begin_us), l->begin_line);
@@ -239,66 +279,105 @@ tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 	else
 		pane_line(s, p, TV_C_MARK, "still down (live)");
 	pane_line(s, p, TV_C_NORMAL, "%s, %u %s, %.1f %s", tv_fmt_span(sb, sizeof(sb), tv_lane_end(ix, l) - l->begin_us),
-		  l->nupd, l->kind == TI_LANE_KERNEL ? tt_plural(l->nupd, "frame", "frames") :
-		  tt_plural(l->nupd, "event", "events"), l->distance,
-		  l->kind != TI_LANE_KERNEL ? "px" : l->distance_mm ? "mm" : "units");
-	if (l->kind == TI_LANE_KERNEL) {
-		if (l->flags)
-			pane_line(s, p, TV_C_MARK, "flags:%s", kflags(fb, sizeof(fb), l->flags));
-		switch (l->link) {
-		case TT_LINK_LINKED:
-			pane_line(s, p, TV_C_XI, "became XI dev %d touch %u +%s", l->xi_deviceid, l->xi_touchid,
-				  tv_fmt_span(sb, sizeof(sb), l->xi_begin_us - l->begin_us));
-			/* Who owned it when: each client's sequence of that touch. */
-			for (size_t i = l->index + 1; i < ix->nlanes && p->line < p->height; i++) {
-				const struct ti_lane *x = ix->lanes[i];
-				if (x->begin_us > tv_lane_end(ix, l) + 1000000)
-					break;
-				if (x->linked != (int64_t)l->index || x->kind != TI_LANE_XI)
-					continue;
-				char ob[32] = "", rb[32] = "";
-				if (x->owned_us >= 0)
-					snprintf(ob, sizeof(ob), " owner@%s", tv_fmt_time(tb2, sizeof(tb2), x->owned_us));
-				if (x->resolved_us >= 0)
-					snprintf(rb, sizeof(rb), " @%s", tv_fmt_time(tb2, sizeof(tb2), x->resolved_us));
-				pane_line(s, p, x->outcome == TT_OWN_ACCEPTED ? TV_C_GOOD :
-					  x->outcome == TT_OWN_REJECTED || x->outcome == TT_OWN_UNRESOLVED ? TV_C_BAD : TV_C_XI,
-					  " %s:%s %s%s", x->client[0] ? x->client : "-", ob,
-					  x->ended ? tt_own_outcome_name(x->outcome) : "...", rb);
-			}
+		  l->nupd, kernel ? tt_plural(l->nupd, "frame", "frames") : tt_plural(l->nupd, "event", "events"),
+		  l->distance, !kernel ? "px" : l->distance_mm ? "mm" : "units");
+}
+
+/* Who owned the touch when: each client's sequence of it. */
+static void
+xi_clients(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	char tb[32];
+
+	for (size_t i = l->index + 1; i < tt_index_nlanes(ix) && p->line < p->height; i++) {
+		const struct ti_lane *x = tt_index_lane(ix, i);
+		if (x->begin_us > tv_lane_end(ix, l) + 1000000)
 			break;
-		case TT_LINK_NOT_DELIVERED:
-			pane_line(s, p, TV_C_BAD, "no XI touch came of it");
-			break;
-		default:
-			if (!l->ended)
-				break;
-			pane_line(s, p, TV_C_DIM, "no XI data to link");
-			break;
-		}
-	} else {
-		if (l->linked >= 0) {
-			const struct ti_lane *k = ix->lanes[l->linked];
-			pane_line(s, p, TV_C_KERNEL, "from %s, %s later", tt_index_lane_label(ix, k, lb, sizeof(lb)),
-				  tv_fmt_span(sb, sizeof(sb), l->begin_us - k->begin_us));
-		}
-		if (l->flags & TT_XTOUCH_EMULATING_POINTER)
-			pane_line(s, p, TV_C_MARK, "emulating pointer");
-		if (l->kind == TI_LANE_XI)
-			pane_line(s, p, l->outcome == TT_OWN_ACCEPTED ? TV_C_GOOD :
-				  l->outcome == TT_OWN_REJECTED || l->outcome == TT_OWN_UNRESOLVED ? TV_C_BAD : TV_C_NORMAL,
-				  "ownership: %s", l->ended ? tt_own_outcome_name(l->outcome) : "(in progress)");
-		if (l->owned_us >= 0)
-			pane_line(s, p, TV_C_NORMAL, "owned at %s", tv_fmt_time(tb2, sizeof(tb2), l->owned_us));
-		/* The ownership history, from the markers of this lane. */
-		for (size_t i = tv_marker_lower(ix, l->begin_us); i < ix->nmarkers && p->line < p->height; i++) {
-			const struct ti_marker *m = &ix->markers[i];
-			if (m->time_us > tv_lane_end(ix, l))
-				break;
-			if (m->lane != (int64_t)l->index)
-				continue;
-			pane_line(s, p, tv_marker_attr(m->kind), "%s %s", tv_fmt_time(tb2, sizeof(tb2), m->time_us),
-				  ti_marker_kind_name(m->kind));
-		}
+		if (x->linked != (int64_t)l->index || x->kind != TI_LANE_XI)
+			continue;
+		char ob[32] = "", rb[32] = "";
+		if (x->owned_us >= 0)
+			snprintf(ob, sizeof(ob), " owner@%s", tv_fmt_time(tb, sizeof(tb), x->owned_us));
+		if (x->resolved_us >= 0)
+			snprintf(rb, sizeof(rb), " @%s", tv_fmt_time(tb, sizeof(tb), x->resolved_us));
+		pane_line(s, p, outcome_attr(x->outcome, TV_C_XI), " %s:%s %s%s", x->client[0] ? x->client : "-", ob,
+			  x->ended ? tt_own_outcome_name(x->outcome) : "...", rb);
 	}
+}
+
+static void
+kernel_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	char fb[128], sb[32];
+
+	if (l->flags)
+		pane_line(s, p, TV_C_MARK, "flags:%s", kflags(fb, sizeof(fb), l->flags));
+	switch (l->link) {
+	case TT_LINK_LINKED:
+		pane_line(s, p, TV_C_XI, "became XI dev %d touch %u +%s", l->xi_deviceid, l->xi_touchid,
+			  tv_fmt_span(sb, sizeof(sb), l->xi_begin_us - l->begin_us));
+		xi_clients(ix, l, s, p);
+		break;
+	case TT_LINK_NOT_DELIVERED:
+		pane_line(s, p, TV_C_BAD, "no XI touch came of it");
+		break;
+	default:
+		if (l->ended)
+			pane_line(s, p, TV_C_DIM, "no XI data to link");
+		break;
+	}
+}
+
+/* The ownership history, from the markers of this lane. */
+static void
+xi_history(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	char tb[32];
+
+	for (size_t i = tv_marker_lower(ix, l->begin_us); i < tt_index_nmarkers(ix) && p->line < p->height; i++) {
+		const struct ti_marker *m = tt_index_marker(ix, i);
+		if (m->time_us > tv_lane_end(ix, l))
+			break;
+		if (m->lane != (int64_t)l->index)
+			continue;
+		pane_line(s, p, tv_marker_attr(m->kind), "%s %s", tv_fmt_time(tb, sizeof(tb), m->time_us),
+			  ti_marker_kind_name(m->kind));
+	}
+}
+
+static void
+xi_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	char lb[64], tb[32], sb[32];
+
+	if (l->linked >= 0) {
+		const struct ti_lane *k = tt_index_lane(ix, l->linked);
+		pane_line(s, p, TV_C_KERNEL, "from %s, %s later", tt_index_lane_label(ix, k, lb, sizeof(lb)),
+			  tv_fmt_span(sb, sizeof(sb), l->begin_us - k->begin_us));
+	}
+	if (l->flags & TT_XTOUCH_EMULATING_POINTER)
+		pane_line(s, p, TV_C_MARK, "emulating pointer");
+	if (l->kind == TI_LANE_XI)
+		pane_line(s, p, outcome_attr(l->outcome, TV_C_NORMAL), "ownership: %s",
+			  l->ended ? tt_own_outcome_name(l->outcome) : "(in progress)");
+	if (l->owned_us >= 0)
+		pane_line(s, p, TV_C_NORMAL, "owned at %s", tv_fmt_time(tb, sizeof(tb), l->owned_us));
+	xi_history(ix, l, s, p);
+}
+
+void
+tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
+{
+	const struct ti_lane *l = tv_selected(st);
+
+	if (!l) {
+		pane_title(s, p, "touch");
+		pane_line(s, p, TV_C_DIM, "no touch selected (Up/Down)");
+		return;
+	}
+	touch_header(st->ix, l, s, p);
+	if (l->kind == TI_LANE_KERNEL)
+		kernel_touch(st->ix, l, s, p);
+	else
+		xi_touch(st->ix, l, s, p);
 }

@@ -22,7 +22,7 @@ int64_t tv_lane_end(const struct tt_index *ix, const struct ti_lane *l);
 /* The first marker at or after @t. */
 size_t tv_marker_lower(const struct tt_index *ix, int64_t t);
 uint8_t tv_marker_attr(enum ti_marker_kind k);
-struct ti_lane *tv_selected(const struct tv_state *st);
+const struct ti_lane *tv_selected(const struct tv_state *st);
 
 void tv_frame_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p);
 void tv_slot_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p);

@@ -70,17 +70,30 @@ tv_parse_script(const char *script, struct tv_script_key **out, size_t *n, size_
 }
 
 const char *
-tv_key_name(int key, char *buf, size_t size)
+tv_key_label(int key, char *buf, size_t size)
 {
 	for (size_t j = 0; j < ARRAY_LENGTH(key_names); j++) {
 		if (key_names[j].key == key) {
-			snprintf(buf, size, "<%s>", key_names[j].name);
+			snprintf(buf, size, "%s", key_names[j].name);
 			return buf;
 		}
 	}
 	if (key >= 0x20 && key < 0x7f)
 		snprintf(buf, size, "%c", key);
 	else
-		snprintf(buf, size, "<%d>", key);
+		snprintf(buf, size, "%d", key);
+	return buf;
+}
+
+const char *
+tv_key_name(int key, char *buf, size_t size)
+{
+	char label[16];
+
+	tv_key_label(key, label, sizeof(label));
+	if (key >= 0x20 && key < 0x7f)
+		snprintf(buf, size, "%s", label);
+	else
+		snprintf(buf, size, "<%s>", label);
 	return buf;
 }

@@ -29,8 +29,18 @@ load(const char *path)
 		return NULL;
 	}
 	check_int_eq(tt_index_step(ix, 0), 0);
-	check(ix->done);
+	check(tt_index_done(ix));
 	return ix;
+}
+
+/* The numbers of the index's device @i. */
+static const struct tt_stats_device *
+dev_stats(const struct tt_index *ix, size_t i)
+{
+	const struct tt_stats_device *sd = tt_stats_device(tt_index_stats(ix), tt_index_device_at(ix, i)->id);
+
+	check(sd != NULL);
+	return sd;
 }
 
 static char *
@@ -72,15 +82,15 @@ check_lean_summary(const char *path)
 			tt_test_failures++;
 		}
 	}
-	check(lean->nframes == 0 && lean->nlanes <= full->nlanes);
+	check(tt_index_nframes(lean) == 0 && tt_index_nlanes(lean) <= tt_index_nlanes(full));
 	check(tt_index_memory(lean) <= tt_index_memory(full));
 	/* Only live lanes: never more than the touches down at once plus
 	 * the XI lanes (one per client and raw) of those touches. */
 	uint32_t max = 0;
-	for (size_t i = 0; i < full->ndevs; i++)
-		max += full->devs[i].max_active;
-	if (full->xi_events == 0)
-		check(lean->nlanes <= max);
+	for (size_t i = 0; i < tt_index_ndevices(full); i++)
+		max += dev_stats(full, i)->max_simultaneous;
+	if (tt_index_stats(full)->xi_events == 0)
+		check(tt_index_nlanes(lean) <= max);
 }
 
 static void
@@ -104,8 +114,8 @@ test_lean(void)
 static const struct ti_lane *
 find_lane(const struct tt_index *ix, enum ti_lane_kind kind, int32_t id, const char *client, int nth)
 {
-	for (size_t i = 0; i < ix->nlanes; i++) {
-		const struct ti_lane *l = ix->lanes[i];
+	for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+		const struct ti_lane *l = tt_index_lane(ix, i);
 		if (l->kind == kind && l->id == id && (!client || strcmp(l->client, client) == 0) && nth-- == 0)
 			return l;
 	}
@@ -117,8 +127,8 @@ count_markers(const struct tt_index *ix, enum ti_marker_kind k)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < ix->nmarkers; i++)
-		n += ix->markers[i].kind == k;
+	for (size_t i = 0; i < tt_index_nmarkers(ix); i++)
+		n += tt_index_marker(ix, i)->kind == k;
 	return n;
 }
 
@@ -141,14 +151,14 @@ test_ownership(void)
 
 	if (!ix)
 		return;
-	check_int_eq(ix->ndevs, 2);
-	check_int_eq(ix->nframes, 18);
-	check_int_eq(ix->devs[0].nlanes, 3);
-	check_int_eq(ix->devs[0].max_active, 2);
-	check_int_eq(ix->devs[1].nlanes, 2);
-	check_int_eq(ix->devs[1].max_active, 2);
-	check(ix->devs[1].removed);
-	check_int_eq(ix->devs[1].ndropped, 1);
+	check_int_eq(tt_index_ndevices(ix), 2);
+	check_int_eq(tt_index_nframes(ix), 18);
+	check_int_eq(dev_stats(ix, 0)->touch_sequences, 3);
+	check_int_eq(dev_stats(ix, 0)->max_simultaneous, 2);
+	check_int_eq(dev_stats(ix, 1)->touch_sequences, 2);
+	check_int_eq(dev_stats(ix, 1)->max_simultaneous, 2);
+	check(tt_index_device_at(ix, 1)->removed);
+	check_int_eq(dev_stats(ix, 1)->syn_dropped, 1);
 
 	/* Touch 1: accepted by the grab, lost by the window client. */
 	l = find_lane(ix, TI_LANE_KERNEL, 10, NULL, 0);
@@ -204,12 +214,12 @@ test_ownership(void)
 	check(l && l->end_us == 130000);
 	check(l && l->nupd == 3);
 
-	check_int_eq(ix->nlinked, 3);
-	check_int_eq(ix->outcomes[TT_OWN_ACCEPTED], 1);
-	check_int_eq(ix->outcomes[TT_OWN_REJECTED], 1);
-	check_int_eq(ix->outcomes[TT_OWN_LOST], 1);
-	check_int_eq(ix->outcomes[TT_OWN_OWNED], 2);
-	check_int_eq(ix->outcomes[TT_OWN_UNRESOLVED], 1);
+	check_int_eq(tt_index_stats(ix)->linked, 3);
+	check_int_eq(tt_index_stats(ix)->outcomes[TT_OWN_ACCEPTED], 1);
+	check_int_eq(tt_index_stats(ix)->outcomes[TT_OWN_REJECTED], 1);
+	check_int_eq(tt_index_stats(ix)->outcomes[TT_OWN_LOST], 1);
+	check_int_eq(tt_index_stats(ix)->outcomes[TT_OWN_OWNED], 2);
+	check_int_eq(tt_index_stats(ix)->outcomes[TT_OWN_UNRESOLVED], 1);
 
 	check_int_eq(count_markers(ix, TI_MARK_OWNERSHIP), 4);
 	check_int_eq(count_markers(ix, TI_MARK_ACCEPT), 1);
@@ -219,7 +229,7 @@ test_ownership(void)
 	check_int_eq(count_markers(ix, TI_MARK_DROPPED), 1);
 	check_int_eq(count_markers(ix, TI_MARK_DEVICE_REMOVED), 1);
 	check_int_eq(count_markers(ix, TI_MARK_RECORD), 2);
-	check_int_eq(ix->nanomalies[TT_CHECK_SYN_DROPPED], 1);
+	check_int_eq(tt_index_stats(ix)->diags[TT_CHECK_SYN_DROPPED], 1);
 	exercise_ui(ix);
 }
 
@@ -245,7 +255,7 @@ test_keys(void)
 	check_int_eq(st.cursor, 11600);	/* TouchOwnership */
 	tv_key(&st, 'w', 0);
 	check_int_eq(st.cursor, 32000);	/* AcceptTouch */
-	check(st.sel >= 0 && ix->lanes[st.sel]->kind == TI_LANE_XI && strcmp(ix->lanes[st.sel]->client, "grab") == 0);
+	check(st.sel >= 0 && tt_index_lane(ix, st.sel)->kind == TI_LANE_XI && strcmp(tt_index_lane(ix, st.sel)->client, "grab") == 0);
 	tv_key(&st, 'a', 0);
 	check_int_eq(st.cursor, 120000);	/* SYN_DROPPED */
 	tv_key(&st, 'a', 0);
@@ -260,7 +270,7 @@ test_keys(void)
 		tv_key(&st, *p, 0);
 	tv_key(&st, TV_KEY_ENTER, 0);
 	check_int_eq(st.cursor, 140000);
-	check(st.sel >= 0 && ix->lanes[st.sel]->id == 12);
+	check(st.sel >= 0 && tt_index_lane(ix, st.sel)->id == 12);
 	tv_key(&st, 'L', 0);
 	check_int_eq(st.cursor, 150000);
 	tv_key(&st, '/', 0);
@@ -300,15 +310,57 @@ test_bad_line(void)
 
 	if (!ix)
 		return;
-	check_int_eq(ix->nerrors, 1);
-	check_contains(ix->first_error, ":4:");
-	check_int_eq(ix->nframes, 2);
-	check_int_eq(ix->devs[0].nlanes, 1);	/* single touch: one BTN_TOUCH press */
+	struct ti_read_status rs;
+	tt_index_read_status(ix, &rs);
+	check_int_eq(rs.nerrors, 1);
+	check_contains(rs.first_error, ":4:");
+	check_int_eq(tt_index_nframes(ix), 2);
+	check_int_eq(dev_stats(ix, 0)->touch_sequences, 1);	/* single touch: one BTN_TOUCH press */
 	exercise_ui(ix);
-	check(strchr(ix->devs[0].name, '\033') == NULL);
+	check(strchr(tt_index_device_at(ix, 0)->name, '\033') == NULL);
 }
 
 /* Every key on a recording, rendered after each (for the sanitizers). */
+/* tt_index_set_devices(): the other devices' records are not indexed,
+ * and only the XI lanes a chosen device's touches became are chosen. */
+static void
+test_devices(void)
+{
+	for (uint32_t want = 0; want <= 1; want++) {
+		_cleanup_(tt_index_freep) struct tt_index *ix = NULL;
+		char *why = NULL;
+		size_t kernel = 0, xi = 0;
+
+		if (tt_index_open(data("ownership.jsonl"), &ix, &why) < 0) {
+			free(why);
+			check(false);
+			return;
+		}
+		tt_index_set_devices(ix, &want, 1);
+		check_int_eq(tt_index_step(ix, 0), 0);
+		check_int_eq(tt_index_ndevices(ix), 1);
+		check_int_eq(tt_index_device_at(ix, 0)->id, want);
+		check_int_eq(tt_index_nframes(ix), want == 0 ? 14 : 4);
+		for (size_t i = 0; i < tt_index_nframes(ix); i++)
+			check_int_eq(tt_index_frame(ix, i)->device, 0);
+		for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+			const struct ti_lane *l = tt_index_lane(ix, i);
+			if (l->kind == TI_LANE_KERNEL) {
+				check_int_eq(l->device, want);
+				kernel++;
+			} else if (tt_index_lane_chosen(ix, l)) {
+				check(l->linked >= 0);
+				xi++;
+			}
+		}
+		/* Device 0: three touches, each seen by two clients; device 1
+		 * none that X delivered. */
+		check_int_eq(kernel, want == 0 ? 3 : 2);
+		check_int_eq(xi, want == 0 ? 6 : 0);
+		check_int_eq(tt_index_stats(ix)->frames, want == 0 ? 14 : 4);
+	}
+}
+
 static void
 exercise_ui(struct tt_index *ix)
 {
@@ -328,13 +380,13 @@ exercise_ui(struct tt_index *ix)
 	for (size_t i = 0; i < ARRAY_LENGTH(keys); i++) {
 		tv_key(&st, keys[i], 0);
 		tv_render(&st, &s);
-		check(st.cursor >= (ix->have_time ? ix->first_us : 0));
-		check(st.cursor <= (ix->have_time ? ix->last_us : 0));
+		check(st.cursor >= tt_index_first_us(ix));
+		check(st.cursor <= tt_index_last_us(ix));
 	}
 	tv_screen_init(&s, 20, 5);
 	tv_render(&st, &s);
 	if (null) {
-		tv_render_text(ix, ix->first_us, ix->last_us, 80, null);
+		tv_render_text(ix, tt_index_first_us(ix), tt_index_last_us(ix), 80, null);
 		fclose(null);
 	}
 	tv_screen_fini(&s);
@@ -382,9 +434,9 @@ test_corpus(void)
 			continue;
 		files++;
 		uint32_t max = 0;
-		for (size_t i = 0; i < ix->ndevs; i++)
-			if (ix->devs[i].max_active > max)
-				max = ix->devs[i].max_active;
+		for (size_t i = 0; i < tt_index_ndevices(ix); i++)
+			if (dev_stats(ix, i)->max_simultaneous > max)
+				max = dev_stats(ix, i)->max_simultaneous;
 		uint32_t want = (uint32_t)atoi(col[10]);
 		/* Where SOURCES.tsv's script is wrong, checked by hand: three
 		 * tracking IDs are down together from 0.023 s to 1.296 s (the
@@ -398,8 +450,8 @@ test_corpus(void)
 		exercise_ui(ix);
 		check_lean_summary(path);
 		/* Every lane ends after it begins; updates are in time order. */
-		for (size_t i = 0; i < ix->nlanes; i++) {
-			const struct ti_lane *l = ix->lanes[i];
+		for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
+			const struct ti_lane *l = tt_index_lane(ix, i);
 			check(l->ended && l->end_us >= l->begin_us && l->nupd >= 1);
 			for (uint32_t u = 1; u < l->nupd; u++)
 				check(tt_index_upd_time(ix, l, u) >= tt_index_upd_time(ix, l, u - 1));
@@ -416,6 +468,7 @@ main(void)
 	RUN(test_ownership);
 	RUN(test_keys);
 	RUN(test_bad_line);
+	RUN(test_devices);
 	RUN(test_lean);
 	RUN(test_corpus);
 	return tt_test_result();
