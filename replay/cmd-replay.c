@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -168,35 +169,65 @@ parse_time(const char *opt, const char *arg, int64_t min, int64_t max, const cha
 	return 0;
 }
 
+/* The options that only switch something on, where they do it. */
+static const struct flag_option {
+	int opt;
+	size_t offset;		/* of a bool in struct replay_args */
+} flag_options[] = {
+	{ O_WAIT, offsetof(struct replay_args, wait_enter) },
+	{ O_VERIFY, offsetof(struct replay_args, verify) },
+	{ O_EXACT, offsetof(struct replay_args, exact) },
+	{ O_KEYS, offsetof(struct replay_args, o.allow_keys) },
+	{ O_DRY, offsetof(struct replay_args, dry_run) },
+	{ O_NO_RT, offsetof(struct replay_args, no_realtime) },
+	{ 'q', offsetof(struct replay_args, quiet) },
+};
+
+/* The options that take a time, with their range. */
+static const struct time_option {
+	int opt;
+	const char *name;
+	int64_t min, max;
+	const char *range;	/* the range in words, for the error */
+	size_t offset;		/* of an int64_t in struct replay_args */
+} time_options[] = {
+	/* A gap of 0 would play every frame at once: no replay at all. */
+	{ O_MAXGAP, "--max-gap", 1, INT64_MAX, "above 0", offsetof(struct replay_args, o.max_gap_us) },
+	{ O_DELAY, "--start-delay", 0, INT64_MAX, "of 0 or more",
+	  offsetof(struct replay_args, o.start_delay_us) },
+	{ O_SPIN, "--spin", 0, 1000000, "from 0 to 1s", offsetof(struct replay_args, spin_max_us) },
+};
+
 static int
 parse_option(int opt, const char *arg, struct replay_args *a)
 {
 	int64_t v;
 	double d;
 
+	for (size_t i = 0; i < ARRAY_LENGTH(flag_options); i++) {
+		if (flag_options[i].opt == opt) {
+			*(bool *)((char *)a + flag_options[i].offset) = true;
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_LENGTH(time_options); i++) {
+		const struct time_option *t = &time_options[i];
+		if (t->opt == opt)
+			return parse_time(t->name, arg, t->min, t->max, t->range,
+					  (int64_t *)((char *)a + t->offset));
+	}
 	switch (opt) {
 	case O_SPEED:
 		if (tt_parse_double(arg, &d) < 0 || !isfinite(d) || d <= 0 || d > 1e6)
 			return tt_usage_error("replay", "--speed takes a factor above 0, not '%s'", arg);
 		a->o.speed = d;
 		return 0;
-	/* A gap of 0 would play every frame at once: no replay at all. */
-	case O_MAXGAP: return parse_time("--max-gap", arg, 1, INT64_MAX, "above 0", &a->o.max_gap_us);
-	case O_DELAY: return parse_time("--start-delay", arg, 0, INT64_MAX, "of 0 or more", &a->o.start_delay_us);
-	case O_SPIN: return parse_time("--spin", arg, 0, 1000000, "from 0 to 1s", &a->spin_max_us);
 	case O_LOOP:
 		if (tt_parse_int64(arg, &v) < 0 || v < 0 || v > UINT32_MAX)
 			return tt_usage_error("replay", "--loop takes a count (0 = forever), not '%s'", arg);
 		a->o.loops = (uint32_t)v;
 		return 0;
-	case O_WAIT: a->wait_enter = true; return 0;
-	case O_VERIFY: a->verify = true; return 0;
-	case O_EXACT: a->exact = true; return 0;
-	case O_KEYS: a->o.allow_keys = true; return 0;
-	case O_DRY: a->dry_run = true; return 0;
 	case O_REPORT: a->report_path = arg; return 0;
-	case O_NO_RT: a->no_realtime = true; return 0;
-	case 'q': a->quiet = true; return 0;
 	case 'h': usage(stdout); return -1;
 	default: return tt_usage_error("replay", "unknown option");
 	}
