@@ -6,3 +6,21 @@ touchtape_evdev_capture_sources = \
 	evdev/keymask.c evdev/keymask.h
 touchtape_sources += $(touchtape_evdev_capture_sources) \
 	evdev/event-loop.c evdev/event-loop.h
+
+# Host unit test: the loop's timers (past deadlines, order, spin) and
+# signals (plain and ASan+UBSan).
+evdev_tests_test_event_loop_SOURCES = evdev/tests/test-event-loop.c \
+	evdev/event-loop.c evdev/event-loop.h $(tests_common_sources)
+evdev_tests_test_event_loop_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+evdev_tests_test_event_loop_LDADD = libtouchtape.la -lm
+check_PROGRAMS += evdev/tests/test-event-loop
+TESTS += evdev/tests/test-event-loop
+if HAVE_SANITIZERS
+evdev_tests_test_event_loop_san_SOURCES = $(evdev_tests_test_event_loop_SOURCES)
+evdev_tests_test_event_loop_san_CPPFLAGS = $(evdev_tests_test_event_loop_CPPFLAGS)
+evdev_tests_test_event_loop_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+evdev_tests_test_event_loop_san_LDFLAGS = $(SANITIZE_FLAGS)
+evdev_tests_test_event_loop_san_LDADD = libtouchtape-san.la -lm
+check_PROGRAMS += evdev/tests/test-event-loop-san
+TESTS += evdev/tests/test-event-loop-san
+endif

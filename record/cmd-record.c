@@ -164,6 +164,24 @@ print_choices(const struct tt_input_list *list)
 	}
 }
 
+/* Adds the devices of @list whose name matches @pattern (NULL: every
+ * touch device); false when none did. */
+static bool
+add_matching(const struct tt_input_list *list, const char *pattern, struct path_list *out)
+{
+	size_t before = out->n;
+
+	for (size_t k = 0; k < list->n; k++) {
+		const struct tt_input_entry *e = &list->entries[k];
+		if (!e->capture)
+			continue;
+		const struct tt_device *dev = tt_capture_device(e->capture);
+		if (pattern ? tt_device_name_matches(dev, pattern) : tt_device_is_touch(dev))
+			add_path(out, e->node);
+	}
+	return out->n > before;
+}
+
 /* Asks on the terminal which devices to record. */
 static int
 pick_devices(const struct tt_input_list *list, struct path_list *out)
@@ -186,10 +204,7 @@ pick_devices(const struct tt_input_list *list, struct path_list *out)
 	for (char *tok = strtok(line, " ,\t\n"); tok; tok = strtok(NULL, " ,\t\n")) {
 		int64_t n;
 		if (strcmp(tok, "t") == 0) {
-			for (size_t i = 0; i < list->n; i++)
-				if (list->entries[i].capture &&
-				    tt_device_is_touch(tt_capture_device(list->entries[i].capture)))
-					add_path(out, list->entries[i].node);
+			add_matching(list, NULL, out);
 			continue;
 		}
 		if (tt_parse_int64(tok, &n) < 0 || n < 1 || (uint64_t)n > list->n) {
@@ -205,6 +220,40 @@ pick_devices(const struct tt_input_list *list, struct path_list *out)
 	return TT_EXIT_OK;
 }
 
+/* One DEVICE argument: a path, an eventN, or a name pattern. */
+static int
+add_device_arg(const char *arg, struct tt_input_list *list, bool *scanned, struct path_list *out)
+{
+	char path[64];
+
+	if (strchr(arg, '/')) {
+		add_path(out, arg);
+	} else if (is_event_name(arg)) {
+		snprintf(path, sizeof(path), "/dev/input/%s", arg);
+		add_path(out, path);
+	} else if (!scan_once(list, scanned)) {
+		return TT_EXIT_TROUBLE;
+	} else if (!add_matching(list, arg, out)) {
+		tt_error("no input device name matches '%s' (touchtape list shows them)", arg);
+		return TT_EXIT_TROUBLE;
+	}
+	return TT_EXIT_OK;
+}
+
+/* No DEVICE and no --all-touch: ask, on a terminal only. */
+static int
+ask_devices(struct tt_input_list *list, bool *scanned, struct path_list *out)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) {
+		tt_error("no device given, and no terminal to ask on: name one "
+			 "(touchtape list shows them) or use --all-touch");
+		return TT_EXIT_USAGE;
+	}
+	if (!scan_once(list, scanned))
+		return TT_EXIT_TROUBLE;
+	return pick_devices(list, out);
+}
+
 static int
 resolve_devices(char **args, int nargs, bool all_touch, struct path_list *out)
 {
@@ -212,54 +261,18 @@ resolve_devices(char **args, int nargs, bool all_touch, struct path_list *out)
 	bool scanned = false;
 	int status = TT_EXIT_OK;
 
-	for (int i = 0; i < nargs && status == TT_EXIT_OK; i++) {
-		const char *a = args[i];
-		if (strchr(a, '/')) {
-			add_path(out, a);
-		} else if (is_event_name(a)) {
-			char path[64];
-			snprintf(path, sizeof(path), "/dev/input/%s", a);
-			add_path(out, path);
-		} else if (!scan_once(&list, &scanned)) {
-			status = TT_EXIT_TROUBLE;
-		} else {
-			size_t before = out->n;
-			for (size_t k = 0; k < list.n; k++)
-				if (list.entries[k].capture &&
-				    tt_device_name_matches(tt_capture_device(list.entries[k].capture), a))
-					add_path(out, list.entries[k].node);
-			if (out->n == before) {
-				tt_error("no input device name matches '%s' (touchtape list shows them)", a);
-				status = TT_EXIT_TROUBLE;
-			}
-		}
-	}
+	for (int i = 0; i < nargs && status == TT_EXIT_OK; i++)
+		status = add_device_arg(args[i], &list, &scanned, out);
 	if (status == TT_EXIT_OK && all_touch) {
 		if (!scan_once(&list, &scanned)) {
 			status = TT_EXIT_TROUBLE;
-		} else {
-			size_t before = out->n;
-			for (size_t k = 0; k < list.n; k++)
-				if (list.entries[k].capture &&
-				    tt_device_is_touch(tt_capture_device(list.entries[k].capture)))
-					add_path(out, list.entries[k].node);
-			if (out->n == before) {
-				tt_error("--all-touch: no touch device found");
-				status = TT_EXIT_TROUBLE;
-			}
-		}
-	}
-	if (status == TT_EXIT_OK && nargs == 0 && !all_touch) {
-		if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) {
-			tt_error("no device given, and no terminal to ask on: name one "
-				 "(touchtape list shows them) or use --all-touch");
-			status = TT_EXIT_USAGE;
-		} else if (!scan_once(&list, &scanned)) {
+		} else if (!add_matching(&list, NULL, out)) {
+			tt_error("--all-touch: no touch device found");
 			status = TT_EXIT_TROUBLE;
-		} else {
-			status = pick_devices(&list, out);
 		}
 	}
+	if (status == TT_EXIT_OK && nargs == 0 && !all_touch)
+		status = ask_devices(&list, &scanned, out);
 	tt_input_list_clear(&list);
 	return status;
 }
@@ -299,8 +312,83 @@ parse_seconds(const char *opt, const char *arg, int64_t *out)
 	return TT_EXIT_OK;
 }
 
-int
-tt_cmd_record(int argc, char **argv)
+/* What the command line asks for. */
+struct record_args {
+	struct tt_recorder_options ro;
+	struct tt_xi_options xo;
+	bool use_xi;
+	bool all_touch;
+};
+
+/* Help printed: done, exit 0. */
+#define RECORD_HELP_DONE (-1)
+
+static int
+parse_frames(const char *arg, uint64_t *out)
+{
+	int64_t n;
+
+	if (tt_parse_int64(arg, &n) < 0 || n <= 0)
+		return tt_usage_error("record", "--frames takes a positive number, not '%s'", arg);
+	*out = (uint64_t)n;
+	return TT_EXIT_OK;
+}
+
+static int
+parse_xi_grab(const char *arg, struct tt_xi_options *xo)
+{
+	if (tt_xi_parse_grab(arg, &xo->grab, &xo->grab_delay_us) < 0)
+		return tt_usage_error("record", "--xi-grab takes accept, reject, "
+				      "accept-after=MS or reject-after=MS, not '%s'", arg);
+	return TT_EXIT_OK;
+}
+
+/* One option: TT_EXIT_OK, a usage error's exit status, or RECORD_HELP_DONE. */
+static int
+parse_option(int opt, const char *arg, struct record_args *a)
+{
+	/* Every X option turns the X side on. */
+	a->use_xi |= opt == 'X' || opt == 'G' || opt == 'W';
+	switch (opt) {
+	case 'o': a->ro.output = arg; return TT_EXIT_OK;
+	case 'F': a->ro.force = true; return TT_EXIT_OK;
+	case 'A': a->all_touch = true; return TT_EXIT_OK;
+	case 'g': a->ro.capture_flags |= TT_CAPTURE_GRAB; return TT_EXIT_OK;
+	case 'k': a->ro.capture_flags |= TT_CAPTURE_SHOW_KEYCODES; return TT_EXIT_OK;
+	case 'd': return parse_seconds("--duration", arg, &a->ro.duration_us);
+	case 'r': return parse_seconds("--autorestart", arg, &a->ro.autorestart_us);
+	case 'f': return parse_frames(arg, &a->ro.max_frames);
+	case 'q': a->ro.quiet = true; return TT_EXIT_OK;
+	case 'X': a->xo.display = arg; return TT_EXIT_OK;
+	case 'G': return parse_xi_grab(arg, &a->xo);
+	case 'W': a->xo.window = true; return TT_EXIT_OK;
+	case 'h': usage(stdout); return RECORD_HELP_DONE;
+	default: return tt_usage_error("record", "unknown option");
+	}
+}
+
+/* The combinations no single option can refuse. */
+static int
+check_args(struct record_args *a)
+{
+	const char *out = a->ro.output;
+
+	/* A recording must stay readable when killed at any instant; a gzip
+	 * stream is not until it is finished. */
+	if (tt_gz_path(out))
+		return tt_usage_error("record", "cannot record to a .gz file (a killed recording would be unreadable); "
+				      "record to %.*s and compress it afterwards with touchtape convert or gzip",
+				      (int)(strlen(out) - 3), out);
+	if (a->ro.autorestart_us && (!out || strcmp(out, "-") == 0))
+		return tt_usage_error("record", "--autorestart needs -o FILE (it writes FILE.1, FILE.2, ...)");
+	if (a->use_xi && a->ro.autorestart_us)
+		return tt_usage_error("record", "--autorestart cannot be combined with --xi");
+	a->xo.quiet = a->ro.quiet;
+	return TT_EXIT_OK;
+}
+
+static int
+parse_args(int argc, char **argv, struct record_args *a)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -318,103 +406,72 @@ tt_cmd_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tt_recorder_options ro = { 0 };
+	int opt, rc = TT_EXIT_OK;
+
+	optind = 1;
+	while (rc == TT_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1)
+		rc = parse_option(opt, optarg, a);
+	return rc == TT_EXIT_OK ? check_args(a) : rc;
+}
+
+/* The device paths to record from the DEVICE arguments (none: --xi alone). */
+static int
+devices_to_record(struct record_args *a, char **args, int nargs, struct path_list *paths)
+{
+	int status = TT_EXIT_OK;
+
+	/* --xi without DEVICE: only the X side, nothing to pick. */
+	if (!a->use_xi || nargs > 0 || a->all_touch)
+		status = resolve_devices(args, nargs, a->all_touch, paths);
+	if (status == TT_EXIT_OK && check_output(&a->ro, paths) < 0)
+		status = TT_EXIT_TROUBLE;
+	return status;
+}
+
+/* Connects to X (before the header is written: it names the server),
+ * sets up the recorders and records until the end. */
+static int
+record(struct record_args *a, const struct path_list *paths)
+{
 	_cleanup_(tt_recorder_freep) struct tt_recorder *r = NULL;
 	/* After r: freed first, while r's loop still holds its sources. */
 	_cleanup_(tt_xi_recorder_freep) struct tt_xi_recorder *xr = NULL;
-	struct tt_xi_options xo = { 0 };
-	bool use_xi = false;
-	struct path_list paths = { 0 };
-	bool all_touch = false;
-	int opt, status, rc;
+	int rc, status;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'o': ro.output = optarg; break;
-		case 'F': ro.force = true; break;
-		case 'A': all_touch = true; break;
-		case 'g': ro.capture_flags |= TT_CAPTURE_GRAB; break;
-		case 'k': ro.capture_flags |= TT_CAPTURE_SHOW_KEYCODES; break;
-		case 'd':
-			if (parse_seconds("--duration", optarg, &ro.duration_us))
-				return TT_EXIT_USAGE;
-			break;
-		case 'r':
-			if (parse_seconds("--autorestart", optarg, &ro.autorestart_us))
-				return TT_EXIT_USAGE;
-			break;
-		case 'f': {
-			int64_t n;
-			if (tt_parse_int64(optarg, &n) < 0 || n <= 0)
-				return tt_usage_error("record", "--frames takes a positive number, not '%s'",
-						      optarg);
-			ro.max_frames = (uint64_t)n;
-			break;
-		}
-		case 'q': ro.quiet = true; break;
-		case 'X':
-			use_xi = true;
-			xo.display = optarg;
-			break;
-		case 'G':
-			use_xi = true;
-			if (tt_xi_parse_grab(optarg, &xo.grab, &xo.grab_delay_us) < 0)
-				return tt_usage_error("record", "--xi-grab takes accept, reject, "
-						      "accept-after=MS or reject-after=MS, not '%s'", optarg);
-			break;
-		case 'W':
-			use_xi = true;
-			xo.window = true;
-			break;
-		case 'h': usage(stdout); return TT_EXIT_OK;
-		default: return tt_usage_error("record", "unknown option");
-		}
-	}
-	/* A recording must stay readable when killed at any instant; a gzip
-	 * stream is not until it is finished. */
-	if (tt_gz_path(ro.output))
-		return tt_usage_error("record", "cannot record to a .gz file (a killed recording would be unreadable); "
-				      "record to %.*s and compress it afterwards with touchtape convert or gzip",
-				      (int)(strlen(ro.output) - 3), ro.output);
-	if (ro.autorestart_us && (!ro.output || strcmp(ro.output, "-") == 0))
-		return tt_usage_error("record", "--autorestart needs -o FILE (it writes FILE.1, FILE.2, ...)");
-
-	if (use_xi && ro.autorestart_us)
-		return tt_usage_error("record", "--autorestart cannot be combined with --xi");
-	xo.quiet = ro.quiet;
-	/* --xi without DEVICE: only the X side, nothing to pick. */
-	if (use_xi && optind == argc && !all_touch)
-		status = TT_EXIT_OK;
-	else
-		status = resolve_devices(argv + optind, argc - optind, all_touch, &paths);
-	if (status == TT_EXIT_OK && check_output(&ro, &paths) < 0)
-		status = TT_EXIT_TROUBLE;
-	if (status != TT_EXIT_OK) {
-		path_list_clear(&paths);
-		return status;
-	}
-	/* A closed pipe (| head) is a write error like any other, not a
-	 * silent death that leaves no summary. */
-	signal(SIGPIPE, SIG_IGN);
-	if (use_xi) {
-		/* Connected before the header is written: it names the server. */
-		if (tt_xi_recorder_connect(&xo, &xr) < 0) {
-			path_list_clear(&paths);
+	if (a->use_xi) {
+		if (tt_xi_recorder_connect(&a->xo, &xr) < 0)
 			return TT_EXIT_TROUBLE;
-		}
-		ro.x_vendor = tt_xi_recorder_vendor(xr);
-		ro.x_release = tt_xi_recorder_release(xr);
+		a->ro.x_vendor = tt_xi_recorder_vendor(xr);
+		a->ro.x_release = tt_xi_recorder_release(xr);
 	}
-	rc = tt_recorder_new(&ro, paths.paths, paths.n, &r);
+	rc = tt_recorder_new(&a->ro, paths->paths, paths->n, &r);
 	if (rc >= 0 && xr)
-		rc = tt_xi_recorder_start(xr, r, paths.paths, paths.n);
-	path_list_clear(&paths);
+		rc = tt_xi_recorder_start(xr, r, paths->paths, paths->n);
 	if (rc < 0)
 		return TT_EXIT_TROUBLE;
 	status = tt_recorder_run(r);
-	if (xr && !ro.quiet)
+	if (xr && !a->ro.quiet)
 		tt_xi_recorder_summary(xr);
 	/* The recorder's 1 is a read or write error: trouble, not a finding. */
 	return status == TT_EXIT_FAILURE ? TT_EXIT_TROUBLE : status;
+}
+
+int
+tt_cmd_record(int argc, char **argv)
+{
+	struct record_args a = { 0 };
+	struct path_list paths = { 0 };
+	int status = parse_args(argc, argv, &a);
+
+	if (status != TT_EXIT_OK)
+		return status == RECORD_HELP_DONE ? TT_EXIT_OK : status;
+	status = devices_to_record(&a, argv + optind, argc - optind, &paths);
+	if (status == TT_EXIT_OK) {
+		/* A closed pipe (| head) is a write error like any other, not a
+		 * silent death that leaves no summary. */
+		signal(SIGPIPE, SIG_IGN);
+		status = record(&a, &paths);
+	}
+	path_list_clear(&paths);
+	return status;
 }

@@ -3,12 +3,12 @@
  * Where the player waits and where it writes, as interfaces, so the
  * scheduler is tested on the host with a fake clock and a buffer sink.
  *
- * Production clock (rp_loop): one epoll holding a timerfd armed at each
- * absolute CLOCK_MONOTONIC deadline (TFD_TIMER_ABSTIME), a signalfd for
- * SIGINT, SIGTERM and SIGHUP, and any extra fds (the --verify readers)
- * with their callbacks. A signal ends the wait at once; no work happens in
- * a signal handler. The timer is armed a little early and the last
- * stretch spun, so the timer's wake-up delay does not become lateness.
+ * The live clock is a frame timer on the one event loop
+ * (evdev/event-loop.h): armed at each absolute CLOCK_MONOTONIC deadline,
+ * with a spin for the last stretch so the timer's wake-up delay does not
+ * become lateness, and SIGINT, SIGTERM and SIGHUP through the loop's
+ * signalfd, which end a wait at once. Whatever else the loop watches
+ * (the --verify readers) is served while the player waits.
  */
 #pragma once
 
@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <linux/input.h>
 
+#include "event-loop.h"
 #include "util-mem.h"
 
 struct rp_clock {
@@ -36,23 +37,15 @@ struct rp_sink {
 	void *data;
 };
 
-struct rp_loop;
-typedef void (*rp_fd_fn)(void *data, int fd);
+struct rp_live_clock;
 
-/* Blocks SIGINT, SIGTERM and SIGHUP and receives them through a signalfd. */
-int rp_loop_new(struct rp_loop **out);
-void rp_loop_free(struct rp_loop *l);
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct rp_loop *, rp_loop_free);
-int rp_loop_add_fd(struct rp_loop *l, int fd, rp_fd_fn fn, void *data);
-/* Stops watching @fd: its callback is not called again. */
-void rp_loop_remove_fd(struct rp_loop *l, int fd);
+/* A loop with the frame timer (spinning at most @spin_max_us, see
+ * tt_loop_timer_set_spin) and the stop signals. 0 or a negative errno. */
+int rp_live_clock_new(int64_t spin_max_us, struct rp_live_clock **out);
+void rp_live_clock_free(struct rp_live_clock *c);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct rp_live_clock *, rp_live_clock_free);
+/* The loop, for the sources served while the player waits. */
+struct tt_loop *rp_live_clock_loop(struct rp_live_clock *c);
+struct rp_clock rp_live_clock_get(struct rp_live_clock *c);
 /* The signal that asked to stop (0 while none). */
-int rp_loop_stop_signal(const struct rp_loop *l);
-/* Dispatches ready fds for at most @timeout_ms (no deadline). */
-int rp_loop_dispatch(struct rp_loop *l, int timeout_ms);
-/* The most a wait spins on the clock before a deadline after an early
- * timer wake-up, in microseconds (0: never spin). */
-#define RP_DEFAULT_SPIN_MAX_US 2000
-void rp_loop_set_spin_max(struct rp_loop *l, int64_t spin_max_us);
-/* A clock backed by @l: CLOCK_MONOTONIC, the timerfd and the signalfd. */
-struct rp_clock rp_loop_clock(struct rp_loop *l);
+int rp_live_clock_stop_signal(const struct rp_live_clock *c);

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -168,35 +169,65 @@ parse_time(const char *opt, const char *arg, int64_t min, int64_t max, const cha
 	return 0;
 }
 
+/* The options that only switch something on, where they do it. */
+static const struct flag_option {
+	int opt;
+	size_t offset;		/* of a bool in struct replay_args */
+} flag_options[] = {
+	{ O_WAIT, offsetof(struct replay_args, wait_enter) },
+	{ O_VERIFY, offsetof(struct replay_args, verify) },
+	{ O_EXACT, offsetof(struct replay_args, exact) },
+	{ O_KEYS, offsetof(struct replay_args, o.allow_keys) },
+	{ O_DRY, offsetof(struct replay_args, dry_run) },
+	{ O_NO_RT, offsetof(struct replay_args, no_realtime) },
+	{ 'q', offsetof(struct replay_args, quiet) },
+};
+
+/* The options that take a time, with their range. */
+static const struct time_option {
+	int opt;
+	const char *name;
+	int64_t min, max;
+	const char *range;	/* the range in words, for the error */
+	size_t offset;		/* of an int64_t in struct replay_args */
+} time_options[] = {
+	/* A gap of 0 would play every frame at once: no replay at all. */
+	{ O_MAXGAP, "--max-gap", 1, INT64_MAX, "above 0", offsetof(struct replay_args, o.max_gap_us) },
+	{ O_DELAY, "--start-delay", 0, INT64_MAX, "of 0 or more",
+	  offsetof(struct replay_args, o.start_delay_us) },
+	{ O_SPIN, "--spin", 0, 1000000, "from 0 to 1s", offsetof(struct replay_args, spin_max_us) },
+};
+
 static int
 parse_option(int opt, const char *arg, struct replay_args *a)
 {
 	int64_t v;
 	double d;
 
+	for (size_t i = 0; i < ARRAY_LENGTH(flag_options); i++) {
+		if (flag_options[i].opt == opt) {
+			*(bool *)((char *)a + flag_options[i].offset) = true;
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_LENGTH(time_options); i++) {
+		const struct time_option *t = &time_options[i];
+		if (t->opt == opt)
+			return parse_time(t->name, arg, t->min, t->max, t->range,
+					  (int64_t *)((char *)a + t->offset));
+	}
 	switch (opt) {
 	case O_SPEED:
 		if (tt_parse_double(arg, &d) < 0 || !isfinite(d) || d <= 0 || d > 1e6)
 			return tt_usage_error("replay", "--speed takes a factor above 0, not '%s'", arg);
 		a->o.speed = d;
 		return 0;
-	/* A gap of 0 would play every frame at once: no replay at all. */
-	case O_MAXGAP: return parse_time("--max-gap", arg, 1, INT64_MAX, "above 0", &a->o.max_gap_us);
-	case O_DELAY: return parse_time("--start-delay", arg, 0, INT64_MAX, "of 0 or more", &a->o.start_delay_us);
-	case O_SPIN: return parse_time("--spin", arg, 0, 1000000, "from 0 to 1s", &a->spin_max_us);
 	case O_LOOP:
 		if (tt_parse_int64(arg, &v) < 0 || v < 0 || v > UINT32_MAX)
 			return tt_usage_error("replay", "--loop takes a count (0 = forever), not '%s'", arg);
 		a->o.loops = (uint32_t)v;
 		return 0;
-	case O_WAIT: a->wait_enter = true; return 0;
-	case O_VERIFY: a->verify = true; return 0;
-	case O_EXACT: a->exact = true; return 0;
-	case O_KEYS: a->o.allow_keys = true; return 0;
-	case O_DRY: a->dry_run = true; return 0;
 	case O_REPORT: a->report_path = arg; return 0;
-	case O_NO_RT: a->no_realtime = true; return 0;
-	case 'q': a->quiet = true; return 0;
 	case 'h': usage(stdout); return -1;
 	default: return tt_usage_error("replay", "unknown option");
 	}
@@ -293,7 +324,10 @@ dry_write(void *data, uint32_t dev, const struct input_event *ev, size_t n, int6
 	return 0;
 }
 
+/* What a live replay holds, released in one place (live_release). */
 struct live {
+	const struct rp_schedule *s;
+	struct rp_live_clock *clock;
 	struct rp_uinput **devs;
 	struct rp_verify *verify;
 };
@@ -352,34 +386,37 @@ create_all(const struct rp_schedule *s, const struct replay_args *a, struct rp_u
 }
 
 static void
-on_stdin(void *data, int fd)
+on_stdin(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *userdata)
 {
 	char buf[256];
-	ssize_t n = read(fd, buf, sizeof(buf));
+	ssize_t n = read(tt_loop_source_fd(source), buf, sizeof(buf));
 
+	(void)events;
+	(void)userdata;
 	if (n <= 0 || memchr(buf, '\n', (size_t)n))
-		*(bool *)data = true;
+		tt_loop_quit(loop, 0);
 }
 
 static int
-wait_for_enter(struct rp_loop *loop)
+wait_for_enter(struct rp_live_clock *clock)
 {
-	bool go = false;
-	int rc = rp_loop_add_fd(loop, STDIN_FILENO, on_stdin, &go);
+	struct tt_loop *loop = rp_live_clock_loop(clock);
+	struct tt_loop_source *in = tt_loop_add(loop, STDIN_FILENO, on_stdin, NULL);
+	int rc;
 
 	fprintf(stderr, "Press Enter to start the replay (Ctrl-C to cancel).\n");
-	if (rc < 0) {
+	if (!in) {
 		/* stdin cannot be polled (a regular file, /dev/null): read it. */
-		on_stdin(&go, STDIN_FILENO);
+		char buf[256];
+		(void)!read(STDIN_FILENO, buf, sizeof(buf));
 		return 0;
 	}
-	while (!go && !rp_loop_stop_signal(loop)) {
-		if ((rc = rp_loop_dispatch(loop, -1)) < 0)
-			break;
-	}
-	/* @go lives on this stack, and a stdin at EOF stays readable (the
-	 * loop would spin through the replay): stop watching it. */
-	rp_loop_remove_fd(loop, STDIN_FILENO);
+	/* Ends at Enter (0) or a stop signal (1, rp_live_clock_stop_signal
+	 * tells). */
+	rc = tt_loop_run(loop);
+	/* A stdin at EOF stays readable (the loop would spin through the
+	 * replay): stop watching it. */
+	tt_loop_remove(loop, in);
 	return rc < 0 ? rc : 0;
 }
 
@@ -463,74 +500,94 @@ run_dry(const struct rp_schedule *s, const struct replay_args *a, struct tt_outp
 	return rc < 0 ? TT_EXIT_TROUBLE : TT_EXIT_OK;
 }
 
-static int
-run_live(const struct rp_schedule *s, const struct replay_args *a, struct tt_output *report)
+static void
+live_release(struct live *l)
 {
-	_cleanup_(rp_loop_freep) struct rp_loop *loop = NULL;
-	_cleanup_(rp_verify_freep) struct rp_verify *verify = NULL;
-	struct rp_uinput **devs = NULL;
-	struct rp_stats st = { 0 };
-	struct rp_summary sum;
-	struct rp_verify_result vres;
-	int rc, sig, status = TT_EXIT_OK;
+	rp_verify_free(l->verify);
+	if (l->devs)
+		destroy_all(l->devs, l->s->ndevices);
+	l->verify = NULL;
+	l->devs = NULL;
+	rp_live_clock_free(l->clock);
+}
 
-	rc = rp_loop_new(&loop);
-	if (rc < 0) {
-		tt_error("cannot set up the event loop: %s", strerror(-rc));
-		return TT_EXIT_TROUBLE;
-	}
-	rp_loop_set_spin_max(loop, a->spin_max_us);
-	if (!a->no_realtime)
-		become_realtime();
-	if (create_all(s, a, &devs) < 0)
-		return TT_EXIT_TROUBLE;
-	if (a->verify) {
-		verify = rp_verify_new(s);
-		for (size_t i = 0; i < s->ndevices; i++) {
-			rc = rp_verify_attach(verify, (uint32_t)i, rp_uinput_node(devs[i]),
-					      rp_uinput_absinfo(devs[i], 0), loop);
-			if (rc < 0) {
-				tt_error("--verify: cannot read %s back: %s", rp_uinput_node(devs[i]),
-					 strerror(-rc));
-				destroy_all(devs, s->ndevices);
-				return TT_EXIT_TROUBLE;
-			}
+/* --verify: a reader on every created device, served by the clock's loop. */
+static int
+attach_verify(struct live *l)
+{
+	l->verify = rp_verify_new(l->s);
+	for (size_t i = 0; i < l->s->ndevices; i++) {
+		int rc = rp_verify_attach(l->verify, (uint32_t)i, rp_uinput_node(l->devs[i]),
+					  rp_uinput_absinfo(l->devs[i], 0), rp_live_clock_loop(l->clock));
+		if (rc < 0) {
+			tt_error("--verify: cannot read %s back: %s", rp_uinput_node(l->devs[i]),
+				 strerror(-rc));
+			return rc;
 		}
 	}
-	if (a->wait_enter && wait_for_enter(loop) < 0) {
-		destroy_all(devs, s->ndevices);
-		return TT_EXIT_TROUBLE;
-	}
+	return 0;
+}
 
-	struct live live = { devs, verify };
-	struct rp_clock clock = rp_loop_clock(loop);
-	struct rp_sink sink = { live_write, &live };
-	if (!rp_loop_stop_signal(loop))
-		rc = rp_play(s, &a->o, clock.now(clock.data) + a->o.start_delay_us, &clock, &sink, &st);
-	else
-		rc = 1;
+static int
+live_setup(struct live *l, const struct replay_args *a)
+{
+	int rc = rp_live_clock_new(a->spin_max_us, &l->clock);
+
 	if (rc < 0) {
-		tt_error("writing to the replayed device failed: %s (touches were released)", strerror(-rc));
-		status = TT_EXIT_TROUBLE;
+		tt_error("cannot set up the event loop: %s", strerror(-rc));
+		return rc;
 	}
-	if (verify)
-		rp_verify_drain(verify, loop, VERIFY_DRAIN_MS);
+	if (!a->no_realtime)
+		become_realtime();
+	if ((rc = create_all(l->s, a, &l->devs)) < 0)
+		return rc;
+	if (a->verify && (rc = attach_verify(l)) < 0)
+		return rc;
+	if (a->wait_enter && (rc = wait_for_enter(l->clock)) < 0)
+		return rc;
+	return 0;
+}
+
+/* Plays, lets the readers see the end, and takes the devices away. */
+static int
+live_play(struct live *l, const struct replay_args *a, struct rp_stats *st)
+{
+	struct rp_clock clock = rp_live_clock_get(l->clock);
+	struct rp_sink sink = { live_write, l };
+	int rc = 1;
+
+	if (!rp_live_clock_stop_signal(l->clock))
+		rc = rp_play(l->s, &a->o, clock.now(clock.data) + a->o.start_delay_us, &clock, &sink, st);
+	if (rc < 0)
+		tt_error("writing to the replayed device failed: %s (touches were released)", strerror(-rc));
+	if (l->verify)
+		rp_verify_drain(l->verify, rp_live_clock_loop(l->clock), VERIFY_DRAIN_MS);
 	else
 		nanosleep(&(struct timespec){ .tv_nsec = RELEASE_SETTLE_MS * 1000000L }, NULL);
-	destroy_all(devs, s->ndevices);
+	destroy_all(l->devs, l->s->ndevices);
+	l->devs = NULL;
+	return rc < 0 ? TT_EXIT_TROUBLE : TT_EXIT_OK;
+}
 
-	rp_stats_summary(&st, &sum);
-	print_summary(s, &st, &sum, false);
-	if (verify) {
-		rp_verify_compare(verify, &st, stdout, 50, &vres);
+/* The summary, the --verify comparison and the report, after the replay. */
+static int
+live_conclude(struct live *l, const struct rp_stats *st, struct tt_output *report, int status)
+{
+	struct rp_summary sum;
+	struct rp_verify_result vres;
+	int sig;
+
+	rp_stats_summary(st, &sum);
+	print_summary(l->s, st, &sum, false);
+	if (l->verify) {
+		rp_verify_compare(l->verify, st, stdout, 50, &vres);
 		rp_report_print_verify(stdout, &vres);
 		if (vres.unexplained)
 			status = TT_EXIT_FAILURE;
 	}
-	if (write_report(report, s, &st, &sum, verify ? &vres : NULL) < 0)
+	if (write_report(report, l->s, st, &sum, l->verify ? &vres : NULL) < 0)
 		status = TT_EXIT_TROUBLE;
-	rp_stats_release(&st);
-	sig = rp_loop_stop_signal(loop);
+	sig = rp_live_clock_stop_signal(l->clock);
 	if (sig) {
 		tt_error("stopped by signal %d; touches and keys were released", sig);
 		return 128 + sig;
@@ -538,10 +595,25 @@ run_live(const struct rp_schedule *s, const struct replay_args *a, struct tt_out
 	return status;
 }
 
+static int
+run_live(const struct rp_schedule *s, const struct replay_args *a, struct tt_output *report)
+{
+	_cleanup_(live_release) struct live l = { .s = s };
+	struct rp_stats st = { 0 };
+	int status;
+
+	if (live_setup(&l, a) < 0)
+		return TT_EXIT_TROUBLE;
+	status = live_play(&l, a, &st);
+	status = live_conclude(&l, &st, report, status);
+	rp_stats_release(&st);
+	return status;
+}
+
 int
 tt_cmd_replay(int argc, char **argv)
 {
-	struct replay_args a = { .spin_max_us = RP_DEFAULT_SPIN_MAX_US };
+	struct replay_args a = { .spin_max_us = TT_LOOP_DEFAULT_SPIN_US };
 	_cleanup_(rp_schedule_freep) struct rp_schedule *s = NULL;
 	_cleanup_(tt_output_freep) struct tt_output *report = NULL;
 	int rc;

@@ -1,6 +1,7 @@
 # touchtape replay (issue 6): small files, one job each.
 #   schedule: deadlines from the recording     player: plays it via a clock/sink
-#   neutral:  state tracker, release/prepare    clock: epoll/timerfd/signalfd
+#   neutral:  state tracker, release/prepare    clock: the live clock, a
+#                                               spinning timer on evdev/'s loop
 #   uinput-device: device creation              kernel-model/verify: --verify
 replay_core_sources = \
 	replay/evbuf.c replay/evbuf.h \
@@ -25,7 +26,8 @@ dist_man_MANS += man/touchtape-replay.1
 check_PROGRAMS += replay/tests/test-replay
 TESTS += replay/tests/test-replay
 replay_tests_test_replay_SOURCES = replay/tests/test-replay.c $(replay_core_sources) \
-	evdev/keymask.c evdev/keymask.h tests/test-common.c tests/test-common.h
+	evdev/keymask.c evdev/keymask.h evdev/event-loop.c evdev/event-loop.h \
+	tests/test-common.c tests/test-common.h
 replay_tests_test_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/replay -I$(top_srcdir)/tests
 replay_tests_test_replay_LDADD = libtouchtape.la -lm
 if HAVE_SANITIZERS

@@ -97,17 +97,19 @@ on_frame(void *userdata, const struct tt_frame *f)
 }
 
 static void
-on_readable(void *data, int fd)
+on_readable(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *data)
 {
 	struct vdev *d = data;
 
-	(void)fd;
+	(void)loop;
+	(void)source;
+	(void)events;
 	tt_capture_dispatch(d->cap, 0, on_frame, d);
 }
 
 int
 rp_verify_attach(struct rp_verify *v, uint32_t dev, const char *node,
-		 const struct input_absinfo *abs, struct rp_loop *loop)
+		 const struct input_absinfo *abs, struct tt_loop *loop)
 {
 	struct vdev *d = &v->devs[dev];
 	int rc = tt_capture_open(node, dev, TT_CAPTURE_SHOW_KEYCODES, &d->cap);
@@ -116,7 +118,9 @@ rp_verify_attach(struct rp_verify *v, uint32_t dev, const char *node,
 		return rc;
 	rp_kmodel_init(&d->model, v->s->devices[dev].dev, abs);
 	d->attached = true;
-	return rp_loop_add_fd(loop, tt_capture_fd(d->cap), on_readable, d);
+	if (!tt_loop_add(loop, tt_capture_fd(d->cap), on_readable, d))
+		return -errno;
+	return 0;
 }
 
 /*
@@ -175,10 +179,10 @@ complete(const struct rp_verify *v)
 }
 
 void
-rp_verify_drain(struct rp_verify *v, struct rp_loop *loop, int timeout_ms)
+rp_verify_drain(struct rp_verify *v, struct tt_loop *loop, int timeout_ms)
 {
 	for (int waited = 0; !complete(v) && waited < timeout_ms; waited += 10)
-		rp_loop_dispatch(loop, 10);
+		tt_loop_dispatch(loop, 10);
 }
 
 static bool

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "clock.h"
+#include "event-loop.h"
 #include "kernel-model.h"
 #include "player.h"
 #include "schedule.h"
@@ -25,12 +25,12 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct rp_verify *, rp_verify_free);
 /* Opens @node for device @dev (created with @abs, ABS_CNT entries) and
  * reads it from @loop. 0 or a negative errno. */
 int rp_verify_attach(struct rp_verify *v, uint32_t dev, const char *node,
-		     const struct input_absinfo *abs, struct rp_loop *loop);
+		     const struct input_absinfo *abs, struct tt_loop *loop);
 /* Every frame written to device @dev, with the player's tag. */
 void rp_verify_written(struct rp_verify *v, uint32_t dev, const struct input_event *ev,
 		       size_t n, int64_t tag);
 /* Reads until every expected frame arrived or @timeout_ms passed. */
-void rp_verify_drain(struct rp_verify *v, struct rp_loop *loop, int timeout_ms);
+void rp_verify_drain(struct rp_verify *v, struct tt_loop *loop, int timeout_ms);
 
 struct rp_verify_result {
 	size_t expected_frames;

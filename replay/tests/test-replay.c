@@ -700,13 +700,12 @@ test_kernel_model(void)
 static void
 test_real_clock(void)
 {
-	static const int64_t spins[] = { 0, 300, RP_DEFAULT_SPIN_MAX_US };
+	static const int64_t spins[] = { 0, 300, TT_LOOP_DEFAULT_SPIN_US };
 
 	for (size_t k = 0; k < ARRAY_LENGTH(spins); k++) {
-		_cleanup_(rp_loop_freep) struct rp_loop *l = NULL;
-		check_int_eq(rp_loop_new(&l), 0);
-		rp_loop_set_spin_max(l, spins[k]);
-		struct rp_clock c = rp_loop_clock(l);
+		_cleanup_(rp_live_clock_freep) struct rp_live_clock *l = NULL;
+		check_int_eq(rp_live_clock_new(spins[k], &l), 0);
+		struct rp_clock c = rp_live_clock_get(l);
 		int64_t deadline = c.now(c.data);
 		unsigned int seed = 7;
 		for (int i = 0; i < 60; i++) {
@@ -721,7 +720,7 @@ test_real_clock(void)
 		int64_t t0 = c.now(c.data);
 		check_int_eq(c.wait_until(c.data, t0 + 10000000), 1);
 		check(c.now(c.data) - t0 < 5000000);
-		check_int_eq(rp_loop_stop_signal(l), SIGTERM);
+		check_int_eq(rp_live_clock_stop_signal(l), SIGTERM);
 	}
 }
 
