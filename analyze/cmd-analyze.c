@@ -20,7 +20,7 @@
 #include "evnames.h"
 #include "log.h"
 #include "model.h"
-#include "model-json.h"
+#include "json-emit.h"
 #include "model-plot.h"
 #include "output.h"
 #include "read-options.h"
@@ -79,6 +79,10 @@ struct analyze {
 	FILE *touches;		/* formatted per-touch output, streamed */
 	FILE *xtouches;
 	FILE *anomalies;
+	/* With --json: the three lists, each an array in its file; and
+	 * the report on stdout they are copied into. */
+	struct tt_json_emit jtouches, jxtouches, janomalies;
+	struct tt_json_emit report;
 	uint64_t ntouches, nxtouches, nanomalies;
 	struct tt_plot *plot;
 	struct tt_detect *detect;
@@ -108,17 +112,21 @@ secs(int64_t us)
 static void
 anomaly_json(struct analyze *a, const struct tt_diag *d)
 {
-	FILE *o = a->anomalies;
+	struct tt_json_emit *j = &a->janomalies;
 
-	fprintf(o, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"line\":%zu,\"time_us\":%" PRId64,
-		a->nanomalies ? ",\n  " : "\n  ", tt_check_name(d->check), tt_severity_name(d->severity),
-		d->line, d->time_us);
-	fprintf(o, ",\"device\":%" PRId64 ",\"slot\":%" PRId64 ",\"tracking_id\":%" PRId64
-		",\"touchid\":%" PRId64 ",\"client\":", d->device, d->slot, d->tracking_id, d->touchid);
-	tt_json_string(o, d->client[0] ? d->client : NULL);
-	fprintf(o, ",\"message\":");
-	tt_json_string(o, d->message);
-	fputc('}', o);
+	tt_json_emit_newline(j, "  ");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_string(j, "kind", tt_check_name(d->check));
+	tt_json_emit_member_string(j, "severity", tt_severity_name(d->severity));
+	tt_json_emit_member_int(j, "line", (int64_t)d->line);
+	tt_json_emit_member_int(j, "time_us", d->time_us);
+	tt_json_emit_member_int(j, "device", d->device);
+	tt_json_emit_member_int(j, "slot", d->slot);
+	tt_json_emit_member_int(j, "tracking_id", d->tracking_id);
+	tt_json_emit_member_int(j, "touchid", d->touchid);
+	tt_json_emit_member_string(j, "client", d->client[0] ? d->client : NULL);
+	tt_json_emit_member_string(j, "message", d->message);
+	tt_json_emit_object_end(j);
 }
 
 static void
@@ -233,49 +241,86 @@ on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
 static void
 print_range(struct analyze *a, const char *key, bool has, int32_t lo, int32_t hi)
 {
-	if (a->json) {
-		fprintf(a->touches, ",\"%s\":", key);
-		if (has)
-			fprintf(a->touches, "[%d,%d]", lo, hi);
-		else
-			fputs("null", a->touches);
-	} else if (has) {
+	if (has)
 		fprintf(a->touches, ", %s %d-%d", key, lo, hi);
+}
+
+static void
+range_json(struct tt_json_emit *j, const char *key, bool has, int32_t lo, int32_t hi)
+{
+	tt_json_emit_key(j, key);
+	if (!has) {
+		tt_json_emit_null(j);
+		return;
 	}
+	tt_json_emit_array_begin(j);
+	tt_json_emit_int(j, lo);
+	tt_json_emit_int(j, hi);
+	tt_json_emit_array_end(j);
+}
+
+static void
+point_json(struct tt_json_emit *j, const char *key, double x, double y)
+{
+	tt_json_emit_key(j, key);
+	tt_json_emit_array_begin(j);
+	tt_json_emit_fixed(j, x, 3);
+	tt_json_emit_fixed(j, y, 3);
+	tt_json_emit_array_end(j);
+}
+
+/* The XI touch a kernel touch became, or null. */
+static void
+touch_xi_json(struct tt_json_emit *j, const struct tt_ktouch *t)
+{
+	tt_json_emit_key(j, "xi");
+	if (t->link != TT_LINK_LINKED) {
+		tt_json_emit_null(j);
+		return;
+	}
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "deviceid", t->xi_deviceid);
+	tt_json_emit_member_int(j, "touchid", t->xi_touchid);
+	tt_json_emit_member_int(j, "line", (int64_t)t->xi_begin_line);
+	tt_json_emit_member_int(j, "latency_us", t->xi_begin_us - t->begin_us);
+	tt_json_emit_key(j, "emulating_pointer");
+	if (t->xi_emulating_known)
+		tt_json_emit_bool(j, t->xi_emulating_pointer);
+	else
+		tt_json_emit_null(j);
+	tt_json_emit_object_end(j);
 }
 
 static void
 touch_json(struct analyze *a, const struct tt_ktouch *t, const struct touch_stats *ts,
 	   const struct dev_stats *s, const double pos[4], bool has_p, bool has_s)
 {
-	FILE *o = a->touches;
+	struct tt_json_emit *j = &a->jtouches;
 
-	fprintf(o, "%s{\"device\":%u,\"slot\":%d,\"tracking_id\":%d,\"synthetic_id\":%s,"
-		"\"begin_us\":%" PRId64 ",\"end_us\":%" PRId64 ",\"duration_us\":%" PRId64,
-		a->ntouches ? ",\n  " : "\n  ", t->device, t->slot, t->tracking_id,
-		(t->flags & TT_KTOUCH_SYNTHETIC_ID) ? "true" : "false", t->begin_us, t->end_us,
-		t->end_us - t->begin_us);
-	fprintf(o, ",\"begin_line\":%zu,\"end_line\":%zu,\"frames\":%" PRIu64 ",\"units\":\"%s\",\"start\":[",
-		t->begin_line, t->end_line, t->nframes, s->mm ? "mm" : "device");
-	tt_json_double(o, pos[0], 3); fputc(',', o); tt_json_double(o, pos[1], 3);
-	fputs("],\"end\":[", o);
-	tt_json_double(o, pos[2], 3); fputc(',', o); tt_json_double(o, pos[3], 3);
-	fputs("],\"path_length\":", o);
-	tt_json_double(o, ts->path, 3);
-	fputs(",\"max_step\":", o);
-	tt_json_double(o, ts->max_step, 3);
-	print_range(a, "pressure", has_p, ts->pmin, ts->pmax);
-	print_range(a, "touch_major", has_s, ts->smin, ts->smax);
-	fprintf(o, ",\"began_before_start\":%s,\"active_at_end\":%s,\"link\":\"%s\",\"xi\":",
-		(t->flags & TT_KTOUCH_BEFORE_START) ? "true" : "false",
-		(t->flags & TT_KTOUCH_ACTIVE_AT_END) ? "true" : "false", tt_link_status_name(t->link));
-	if (t->link == TT_LINK_LINKED)
-		fprintf(o, "{\"deviceid\":%d,\"touchid\":%u,\"line\":%zu,\"latency_us\":%" PRId64
-			",\"emulating_pointer\":%s}}", t->xi_deviceid, t->xi_touchid, t->xi_begin_line,
-			t->xi_begin_us - t->begin_us, !t->xi_emulating_known ? "null" :
-			t->xi_emulating_pointer ? "true" : "false");
-	else
-		fputs("null}", o);
+	tt_json_emit_newline(j, "  ");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "device", t->device);
+	tt_json_emit_member_int(j, "slot", t->slot);
+	tt_json_emit_member_int(j, "tracking_id", t->tracking_id);
+	tt_json_emit_member_bool(j, "synthetic_id", t->flags & TT_KTOUCH_SYNTHETIC_ID);
+	tt_json_emit_member_int(j, "begin_us", t->begin_us);
+	tt_json_emit_member_int(j, "end_us", t->end_us);
+	tt_json_emit_member_int(j, "duration_us", t->end_us - t->begin_us);
+	tt_json_emit_member_int(j, "begin_line", (int64_t)t->begin_line);
+	tt_json_emit_member_int(j, "end_line", (int64_t)t->end_line);
+	tt_json_emit_member_int(j, "frames", (int64_t)t->nframes);
+	tt_json_emit_member_string(j, "units", s->mm ? "mm" : "device");
+	point_json(j, "start", pos[0], pos[1]);
+	point_json(j, "end", pos[2], pos[3]);
+	tt_json_emit_member_fixed(j, "path_length", ts->path, 3);
+	tt_json_emit_member_fixed(j, "max_step", ts->max_step, 3);
+	range_json(j, "pressure", has_p, ts->pmin, ts->pmax);
+	range_json(j, "touch_major", has_s, ts->smin, ts->smax);
+	tt_json_emit_member_bool(j, "began_before_start", t->flags & TT_KTOUCH_BEFORE_START);
+	tt_json_emit_member_bool(j, "active_at_end", t->flags & TT_KTOUCH_ACTIVE_AT_END);
+	tt_json_emit_member_string(j, "link", tt_link_status_name(t->link));
+	touch_xi_json(j, t);
+	tt_json_emit_object_end(j);
 }
 
 static void
@@ -379,34 +424,40 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 /* ---- XI touches ---- */
 
 static void
-json_us_or_null(FILE *o, int64_t us)
+us_or_null_json(struct tt_json_emit *j, const char *key, int64_t us)
 {
+	tt_json_emit_key(j, key);
 	if (us >= 0)
-		fprintf(o, "%" PRId64, us);
+		tt_json_emit_int(j, us);
 	else
-		fputs("null", o);
+		tt_json_emit_null(j);
 }
 
 static void
 xtouch_json(struct analyze *a, const struct tt_xtouch *t)
 {
-	FILE *o = a->xtouches;
+	struct tt_json_emit *j = &a->jxtouches;
 
-	fprintf(o, "%s{\"deviceid\":%d,\"sourceid\":%d,\"touchid\":%u,\"client\":",
-		a->nxtouches ? ",\n  " : "\n  ", t->deviceid, t->sourceid, t->touchid);
-	tt_json_string(o, t->client);
-	fprintf(o, ",\"raw\":%s,\"begin_us\":%" PRId64 ",\"end_us\":%" PRId64,
-		(t->flags & TT_XTOUCH_RAW) ? "true" : "false", t->begin_us, t->end_us);
-	fprintf(o, ",\"begin_line\":%zu,\"end_line\":%zu,\"updates\":%" PRIu64 ",\"outcome\":\"%s\",\"owned_us\":",
-		t->begin_line, t->end_line, t->nupdates, tt_own_outcome_name(t->outcome));
-	json_us_or_null(o, t->owned_us);
-	fputs(",\"resolved_us\":", o);
-	json_us_or_null(o, t->resolved_us);
-	fprintf(o, ",\"began_unowned\":%s,\"emulating_pointer\":%s,\"pending_end\":%s,\"active_at_end\":%s}",
-		(t->flags & TT_XTOUCH_BEGAN_UNOWNED) ? "true" : "false",
-		(t->flags & TT_XTOUCH_EMULATING_POINTER) ? "true" : "false",
-		(t->flags & TT_XTOUCH_PENDING_END) ? "true" : "false",
-		(t->flags & TT_XTOUCH_ACTIVE_AT_END) ? "true" : "false");
+	tt_json_emit_newline(j, "  ");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "deviceid", t->deviceid);
+	tt_json_emit_member_int(j, "sourceid", t->sourceid);
+	tt_json_emit_member_int(j, "touchid", t->touchid);
+	tt_json_emit_member_string(j, "client", t->client);
+	tt_json_emit_member_bool(j, "raw", t->flags & TT_XTOUCH_RAW);
+	tt_json_emit_member_int(j, "begin_us", t->begin_us);
+	tt_json_emit_member_int(j, "end_us", t->end_us);
+	tt_json_emit_member_int(j, "begin_line", (int64_t)t->begin_line);
+	tt_json_emit_member_int(j, "end_line", (int64_t)t->end_line);
+	tt_json_emit_member_int(j, "updates", (int64_t)t->nupdates);
+	tt_json_emit_member_string(j, "outcome", tt_own_outcome_name(t->outcome));
+	us_or_null_json(j, "owned_us", t->owned_us);
+	us_or_null_json(j, "resolved_us", t->resolved_us);
+	tt_json_emit_member_bool(j, "began_unowned", t->flags & TT_XTOUCH_BEGAN_UNOWNED);
+	tt_json_emit_member_bool(j, "emulating_pointer", t->flags & TT_XTOUCH_EMULATING_POINTER);
+	tt_json_emit_member_bool(j, "pending_end", t->flags & TT_XTOUCH_PENDING_END);
+	tt_json_emit_member_bool(j, "active_at_end", t->flags & TT_XTOUCH_ACTIVE_AT_END);
+	tt_json_emit_object_end(j);
 }
 
 static void
@@ -466,18 +517,30 @@ percentile_us(const struct dev_stats *s, double q)
 }
 
 static void
-slots_text(FILE *o, const struct dev_stats *s, bool json)
+slots_text(FILE *o, const struct dev_stats *s)
 {
 	bool first = true;
 
 	for (unsigned int i = 0; i < TT_MAX_SLOTS; i++) {
 		if (!bit_is_set(s->slots_used, i))
 			continue;
-		fprintf(o, json ? "%s%u" : "%s%u", first ? "" : json ? "," : " ", i);
+		fprintf(o, "%s%u", first ? "" : " ", i);
 		first = false;
 	}
-	if (first && !json)
+	if (first)
 		fputs("none", o);
+}
+
+static void
+slots_json(struct tt_json_emit *j, const struct dev_stats *s)
+{
+	tt_json_emit_key(j, "slots_used");
+	tt_json_emit_array_begin(j);
+	for (unsigned int i = 0; i < TT_MAX_SLOTS; i++) {
+		if (bit_is_set(s->slots_used, i))
+			tt_json_emit_int(j, i);
+	}
+	tt_json_emit_array_end(j);
 }
 
 static const char *
@@ -491,19 +554,43 @@ protocol_name(const struct tt_device *dev)
 }
 
 static void
-interval_json(const struct dev_stats *s, double mean, double sd)
+interval_json(struct tt_json_emit *j, const struct dev_stats *s, double mean, double sd)
 {
+	tt_json_emit_key(j, "frame_interval_us");
 	if (!s->nintervals) {
-		printf("null");
+		tt_json_emit_null(j);
 		return;
 	}
-	printf("{\"count\":%" PRIu64 ",\"median\":%" PRId64 ",\"p5\":%" PRId64 ",\"p95\":%" PRId64
-	       ",\"mean\":%" PRId64 ",\"stddev\":%" PRId64 "}", s->nintervals, percentile_us(s, 0.5),
-	       percentile_us(s, 0.05), percentile_us(s, 0.95), (int64_t)llround(mean), (int64_t)llround(sd));
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "count", (int64_t)s->nintervals);
+	tt_json_emit_member_int(j, "median", percentile_us(s, 0.5));
+	tt_json_emit_member_int(j, "p5", percentile_us(s, 0.05));
+	tt_json_emit_member_int(j, "p95", percentile_us(s, 0.95));
+	tt_json_emit_member_int(j, "mean", (int64_t)llround(mean));
+	tt_json_emit_member_int(j, "stddev", (int64_t)llround(sd));
+	tt_json_emit_object_end(j);
 }
 
 static void
-print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats_device *sd, bool first)
+device_json(struct tt_json_emit *j, const struct dev_stats *s, const struct tt_stats_device *sd,
+	    double median, double mean, double sdev, double neutral)
+{
+	tt_json_emit_newline(j, "  ");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "id", s->id);
+	tt_json_emit_member_string(j, "name", s->dev->name);
+	tt_json_emit_member_string(j, "mt_protocol", protocol_name(s->dev));
+	tt_json_emit_member_string(j, "units", s->mm ? "mm" : "device");
+	tt_stats_device_json(sd, j);
+	interval_json(j, s, mean, sdev);
+	tt_json_emit_member_fixed(j, "frame_rate_hz", median > 0 ? 1000.0 / median : NAN, 2);
+	slots_json(j, s);
+	tt_json_emit_member_fixed(j, "neutral_share", neutral, 4);
+	tt_json_emit_object_end(j);
+}
+
+static void
+print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats_device *sd)
 {
 	int64_t dur = sd->have_time ? sd->last_us - sd->first_us : 0;
 	double median = s->nintervals ? (double)percentile_us(s, 0.5) / 1000.0 : NAN;
@@ -512,19 +599,7 @@ print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats
 	double neutral = dur > 0 ? (double)s->neutral_us / (double)dur : NAN;
 
 	if (a->json) {
-		printf("%s{\"id\":%u,\"name\":", first ? "\n  " : ",\n  ", s->id);
-		tt_json_string(stdout, s->dev->name);
-		printf(",\"mt_protocol\":\"%s\",\"units\":\"%s\",", protocol_name(s->dev), s->mm ? "mm" : "device");
-		tt_stats_device_json(sd, stdout);
-		printf(",\"frame_interval_us\":");
-		interval_json(s, mean, sdev);
-		printf(",\"frame_rate_hz\":");
-		tt_json_double(stdout, median > 0 ? 1000.0 / median : NAN, 2);
-		printf(",\"slots_used\":[");
-		slots_text(stdout, s, true);
-		printf("],\"neutral_share\":");
-		tt_json_double(stdout, neutral, 4);
-		printf("}");
+		device_json(&a->report, s, sd, median, mean, sdev, neutral);
 		return;
 	}
 	printf("device %u \"%s\": MT protocol %s, distances in %s\n", s->id, s->dev->name,
@@ -537,7 +612,7 @@ print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats
 		       (double)percentile_us(s, 0.95) / 1000.0, mean / 1000.0, sdev / 1000.0, s->nintervals);
 	printf("  touch sequences %" PRIu64 ", max simultaneous %u, slots used: ", sd->touch_sequences,
 	       sd->max_simultaneous);
-	slots_text(stdout, s, false);
+	slots_text(stdout, s);
 	printf("\n  SYN_DROPPED %" PRIu64 ", no touch down %.1f%% of the time\n", sd->syn_dropped,
 	       isfinite(neutral) ? neutral * 100.0 : 100.0);
 }
@@ -558,36 +633,46 @@ copy_out(FILE *from)
 static void
 print_devices(struct analyze *a, const struct tt_stats *st)
 {
-	bool first = true;
-
 	for (size_t i = 0; i < a->ndevs; i++) {
 		const struct dev_stats *s = &a->devs[i];
 		const struct tt_stats_device *sd = tt_stats_device(st, s->id);
-		if (!s->used || !s->selected || !sd)
-			continue;
-		print_device(a, s, sd, first);
-		first = false;
+		if (s->used && s->selected && sd)
+			print_device(a, s, sd);
 	}
+}
+
+/* One of the lists streamed into a temporary file, on a line of its own. */
+static void
+list_json(struct analyze *a, const char *key, struct tt_json_emit *list, FILE *f)
+{
+	tt_json_emit_array_end(list);
+	tt_json_emit_newline(&a->report, "");
+	tt_json_emit_key(&a->report, key);
+	tt_json_emit_separator(&a->report);
+	copy_out(f);
 }
 
 static void
 report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats *st)
 {
-	printf("{\"analyze_version\":%d,\"file\":", ANALYZE_VERSION);
-	tt_json_string(stdout, a->name);
-	printf(",\"format\":\"%s\",", tt_file_format_name(tt_reader_format(r)));
-	tt_stats_json(st, stdout);
-	printf(",\"jump_threshold_mm\":");
-	tt_json_double(stdout, a->opts.jump_mm, 3);
-	printf(",\"devices\":[");
+	struct tt_json_emit *j = &a->report;
+
+	tt_json_emit_init_file(j, stdout);
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "analyze_version", ANALYZE_VERSION);
+	tt_json_emit_member_string(j, "file", a->name);
+	tt_json_emit_member_string(j, "format", tt_file_format_name(tt_reader_format(r)));
+	tt_stats_json(st, j);
+	tt_json_emit_member_fixed(j, "jump_threshold_mm", a->opts.jump_mm, 3);
+	tt_json_emit_key(j, "devices");
+	tt_json_emit_array_begin(j);
 	print_devices(a, st);
-	printf("],\n\"touches\":[");
-	copy_out(a->touches);
-	printf("],\n\"xi_touches\":[");
-	copy_out(a->xtouches);
-	printf("],\n\"anomalies\":[");
-	copy_out(a->anomalies);
-	printf("]}\n");
+	tt_json_emit_array_end(j);
+	list_json(a, "touches", &a->jtouches, a->touches);
+	list_json(a, "xi_touches", &a->jxtouches, a->xtouches);
+	list_json(a, "anomalies", &a->janomalies, a->anomalies);
+	tt_json_emit_object_end(j);
+	tt_json_emit_raw(j, "\n", 1);
 }
 
 static void
@@ -668,9 +753,6 @@ usage(FILE *out)
 		"Options:\n"
 		"  -j, --json          machine-readable output (see touchtape-analyze(1))\n"
 		"  -d, --device ID     only the evdev device with this record id\n"
-		"  -p, --plot OUT.svg  draw trajectories (axes in mm), touches over time, and\n"
-		"                      x, y and pressure over time per touch (written beside OUT.svg\n"
-		"                      and renamed into place)\n"
 		"      --desc FILE     the device description of an events-only evemu file\n"
 		"      --jump MM       per-frame movement that counts as a jump (default %.0f mm,\n"
 		"                      libinput's touchpad jump threshold)\n"
@@ -720,6 +802,14 @@ open_outputs(struct analyze *a, const char *plot_path)
 	if (!a->touches || !a->xtouches || !a->anomalies || (plot_path && !(a->plot = tt_plot_new()))) {
 		tt_error("cannot create a temporary file: %s", strerror(errno));
 		return -1;
+	}
+	tt_json_emit_init_file(&a->jtouches, a->touches);
+	tt_json_emit_init_file(&a->jxtouches, a->xtouches);
+	tt_json_emit_init_file(&a->janomalies, a->anomalies);
+	if (a->json) {
+		tt_json_emit_array_begin(&a->jtouches);
+		tt_json_emit_array_begin(&a->jxtouches);
+		tt_json_emit_array_begin(&a->janomalies);
 	}
 	return 0;
 }
