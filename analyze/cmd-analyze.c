@@ -59,6 +59,9 @@ struct dev_stats {
 	uint64_t nintervals, over;
 	double sum, sumsq;
 	uint8_t slots_used[TT_BITMAP_BYTES(TT_MAX_SLOTS)];
+	/* Within --from/--to, counting the touches begun before it too. */
+	uint64_t window_touches;
+	uint32_t window_max;
 };
 
 struct touch_stats {
@@ -72,6 +75,10 @@ struct touch_stats {
 struct analyze {
 	const char *name;
 	bool json;
+	const struct tt_read_options *ro;
+	const struct tt_record *feeding;	/* while one is fed */
+	/* With --from/--to: the shared numbers of the window alone. */
+	struct tt_detect *window;
 	struct tt_detect_options opts;
 	struct tt_diag_filter filter;
 	struct dev_stats devs[TT_MAX_DEVICES];
@@ -156,10 +163,11 @@ static void
 on_diag(void *data, const struct tt_diag *d)
 {
 	struct analyze *a = data;
-	bool show = tt_diag_filter_accept(&a->filter, d);
+	bool show;
 
-	if (a->filter.ignore[d->check])
+	if (a->filter.ignore[d->check] || !tt_read_options_keep_diag(a->ro, d, a->feeding))
 		return;
+	show = tt_diag_filter_accept(&a->filter, d);
 	/* A line that could not be read is trouble with the file, not only
 	 * a finding: on stderr too, like every command's. */
 	if (d->check == TT_CHECK_BAD_LINE) {
@@ -379,8 +387,10 @@ on_kend(void *data, struct tt_ktouch *t)
 	struct touch_stats *ts = t->user;
 	struct dev_stats *s = find_dev(a, t->device);
 
-	if (ts && s && s->selected)
+	if (ts && s && s->selected && tt_read_options_overlaps(a->ro, t->begin_us, t->end_us)) {
 		report_touch(a, t, ts, s);
+		s->window_touches++;
+	}
 	if (ts)
 		tt_plot_path_release(&ts->plot);
 	free(ts);
@@ -400,7 +410,9 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	(void)line;
 	if (!s)
 		return;
-	if (s->have_time) {
+	/* Intervals with both ends in the window. */
+	if (s->have_time && tt_read_options_overlaps(a->ro, s->last_us, s->last_us) &&
+	    tt_read_options_overlaps(a->ro, f->time_us, f->time_us)) {
 		int64_t dt = f->time_us - s->last_us;
 		if (s->prev_count == 0 && dt > 0)
 			s->neutral_us += dt;
@@ -416,8 +428,12 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	}
 	s->have_time = true;
 	s->last_us = f->time_us;
-	if (a->plot && n != s->prev_count)
-		tt_plot_count(a->plot, s->id, f->time_us, n);
+	if (tt_read_options_overlaps(a->ro, f->time_us, f->time_us)) {
+		if (n > s->window_max)
+			s->window_max = n;
+		if (a->plot && n != s->prev_count)
+			tt_plot_count(a->plot, s->id, f->time_us, n);
+	}
 	s->prev_count = n;
 }
 
@@ -490,6 +506,8 @@ on_xend(void *data, struct tt_xtouch *t)
 {
 	struct analyze *a = data;
 
+	if (!tt_read_options_overlaps(a->ro, t->begin_us, t->end_us))
+		return;
 	if (a->json)
 		xtouch_json(a, t);
 	else
@@ -636,8 +654,18 @@ print_devices(struct analyze *a, const struct tt_stats *st)
 	for (size_t i = 0; i < a->ndevs; i++) {
 		const struct dev_stats *s = &a->devs[i];
 		const struct tt_stats_device *sd = tt_stats_device(st, s->id);
-		if (s->used && s->selected && sd)
-			print_device(a, s, sd);
+		struct tt_stats_device wd;
+		if (!s->used || !s->selected || !sd)
+			continue;
+		/* The window's own pass never saw the touches begun before
+		 * it: the touches are the ones analyze lists. */
+		if (a->window) {
+			wd = *sd;
+			wd.touch_sequences = s->window_touches;
+			wd.max_simultaneous = s->window_max;
+			sd = &wd;
+		}
+		print_device(a, s, sd);
 	}
 }
 
@@ -662,6 +690,7 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	tt_json_emit_member_int(j, "analyze_version", ANALYZE_VERSION);
 	tt_json_emit_member_string(j, "file", a->name);
 	tt_json_emit_member_string(j, "format", tt_file_format_name(tt_reader_format(r)));
+	tt_read_options_window_json(a->ro, j);
 	tt_stats_json(st, j);
 	tt_json_emit_member_fixed(j, "jump_threshold_mm", a->opts.jump_mm, 3);
 	tt_json_emit_key(j, "devices");
@@ -679,7 +708,7 @@ static void
 report(struct analyze *a, const struct tt_reader *r)
 {
 	/* What --ignore left out is not counted either. */
-	struct tt_stats st = *tt_detect_stats(a->detect);
+	struct tt_stats st = *tt_detect_stats(a->window ? a->window : a->detect);
 
 	for (unsigned int c = 0; c < TT_CHECK_COUNT; c++)
 		st.diags[c] = a->filter.count[c];
@@ -687,8 +716,9 @@ report(struct analyze *a, const struct tt_reader *r)
 		report_json(a, r, &st);
 		return;
 	}
-	printf("%s: %s, %.3f s\n", a->name, tt_file_format_name(tt_reader_format(r)),
-	       secs(tt_stats_duration(&st)));
+	printf("%s: %s, %.3f s", a->name, tt_file_format_name(tt_reader_format(r)), secs(tt_stats_duration(&st)));
+	tt_read_options_window_text(a->ro, stdout);
+	putchar('\n');
 	print_devices(a, &st);
 	printf("touch sequences (* = numbered by touchtape):\n");
 	copy_out(a->touches);
@@ -753,6 +783,13 @@ usage(FILE *out)
 		"Options:\n"
 		"  -j, --json          machine-readable output (see touchtape-analyze(1))\n"
 		"  -d, --device ID     only the evdev device with this record id\n"
+		"      --from TIME     report only from this time on (1.5, 250ms, 2s, in the\n"
+		"                      times print shows): the numbers, touches and anomalies\n"
+		"                      of the window; what comes before still sets the state\n"
+		"      --to TIME       report only up to this time\n"
+		"  -p, --plot OUT.svg  draw trajectories (axes in mm), touches over time, and\n"
+		"                      x, y and pressure over time per touch (written beside OUT.svg\n"
+		"                      and renamed into place)\n"
 		"      --desc FILE     the device description of an events-only evemu file\n"
 		"      --jump MM       per-frame movement that counts as a jump (default %.0f mm,\n"
 		"                      libinput's touchpad jump threshold)\n"
@@ -770,13 +807,15 @@ usage(FILE *out)
 		"\n"
 		"Exit status: 0 when no error-severity anomaly was found (no anomaly at all\n"
 		"with --strict), 1 when one was, 2 on bad usage, a file that cannot be read,\n"
-		"a --device the file does not have or a plot not written.\n"
+		"a --device the file does not have, a --from past its end or a plot not\n"
+		"written.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape analyze bug-1234.jsonl\n"
 		"  touchtape analyze --json --device 0 recording.jsonl | jq .anomalies\n"
 		"  touchtape analyze --ignore touch-active-at-end --strict ci-recording.jsonl\n"
-		"  touchtape analyze --plot touches.svg touchpad.evemu\n",
+		"  touchtape analyze --plot touches.svg touchpad.evemu\n"
+		"  touchtape analyze --from 2s --to 3.5s --json bug-1234.jsonl\n",
 		TT_DETECT_DEFAULT_JUMP_MM, TT_DIAG_DEFAULT_MAX);
 }
 
@@ -817,7 +856,7 @@ open_outputs(struct analyze *a, const char *plot_path)
 static int
 write_plot(struct analyze *a, struct tt_output *out)
 {
-	const struct tt_stats *st = tt_detect_stats(a->detect);
+	const struct tt_stats *st = tt_detect_stats(a->window ? a->window : a->detect);
 	FILE *f = tt_output_stream(out);
 
 	if (!f || tt_plot_write(a->plot, f, st->first_us, st->last_us) < 0) {
@@ -827,9 +866,11 @@ write_plot(struct analyze *a, struct tt_output *out)
 	return tt_output_commit(out);
 }
 
-/* Reads the file through the shared pass; -EIO when reading stopped. */
+/* Reads the whole file through the shared pass (what comes before
+ * --from sets the state the window starts in); -EIO when reading
+ * stopped. */
 static int
-read_all(struct analyze *a, struct tt_reader *r, const struct tt_read_options *ro)
+read_all(struct analyze *a, struct tt_reader *r)
 {
 	struct tt_record rec;
 	int rc;
@@ -843,19 +884,20 @@ read_all(struct analyze *a, struct tt_reader *r, const struct tt_read_options *r
 		}
 		if (rec.type == TT_RECORD_DEVICE)
 			add_device(a, rec.device);
-		if (tt_read_options_keep(ro, &rec))
-			tt_detect_feed(a->detect, &rec);
+		if (!tt_read_options_keep_device(a->ro, &rec))
+			continue;
+		a->feeding = &rec;
+		tt_detect_feed(a->detect, &rec);
+		a->feeding = NULL;
+		if (a->window && tt_read_options_in_window(a->ro, &rec))
+			tt_detect_feed(a->window, &rec);
 	}
 	return 0;
 }
 
 static int
-run(struct analyze *a, const char *path, const struct tt_read_options *ro, const char *plot_path)
+start(struct analyze *a, struct tt_reader *r)
 {
-	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
-	_cleanup_(tt_output_freep) struct tt_output *plot_out = NULL;
-	const char *inputs[] = { path, ro->desc, NULL };
-	int rc, status;
 	const struct tt_model_callbacks cb = {
 		.kernel_begin = on_kbegin,
 		.kernel_update = on_kupdate,
@@ -863,8 +905,29 @@ run(struct analyze *a, const char *path, const struct tt_read_options *ro, const
 		.frame = on_frame,
 		.xi_end = on_xend,
 	};
+	int rc;
 
-	rc = tt_open_recording_opts(path, ro, &r);
+	a->detect = tt_detect_new(&a->opts, &cb, a, on_diag, a);
+	if (tt_read_options_has_window(a->ro))
+		a->window = tt_detect_new(&a->opts, NULL, NULL, NULL, NULL);
+	tt_reader_set_warn(r, on_warn, a);
+	rc = read_all(a, r);
+	tt_detect_finish(a->detect);
+	if (a->window)
+		tt_detect_finish(a->window);
+	return rc;
+}
+
+static int
+run(struct analyze *a, const char *path, const char *plot_path)
+{
+	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
+	_cleanup_(tt_output_freep) struct tt_output *plot_out = NULL;
+	const char *inputs[] = { path, a->ro->desc, NULL };
+	const struct tt_stats *st;
+	int rc, status;
+
+	rc = tt_open_recording_opts(path, a->ro, &r);
 	if (rc < 0)
 		return TT_EXIT_TROUBLE;
 	a->name = tt_reader_name(r);
@@ -873,13 +936,13 @@ run(struct analyze *a, const char *path, const struct tt_read_options *ro, const
 		return TT_EXIT_TROUBLE;
 	if (open_outputs(a, plot_path) < 0)
 		return TT_EXIT_TROUBLE;
-	a->detect = tt_detect_new(&a->opts, &cb, a, on_diag, a);
-	tt_reader_set_warn(r, on_warn, a);
-	rc = read_all(a, r, ro);
-	tt_detect_finish(a->detect);
-	report(a, r);
-	if (tt_read_options_finish(ro, r) < 0)
+	rc = start(a, r);
+	if (tt_read_options_finish(a->ro, r) < 0)
 		return TT_EXIT_TROUBLE;
+	st = tt_detect_stats(a->detect);
+	if (tt_read_options_check_end(a->ro, a->name, st->have_time, st->last_us) != 0)
+		return TT_EXIT_USAGE;
+	report(a, r);
 	status = tt_diag_filter_status(&a->filter);
 	if (rc < 0 || (a->plot && write_plot(a, plot_out) < 0))
 		status = TT_EXIT_TROUBLE;
@@ -928,6 +991,7 @@ analyze_free(struct analyze *a)
 	if (a->xtouches) fclose(a->xtouches);
 	if (a->anomalies) fclose(a->anomalies);
 	tt_detect_free(a->detect);
+	tt_detect_free(a->window);
 	tt_plot_free(a->plot);
 	free(a);
 }
@@ -959,7 +1023,8 @@ tt_cmd_analyze(int argc, char **argv)
 	a->filter.max_per_kind = TT_DIAG_DEFAULT_MAX;
 	optind = 1;
 	status = -1;
-	tt_read_options_init(&ro, "analyze", TT_READ_DEVICE);
+	tt_read_options_init(&ro, "analyze", TT_READ_ALL);
+	a->ro = &ro;
 	while (status < 0 && (opt = getopt_long(argc, argv, "jp:h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if ((taken = tt_read_option(&ro, opt, optarg)) != 0) {
 			if (taken != 1)
@@ -980,10 +1045,12 @@ tt_cmd_analyze(int argc, char **argv)
 	}
 	if (status < 0 && optind != argc - 1)
 		status = tt_usage_error("analyze", optind >= argc ? "no file given" : "one file at a time");
+	if (status < 0 && tt_read_options_check(&ro) != 0)
+		status = TT_EXIT_USAGE;
 	if (status < 0 && ro.ndevices)
 		a->opts.only_device = ro.devices[0];
 	if (status < 0)
-		status = run(a, argv[optind], &ro, plot);
+		status = run(a, argv[optind], plot);
 	tt_read_options_clear(&ro);
 	analyze_free(a);
 	return status;
