@@ -191,6 +191,13 @@ on_diag(void *data, const struct tt_diag *d)
 /* ---- kernel touches ---- */
 
 static void
+use_slot(struct dev_stats *s, int32_t slot)
+{
+	if (slot >= 0 && slot < (int32_t)TT_MAX_SLOTS)
+		set_bit(s->slots_used, (unsigned)slot);
+}
+
+static void
 on_kbegin(void *data, struct tt_ktouch *t)
 {
 	struct analyze *a = data;
@@ -203,10 +210,9 @@ on_kbegin(void *data, struct tt_ktouch *t)
 	ts->known = !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y)));
 	ts->pmin = ts->pmax = t->values[TT_AXIS(ABS_MT_PRESSURE)];
 	ts->smin = ts->smax = t->values[TT_AXIS(ABS_MT_TOUCH_MAJOR)];
-	if (s) {
-		if (t->slot >= 0 && t->slot < (int32_t)TT_MAX_SLOTS)
-			set_bit(s->slots_used, (unsigned)t->slot);
-	}
+	/* With --from/--to, the slots of the touches listed. */
+	if (s && !a->window)
+		use_slot(s, t->slot);
 	if (a->plot && ts->known)
 		tt_plot_path_sample(&ts->plot, t, t->begin_us, false);
 }
@@ -390,6 +396,8 @@ on_kend(void *data, struct tt_ktouch *t)
 	if (ts && s && s->selected && tt_read_options_overlaps(a->ro, t->begin_us, t->end_us)) {
 		report_touch(a, t, ts, s);
 		s->window_touches++;
+		if (a->window)
+			use_slot(s, t->slot);
 	}
 	if (ts)
 		tt_plot_path_release(&ts->plot);

@@ -58,6 +58,9 @@ expect_exit 1 "analyze --from 250ms --strict" -- "$T" analyze --strict --from 25
 # Up to 5 ms: nothing at all.
 expect_exit 0 "analyze --to 5ms" -- "$T" analyze --strict --to 5ms "$f"
 expect_grep '^0 touch sequences, 0 XI touch sequences, 0 anomalies$' "$tmp/out" "an empty window reports nothing"
+expect_exit 0 "analyze --json --to 5ms" -- "$T" analyze --json --to 5ms "$f"
+expect_grep '"frames":0,.*"touch_sequences":0,"max_simultaneous":0,.*"slots_used":\[\],' "$tmp/out" \
+	"JSON: an empty window has no touches and no slots used"
 
 # --from past the end is bad usage, as in replay and inspect.
 for c in validate analyze; do
