@@ -20,7 +20,7 @@
 #include "evnames.h"
 #include "log.h"
 #include "model.h"
-#include "model-json.h"
+#include "json-emit.h"
 #include "model-plot.h"
 #include "output.h"
 #include "read-options.h"
@@ -59,6 +59,9 @@ struct dev_stats {
 	uint64_t nintervals, over;
 	double sum, sumsq;
 	uint8_t slots_used[TT_BITMAP_BYTES(TT_MAX_SLOTS)];
+	/* Within --from/--to, counting the touches begun before it too. */
+	uint64_t window_touches;
+	uint32_t window_max;
 };
 
 struct touch_stats {
@@ -72,6 +75,10 @@ struct touch_stats {
 struct analyze {
 	const char *name;
 	bool json;
+	const struct tt_read_options *ro;
+	const struct tt_record *feeding;	/* while one is fed */
+	/* With --from/--to: the shared numbers of the window alone. */
+	struct tt_detect *window;
 	struct tt_detect_options opts;
 	struct tt_diag_filter filter;
 	struct dev_stats devs[TT_MAX_DEVICES];
@@ -79,6 +86,10 @@ struct analyze {
 	FILE *touches;		/* formatted per-touch output, streamed */
 	FILE *xtouches;
 	FILE *anomalies;
+	/* With --json: the three lists, each an array in its file; and
+	 * the report on stdout they are copied into. */
+	struct tt_json_emit jtouches, jxtouches, janomalies;
+	struct tt_json_emit report;
 	uint64_t ntouches, nxtouches, nanomalies;
 	struct tt_plot *plot;
 	struct tt_detect *detect;
@@ -108,17 +119,21 @@ secs(int64_t us)
 static void
 anomaly_json(struct analyze *a, const struct tt_diag *d)
 {
-	FILE *o = a->anomalies;
+	struct tt_json_emit *j = &a->janomalies;
 
-	fprintf(o, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"line\":%zu,\"time_us\":%" PRId64,
-		a->nanomalies ? ",\n  " : "\n  ", tt_check_name(d->check), tt_severity_name(d->severity),
-		d->line, d->time_us);
-	fprintf(o, ",\"device\":%" PRId64 ",\"slot\":%" PRId64 ",\"tracking_id\":%" PRId64
-		",\"touchid\":%" PRId64 ",\"client\":", d->device, d->slot, d->tracking_id, d->touchid);
-	tt_json_string(o, d->client[0] ? d->client : NULL);
-	fprintf(o, ",\"message\":");
-	tt_json_string(o, d->message);
-	fputc('}', o);
+	tt_json_emit_newline(j, "  ");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_string(j, "kind", tt_check_name(d->check));
+	tt_json_emit_member_string(j, "severity", tt_severity_name(d->severity));
+	tt_json_emit_member_int(j, "line", (int64_t)d->line);
+	tt_json_emit_member_int(j, "time_us", d->time_us);
+	tt_json_emit_member_int(j, "device", d->device);
+	tt_json_emit_member_int(j, "slot", d->slot);
+	tt_json_emit_member_int(j, "tracking_id", d->tracking_id);
+	tt_json_emit_member_int(j, "touchid", d->touchid);
+	tt_json_emit_member_string(j, "client", d->client[0] ? d->client : NULL);
+	tt_json_emit_member_string(j, "message", d->message);
+	tt_json_emit_object_end(j);
 }
 
 static void
@@ -148,10 +163,11 @@ static void
 on_diag(void *data, const struct tt_diag *d)
 {
 	struct analyze *a = data;
-	bool show = tt_diag_filter_accept(&a->filter, d);
+	bool show;
 
-	if (a->filter.ignore[d->check])
+	if (a->filter.ignore[d->check] || !tt_read_options_keep_diag(a->ro, d, a->feeding))
 		return;
+	show = tt_diag_filter_accept(&a->filter, d);
 	/* A line that could not be read is trouble with the file, not only
 	 * a finding: on stderr too, like every command's. */
 	if (d->check == TT_CHECK_BAD_LINE) {
@@ -175,6 +191,13 @@ on_diag(void *data, const struct tt_diag *d)
 /* ---- kernel touches ---- */
 
 static void
+use_slot(struct dev_stats *s, int32_t slot)
+{
+	if (slot >= 0 && slot < (int32_t)TT_MAX_SLOTS)
+		set_bit(s->slots_used, (unsigned)slot);
+}
+
+static void
 on_kbegin(void *data, struct tt_ktouch *t)
 {
 	struct analyze *a = data;
@@ -187,10 +210,9 @@ on_kbegin(void *data, struct tt_ktouch *t)
 	ts->known = !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y)));
 	ts->pmin = ts->pmax = t->values[TT_AXIS(ABS_MT_PRESSURE)];
 	ts->smin = ts->smax = t->values[TT_AXIS(ABS_MT_TOUCH_MAJOR)];
-	if (s) {
-		if (t->slot >= 0 && t->slot < (int32_t)TT_MAX_SLOTS)
-			set_bit(s->slots_used, (unsigned)t->slot);
-	}
+	/* With --from/--to, the slots of the touches listed. */
+	if (s && !a->window)
+		use_slot(s, t->slot);
 	if (a->plot && ts->known)
 		tt_plot_path_sample(&ts->plot, t, t->begin_us, false);
 }
@@ -233,49 +255,86 @@ on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
 static void
 print_range(struct analyze *a, const char *key, bool has, int32_t lo, int32_t hi)
 {
-	if (a->json) {
-		fprintf(a->touches, ",\"%s\":", key);
-		if (has)
-			fprintf(a->touches, "[%d,%d]", lo, hi);
-		else
-			fputs("null", a->touches);
-	} else if (has) {
+	if (has)
 		fprintf(a->touches, ", %s %d-%d", key, lo, hi);
+}
+
+static void
+range_json(struct tt_json_emit *j, const char *key, bool has, int32_t lo, int32_t hi)
+{
+	tt_json_emit_key(j, key);
+	if (!has) {
+		tt_json_emit_null(j);
+		return;
 	}
+	tt_json_emit_array_begin(j);
+	tt_json_emit_int(j, lo);
+	tt_json_emit_int(j, hi);
+	tt_json_emit_array_end(j);
+}
+
+static void
+point_json(struct tt_json_emit *j, const char *key, double x, double y)
+{
+	tt_json_emit_key(j, key);
+	tt_json_emit_array_begin(j);
+	tt_json_emit_fixed(j, x, 3);
+	tt_json_emit_fixed(j, y, 3);
+	tt_json_emit_array_end(j);
+}
+
+/* The XI touch a kernel touch became, or null. */
+static void
+touch_xi_json(struct tt_json_emit *j, const struct tt_ktouch *t)
+{
+	tt_json_emit_key(j, "xi");
+	if (t->link != TT_LINK_LINKED) {
+		tt_json_emit_null(j);
+		return;
+	}
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "deviceid", t->xi_deviceid);
+	tt_json_emit_member_int(j, "touchid", t->xi_touchid);
+	tt_json_emit_member_int(j, "line", (int64_t)t->xi_begin_line);
+	tt_json_emit_member_int(j, "latency_us", t->xi_begin_us - t->begin_us);
+	tt_json_emit_key(j, "emulating_pointer");
+	if (t->xi_emulating_known)
+		tt_json_emit_bool(j, t->xi_emulating_pointer);
+	else
+		tt_json_emit_null(j);
+	tt_json_emit_object_end(j);
 }
 
 static void
 touch_json(struct analyze *a, const struct tt_ktouch *t, const struct touch_stats *ts,
 	   const struct dev_stats *s, const double pos[4], bool has_p, bool has_s)
 {
-	FILE *o = a->touches;
+	struct tt_json_emit *j = &a->jtouches;
 
-	fprintf(o, "%s{\"device\":%u,\"slot\":%d,\"tracking_id\":%d,\"synthetic_id\":%s,"
-		"\"begin_us\":%" PRId64 ",\"end_us\":%" PRId64 ",\"duration_us\":%" PRId64,
-		a->ntouches ? ",\n  " : "\n  ", t->device, t->slot, t->tracking_id,
-		(t->flags & TT_KTOUCH_SYNTHETIC_ID) ? "true" : "false", t->begin_us, t->end_us,
-		t->end_us - t->begin_us);
-	fprintf(o, ",\"begin_line\":%zu,\"end_line\":%zu,\"frames\":%" PRIu64 ",\"units\":\"%s\",\"start\":[",
-		t->begin_line, t->end_line, t->nframes, s->mm ? "mm" : "device");
-	tt_json_double(o, pos[0], 3); fputc(',', o); tt_json_double(o, pos[1], 3);
-	fputs("],\"end\":[", o);
-	tt_json_double(o, pos[2], 3); fputc(',', o); tt_json_double(o, pos[3], 3);
-	fputs("],\"path_length\":", o);
-	tt_json_double(o, ts->path, 3);
-	fputs(",\"max_step\":", o);
-	tt_json_double(o, ts->max_step, 3);
-	print_range(a, "pressure", has_p, ts->pmin, ts->pmax);
-	print_range(a, "touch_major", has_s, ts->smin, ts->smax);
-	fprintf(o, ",\"began_before_start\":%s,\"active_at_end\":%s,\"link\":\"%s\",\"xi\":",
-		(t->flags & TT_KTOUCH_BEFORE_START) ? "true" : "false",
-		(t->flags & TT_KTOUCH_ACTIVE_AT_END) ? "true" : "false", tt_link_status_name(t->link));
-	if (t->link == TT_LINK_LINKED)
-		fprintf(o, "{\"deviceid\":%d,\"touchid\":%u,\"line\":%zu,\"latency_us\":%" PRId64
-			",\"emulating_pointer\":%s}}", t->xi_deviceid, t->xi_touchid, t->xi_begin_line,
-			t->xi_begin_us - t->begin_us, !t->xi_emulating_known ? "null" :
-			t->xi_emulating_pointer ? "true" : "false");
-	else
-		fputs("null}", o);
+	tt_json_emit_newline(j, "  ");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "device", t->device);
+	tt_json_emit_member_int(j, "slot", t->slot);
+	tt_json_emit_member_int(j, "tracking_id", t->tracking_id);
+	tt_json_emit_member_bool(j, "synthetic_id", t->flags & TT_KTOUCH_SYNTHETIC_ID);
+	tt_json_emit_member_int(j, "begin_us", t->begin_us);
+	tt_json_emit_member_int(j, "end_us", t->end_us);
+	tt_json_emit_member_int(j, "duration_us", t->end_us - t->begin_us);
+	tt_json_emit_member_int(j, "begin_line", (int64_t)t->begin_line);
+	tt_json_emit_member_int(j, "end_line", (int64_t)t->end_line);
+	tt_json_emit_member_int(j, "frames", (int64_t)t->nframes);
+	tt_json_emit_member_string(j, "units", s->mm ? "mm" : "device");
+	point_json(j, "start", pos[0], pos[1]);
+	point_json(j, "end", pos[2], pos[3]);
+	tt_json_emit_member_fixed(j, "path_length", ts->path, 3);
+	tt_json_emit_member_fixed(j, "max_step", ts->max_step, 3);
+	range_json(j, "pressure", has_p, ts->pmin, ts->pmax);
+	range_json(j, "touch_major", has_s, ts->smin, ts->smax);
+	tt_json_emit_member_bool(j, "began_before_start", t->flags & TT_KTOUCH_BEFORE_START);
+	tt_json_emit_member_bool(j, "active_at_end", t->flags & TT_KTOUCH_ACTIVE_AT_END);
+	tt_json_emit_member_string(j, "link", tt_link_status_name(t->link));
+	touch_xi_json(j, t);
+	tt_json_emit_object_end(j);
 }
 
 static void
@@ -334,8 +393,12 @@ on_kend(void *data, struct tt_ktouch *t)
 	struct touch_stats *ts = t->user;
 	struct dev_stats *s = find_dev(a, t->device);
 
-	if (ts && s && s->selected)
+	if (ts && s && s->selected && tt_read_options_overlaps(a->ro, t->begin_us, t->end_us)) {
 		report_touch(a, t, ts, s);
+		s->window_touches++;
+		if (a->window)
+			use_slot(s, t->slot);
+	}
 	if (ts)
 		tt_plot_path_release(&ts->plot);
 	free(ts);
@@ -355,7 +418,9 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	(void)line;
 	if (!s)
 		return;
-	if (s->have_time) {
+	/* Intervals with both ends in the window. */
+	if (s->have_time && tt_read_options_overlaps(a->ro, s->last_us, s->last_us) &&
+	    tt_read_options_overlaps(a->ro, f->time_us, f->time_us)) {
 		int64_t dt = f->time_us - s->last_us;
 		if (s->prev_count == 0 && dt > 0)
 			s->neutral_us += dt;
@@ -371,42 +436,52 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	}
 	s->have_time = true;
 	s->last_us = f->time_us;
-	if (a->plot && n != s->prev_count)
-		tt_plot_count(a->plot, s->id, f->time_us, n);
+	if (tt_read_options_overlaps(a->ro, f->time_us, f->time_us)) {
+		if (n > s->window_max)
+			s->window_max = n;
+		if (a->plot && n != s->prev_count)
+			tt_plot_count(a->plot, s->id, f->time_us, n);
+	}
 	s->prev_count = n;
 }
 
 /* ---- XI touches ---- */
 
 static void
-json_us_or_null(FILE *o, int64_t us)
+us_or_null_json(struct tt_json_emit *j, const char *key, int64_t us)
 {
+	tt_json_emit_key(j, key);
 	if (us >= 0)
-		fprintf(o, "%" PRId64, us);
+		tt_json_emit_int(j, us);
 	else
-		fputs("null", o);
+		tt_json_emit_null(j);
 }
 
 static void
 xtouch_json(struct analyze *a, const struct tt_xtouch *t)
 {
-	FILE *o = a->xtouches;
+	struct tt_json_emit *j = &a->jxtouches;
 
-	fprintf(o, "%s{\"deviceid\":%d,\"sourceid\":%d,\"touchid\":%u,\"client\":",
-		a->nxtouches ? ",\n  " : "\n  ", t->deviceid, t->sourceid, t->touchid);
-	tt_json_string(o, t->client);
-	fprintf(o, ",\"raw\":%s,\"begin_us\":%" PRId64 ",\"end_us\":%" PRId64,
-		(t->flags & TT_XTOUCH_RAW) ? "true" : "false", t->begin_us, t->end_us);
-	fprintf(o, ",\"begin_line\":%zu,\"end_line\":%zu,\"updates\":%" PRIu64 ",\"outcome\":\"%s\",\"owned_us\":",
-		t->begin_line, t->end_line, t->nupdates, tt_own_outcome_name(t->outcome));
-	json_us_or_null(o, t->owned_us);
-	fputs(",\"resolved_us\":", o);
-	json_us_or_null(o, t->resolved_us);
-	fprintf(o, ",\"began_unowned\":%s,\"emulating_pointer\":%s,\"pending_end\":%s,\"active_at_end\":%s}",
-		(t->flags & TT_XTOUCH_BEGAN_UNOWNED) ? "true" : "false",
-		(t->flags & TT_XTOUCH_EMULATING_POINTER) ? "true" : "false",
-		(t->flags & TT_XTOUCH_PENDING_END) ? "true" : "false",
-		(t->flags & TT_XTOUCH_ACTIVE_AT_END) ? "true" : "false");
+	tt_json_emit_newline(j, "  ");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "deviceid", t->deviceid);
+	tt_json_emit_member_int(j, "sourceid", t->sourceid);
+	tt_json_emit_member_int(j, "touchid", t->touchid);
+	tt_json_emit_member_string(j, "client", t->client);
+	tt_json_emit_member_bool(j, "raw", t->flags & TT_XTOUCH_RAW);
+	tt_json_emit_member_int(j, "begin_us", t->begin_us);
+	tt_json_emit_member_int(j, "end_us", t->end_us);
+	tt_json_emit_member_int(j, "begin_line", (int64_t)t->begin_line);
+	tt_json_emit_member_int(j, "end_line", (int64_t)t->end_line);
+	tt_json_emit_member_int(j, "updates", (int64_t)t->nupdates);
+	tt_json_emit_member_string(j, "outcome", tt_own_outcome_name(t->outcome));
+	us_or_null_json(j, "owned_us", t->owned_us);
+	us_or_null_json(j, "resolved_us", t->resolved_us);
+	tt_json_emit_member_bool(j, "began_unowned", t->flags & TT_XTOUCH_BEGAN_UNOWNED);
+	tt_json_emit_member_bool(j, "emulating_pointer", t->flags & TT_XTOUCH_EMULATING_POINTER);
+	tt_json_emit_member_bool(j, "pending_end", t->flags & TT_XTOUCH_PENDING_END);
+	tt_json_emit_member_bool(j, "active_at_end", t->flags & TT_XTOUCH_ACTIVE_AT_END);
+	tt_json_emit_object_end(j);
 }
 
 static void
@@ -439,6 +514,8 @@ on_xend(void *data, struct tt_xtouch *t)
 {
 	struct analyze *a = data;
 
+	if (!tt_read_options_overlaps(a->ro, t->begin_us, t->end_us))
+		return;
 	if (a->json)
 		xtouch_json(a, t);
 	else
@@ -466,18 +543,30 @@ percentile_us(const struct dev_stats *s, double q)
 }
 
 static void
-slots_text(FILE *o, const struct dev_stats *s, bool json)
+slots_text(FILE *o, const struct dev_stats *s)
 {
 	bool first = true;
 
 	for (unsigned int i = 0; i < TT_MAX_SLOTS; i++) {
 		if (!bit_is_set(s->slots_used, i))
 			continue;
-		fprintf(o, json ? "%s%u" : "%s%u", first ? "" : json ? "," : " ", i);
+		fprintf(o, "%s%u", first ? "" : " ", i);
 		first = false;
 	}
-	if (first && !json)
+	if (first)
 		fputs("none", o);
+}
+
+static void
+slots_json(struct tt_json_emit *j, const struct dev_stats *s)
+{
+	tt_json_emit_key(j, "slots_used");
+	tt_json_emit_array_begin(j);
+	for (unsigned int i = 0; i < TT_MAX_SLOTS; i++) {
+		if (bit_is_set(s->slots_used, i))
+			tt_json_emit_int(j, i);
+	}
+	tt_json_emit_array_end(j);
 }
 
 static const char *
@@ -491,19 +580,43 @@ protocol_name(const struct tt_device *dev)
 }
 
 static void
-interval_json(const struct dev_stats *s, double mean, double sd)
+interval_json(struct tt_json_emit *j, const struct dev_stats *s, double mean, double sd)
 {
+	tt_json_emit_key(j, "frame_interval_us");
 	if (!s->nintervals) {
-		printf("null");
+		tt_json_emit_null(j);
 		return;
 	}
-	printf("{\"count\":%" PRIu64 ",\"median\":%" PRId64 ",\"p5\":%" PRId64 ",\"p95\":%" PRId64
-	       ",\"mean\":%" PRId64 ",\"stddev\":%" PRId64 "}", s->nintervals, percentile_us(s, 0.5),
-	       percentile_us(s, 0.05), percentile_us(s, 0.95), (int64_t)llround(mean), (int64_t)llround(sd));
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "count", (int64_t)s->nintervals);
+	tt_json_emit_member_int(j, "median", percentile_us(s, 0.5));
+	tt_json_emit_member_int(j, "p5", percentile_us(s, 0.05));
+	tt_json_emit_member_int(j, "p95", percentile_us(s, 0.95));
+	tt_json_emit_member_int(j, "mean", (int64_t)llround(mean));
+	tt_json_emit_member_int(j, "stddev", (int64_t)llround(sd));
+	tt_json_emit_object_end(j);
 }
 
 static void
-print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats_device *sd, bool first)
+device_json(struct tt_json_emit *j, const struct dev_stats *s, const struct tt_stats_device *sd,
+	    double median, double mean, double sdev, double neutral)
+{
+	tt_json_emit_newline(j, "  ");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "id", s->id);
+	tt_json_emit_member_string(j, "name", s->dev->name);
+	tt_json_emit_member_string(j, "mt_protocol", protocol_name(s->dev));
+	tt_json_emit_member_string(j, "units", s->mm ? "mm" : "device");
+	tt_stats_device_json(sd, j);
+	interval_json(j, s, mean, sdev);
+	tt_json_emit_member_fixed(j, "frame_rate_hz", median > 0 ? 1000.0 / median : NAN, 2);
+	slots_json(j, s);
+	tt_json_emit_member_fixed(j, "neutral_share", neutral, 4);
+	tt_json_emit_object_end(j);
+}
+
+static void
+print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats_device *sd)
 {
 	int64_t dur = sd->have_time ? sd->last_us - sd->first_us : 0;
 	double median = s->nintervals ? (double)percentile_us(s, 0.5) / 1000.0 : NAN;
@@ -512,19 +625,7 @@ print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats
 	double neutral = dur > 0 ? (double)s->neutral_us / (double)dur : NAN;
 
 	if (a->json) {
-		printf("%s{\"id\":%u,\"name\":", first ? "\n  " : ",\n  ", s->id);
-		tt_json_string(stdout, s->dev->name);
-		printf(",\"mt_protocol\":\"%s\",\"units\":\"%s\",", protocol_name(s->dev), s->mm ? "mm" : "device");
-		tt_stats_device_json(sd, stdout);
-		printf(",\"frame_interval_us\":");
-		interval_json(s, mean, sdev);
-		printf(",\"frame_rate_hz\":");
-		tt_json_double(stdout, median > 0 ? 1000.0 / median : NAN, 2);
-		printf(",\"slots_used\":[");
-		slots_text(stdout, s, true);
-		printf("],\"neutral_share\":");
-		tt_json_double(stdout, neutral, 4);
-		printf("}");
+		device_json(&a->report, s, sd, median, mean, sdev, neutral);
 		return;
 	}
 	printf("device %u \"%s\": MT protocol %s, distances in %s\n", s->id, s->dev->name,
@@ -537,7 +638,7 @@ print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats
 		       (double)percentile_us(s, 0.95) / 1000.0, mean / 1000.0, sdev / 1000.0, s->nintervals);
 	printf("  touch sequences %" PRIu64 ", max simultaneous %u, slots used: ", sd->touch_sequences,
 	       sd->max_simultaneous);
-	slots_text(stdout, s, false);
+	slots_text(stdout, s);
 	printf("\n  SYN_DROPPED %" PRIu64 ", no touch down %.1f%% of the time\n", sd->syn_dropped,
 	       isfinite(neutral) ? neutral * 100.0 : 100.0);
 }
@@ -558,43 +659,64 @@ copy_out(FILE *from)
 static void
 print_devices(struct analyze *a, const struct tt_stats *st)
 {
-	bool first = true;
-
 	for (size_t i = 0; i < a->ndevs; i++) {
 		const struct dev_stats *s = &a->devs[i];
 		const struct tt_stats_device *sd = tt_stats_device(st, s->id);
+		struct tt_stats_device wd;
 		if (!s->used || !s->selected || !sd)
 			continue;
-		print_device(a, s, sd, first);
-		first = false;
+		/* The window's own pass never saw the touches begun before
+		 * it: the touches are the ones analyze lists. */
+		if (a->window) {
+			wd = *sd;
+			wd.touch_sequences = s->window_touches;
+			wd.max_simultaneous = s->window_max;
+			sd = &wd;
+		}
+		print_device(a, s, sd);
 	}
+}
+
+/* One of the lists streamed into a temporary file, on a line of its own. */
+static void
+list_json(struct analyze *a, const char *key, struct tt_json_emit *list, FILE *f)
+{
+	tt_json_emit_array_end(list);
+	tt_json_emit_newline(&a->report, "");
+	tt_json_emit_key(&a->report, key);
+	tt_json_emit_separator(&a->report);
+	copy_out(f);
 }
 
 static void
 report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats *st)
 {
-	printf("{\"analyze_version\":%d,\"file\":", ANALYZE_VERSION);
-	tt_json_string(stdout, a->name);
-	printf(",\"format\":\"%s\",", tt_file_format_name(tt_reader_format(r)));
-	tt_stats_json(st, stdout);
-	printf(",\"jump_threshold_mm\":");
-	tt_json_double(stdout, a->opts.jump_mm, 3);
-	printf(",\"devices\":[");
+	struct tt_json_emit *j = &a->report;
+
+	tt_json_emit_init_file(j, stdout);
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "analyze_version", ANALYZE_VERSION);
+	tt_json_emit_member_string(j, "file", a->name);
+	tt_json_emit_member_string(j, "format", tt_file_format_name(tt_reader_format(r)));
+	tt_read_options_window_json(a->ro, j);
+	tt_stats_json(st, j);
+	tt_json_emit_member_fixed(j, "jump_threshold_mm", a->opts.jump_mm, 3);
+	tt_json_emit_key(j, "devices");
+	tt_json_emit_array_begin(j);
 	print_devices(a, st);
-	printf("],\n\"touches\":[");
-	copy_out(a->touches);
-	printf("],\n\"xi_touches\":[");
-	copy_out(a->xtouches);
-	printf("],\n\"anomalies\":[");
-	copy_out(a->anomalies);
-	printf("]}\n");
+	tt_json_emit_array_end(j);
+	list_json(a, "touches", &a->jtouches, a->touches);
+	list_json(a, "xi_touches", &a->jxtouches, a->xtouches);
+	list_json(a, "anomalies", &a->janomalies, a->anomalies);
+	tt_json_emit_object_end(j);
+	tt_json_emit_raw(j, "\n", 1);
 }
 
 static void
 report(struct analyze *a, const struct tt_reader *r)
 {
 	/* What --ignore left out is not counted either. */
-	struct tt_stats st = *tt_detect_stats(a->detect);
+	struct tt_stats st = *tt_detect_stats(a->window ? a->window : a->detect);
 
 	for (unsigned int c = 0; c < TT_CHECK_COUNT; c++)
 		st.diags[c] = a->filter.count[c];
@@ -602,8 +724,9 @@ report(struct analyze *a, const struct tt_reader *r)
 		report_json(a, r, &st);
 		return;
 	}
-	printf("%s: %s, %.3f s\n", a->name, tt_file_format_name(tt_reader_format(r)),
-	       secs(tt_stats_duration(&st)));
+	printf("%s: %s, %.3f s", a->name, tt_file_format_name(tt_reader_format(r)), secs(tt_stats_duration(&st)));
+	tt_read_options_window_text(a->ro, stdout);
+	putchar('\n');
 	print_devices(a, &st);
 	printf("touch sequences (* = numbered by touchtape):\n");
 	copy_out(a->touches);
@@ -668,6 +791,10 @@ usage(FILE *out)
 		"Options:\n"
 		"  -j, --json          machine-readable output (see touchtape-analyze(1))\n"
 		"  -d, --device ID     only the evdev device with this record id\n"
+		"      --from TIME     report only from this time on (1.5, 250ms, 2s, in the\n"
+		"                      times print shows): the numbers, touches and anomalies\n"
+		"                      of the window; what comes before still sets the state\n"
+		"      --to TIME       report only up to this time\n"
 		"  -p, --plot OUT.svg  draw trajectories (axes in mm), touches over time, and\n"
 		"                      x, y and pressure over time per touch (written beside OUT.svg\n"
 		"                      and renamed into place)\n"
@@ -688,13 +815,15 @@ usage(FILE *out)
 		"\n"
 		"Exit status: 0 when no error-severity anomaly was found (no anomaly at all\n"
 		"with --strict), 1 when one was, 2 on bad usage, a file that cannot be read,\n"
-		"a --device the file does not have or a plot not written.\n"
+		"a --device the file does not have, a --from past its end or a plot not\n"
+		"written.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape analyze bug-1234.jsonl\n"
 		"  touchtape analyze --json --device 0 recording.jsonl | jq .anomalies\n"
 		"  touchtape analyze --ignore touch-active-at-end --strict ci-recording.jsonl\n"
-		"  touchtape analyze --plot touches.svg touchpad.evemu\n",
+		"  touchtape analyze --plot touches.svg touchpad.evemu\n"
+		"  touchtape analyze --from 2s --to 3.5s --json bug-1234.jsonl\n",
 		TT_DETECT_DEFAULT_JUMP_MM, TT_DIAG_DEFAULT_MAX);
 }
 
@@ -721,13 +850,21 @@ open_outputs(struct analyze *a, const char *plot_path)
 		tt_error("cannot create a temporary file: %s", strerror(errno));
 		return -1;
 	}
+	tt_json_emit_init_file(&a->jtouches, a->touches);
+	tt_json_emit_init_file(&a->jxtouches, a->xtouches);
+	tt_json_emit_init_file(&a->janomalies, a->anomalies);
+	if (a->json) {
+		tt_json_emit_array_begin(&a->jtouches);
+		tt_json_emit_array_begin(&a->jxtouches);
+		tt_json_emit_array_begin(&a->janomalies);
+	}
 	return 0;
 }
 
 static int
 write_plot(struct analyze *a, struct tt_output *out)
 {
-	const struct tt_stats *st = tt_detect_stats(a->detect);
+	const struct tt_stats *st = tt_detect_stats(a->window ? a->window : a->detect);
 	FILE *f = tt_output_stream(out);
 
 	if (!f || tt_plot_write(a->plot, f, st->first_us, st->last_us) < 0) {
@@ -737,9 +874,11 @@ write_plot(struct analyze *a, struct tt_output *out)
 	return tt_output_commit(out);
 }
 
-/* Reads the file through the shared pass; -EIO when reading stopped. */
+/* Reads the whole file through the shared pass (what comes before
+ * --from sets the state the window starts in); -EIO when reading
+ * stopped. */
 static int
-read_all(struct analyze *a, struct tt_reader *r, const struct tt_read_options *ro)
+read_all(struct analyze *a, struct tt_reader *r)
 {
 	struct tt_record rec;
 	int rc;
@@ -753,19 +892,20 @@ read_all(struct analyze *a, struct tt_reader *r, const struct tt_read_options *r
 		}
 		if (rec.type == TT_RECORD_DEVICE)
 			add_device(a, rec.device);
-		if (tt_read_options_keep(ro, &rec))
-			tt_detect_feed(a->detect, &rec);
+		if (!tt_read_options_keep_device(a->ro, &rec))
+			continue;
+		a->feeding = &rec;
+		tt_detect_feed(a->detect, &rec);
+		a->feeding = NULL;
+		if (a->window && tt_read_options_in_window(a->ro, &rec))
+			tt_detect_feed(a->window, &rec);
 	}
 	return 0;
 }
 
 static int
-run(struct analyze *a, const char *path, const struct tt_read_options *ro, const char *plot_path)
+start(struct analyze *a, struct tt_reader *r)
 {
-	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
-	_cleanup_(tt_output_freep) struct tt_output *plot_out = NULL;
-	const char *inputs[] = { path, ro->desc, NULL };
-	int rc, status;
 	const struct tt_model_callbacks cb = {
 		.kernel_begin = on_kbegin,
 		.kernel_update = on_kupdate,
@@ -773,8 +913,29 @@ run(struct analyze *a, const char *path, const struct tt_read_options *ro, const
 		.frame = on_frame,
 		.xi_end = on_xend,
 	};
+	int rc;
 
-	rc = tt_open_recording_opts(path, ro, &r);
+	a->detect = tt_detect_new(&a->opts, &cb, a, on_diag, a);
+	if (tt_read_options_has_window(a->ro))
+		a->window = tt_detect_new(&a->opts, NULL, NULL, NULL, NULL);
+	tt_reader_set_warn(r, on_warn, a);
+	rc = read_all(a, r);
+	tt_detect_finish(a->detect);
+	if (a->window)
+		tt_detect_finish(a->window);
+	return rc;
+}
+
+static int
+run(struct analyze *a, const char *path, const char *plot_path)
+{
+	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
+	_cleanup_(tt_output_freep) struct tt_output *plot_out = NULL;
+	const char *inputs[] = { path, a->ro->desc, NULL };
+	const struct tt_stats *st;
+	int rc, status;
+
+	rc = tt_open_recording_opts(path, a->ro, &r);
 	if (rc < 0)
 		return TT_EXIT_TROUBLE;
 	a->name = tt_reader_name(r);
@@ -783,13 +944,13 @@ run(struct analyze *a, const char *path, const struct tt_read_options *ro, const
 		return TT_EXIT_TROUBLE;
 	if (open_outputs(a, plot_path) < 0)
 		return TT_EXIT_TROUBLE;
-	a->detect = tt_detect_new(&a->opts, &cb, a, on_diag, a);
-	tt_reader_set_warn(r, on_warn, a);
-	rc = read_all(a, r, ro);
-	tt_detect_finish(a->detect);
-	report(a, r);
-	if (tt_read_options_finish(ro, r) < 0)
+	rc = start(a, r);
+	if (tt_read_options_finish(a->ro, r) < 0)
 		return TT_EXIT_TROUBLE;
+	st = tt_detect_stats(a->detect);
+	if (tt_read_options_check_end(a->ro, a->name, st->have_time, st->last_us) != 0)
+		return TT_EXIT_USAGE;
+	report(a, r);
 	status = tt_diag_filter_status(&a->filter);
 	if (rc < 0 || (a->plot && write_plot(a, plot_out) < 0))
 		status = TT_EXIT_TROUBLE;
@@ -838,6 +999,7 @@ analyze_free(struct analyze *a)
 	if (a->xtouches) fclose(a->xtouches);
 	if (a->anomalies) fclose(a->anomalies);
 	tt_detect_free(a->detect);
+	tt_detect_free(a->window);
 	tt_plot_free(a->plot);
 	free(a);
 }
@@ -869,7 +1031,8 @@ tt_cmd_analyze(int argc, char **argv)
 	a->filter.max_per_kind = TT_DIAG_DEFAULT_MAX;
 	optind = 1;
 	status = -1;
-	tt_read_options_init(&ro, "analyze", TT_READ_DEVICE);
+	tt_read_options_init(&ro, "analyze", TT_READ_ALL);
+	a->ro = &ro;
 	while (status < 0 && (opt = getopt_long(argc, argv, "jp:h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if ((taken = tt_read_option(&ro, opt, optarg)) != 0) {
 			if (taken != 1)
@@ -890,10 +1053,12 @@ tt_cmd_analyze(int argc, char **argv)
 	}
 	if (status < 0 && optind != argc - 1)
 		status = tt_usage_error("analyze", optind >= argc ? "no file given" : "one file at a time");
+	if (status < 0 && tt_read_options_check(&ro) != 0)
+		status = TT_EXIT_USAGE;
 	if (status < 0 && ro.ndevices)
 		a->opts.only_device = ro.devices[0];
 	if (status < 0)
-		status = run(a, argv[optind], &ro, plot);
+		status = run(a, argv[optind], plot);
 	tt_read_options_clear(&ro);
 	analyze_free(a);
 	return status;

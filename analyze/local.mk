@@ -9,6 +9,7 @@ tt_analyze_tests = \
 	analyze/tests/analyze-numbers.sh \
 	analyze/tests/analyze-plot.sh \
 	analyze/tests/analyze-answers.sh \
+	analyze/tests/analyze-window.sh \
 	analyze/tests/diff-changes.sh \
 	analyze/tests/diff-xi-pairing.sh \
 	analyze/tests/diff-replay-vm.sh

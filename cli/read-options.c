@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "commands.h"
+#include "diag.h"
+#include "json-emit.h"
 #include "log.h"
 #include "read-options.h"
 #include "reader.h"
@@ -58,7 +60,7 @@ take_time(struct tt_read_options *ro, int opt, const char *arg)
 
 	if (!(ro->caps & TT_READ_TIME))
 		return unsupported(ro, name, "this command reads the whole recording (--from and --to are for "
-				   "print, inspect, convert and replay)");
+				   "print, validate, analyze, inspect, convert and replay)");
 	if (tt_parse_duration_us(arg, &v) < 0)
 		return tt_usage_error(ro->cmd, "%s takes a time in the recording (1.5, 250ms, 2s, 1m), not '%s'",
 				      name, arg);
@@ -116,18 +118,91 @@ in_time(const struct tt_read_options *ro, int64_t t)
 }
 
 bool
+tt_read_options_keep_device(const struct tt_read_options *ro, const struct tt_record *rec)
+{
+	return rec->type != TT_RECORD_FRAME || tt_read_options_has_device(ro, rec->frame->device);
+}
+
+bool
+tt_read_options_in_window(const struct tt_read_options *ro, const struct tt_record *rec)
+{
+	int64_t t;
+
+	return !tt_record_time(rec, &t) || in_time(ro, t);
+}
+
+bool
 tt_read_options_keep(const struct tt_read_options *ro, const struct tt_record *rec)
 {
-	switch (rec->type) {
-	case TT_RECORD_FRAME:
-		return tt_read_options_has_device(ro, rec->frame->device) && in_time(ro, rec->frame->time_us);
-	case TT_RECORD_XI_EVENT:
-		return in_time(ro, rec->xi_event->time_us);
-	case TT_RECORD_MARKER:
-		return in_time(ro, rec->marker->time_us);
-	default:
+	return tt_read_options_keep_device(ro, rec) && tt_read_options_in_window(ro, rec);
+}
+
+bool
+tt_read_options_has_window(const struct tt_read_options *ro)
+{
+	return ro->have_from || ro->have_to;
+}
+
+bool
+tt_read_options_overlaps(const struct tt_read_options *ro, int64_t begin_us, int64_t end_us)
+{
+	return (!ro->have_from || end_us >= ro->from_us) && (!ro->have_to || begin_us <= ro->to_us);
+}
+
+bool
+tt_read_options_keep_diag(const struct tt_read_options *ro, const struct tt_diag *d,
+			  const struct tt_record *feeding)
+{
+	int64_t t;
+
+	if (d->check == TT_CHECK_BAD_LINE || d->check == TT_CHECK_READER_WARNING || d->line == 0)
 		return true;
-	}
+	if (feeding && !tt_record_time(feeding, &t))
+		return true;
+	return in_time(ro, d->time_us);
+}
+
+int
+tt_read_options_check_end(const struct tt_read_options *ro, const char *name, bool have_time, int64_t last_us)
+{
+	char tb[32];
+
+	if (!ro->have_from || (have_time && ro->from_us <= last_us))
+		return 0;
+	return tt_usage_error(ro->cmd, "--from %s s is past the end of %s: nothing at or after it",
+			      tt_format_time(tb, sizeof(tb), ro->from_us), name);
+}
+
+static void
+bound_json(struct tt_json_emit *j, const char *key, bool have, int64_t us)
+{
+	tt_json_emit_key(j, key);
+	if (have)
+		tt_json_emit_int(j, us);
+	else
+		tt_json_emit_null(j);
+}
+
+void
+tt_read_options_window_json(const struct tt_read_options *ro, struct tt_json_emit *j)
+{
+	bound_json(j, "from_us", ro->have_from, ro->from_us);
+	bound_json(j, "to_us", ro->have_to, ro->to_us);
+}
+
+void
+tt_read_options_window_text(const struct tt_read_options *ro, FILE *out)
+{
+	char tb[32];
+
+	if (!tt_read_options_has_window(ro))
+		return;
+	fputs(" (", out);
+	if (ro->have_from)
+		fprintf(out, "from %s s%s", tt_format_time(tb, sizeof(tb), ro->from_us), ro->have_to ? " " : "");
+	if (ro->have_to)
+		fprintf(out, "to %s s", tt_format_time(tb, sizeof(tb), ro->to_us));
+	fputc(')', out);
 }
 
 int

@@ -7,7 +7,8 @@
  *   -d, --device ID  only this device (the record id print shows); an id
  *                 the file does not have is an error (exit 2)
  *   --from TIME, --to TIME  a part of the recording, in the times print
- *                 shows (the timeline's microseconds since its start)
+ *                 shows (the timeline's microseconds since its start);
+ *                 validate and analyze still read what comes before it
  *
  * A command puts TT_READ_LONG_OPTIONS in its option table and
  * TT_READ_SHORT_OPTIONS in its short option string, hands every option to
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <getopt.h>
+#include <stdio.h>
 
 #include "util-mem.h"
 
@@ -74,6 +76,33 @@ int tt_read_options_check(const struct tt_read_options *ro);
  * events and markers within the times. */
 bool tt_read_options_keep(const struct tt_read_options *ro, const struct tt_record *rec);
 bool tt_read_options_has_device(const struct tt_read_options *ro, uint32_t id);
+/* The two halves of _keep(): --device alone, --from/--to alone. */
+bool tt_read_options_keep_device(const struct tt_read_options *ro, const struct tt_record *rec);
+bool tt_read_options_in_window(const struct tt_read_options *ro, const struct tt_record *rec);
+
+/* For commands that read the whole file and report on the window
+ * (validate, analyze): the detection needs what came before --from (a
+ * touch begun earlier is no touch without a begin), the report only
+ * what lies within. */
+bool tt_read_options_has_window(const struct tt_read_options *ro);
+/* Whether something lasting from @begin_us to @end_us (a touch) is
+ * within the window for a moment at least. */
+bool tt_read_options_overlaps(const struct tt_read_options *ro, int64_t begin_us, int64_t end_us);
+/* Whether a diagnostic is reported. @feeding: the record being fed when
+ * it came, NULL at the end. What the reader says, what is about the
+ * whole file or about a record without a time (the header, a device)
+ * always is; the others when their time is within the window. */
+struct tt_diag;
+bool tt_read_options_keep_diag(const struct tt_read_options *ro, const struct tt_diag *d,
+			       const struct tt_record *feeding);
+/* After reading @name, whose last timed record is at @last_us: a
+ * --from past it is a usage error (said on stderr): TT_EXIT_USAGE, or 0. */
+int tt_read_options_check_end(const struct tt_read_options *ro, const char *name, bool have_time, int64_t last_us);
+/* The window: as the members "from_us" and "to_us" (null when not
+ * given), and as text (" (from 1.000000 s to 2.000000 s)", nothing without). */
+struct tt_json_emit;
+void tt_read_options_window_json(const struct tt_read_options *ro, struct tt_json_emit *j);
+void tt_read_options_window_text(const struct tt_read_options *ro, FILE *out);
 
 /* At the end of the file: -ENODEV (said on stderr) when a --device id is
  * not one of the file's devices. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model-json.h"
+#include "json-emit.h"
 #include "summary.h"
 #include "util-plural.h"
 #include "util-strings.h"
@@ -69,61 +69,69 @@ text_summary(const struct tt_index *ix, FILE *out)
 }
 
 static void
-device_json(const struct ti_device *d, const struct tt_stats_device *sd, bool first, FILE *out)
+device_json(const struct ti_device *d, const struct tt_stats_device *sd, struct tt_json_emit *j)
 {
-	fprintf(out, "%s{\"id\":%u,\"name\":", first ? "" : ",", d->id);
-	tt_json_string(out, d->name);
-	fprintf(out, ",\"mt_protocol\":%s,\"slots\":%u,",
-		d->mt == TT_MT_B ? "\"B\"" : d->mt == TT_MT_A ? "\"A\"" : "null", d->num_slots);
-	tt_stats_device_json(sd, out);
-	fprintf(out, ",\"removed\":%s}", d->removed ? "true" : "false");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "id", d->id);
+	tt_json_emit_member_string(j, "name", d->name);
+	tt_json_emit_member_string(j, "mt_protocol", d->mt == TT_MT_B ? "B" : d->mt == TT_MT_A ? "A" : NULL);
+	tt_json_emit_member_int(j, "slots", d->num_slots);
+	tt_stats_device_json(sd, j);
+	tt_json_emit_member_bool(j, "removed", d->removed);
+	tt_json_emit_object_end(j);
 }
 
 /* The first anomalies in the order they were found: the order analyze
  * lists them in. */
 static void
-first_anomalies_json(const struct tt_index *ix, FILE *out)
+first_anomalies_json(const struct tt_index *ix, struct tt_json_emit *j)
 {
 	size_t shown = 0;
 
-	fprintf(out, "\"first_anomalies\":[");
+	tt_json_emit_key(j, "first_anomalies");
+	tt_json_emit_array_begin(j);
 	for (size_t i = 0; i < tt_index_nmarkers(ix) && shown < TI_LEAN_MARKERS; i++) {
 		const struct ti_marker *m = tt_index_marker(ix, i);
-		const char *text = tt_index_marker_text(ix, m);
 		if (!tt_index_marker_is_diag(ix, m))
 			continue;
-		fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"line\":%u,\"time_us\":%" PRId64
-			",\"device\":%" PRId64 ",\"message\":", shown ? "," : "", tt_check_name(m->check),
-			tt_severity_name(m->severity), m->line, m->time_us, m->device);
-		tt_json_string(out, text);
-		fputc('}', out);
+		tt_json_emit_object_begin(j);
+		tt_json_emit_member_string(j, "kind", tt_check_name(m->check));
+		tt_json_emit_member_string(j, "severity", tt_severity_name(m->severity));
+		tt_json_emit_member_int(j, "line", m->line);
+		tt_json_emit_member_int(j, "time_us", m->time_us);
+		tt_json_emit_member_int(j, "device", m->device);
+		tt_json_emit_member_string(j, "message", tt_index_marker_text(ix, m));
+		tt_json_emit_object_end(j);
 		shown++;
 	}
-	fputc(']', out);
+	tt_json_emit_array_end(j);
 }
 
 static void
 json_summary(const struct tt_index *ix, FILE *out)
 {
-	bool first = true;
+	struct tt_json_emit j;
 
-	fprintf(out, "{\"file\":");
-	tt_json_string(out, tt_index_name(ix));
-	fputc(',', out);
-	tt_stats_json(tt_index_stats(ix), out);
-	fprintf(out, ",\"devices\":[");
-	for (size_t i = 0; i < tt_index_ndevices(ix); i++) {
-		const struct tt_stats_device *sd = tt_stats_device(tt_index_stats(ix), tt_index_device_at(ix, i)->id);
-		if (!sd)
-			continue;
-		device_json(tt_index_device_at(ix, i), sd, first, out);
-		first = false;
-	}
-	fprintf(out, "],");
-	first_anomalies_json(ix, out);
 	struct ti_read_status rs;
+
 	tt_index_read_status(ix, &rs);
-	fprintf(out, ",\"unreadable_lines\":%zu}\n", rs.nerrors);
+	tt_json_emit_init_file(&j, out);
+	tt_json_emit_object_begin(&j);
+	tt_json_emit_member_string(&j, "file", tt_index_name(ix));
+	tt_stats_json(tt_index_stats(ix), &j);
+	tt_json_emit_key(&j, "devices");
+	tt_json_emit_array_begin(&j);
+	for (size_t i = 0; i < tt_index_ndevices(ix); i++) {
+		const struct ti_device *d = tt_index_device_at(ix, i);
+		const struct tt_stats_device *sd = tt_stats_device(tt_index_stats(ix), d->id);
+		if (sd)
+			device_json(d, sd, &j);
+	}
+	tt_json_emit_array_end(&j);
+	first_anomalies_json(ix, &j);
+	tt_json_emit_member_int(&j, "unreadable_lines", (int64_t)rs.nerrors);
+	tt_json_emit_object_end(&j);
+	tt_json_emit_raw(&j, "\n", 1);
 }
 
 void

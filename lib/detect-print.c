@@ -7,60 +7,79 @@
 #include <inttypes.h>
 
 #include "detect.h"
-#include "model-json.h"
+#include "json-emit.h"
 
 void
-tt_stats_device_json(const struct tt_stats_device *sd, FILE *out)
+tt_stats_device_json(const struct tt_stats_device *sd, struct tt_json_emit *j)
 {
-	fprintf(out, "\"frames\":%" PRIu64 ",\"events\":%" PRIu64 ",\"touch_sequences\":%" PRIu64
-		",\"max_simultaneous\":%u,\"syn_dropped\":%" PRIu64 ",\"duration_us\":%" PRId64,
-		sd->frames, sd->events, sd->touch_sequences, sd->max_simultaneous, sd->syn_dropped,
-		sd->have_time ? sd->last_us - sd->first_us : 0);
+	tt_json_emit_member_int(j, "frames", (int64_t)sd->frames);
+	tt_json_emit_member_int(j, "events", (int64_t)sd->events);
+	tt_json_emit_member_int(j, "touch_sequences", (int64_t)sd->touch_sequences);
+	tt_json_emit_member_int(j, "max_simultaneous", sd->max_simultaneous);
+	tt_json_emit_member_int(j, "syn_dropped", (int64_t)sd->syn_dropped);
+	tt_json_emit_member_int(j, "duration_us", sd->have_time ? sd->last_us - sd->first_us : 0);
 }
 
 static void
-clients_json(const struct tt_stats *s, FILE *out)
+clients_json(const struct tt_stats *s, struct tt_json_emit *j)
 {
-	fputs("\"xi_touch_sequences\":{", out);
+	tt_json_emit_key(j, "xi_touch_sequences");
+	tt_json_emit_object_begin(j);
 	for (size_t k = 0; k < s->nclients; k++) {
-		fputs(k ? "," : "", out);
-		tt_json_string(out, s->clients[k].client);
-		fprintf(out, ":{\"touch\":%" PRIu64 ",\"raw\":%" PRIu64 "}", s->clients[k].touch,
-			s->clients[k].raw);
+		tt_json_emit_key(j, s->clients[k].client);
+		tt_json_emit_object_begin(j);
+		tt_json_emit_member_int(j, "touch", (int64_t)s->clients[k].touch);
+		tt_json_emit_member_int(j, "raw", (int64_t)s->clients[k].raw);
+		tt_json_emit_object_end(j);
 	}
-	fputc('}', out);
+	tt_json_emit_object_end(j);
 }
 
 static void
-links_json(const struct tt_stats *s, FILE *out)
+links_json(const struct tt_stats *s, struct tt_json_emit *j)
 {
-	fprintf(out, "\"links\":{\"linked\":%" PRIu64 ",\"not_delivered\":%" PRIu64 ",\"mean_latency_us\":",
-		s->linked, s->not_delivered);
+	tt_json_emit_key(j, "links");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "linked", (int64_t)s->linked);
+	tt_json_emit_member_int(j, "not_delivered", (int64_t)s->not_delivered);
+	tt_json_emit_key(j, "mean_latency_us");
 	if (s->linked)
-		fprintf(out, "%" PRId64 "}", s->latency_sum_us / (int64_t)s->linked);
+		tt_json_emit_int(j, s->latency_sum_us / (int64_t)s->linked);
 	else
-		fputs("null}", out);
+		tt_json_emit_null(j);
+	tt_json_emit_object_end(j);
 }
 
-void
-tt_stats_json(const struct tt_stats *s, FILE *out)
+static void
+counts_json(const struct tt_stats *s, struct tt_json_emit *j)
 {
-	fprintf(out, "\"start_us\":%" PRId64 ",\"end_us\":%" PRId64 ",\"duration_us\":%" PRId64
-		",\"frames\":%" PRIu64 ",\"events\":%" PRIu64 ",\"xi_events\":%" PRIu64 ",",
-		s->have_time ? s->first_us : 0, s->have_time ? s->last_us : 0, tt_stats_duration(s),
-		s->frames, s->events, s->xi_events);
-	clients_json(s, out);
-	fputs(",\"ownership\":{", out);
+	tt_json_emit_key(j, "ownership");
+	tt_json_emit_object_begin(j);
 	for (unsigned int o = 0; o < TT_OWN_COUNT; o++)
-		fprintf(out, "%s\"%s\":%" PRIu64, o ? "," : "", tt_own_outcome_name(o), s->outcomes[o]);
-	fputs("},", out);
-	links_json(s, out);
-	fprintf(out, ",\"anomaly_counts\":{\"total\":%" PRIu64, tt_stats_diag_total(s));
+		tt_json_emit_member_int(j, tt_own_outcome_name(o), (int64_t)s->outcomes[o]);
+	tt_json_emit_object_end(j);
+	links_json(s, j);
+	tt_json_emit_key(j, "anomaly_counts");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "total", (int64_t)tt_stats_diag_total(s));
 	for (unsigned int c = 0; c < TT_CHECK_COUNT; c++) {
 		if (s->diags[c])
-			fprintf(out, ",\"%s\":%" PRIu64, tt_check_name(c), s->diags[c]);
+			tt_json_emit_member_int(j, tt_check_name(c), (int64_t)s->diags[c]);
 	}
-	fputc('}', out);
+	tt_json_emit_object_end(j);
+}
+
+void
+tt_stats_json(const struct tt_stats *s, struct tt_json_emit *j)
+{
+	tt_json_emit_member_int(j, "start_us", s->have_time ? s->first_us : 0);
+	tt_json_emit_member_int(j, "end_us", s->have_time ? s->last_us : 0);
+	tt_json_emit_member_int(j, "duration_us", tt_stats_duration(s));
+	tt_json_emit_member_int(j, "frames", (int64_t)s->frames);
+	tt_json_emit_member_int(j, "events", (int64_t)s->events);
+	tt_json_emit_member_int(j, "xi_events", (int64_t)s->xi_events);
+	clients_json(s, j);
+	counts_json(s, j);
 }
 
 void

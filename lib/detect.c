@@ -528,17 +528,6 @@ tt_detect_free(struct tt_detect *d)
 	free(d);
 }
 
-static bool
-record_time(const struct tt_record *rec, int64_t *t)
-{
-	switch (rec->type) {
-	case TT_RECORD_FRAME: *t = rec->frame->time_us; return true;
-	case TT_RECORD_XI_EVENT: *t = rec->xi_event->time_us; return true;
-	case TT_RECORD_MARKER: *t = rec->marker->time_us; return true;
-	default: return false;
-	}
-}
-
 void
 tt_detect_feed(struct tt_detect *d, const struct tt_record *rec)
 {
@@ -547,7 +536,7 @@ tt_detect_feed(struct tt_detect *d, const struct tt_record *rec)
 	if (rec->type == TT_RECORD_FRAME && d->opts.only_device >= 0 &&
 	    rec->frame->device != d->opts.only_device)
 		return;
-	if (record_time(rec, &t))
+	if (tt_record_time(rec, &t))
 		see_time(&d->stats, t);
 	if (rec->type == TT_RECORD_DEVICE)
 		add_device(d, rec->device);

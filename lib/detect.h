@@ -101,10 +101,11 @@ struct tt_model *tt_detect_model(struct tt_detect *d);
  * duration_us, frames, events, xi_events, xi_touch_sequences (per
  * client: touch, raw), ownership (per outcome), links (linked,
  * not_delivered, mean_latency_us), anomaly_counts (total, per kind). */
-void tt_stats_json(const struct tt_stats *s, FILE *out);
+struct tt_json_emit;
+void tt_stats_json(const struct tt_stats *s, struct tt_json_emit *j);
 /* A device's: frames, events, touch_sequences, max_simultaneous,
  * syn_dropped, duration_us. */
-void tt_stats_device_json(const struct tt_stats_device *sd, FILE *out);
+void tt_stats_device_json(const struct tt_stats_device *sd, struct tt_json_emit *j);
 /* Text: the XI lines (sequences per client, ownership outcomes, links),
  * nothing without XI touches; the anomaly counts per kind. */
 void tt_stats_xi_text(const struct tt_stats *s, FILE *out);

@@ -165,6 +165,22 @@ close_level(struct tt_json_emit *j, const char *bracket)
 	raw_str(j, bracket);
 }
 
+void
+tt_json_emit_separator(struct tt_json_emit *j)
+{
+	separate(j);
+}
+
+void
+tt_json_emit_newline(struct tt_json_emit *j, const char *indent)
+{
+	separate(j);
+	tt_json_emit_raw(j, "\n", 1);
+	raw_str(j, indent);
+	/* The comma is written: the value or key that follows needs none. */
+	j->after_key = true;
+}
+
 void tt_json_emit_object_begin(struct tt_json_emit *j) { open_level(j, "{"); }
 void tt_json_emit_object_end(struct tt_json_emit *j) { close_level(j, "}"); }
 void tt_json_emit_array_begin(struct tt_json_emit *j) { open_level(j, "["); }
@@ -258,4 +274,32 @@ tt_json_emit_real(struct tt_json_emit *j, double v)
 			break;
 	}
 	raw_str(j, tmp);
+}
+
+void
+tt_json_emit_member_string(struct tt_json_emit *j, const char *k, const char *s)
+{
+	tt_json_emit_key(j, k);
+	tt_json_emit_string(j, s);
+}
+
+void
+tt_json_emit_member_int(struct tt_json_emit *j, const char *k, int64_t v)
+{
+	tt_json_emit_key(j, k);
+	tt_json_emit_int(j, v);
+}
+
+void
+tt_json_emit_member_bool(struct tt_json_emit *j, const char *k, bool v)
+{
+	tt_json_emit_key(j, k);
+	tt_json_emit_bool(j, v);
+}
+
+void
+tt_json_emit_member_fixed(struct tt_json_emit *j, const char *k, double v, int decimals)
+{
+	tt_json_emit_key(j, k);
+	tt_json_emit_fixed(j, v, decimals);
 }

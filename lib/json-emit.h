@@ -29,7 +29,7 @@ struct tt_json_emit {
 	/* Whether level i already holds a value (the next one needs a
 	 * comma); deeper than the maximum, levels share the last flag. */
 	bool nonempty[TT_JSON_EMIT_MAX_DEPTH];
-	bool after_key;
+	bool after_key;		/* or after a newline: no comma next */
 };
 
 void tt_json_emit_init_file(struct tt_json_emit *j, FILE *out);
@@ -56,6 +56,21 @@ void tt_json_emit_null(struct tt_json_emit *j);
 void tt_json_emit_fixed(struct tt_json_emit *j, double v, int decimals);
 /* The shortest text that reads back as @v; 0 when not finite. */
 void tt_json_emit_real(struct tt_json_emit *j, double v);
+
+/* A member of an object: the key and its value. */
+void tt_json_emit_member_string(struct tt_json_emit *j, const char *k, const char *s);
+void tt_json_emit_member_int(struct tt_json_emit *j, const char *k, int64_t v);
+void tt_json_emit_member_bool(struct tt_json_emit *j, const char *k, bool v);
+void tt_json_emit_member_fixed(struct tt_json_emit *j, const char *k, double v, int decimals);
+
+/* For reports laid out for people too: what comes next (a value or a
+ * key) starts a new line, "\n" then @indent. The comma due at this level
+ * goes before the line break. */
+void tt_json_emit_newline(struct tt_json_emit *j, const char *indent);
+/* Before a value the caller writes itself with tt_json_emit_raw() (JSON
+ * built elsewhere, such as a list streamed into a temporary file): the
+ * comma, if one is due. */
+void tt_json_emit_separator(struct tt_json_emit *j);
 
 /* Room for @n more bytes in the buffer, so a caller that knows its size
  * grows it once. */

@@ -260,6 +260,19 @@ struct tt_record {
 	};
 };
 
+/* The time a record is about: false for records without one (the
+ * header, devices). */
+static inline bool
+tt_record_time(const struct tt_record *rec, int64_t *t)
+{
+	switch (rec->type) {
+	case TT_RECORD_FRAME: *t = rec->frame->time_us; return true;
+	case TT_RECORD_XI_EVENT: *t = rec->xi_event->time_us; return true;
+	case TT_RECORD_MARKER: *t = rec->marker->time_us; return true;
+	default: return false;
+	}
+}
+
 /* Device helpers (lib/device.c). */
 struct tt_device *tt_device_new(uint32_t id);
 void tt_device_free(struct tt_device *dev);

@@ -18,6 +18,8 @@
 struct validate_ctx {
 	const char *name;
 	bool quiet;
+	const struct tt_read_options *ro;
+	const struct tt_record *feeding;	/* while one is fed */
 	struct tt_diag_filter filter;
 	struct tt_detect *detect;
 };
@@ -45,6 +47,10 @@ usage(FILE *out)
 		"Options:\n"
 		"  -q, --quiet         print only the summary line\n"
 		"  -d, --device ID     check only this device's frames\n"
+		"      --from TIME     report only from this time on (1.5, 250ms, 2s, in the\n"
+		"                      times print shows); what comes before still sets the\n"
+		"                      state, so a touch begun earlier is no anomaly\n"
+		"      --to TIME       report only up to this time\n"
 		"      --strict        warnings count as problems too\n"
 		"      --ignore KIND   leave out diagnostics of this kind (repeatable)\n"
 		"      --max N         show at most N messages of each kind (default %d;\n"
@@ -53,12 +59,13 @@ usage(FILE *out)
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when the files are valid (warnings allowed unless --strict),\n"
-		"1 when errors were found, 2 on bad usage, an unreadable file or a --device\n"
-		"the file does not have.\n"
+		"1 when errors were found, 2 on bad usage, an unreadable file, a --device\n"
+		"the file does not have or a --from past its end.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape validate bug-1234.jsonl\n"
-		"  touchtape validate --ignore value-out-of-range --strict ci/*.jsonl\n",
+		"  touchtape validate --ignore value-out-of-range --strict ci/*.jsonl\n"
+		"  touchtape validate --from 2s --to 3.5s bug-1234.jsonl\n",
 		TT_DIAG_DEFAULT_MAX);
 }
 
@@ -68,6 +75,8 @@ on_diag(void *userdata, const struct tt_diag *d)
 	struct validate_ctx *v = userdata;
 	char msg[600];
 
+	if (!tt_read_options_keep_diag(v->ro, d, v->feeding))
+		return;
 	if (!tt_diag_filter_accept(&v->filter, d) || v->quiet)
 		return;
 	tt_diag_format(d, "validate", v->name, msg, sizeof(msg));
@@ -82,15 +91,59 @@ on_warn(void *userdata, const char *message)
 	tt_detect_reader_warning(v->detect, v->name, message);
 }
 
-/* 0, 1 (findings) or 2 (unreadable). */
+/* Reads the whole file (what comes before --from sets the state the
+ * window starts in); returns the records within the window, and the
+ * reader's -EIO in @rc when reading stopped. */
+static size_t
+read_all(struct validate_ctx *v, struct tt_reader *r, int *rc_out)
+{
+	struct tt_record rec;
+	size_t records = 0;
+	int rc;
+
+	while ((rc = tt_reader_next(r, &rec)) != 0) {
+		if (rc < 0) {
+			tt_detect_reader_error(v->detect, v->name, tt_reader_error(r));
+			if (rc == -EIO)
+				break;
+			continue;
+		}
+		if (tt_read_options_in_window(v->ro, &rec))
+			records++;
+		if (!tt_read_options_keep_device(v->ro, &rec))
+			continue;
+		v->feeding = &rec;
+		tt_detect_feed(v->detect, &rec);
+		v->feeding = NULL;
+	}
+	*rc_out = rc;
+	return records;
+}
+
+static void
+print_summary(struct validate_ctx *v, const struct tt_reader *r, size_t records)
+{
+	size_t errors = tt_diag_filter_total(&v->filter, TT_SEV_ERROR);
+	size_t warnings = tt_diag_filter_total(&v->filter, TT_SEV_WARNING);
+
+	if (!v->quiet)
+		tt_diag_filter_print_more(&v->filter, stderr, "touchtape validate: ");
+	printf("%s: %s, %zu records, %zu error%s, %zu warning%s", v->name,
+	       tt_file_format_name(tt_reader_format(r)), records,
+	       errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+	tt_read_options_window_text(v->ro, stdout);
+	putchar('\n');
+}
+
+/* 0, 1 (findings) or 2 (unreadable, or a --from past its end). */
 static int
 validate_one(const char *path, const struct tt_read_options *ro, const struct tt_diag_filter *opts, bool quiet)
 {
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
 	_cleanup_(tt_detect_freep) struct tt_detect *d = NULL;
-	struct validate_ctx v = { .name = path, .quiet = quiet, .filter = *opts };
-	struct tt_record rec;
-	size_t records = 0, errors, warnings;
+	struct validate_ctx v = { .name = path, .quiet = quiet, .filter = *opts, .ro = ro };
+	const struct tt_stats *st;
+	size_t records;
 	int rc;
 
 	rc = tt_open_recording_opts(path, ro, &r);
@@ -99,27 +152,14 @@ validate_one(const char *path, const struct tt_read_options *ro, const struct tt
 	v.name = tt_reader_name(r);
 	d = v.detect = tt_detect_new(NULL, NULL, NULL, on_diag, &v);
 	tt_reader_set_warn(r, on_warn, &v);
-	while ((rc = tt_reader_next(r, &rec)) != 0) {
-		if (rc < 0) {
-			tt_detect_reader_error(d, v.name, tt_reader_error(r));
-			if (rc == -EIO)
-				break;
-			continue;
-		}
-		records++;
-		if (tt_read_options_keep(ro, &rec))
-			tt_detect_feed(d, &rec);
-	}
+	records = read_all(&v, r, &rc);
 	tt_detect_finish(d);
 	if (tt_read_options_finish(ro, r) < 0)
 		return TT_EXIT_TROUBLE;
-	if (!quiet)
-		tt_diag_filter_print_more(&v.filter, stderr, "touchtape validate: ");
-	errors = tt_diag_filter_total(&v.filter, TT_SEV_ERROR);
-	warnings = tt_diag_filter_total(&v.filter, TT_SEV_WARNING);
-	printf("%s: %s, %zu records, %zu error%s, %zu warning%s\n", v.name,
-	       tt_file_format_name(tt_reader_format(r)), records,
-	       errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+	st = tt_detect_stats(d);
+	if (tt_read_options_check_end(ro, v.name, st->have_time, st->last_us) != 0)
+		return TT_EXIT_USAGE;
+	print_summary(&v, r, records);
 	if (rc == -EIO)
 		return TT_EXIT_TROUBLE;
 	return tt_diag_filter_status(&v.filter) ? TT_EXIT_FAILURE : TT_EXIT_OK;
@@ -165,7 +205,7 @@ tt_cmd_validate(int argc, char **argv)
 	int opt, rc, status = TT_EXIT_OK;
 	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 
-	tt_read_options_init(&ro, "validate", TT_READ_DEVICE);
+	tt_read_options_init(&ro, "validate", TT_READ_ALL);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "qh" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
 		if ((rc = tt_read_option(&ro, opt, optarg)) != 0) {

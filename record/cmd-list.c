@@ -48,28 +48,6 @@ usage(FILE *out)
 		"  touchtape list --xi=:1 --touch\n");
 }
 
-/* key: string (NULL: null) */
-static void
-kv_string(struct tt_json_emit *j, const char *k, const char *v)
-{
-	tt_json_emit_key(j, k);
-	tt_json_emit_string(j, v);
-}
-
-static void
-kv_int(struct tt_json_emit *j, const char *k, int64_t v)
-{
-	tt_json_emit_key(j, k);
-	tt_json_emit_int(j, v);
-}
-
-static void
-kv_bool(struct tt_json_emit *j, const char *k, bool v)
-{
-	tt_json_emit_key(j, k);
-	tt_json_emit_bool(j, v);
-}
-
 /* One kernel device as an object of the --json array. */
 static void
 device_json(struct tt_json_emit *j, const struct tt_input_entry *e, const struct tt_device *dev)
@@ -77,24 +55,24 @@ device_json(struct tt_json_emit *j, const struct tt_input_entry *e, const struct
 	bool touch = dev && tt_device_is_touch(dev);
 
 	tt_json_emit_object_begin(j);
-	kv_string(j, "type", "device");
-	kv_string(j, "node", e->node);
+	tt_json_emit_member_string(j, "type", "device");
+	tt_json_emit_member_string(j, "node", e->node);
 	if (!dev) {
-		kv_string(j, "error", strerror(-e->error));
+		tt_json_emit_member_string(j, "error", strerror(-e->error));
 		tt_json_emit_object_end(j);
 		return;
 	}
-	kv_string(j, "name", dev->name);
-	kv_string(j, "kind", tt_device_kind(dev));
-	kv_bool(j, "touch", touch);
-	kv_string(j, "mt_protocol",
-		  dev->mt_protocol == TT_MT_NONE ? NULL : tt_mt_protocol_name(dev->mt_protocol));
-	kv_int(j, "slots", dev->num_slots);
-	kv_string(j, "touch_mode", touch ? tt_device_touch_mode(dev) : NULL);
-	kv_int(j, "vendor", dev->vendor);
-	kv_int(j, "product", dev->product);
-	kv_int(j, "bustype", dev->bustype);
-	kv_bool(j, "grabbed_by_other", dev->grabbed_by_other);
+	tt_json_emit_member_string(j, "name", dev->name);
+	tt_json_emit_member_string(j, "kind", tt_device_kind(dev));
+	tt_json_emit_member_bool(j, "touch", touch);
+	tt_json_emit_member_string(j, "mt_protocol",
+				   dev->mt_protocol == TT_MT_NONE ? NULL : tt_mt_protocol_name(dev->mt_protocol));
+	tt_json_emit_member_int(j, "slots", dev->num_slots);
+	tt_json_emit_member_string(j, "touch_mode", touch ? tt_device_touch_mode(dev) : NULL);
+	tt_json_emit_member_int(j, "vendor", dev->vendor);
+	tt_json_emit_member_int(j, "product", dev->product);
+	tt_json_emit_member_int(j, "bustype", dev->bustype);
+	tt_json_emit_member_bool(j, "grabbed_by_other", dev->grabbed_by_other);
 	tt_json_emit_object_end(j);
 }
 
@@ -125,23 +103,23 @@ xi_device_json(struct tt_json_emit *j, const char *display, const struct tt_xi_d
 	const char *mode = touch_mode_name(d->touch_mode);
 
 	tt_json_emit_object_begin(j);
-	kv_string(j, "type", "xi_device");
-	kv_string(j, "display", display);
-	kv_int(j, "deviceid", d->deviceid);
-	kv_string(j, "name", d->name);
-	kv_string(j, "use", tt_xi_use_name(d->use));
-	kv_int(j, "attachment", d->attachment);
-	kv_bool(j, "enabled", d->enabled);
+	tt_json_emit_member_string(j, "type", "xi_device");
+	tt_json_emit_member_string(j, "display", display);
+	tt_json_emit_member_int(j, "deviceid", d->deviceid);
+	tt_json_emit_member_string(j, "name", d->name);
+	tt_json_emit_member_string(j, "use", tt_xi_use_name(d->use));
+	tt_json_emit_member_int(j, "attachment", d->attachment);
+	tt_json_emit_member_bool(j, "enabled", d->enabled);
 	tt_json_emit_key(j, "touch");
 	if (mode) {
 		tt_json_emit_object_begin(j);
-		kv_string(j, "mode", mode);
-		kv_int(j, "num_touches", d->num_touches);
+		tt_json_emit_member_string(j, "mode", mode);
+		tt_json_emit_member_int(j, "num_touches", d->num_touches);
 		tt_json_emit_object_end(j);
 	} else {
 		tt_json_emit_null(j);
 	}
-	kv_string(j, "device_node", d->device_node);
+	tt_json_emit_member_string(j, "device_node", d->device_node);
 	tt_json_emit_object_end(j);
 }
 

@@ -162,6 +162,39 @@ test_file_sink(void)
 	tt_json_emit_release(&j);
 }
 
+/* Members, and a report laid out on lines: the comma before the line
+ * break, a list built elsewhere copied in as it is. */
+static void
+test_layout(void)
+{
+	struct tt_json_emit j;
+
+	tt_json_emit_init_buffer(&j);
+	tt_json_emit_object_begin(&j);
+	tt_json_emit_member_string(&j, "s", NULL);
+	tt_json_emit_member_int(&j, "i", -3);
+	tt_json_emit_member_bool(&j, "b", true);
+	tt_json_emit_member_fixed(&j, "f", 1.23456, 2);
+	tt_json_emit_key(&j, "list");
+	tt_json_emit_array_begin(&j);
+	tt_json_emit_newline(&j, "  ");
+	tt_json_emit_int(&j, 1);
+	tt_json_emit_newline(&j, "  ");
+	tt_json_emit_object_begin(&j);
+	tt_json_emit_object_end(&j);
+	tt_json_emit_array_end(&j);
+	tt_json_emit_newline(&j, "");
+	tt_json_emit_key(&j, "copied");
+	tt_json_emit_separator(&j);
+	tt_json_emit_raw(&j, "[2]", 3);
+	tt_json_emit_newline(&j, "");
+	tt_json_emit_member_int(&j, "last", 0);
+	tt_json_emit_object_end(&j);
+	check_str_eq(text(&j), "{\"s\":null,\"i\":-3,\"b\":true,\"f\":1.23,\"list\":[\n  1,\n  {}],\n"
+		     "\"copied\":[2],\n\"last\":0}");
+	tt_json_emit_release(&j);
+}
+
 int
 main(void)
 {
@@ -171,5 +204,6 @@ main(void)
 	RUN(test_integers);
 	RUN(test_doubles);
 	RUN(test_file_sink);
+	RUN(test_layout);
 	return tt_test_result();
 }

@@ -50,8 +50,28 @@ expect_exit 0 "validate -d 0" -- "$T" validate -d 0 "$s"
 # Options a command cannot honour are refused, and the message says who can.
 expect_exit 2 "diff --device" -- "$T" diff --device 0 "$s" "$s"
 expect_grep 'touchtape diff: --device: .*print' "$tmp/err" "diff --device says which commands take it"
-expect_exit 2 "validate --from" -- "$T" validate --from 1 "$s"
-expect_grep '--from and --to are for print, inspect, convert and replay' "$tmp/err" "validate --from explained"
+expect_exit 2 "diff --from" -- "$T" diff --from 1 "$s" "$s"
+expect_grep '--from and --to are for print, validate, analyze, inspect, convert and replay' "$tmp/err" \
+	"diff --from explained"
+
+# Every reading command takes every reading option. Still refused on
+# other branches' commands (to be emptied as they land): the list below.
+pending=" diff:--device diff:--from diff:--to inspect:--device "
+for c in $readers; do
+	case $c in
+	diff) args=("$s" "$s") ;;
+	inspect) args=(--text "$s") ;;
+	replay) args=(--dry-run "$s") ;;
+	*) args=("$s") ;;
+	esac
+	for o in "--device 0" "--from 1s" "--to 2s"; do
+		case $pending in *" $c:${o% *} "*) echo "pending: $c ${o% *}"; continue ;; esac
+		"$T" "$c" $o "${args[@]}" >/dev/null 2>"$tmp/err"
+		[ $? -lt 2 ] && pass "$c accepts $o" || { fail "$c refuses $o"; sed 's/^/  | /' "$tmp/err" >&2; }
+	done
+	"$T" "$c" --desc "$s" "${args[@]}" >/dev/null 2>"$tmp/err"
+	grep -q 'unrecognized option' "$tmp/err" && fail "$c refuses --desc" || pass "$c accepts --desc"
+done
 # --desc is accepted by every reader; on a timeline it is an error, said once.
 for c in print validate analyze inspect convert; do
 	expect_exit 2 "$c --desc on a timeline" -- "$T" $c --desc "$s" "$s"
