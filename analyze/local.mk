@@ -16,3 +16,20 @@ tt_analyze_tests = \
 	analyze/tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
 EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze
+
+# The comparison of two recordings' anomalies that diff and replay --verify
+# make (lib/diag-tally.h), on the real pass, plain and with ASan+UBSan.
+analyze_tests_test_diag_compare_SOURCES = analyze/tests/test-diag-compare.c tests/test-common.c tests/test-common.h
+analyze_tests_test_diag_compare_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+analyze_tests_test_diag_compare_LDADD = libtouchtape.la -lm
+check_PROGRAMS += analyze/tests/test-diag-compare
+TESTS += analyze/tests/test-diag-compare
+if HAVE_SANITIZERS
+analyze_tests_test_diag_compare_san_SOURCES = $(analyze_tests_test_diag_compare_SOURCES)
+analyze_tests_test_diag_compare_san_CPPFLAGS = $(analyze_tests_test_diag_compare_CPPFLAGS)
+analyze_tests_test_diag_compare_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+analyze_tests_test_diag_compare_san_LDADD = libtouchtape-san.la -lm
+analyze_tests_test_diag_compare_san_LDFLAGS = $(SANITIZE_FLAGS)
+check_PROGRAMS += analyze/tests/test-diag-compare-san
+TESTS += analyze/tests/test-diag-compare-san
+endif
