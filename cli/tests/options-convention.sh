@@ -45,13 +45,16 @@ for c in print validate analyze convert "replay --dry-run"; do
 	expect_exit 2 "$c --device 7 (not in the file)" -- "$T" $c --device 7 "$s"
 	expect_grep 'no device 7|no device with id 7' "$tmp/err" "$c names the missing device"
 done
+expect_exit 2 "diff --device 7 (not in the files)" -- "$T" diff --device 7 "$s" "$s"
+expect_grep 'no device 7' "$tmp/err" "diff names the missing device"
+expect_exit 0 "diff -d 0 --from/--to (on both files)" -- "$T" diff -d 0 --from 2s --to 2.1s "$s" "$s"
 expect_exit 0 "print -d 0" -- "$T" print -d 0 "$s"
 expect_exit 0 "validate -d 0" -- "$T" validate -d 0 "$s"
 # Options a command cannot honour are refused, and the message says who can.
-expect_exit 2 "diff --device" -- "$T" diff --device 0 "$s" "$s"
-expect_grep 'touchtape diff: --device: .*print' "$tmp/err" "diff --device says which commands take it"
+expect_exit 2 "inspect --device" -- "$T" inspect --device 0 "$s"
+expect_grep 'touchtape inspect: --device: .*print' "$tmp/err" "inspect --device says which commands take it"
 expect_exit 2 "validate --from" -- "$T" validate --from 1 "$s"
-expect_grep '--from and --to are for print, inspect, convert and replay' "$tmp/err" "validate --from explained"
+expect_grep '--from and --to are for print, inspect, convert, replay and diff' "$tmp/err" "validate --from explained"
 # --desc is accepted by every reader; on a timeline it is an error, said once.
 for c in print validate analyze inspect convert; do
 	expect_exit 2 "$c --desc on a timeline" -- "$T" $c --desc "$s" "$s"
