@@ -133,6 +133,22 @@ see_record(struct side *s, const struct tt_read_options *ro, const struct tt_rec
 	}
 }
 
+static void
+see_end(struct side *s, const struct tt_record *rec)
+{
+	int64_t t;
+
+	switch (rec->type) {
+	case TT_RECORD_FRAME: t = rec->frame->time_us; break;
+	case TT_RECORD_XI_EVENT: t = rec->xi_event->time_us; break;
+	case TT_RECORD_MARKER: t = rec->marker->time_us; break;
+	default: return;
+	}
+	if (!s->have_last || t > s->last_us)
+		s->last_us = t;
+	s->have_last = true;
+}
+
 /* Kernel touches relative to their device's first frame, XI touches to
  * the file's first record: what a replay keeps. */
 static void
@@ -172,6 +188,7 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 				return -1;
 			continue;
 		}
+		see_end(s, &rec);
 		if (!tt_read_options_keep(ro, &rec))
 			continue;
 		see_record(s, ro, &rec);
@@ -180,6 +197,14 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 	tt_detect_finish(d);
 	if (tt_read_options_finish(ro, s->r) < 0)
 		return -1;
+	/* As in replay and inspect: a part past the end is a mistake, not
+	 * an empty recording that matches any other. */
+	if (ro->have_from && (!s->have_last || ro->from_us > s->last_us)) {
+		char tb[32];
+		tt_usage_error("diff", "--from %s is past the end of %s: nothing at or after it",
+			       tt_format_time(tb, sizeof(tb), ro->from_us), s->name);
+		return -1;
+	}
 	make_relative(s);
 	return 0;
 }

@@ -64,6 +64,8 @@ struct side {
 	int64_t anchor;		/* first frame (or XI event) time */
 	bool have_anchor;
 	bool has_xi;
+	int64_t last_us;	/* the last timed record's, kept or not */
+	bool have_last;
 	struct tt_diag_tally diags;	/* the shared pass's, per kind */
 };
 

@@ -59,6 +59,8 @@ expect_exit 1 "--device 0" -- "$TOUCHTAPE" diff --device 0 "$s" "$tmp/jump.jsonl
 expect_exit 2 "--device the files lack" -- "$TOUCHTAPE" diff --device 3 "$s" "$tmp/jump.jsonl"
 expect_grep 'there is no device 3' "$tmp/err" "--device the files lack: said"
 expect_exit 2 "--to before --from" -- "$TOUCHTAPE" diff --from 2s --to 1s "$s" "$s"
+expect_exit 2 "--from past the end" -- "$TOUCHTAPE" diff --from 10s "$s" "$tmp/jump.jsonl"
+expect_grep 'diff: --from 10\.000000 is past the end of [^ ]*session.jsonl' "$tmp/err" "--from past the end: said"
 
 # Every sample and corpus file against itself: the same anomalies, no
 # difference.
