@@ -165,6 +165,17 @@ make_relative(struct side *s)
 	}
 }
 
+/* A reader warning: said on stderr, as the reader says it by itself,
+ * and counted in the pass, as analyze counts it. */
+static void
+on_warn(void *data, const char *message)
+{
+	struct side *s = data;
+
+	fprintf(stderr, "%s\n", message);
+	tt_detect_reader_warning(s->detect, s->name, message);
+}
+
 /* Reads @path through the shared pass (lib/detect.h): its touches come
  * from the model's callbacks, its diagnostics into s->diags. Only what
  * the reading options keep is read. 0, or -1 after an error said. */
@@ -180,10 +191,12 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 	if (tt_open_recording_opts(path, ro, &s->r) < 0)
 		return -1;
 	s->name = tt_reader_name(s->r);
-	d = tt_detect_new(&dopts, &cb, s, tt_diag_tally_add, &s->diags);
+	d = s->detect = tt_detect_new(&dopts, &cb, s, tt_diag_tally_add, &s->diags);
+	tt_reader_set_warn(s->r, on_warn, s);
 	while ((rc = tt_reader_next(s->r, &rec)) != 0) {
 		if (rc < 0) {
 			tt_error("%s", tt_reader_error(s->r));
+			tt_detect_reader_error(d, s->name, tt_reader_error(s->r));
 			if (rc == -EIO)
 				return -1;
 			continue;
@@ -195,6 +208,8 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 		tt_detect_feed(d, &rec);
 	}
 	tt_detect_finish(d);
+	tt_reader_set_warn(s->r, NULL, NULL);
+	s->detect = NULL;
 	if (tt_read_options_finish(ro, s->r) < 0)
 		return -1;
 	/* As in replay and inspect: a part past the end is a mistake, not

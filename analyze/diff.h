@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "detect.h"
 #include "diag-tally.h"
 #include "json-emit.h"
 #include "model.h"
@@ -67,6 +68,7 @@ struct side {
 	int64_t last_us;	/* the last timed record's, kept or not */
 	bool have_last;
 	struct tt_diag_tally diags;	/* the shared pass's, per kind */
+	struct tt_detect *detect;	/* while it is read */
 };
 
 struct diff_opts {

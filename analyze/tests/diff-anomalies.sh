@@ -62,21 +62,38 @@ expect_exit 2 "--to before --from" -- "$TOUCHTAPE" diff --from 2s --to 1s "$s" "
 expect_exit 2 "--from past the end" -- "$TOUCHTAPE" diff --from 10s "$s" "$tmp/jump.jsonl"
 expect_grep 'diff: --from 10\.000000 is past the end of [^ ]*session.jsonl' "$tmp/err" "--from past the end: said"
 
-# Every sample and corpus file against itself: the same anomalies, no
-# difference.
+# Every sample and corpus file against itself: no difference, and the
+# anomaly counts diff read are analyze's, kind by kind (one stream). The
+# JSON of all of them is checked by one python at the end.
+n=0
+self_check() {
+	n=$((n + 1))
+	"$TOUCHTAPE" diff --json "$1" "$1" >"$tmp/self-$n.json" 2>/dev/null
+	rc=$?
+	# 2: a file the readers cannot read whole, trouble in both.
+	[ $rc -eq 0 ] || [ $rc -eq 2 ] || { fail "$1 against itself: exit $rc"; return; }
+	"$TOUCHTAPE" analyze --json "$1" >"$tmp/analyze-$n.json" 2>/dev/null
+	printf '%s\t%s\t%s\n' "$1" "$tmp/self-$n.json" "$tmp/analyze-$n.json" >>"$tmp/selves"
+}
 for f in "$abs_top_srcdir"/samples/*.jsonl; do
-	"$TOUCHTAPE" diff "$f" "$f" >"$tmp/self" 2>&1 || fail "$f against itself: exit $?"
+	self_check "$f"
 done
 if [ -n "$corpus" ] && [ -d "$corpus" ]; then
-	n=0
 	for f in "$corpus"/evemu/* "$corpus"/libinput-record/*; do
-		[ -f "$f" ] || continue
-		"$TOUCHTAPE" diff "$f" "$f" >"$tmp/self" 2>&1
-		rc=$?
-		# 2: a file the readers cannot read whole, trouble in both.
-		[ $rc -eq 0 ] || [ $rc -eq 2 ] || { fail "$f against itself: exit $rc"; head -5 "$tmp/self" >&2; }
-		n=$((n + 1))
+		[ -f "$f" ] && self_check "$f"
 	done
-	pass "$n corpus files against themselves"
 fi
+python3 - "$tmp/selves" <<'PY' && pass "$n samples and corpus files against themselves" || fail "diff's anomaly counts"
+import json, sys
+bad = 0
+for line in open(sys.argv[1]):
+    name, diff, analyze = line.rstrip("\n").split("\t")
+    d, a = json.load(open(diff)), json.load(open(analyze))
+    if not (d["a"]["anomaly_counts"] == a["anomaly_counts"] == d["b"]["anomaly_counts"]) or \
+            d["anomalies"] or d["count"]:
+        print(f"FAIL: {name}: diff {d['a']['anomaly_counts']}, {d['count']} differences; "
+              f"analyze {a['anomaly_counts']}", file=sys.stderr)
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
 finish
