@@ -51,14 +51,40 @@ struct rp_verify {
 	size_t reasons[RP_R_COUNT];
 	struct vdiag expected, delivered;
 	int64_t nexpected;	/* the expected stream's clock */
+	struct tt_device *ddevs;	/* the devices as the detection sees them */
 };
 
+/*
+ * The devices the two streams come from, as created: shallow copies of
+ * the schedule's with the state of a new uinput device, every slot empty
+ * and nothing pressed (what the replay then writes sets them up). Their
+ * own slot arrays too: a device given slots for codes its description
+ * lacked (undeclared.h) still points at the reader's, which has fewer.
+ */
+static struct tt_device *
+detect_devices(const struct rp_schedule *s)
+{
+	struct tt_device *ddevs = tt_reallocarray(NULL, s->ndevices ? s->ndevices : 1, sizeof(*ddevs));
+
+	for (size_t i = 0; i < s->ndevices; i++) {
+		struct tt_device *dd = &ddevs[i];
+		*dd = *s->devices[i].dev;
+		dd->slots = NULL;
+		memset(dd->keys_down, 0, sizeof(dd->keys_down));
+		memset(dd->leds_on, 0, sizeof(dd->leds_on));
+		memset(dd->switches_on, 0, sizeof(dd->switches_on));
+		if (tt_device_set_slots(dd, dd->num_slots) < 0)
+			dd->num_slots = 0;
+	}
+	return ddevs;
+}
+
 static void
-vdiag_init(struct vdiag *vd, const struct rp_schedule *s)
+vdiag_init(struct vdiag *vd, const struct rp_schedule *s, const struct tt_device *ddevs)
 {
 	vd->detect = tt_detect_new(NULL, NULL, NULL, tt_diag_tally_add, &vd->tally);
 	for (size_t i = 0; i < s->ndevices; i++) {
-		struct tt_record rec = { .type = TT_RECORD_DEVICE, .device = s->devices[i].dev };
+		struct tt_record rec = { .type = TT_RECORD_DEVICE, .device = &ddevs[i] };
 		tt_detect_feed(vd->detect, &rec);
 	}
 }
@@ -112,8 +138,9 @@ rp_verify_new(const struct rp_schedule *s)
 	struct rp_verify *v = tt_zalloc(sizeof(*v));
 
 	v->s = s;
-	vdiag_init(&v->expected, s);
-	vdiag_init(&v->delivered, s);
+	v->ddevs = detect_devices(s);
+	vdiag_init(&v->expected, s, v->ddevs);
+	vdiag_init(&v->delivered, s, v->ddevs);
 	v->devs = tt_reallocarray(NULL, s->ndevices ? s->ndevices : 1, sizeof(*v->devs));
 	memset(v->devs, 0, (s->ndevices ? s->ndevices : 1) * sizeof(*v->devs));
 	for (size_t i = 0; i < s->ndevices; i++)
@@ -139,6 +166,9 @@ rp_verify_free(struct rp_verify *v)
 	free(v->devs);
 	vdiag_release(&v->expected);
 	vdiag_release(&v->delivered);
+	for (size_t i = 0; i < v->s->ndevices; i++)
+		free(v->ddevs[i].slots);
+	free(v->ddevs);
 	free(v);
 }
 
