@@ -7,74 +7,19 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "detect.h"
+#include "diff.h"
 #include "log.h"
 #include "read-options.h"
 #include "model.h"
 #include "reader.h"
 #include "util-plural.h"
 #include "util-strings.h"
-
-struct dtouch {
-	size_t dev;		/* device ordinal in the file */
-	int32_t slot;
-	int64_t begin_us, end_us;	/* relative to the anchor */
-	double bx, by, ex, ey;
-	size_t line;
-	bool active_at_end;
-	enum tt_link_status link;
-	int32_t xi_source;	/* the XI touch it became, when linked */
-	uint32_t xi_touchid;
-	ssize_t pair;		/* index of its match in the other file, -1 */
-	bool matched;
-};
-
-struct dxtouch {
-	char client[32];
-	bool raw;
-	int64_t begin_us, end_us;
-	enum tt_own_outcome outcome;
-	bool emulating, began_unowned, active_at_end;
-	size_t line;
-	int32_t source;		/* XI source device and touch id: the link key */
-	uint32_t touchid;
-	ssize_t kernel;		/* index of its kernel touch in the file, -1 */
-	bool matched;
-};
-
-struct ddev {
-	uint32_t id;
-	const struct tt_device *dev;
-	bool mm;
-	int64_t first_us;
-	bool have_time;
-};
-
-struct side {
-	const char *name;
-	struct tt_reader *r;
-	struct ddev devs[TT_MAX_DEVICES];
-	size_t ndevs;
-	struct dtouch *k;
-	size_t nk, capk;
-	struct dxtouch *x;
-	size_t nx, capx;
-	int64_t anchor;		/* first frame (or XI event) time */
-	bool have_anchor;
-	bool has_xi;
-};
-
-struct opts {
-	int64_t time_tol;
-	double pos_tol_mm;
-	double pos_tol_frac;	/* of the axis range, for devices without resolution */
-	bool kernel_only;
-};
 
 static struct ddev *
 side_dev(struct side *s, uint32_t id, size_t *ordinal)
@@ -163,45 +108,52 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	}
 }
 
-static int
-load(struct side *s, const char *path, const struct tt_read_options *ro)
+static void
+add_device(struct side *s, const struct tt_read_options *ro, const struct tt_device *dev)
 {
-	_cleanup_(tt_model_freep) struct tt_model *m = NULL;
-	const struct tt_model_callbacks cb = { .kernel_end = on_kend, .xi_end = on_xend, .frame = on_frame };
-	struct tt_record rec;
-	int rc;
+	if (side_dev(s, dev->id, NULL) || s->ndevs == TT_MAX_DEVICES || !tt_read_options_has_device(ro, dev->id))
+		return;
+	struct ddev *d = &s->devs[s->ndevs++];
+	d->id = dev->id;
+	d->dev = dev;
+	d->mm = tt_model_has_mm(dev);
+}
 
-	rc = tt_open_recording_opts(path, ro, &s->r);
-	if (rc < 0)
-		return -1;
-	s->name = tt_reader_name(s->r);
-	m = tt_model_new(&cb, s);
-	tt_model_set_link(m, true, 0, 0);
-	while ((rc = tt_reader_next(s->r, &rec)) != 0) {
-		if (rc < 0) {
-			tt_error("%s", tt_reader_error(s->r));
-			if (rc == -EIO)
-				return -1;
-			continue;
+static void
+see_record(struct side *s, const struct tt_read_options *ro, const struct tt_record *rec)
+{
+	if (rec->type == TT_RECORD_DEVICE)
+		add_device(s, ro, rec->device);
+	if (rec->type == TT_RECORD_XI_EVENT) {
+		s->has_xi = true;
+		if (!s->have_anchor) {
+			s->anchor = rec->xi_event->time_us;
+			s->have_anchor = true;
 		}
-		if (rec.type == TT_RECORD_DEVICE && !side_dev(s, rec.device->id, NULL) && s->ndevs < TT_MAX_DEVICES) {
-			struct ddev *d = &s->devs[s->ndevs++];
-			d->id = rec.device->id;
-			d->dev = rec.device;
-			d->mm = tt_model_has_mm(rec.device);
-		}
-		if (rec.type == TT_RECORD_XI_EVENT) {
-			s->has_xi = true;
-			if (!s->have_anchor) {
-				s->anchor = rec.xi_event->time_us;
-				s->have_anchor = true;
-			}
-		}
-		tt_model_feed(m, &rec);
 	}
-	tt_model_finish(m);
-	/* Kernel touches relative to their device's first frame, XI touches
-	 * to the file's first record: what a replay keeps. */
+}
+
+static void
+see_end(struct side *s, const struct tt_record *rec)
+{
+	int64_t t;
+
+	switch (rec->type) {
+	case TT_RECORD_FRAME: t = rec->frame->time_us; break;
+	case TT_RECORD_XI_EVENT: t = rec->xi_event->time_us; break;
+	case TT_RECORD_MARKER: t = rec->marker->time_us; break;
+	default: return;
+	}
+	if (!s->have_last || t > s->last_us)
+		s->last_us = t;
+	s->have_last = true;
+}
+
+/* Kernel touches relative to their device's first frame, XI touches to
+ * the file's first record: what a replay keeps. */
+static void
+make_relative(struct side *s)
+{
 	for (size_t i = 0; i < s->nk; i++) {
 		int64_t t0 = s->devs[s->k[i].dev].first_us;
 		s->k[i].begin_us -= t0;
@@ -211,6 +163,64 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 		s->x[i].begin_us -= s->anchor;
 		s->x[i].end_us -= s->anchor;
 	}
+}
+
+/* A reader warning: said on stderr, as the reader says it by itself,
+ * and counted in the pass, as analyze counts it. */
+static void
+on_warn(void *data, const char *message)
+{
+	struct side *s = data;
+
+	fprintf(stderr, "%s\n", message);
+	tt_detect_reader_warning(s->detect, s->name, message);
+}
+
+/* Reads @path through the shared pass (lib/detect.h): its touches come
+ * from the model's callbacks, its diagnostics into s->diags. Only what
+ * the reading options keep is read. 0, or -1 after an error said. */
+static int
+load(struct side *s, const char *path, const struct tt_read_options *ro)
+{
+	const struct tt_model_callbacks cb = { .kernel_end = on_kend, .xi_end = on_xend, .frame = on_frame };
+	struct tt_detect_options dopts = { .only_device = ro->ndevices ? (int64_t)ro->devices[0] : -1 };
+	_cleanup_(tt_detect_freep) struct tt_detect *d = NULL;
+	struct tt_record rec;
+	int rc;
+
+	if (tt_open_recording_opts(path, ro, &s->r) < 0)
+		return -1;
+	s->name = tt_reader_name(s->r);
+	d = s->detect = tt_detect_new(&dopts, &cb, s, tt_diag_tally_add, &s->diags);
+	tt_reader_set_warn(s->r, on_warn, s);
+	while ((rc = tt_reader_next(s->r, &rec)) != 0) {
+		if (rc < 0) {
+			tt_error("%s", tt_reader_error(s->r));
+			tt_detect_reader_error(d, s->name, tt_reader_error(s->r));
+			if (rc == -EIO)
+				return -1;
+			continue;
+		}
+		see_end(s, &rec);
+		if (!tt_read_options_keep(ro, &rec))
+			continue;
+		see_record(s, ro, &rec);
+		tt_detect_feed(d, &rec);
+	}
+	tt_detect_finish(d);
+	tt_reader_set_warn(s->r, NULL, NULL);
+	s->detect = NULL;
+	if (tt_read_options_finish(ro, s->r) < 0)
+		return -1;
+	/* As in replay and inspect: a part past the end is a mistake, not
+	 * an empty recording that matches any other. */
+	if (ro->have_from && (!s->have_last || ro->from_us > s->last_us)) {
+		char tb[32];
+		tt_usage_error("diff", "--from %s is past the end of %s: nothing at or after it",
+			       tt_format_time(tb, sizeof(tb), ro->from_us), s->name);
+		return -1;
+	}
+	make_relative(s);
 	return 0;
 }
 
@@ -230,35 +240,6 @@ cmp_x(const void *a, const void *b)
 {
 	const struct dxtouch *x = a, *y = b;
 	return (x->begin_us > y->begin_us) - (x->begin_us < y->begin_us);
-}
-
-struct differ {
-	struct side *a, *b;
-	const struct opts *o;
-	size_t ndiff;
-};
-
-static void
-difference(struct differ *df, size_t la, size_t lb, const char *fmt, ...) _printf_(4, 5);
-
-static void
-difference(struct differ *df, size_t la, size_t lb, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (la)
-		printf("%s:%zu", df->a->name, la);
-	else
-		printf("%s:-", df->a->name);
-	if (lb)
-		printf(" %s:%zu: ", df->b->name, lb);
-	else
-		printf(" %s:-: ", df->b->name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	df->ndiff++;
 }
 
 static double
@@ -290,29 +271,29 @@ compare_pair(struct differ *df, const struct dtouch *ka, const struct dtouch *kb
 
 	tt_format_time(t, sizeof(t), ka->begin_us);
 	if (ka->slot != kb->slot)
-		difference(df, ka->line, kb->line, "device %zu touch at +%s s: slot %d vs %d", ka->dev, t,
+		diff_difference(df, ka->line, kb->line, "device %zu touch at +%s s: slot %d vs %d", ka->dev, t,
 			   ka->slot, kb->slot);
 	if (db > tol)
-		difference(df, ka->line, kb->line,
+		diff_difference(df, ka->line, kb->line,
 			   "device %zu slot %d touch at +%s s: begin position (%.1f, %.1f) vs (%.1f, %.1f) %s, "
 			   "%.1f %s apart (tolerance %.1f)", ka->dev, ka->slot, t, ka->bx, ka->by, kb->bx, kb->by,
 			   u, db, u, tol);
 	if (de > tol)
-		difference(df, ka->line, kb->line,
+		diff_difference(df, ka->line, kb->line,
 			   "device %zu slot %d touch at +%s s: end position (%.1f, %.1f) vs (%.1f, %.1f) %s, "
 			   "%.1f %s apart (tolerance %.1f)", ka->dev, ka->slot, t, ka->ex, ka->ey, kb->ex, kb->ey,
 			   u, de, u, tol);
 	if (llabs(ka->end_us - kb->end_us) > df->o->time_tol)
-		difference(df, ka->line, kb->line,
+		diff_difference(df, ka->line, kb->line,
 			   "device %zu slot %d touch at +%s s: ends %.3f ms %s (tolerance %.3f ms)", ka->dev,
 			   ka->slot, t, fabs((double)(kb->end_us - ka->end_us)) / 1000.0,
 			   kb->end_us > ka->end_us ? "later" : "earlier", (double)df->o->time_tol / 1000.0);
 	if (ka->active_at_end != kb->active_at_end)
-		difference(df, ka->line, kb->line, "device %zu slot %d touch at +%s s: %s at the end in %s only",
+		diff_difference(df, ka->line, kb->line, "device %zu slot %d touch at +%s s: %s at the end in %s only",
 			   ka->dev, ka->slot, t, "still down", ka->active_at_end ? df->a->name : df->b->name);
-	if (df->a->has_xi && df->b->has_xi && !df->o->kernel_only && ka->link != kb->link &&
+	if (diff_xi_compared(df) && ka->link != kb->link &&
 	    (ka->link == TT_LINK_NOT_DELIVERED || kb->link == TT_LINK_NOT_DELIVERED))
-		difference(df, ka->line, kb->line, "device %zu slot %d touch at +%s s: X delivery %s vs %s",
+		diff_difference(df, ka->line, kb->line, "device %zu slot %d touch at +%s s: X delivery %s vs %s",
 			   ka->dev, ka->slot, t, tt_link_status_name(ka->link), tt_link_status_name(kb->link));
 }
 
@@ -326,18 +307,53 @@ base_name(const char *name)
 }
 
 static void
+compare_devices(struct differ *df)
+{
+	const struct side *a = df->a, *b = df->b;
+
+	if (a->ndevs != b->ndevs)
+		diff_difference(df, 0, 0, "%zu device%s vs %zu", a->ndevs, tt_plural_s(a->ndevs), b->ndevs);
+	for (size_t i = 0; i < a->ndevs && i < b->ndevs; i++) {
+		if (strcmp(base_name(a->devs[i].dev->name), base_name(b->devs[i].dev->name)) != 0)
+			diff_difference(df, 0, 0, "device %zu is \"%s\" vs \"%s\"", i, a->devs[i].dev->name,
+					b->devs[i].dev->name);
+	}
+}
+
+/* The touch of B that @ka pairs with: on the same device, beginning
+ * within the time tolerance, the nearest in time and place; -1 for none. */
+static ssize_t
+best_match(const struct differ *df, const struct dtouch *ka, double tol)
+{
+	const struct side *b = df->b;
+	ssize_t best = -1;
+	double best_score = INFINITY;
+
+	for (size_t j = 0; j < b->nk; j++) {
+		const struct dtouch *kb = &b->k[j];
+		if (kb->matched || kb->dev != ka->dev)
+			continue;
+		int64_t dt = llabs(kb->begin_us - ka->begin_us);
+		if (dt > df->o->time_tol)
+			continue;
+		/* Rank by time and place; a shifted touch still pairs. */
+		double score = (double)dt / (double)df->o->time_tol + hypot(ka->bx - kb->bx, ka->by - kb->by) / tol +
+			       (ka->slot != kb->slot ? 1.0 : 0.0);
+		if (score < best_score) {
+			best_score = score;
+			best = (ssize_t)j;
+		}
+	}
+	return best;
+}
+
+static void
 compare_kernel(struct differ *df)
 {
 	struct side *a = df->a, *b = df->b;
 	char t[32];
 
-	if (a->ndevs != b->ndevs)
-		difference(df, 0, 0, "%zu device%s vs %zu", a->ndevs, tt_plural_s(a->ndevs), b->ndevs);
-	for (size_t i = 0; i < a->ndevs && i < b->ndevs; i++) {
-		if (strcmp(base_name(a->devs[i].dev->name), base_name(b->devs[i].dev->name)) != 0)
-			difference(df, 0, 0, "device %zu is \"%s\" vs \"%s\"", i, a->devs[i].dev->name,
-				   b->devs[i].dev->name);
-	}
+	compare_devices(df);
 	/* A side without touches has no array: qsort(NULL, 0) is undefined. */
 	if (a->nk)
 		qsort(a->k, a->nk, sizeof(*a->k), cmp_k);
@@ -346,25 +362,7 @@ compare_kernel(struct differ *df)
 	for (size_t i = 0; i < a->nk; i++) {
 		struct dtouch *ka = &a->k[i];
 		const struct ddev *d = &a->devs[ka->dev];
-		double tol = pos_tolerance(df, d);
-		ssize_t best = -1;
-		double best_score = INFINITY;
-		for (size_t j = 0; j < b->nk; j++) {
-			struct dtouch *kb = &b->k[j];
-			if (kb->matched || kb->dev != ka->dev)
-				continue;
-			int64_t dt = llabs(kb->begin_us - ka->begin_us);
-			if (dt > df->o->time_tol)
-				continue;
-			/* Rank by time and place; a shifted touch still pairs. */
-			double score = (double)dt / (double)df->o->time_tol +
-				       hypot(ka->bx - kb->bx, ka->by - kb->by) / tol +
-				       (ka->slot != kb->slot ? 1.0 : 0.0);
-			if (score < best_score) {
-				best_score = score;
-				best = (ssize_t)j;
-			}
-		}
+		ssize_t best = best_match(df, ka, pos_tolerance(df, d));
 		if (best < 0)
 			continue;
 		ka->matched = true;
@@ -375,16 +373,16 @@ compare_kernel(struct differ *df)
 	for (size_t i = 0; i < a->nk; i++) {
 		const struct dtouch *k = &a->k[i];
 		if (!k->matched)
-			difference(df, k->line, 0, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is missing in %s",
-				   k->dev, k->slot, tt_format_time(t, sizeof(t), k->begin_us), k->bx, k->by,
-				   unit(&a->devs[k->dev]), b->name);
+			diff_difference(df, k->line, 0, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is missing in %s",
+					k->dev, k->slot, tt_format_time(t, sizeof(t), k->begin_us), k->bx, k->by,
+					unit(&a->devs[k->dev]), b->name);
 	}
 	for (size_t i = 0; i < b->nk; i++) {
 		const struct dtouch *k = &b->k[i];
 		if (!k->matched)
-			difference(df, 0, k->line, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is only in %s",
-				   k->dev, k->slot, tt_format_time(t, sizeof(t), k->begin_us), k->bx, k->by,
-				   k->dev < b->ndevs ? unit(&b->devs[k->dev]) : "units", b->name);
+			diff_difference(df, 0, k->line, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is only in %s",
+					k->dev, k->slot, tt_format_time(t, sizeof(t), k->begin_us), k->bx, k->by,
+					k->dev < b->ndevs ? unit(&b->devs[k->dev]) : "units", b->name);
 	}
 }
 
@@ -422,25 +420,25 @@ compare_xpair(struct differ *df, struct dxtouch *xa, struct dxtouch *xb)
 	xa->matched = xb->matched = true;
 	tt_format_time(t, sizeof(t), xa->begin_us);
 	if (xa->emulating != xb->emulating)
-		difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: emulating pointer in %s only", what,
+		diff_difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: emulating pointer in %s only", what,
 			   xa->client, t, xa->emulating ? a->name : b->name);
 	if (xa->active_at_end != xb->active_at_end)
-		difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: never ended in %s only", what,
+		diff_difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: never ended in %s only", what,
 			   xa->client, t, xa->active_at_end ? a->name : b->name);
 	/* A client's sequence ends when it rejects, or loses to an accept,
 	 * and begins unowned when another client owns first: with another
 	 * outcome, these follow from it and would only repeat it. */
 	if (xa->outcome != xb->outcome) {
-		difference(df, xa->line, xb->line,
+		diff_difference(df, xa->line, xb->line,
 			   "XI %s [%s] at +%s s: ownership %s vs %s (its end follows, not compared)", what,
 			   xa->client, t, tt_own_outcome_name(xa->outcome), tt_own_outcome_name(xb->outcome));
 		return;
 	}
 	if (xa->began_unowned != xb->began_unowned)
-		difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: began unowned in %s only", what,
+		diff_difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: began unowned in %s only", what,
 			   xa->client, t, xa->began_unowned ? a->name : b->name);
 	if (!xa->active_at_end && !xb->active_at_end && llabs(xa->end_us - xb->end_us) > df->o->time_tol)
-		difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: ends %.3f ms %s (tolerance %.3f ms)",
+		diff_difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: ends %.3f ms %s (tolerance %.3f ms)",
 			   what, xa->client, t, fabs((double)(xb->end_us - xa->end_us)) / 1000.0,
 			   xb->end_us > xa->end_us ? "later" : "earlier", (double)df->o->time_tol / 1000.0);
 }
@@ -507,13 +505,13 @@ compare_xi(struct differ *df)
 	pair_xi_by_order(df);
 	for (size_t i = 0; i < a->nx; i++) {
 		if (!a->x[i].matched)
-			difference(df, a->x[i].line, 0, "XI %s [%s] at +%s s is missing in %s",
+			diff_difference(df, a->x[i].line, 0, "XI %s [%s] at +%s s is missing in %s",
 				   a->x[i].raw ? "raw touch" : "touch", a->x[i].client,
 				   tt_format_time(t, sizeof(t), a->x[i].begin_us), b->name);
 	}
 	for (size_t i = 0; i < b->nx; i++) {
 		if (!b->x[i].matched)
-			difference(df, 0, b->x[i].line, "XI %s [%s] at +%s s is only in %s",
+			diff_difference(df, 0, b->x[i].line, "XI %s [%s] at +%s s is only in %s",
 				   b->x[i].raw ? "raw touch" : "touch", b->x[i].client,
 				   tt_format_time(t, sizeof(t), b->x[i].begin_us), b->name);
 	}
@@ -537,12 +535,13 @@ usage(FILE *out)
 		"device (begin and end times, slots, begin and end positions) and, where both\n"
 		"files have them, the XI touch sequences of each client (times, ownership\n"
 		"outcome, pointer emulation), paired through the kernel touch they came\n"
-		"from, else in begin order. Lists every difference with the lines in both\n"
-		"files. Ignored, because a replay cannot reproduce them: absolute times\n"
-		"(kernel touches are compared relative to their device's first frame, XI\n"
-		"touches to the file's first record), device ids and nodes, the name prefix\n"
-		"\"touchtape replay: \", tracking ID values, XI device and touch ids, X\n"
-		"server times and latencies.\n"
+		"from, else in begin order. Then the anomalies (the kinds analyze and\n"
+		"validate report) whose count differs, with their lines in each file.\n"
+		"Lists every difference with the lines in both files. Ignored, because a\n"
+		"replay cannot reproduce them: absolute times (kernel touches are compared\n"
+		"relative to their device's first frame, XI touches to the file's first\n"
+		"record), device ids and nodes, the name prefix \"touchtape replay: \",\n"
+		"tracking ID values, XI device and touch ids, X server times and latencies.\n"
 		"\n"
 		"Options:\n"
 		"  -T, --time-tolerance T      begin/end times may differ by T (default 20ms)\n"
@@ -551,8 +550,15 @@ usage(FILE *out)
 		"      --units-tolerance F     for devices without resolution: a fraction of\n"
 		"                              the axis range (default 0.005)\n"
 		"  -k, --kernel-only           ignore XI data\n"
+		"      --no-anomalies          do not compare the anomalies of the two files\n"
+		"  -j, --json                  the differences as one JSON document\n"
+		"\n"
+		"Reading options, applied to both files (see touchtape(1)):\n"
 		"      --desc FILE             device description for an evemu events-only\n"
 		"                              file (A or B)\n"
+		"  -d, --device ID             only the device with this id in each file\n"
+		"      --from TIME             only from this time on, as print shows it\n"
+		"      --to TIME               only up to this time, as print shows it\n"
 		"  -h, --help                  show this help\n"
 		"\n"
 		"Exit status: 0 when the recordings match, 1 when they differ, 2 on bad usage\n"
@@ -560,89 +566,129 @@ usage(FILE *out)
 		"\n"
 		"Examples:\n"
 		"  touchtape diff bug-1234.jsonl replayed.jsonl\n"
-		"  touchtape diff -T 50ms -P 2 known-good.jsonl new-kernel.jsonl\n");
+		"  touchtape diff -T 50ms -P 2 known-good.jsonl new-kernel.jsonl\n"
+		"  touchtape diff --device 0 --from 0.5 --to 2s known-good.jsonl new.jsonl\n"
+		"  touchtape diff --json bug-1234.jsonl replayed.jsonl | jq .anomalies\n");
+}
+
+enum {
+	O_UNITS_TOL = TT_OPT_FIRST_PRIVATE,
+	O_NO_ANOMALIES,
+};
+
+static int
+diff_option(struct diff_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'T':
+		if (tt_parse_duration_us(arg, &o->time_tol) < 0 || o->time_tol < 0)
+			return tt_usage_error("diff", "--time-tolerance takes a duration like 20ms, not '%s'", arg);
+		break;
+	case 'P':
+		if (tt_parse_double(arg, &o->pos_tol_mm) < 0 || !(o->pos_tol_mm >= 0) || !isfinite(o->pos_tol_mm))
+			return tt_usage_error("diff", "--position-tolerance takes millimetres, not '%s'", arg);
+		break;
+	case O_UNITS_TOL:
+		if (tt_parse_double(arg, &o->pos_tol_frac) < 0 || !(o->pos_tol_frac >= 0) || o->pos_tol_frac > 1)
+			return tt_usage_error("diff", "--units-tolerance takes a fraction 0..1, not '%s'", arg);
+		break;
+	case 'k': o->kernel_only = true; break;
+	case 'j': o->json = true; break;
+	case O_NO_ANOMALIES: o->no_anomalies = true; break;
+	case 'h': usage(stdout); return -1;
+	default: return tt_usage_error("diff", "unknown option");
+	}
+	return 0;
+}
+
+/* 0 to go on, -1 after --help, TT_EXIT_USAGE after a usage error. */
+static int
+parse_args(int argc, char **argv, struct diff_opts *o, struct tt_read_options *ro)
+{
+	static const struct option lopts[] = {
+		{ "time-tolerance", required_argument, NULL, 'T' },
+		{ "position-tolerance", required_argument, NULL, 'P' },
+		{ "units-tolerance", required_argument, NULL, O_UNITS_TOL },
+		TT_READ_LONG_OPTIONS,
+		{ "kernel-only", no_argument, NULL, 'k' },
+		{ "no-anomalies", no_argument, NULL, O_NO_ANOMALIES },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "T:P:kjh" TT_READ_SHORT_OPTIONS, lopts, NULL)) != -1) {
+		rc = tt_read_option(ro, opt, optarg);
+		if (rc == 0)
+			rc = diff_option(o, opt, optarg);
+		else if (rc == 1)
+			rc = 0;
+		if (rc != 0)
+			return rc;
+	}
+	if (argc - optind != 2)
+		return tt_usage_error("diff", "two files are needed");
+	return tt_read_options_check(ro);
+}
+
+/* What was left out may be just where the files differ: no verdict
+ * from a partial comparison. */
+static int
+verdict(const struct differ *df)
+{
+	const struct side *sides[] = { df->a, df->b };
+	int status = df->ndiff ? TT_EXIT_FAILURE : TT_EXIT_OK;
+
+	for (size_t i = 0; i < ARRAY_LENGTH(sides); i++) {
+		size_t n = tt_reader_nerrors(sides[i]->r);
+		if (n) {
+			tt_error("%s: %zu line%s could not be read: the comparison is incomplete",
+				 sides[i]->name, n, tt_plural_s(n));
+			status = TT_EXIT_TROUBLE;
+		}
+	}
+	return status;
+}
+
+static int
+compare(struct side *a, struct side *b, const struct diff_opts *o)
+{
+	struct tt_json_emit json;
+	struct differ df = { .a = a, .b = b, .o = o, .json = o->json ? &json : NULL };
+
+	if (o->json)
+		tt_json_emit_init_file(&json, stdout);
+	diff_output_begin(&df);
+	compare_kernel(&df);
+	if (diff_xi_compared(&df))
+		compare_xi(&df);
+	diff_output_end(&df);
+	if (o->json)
+		tt_json_emit_release(&json);
+	return verdict(&df);
 }
 
 int
 tt_cmd_diff(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "time-tolerance", required_argument, NULL, 'T' },
-		{ "position-tolerance", required_argument, NULL, 'P' },
-		{ "units-tolerance", required_argument, NULL, 'u' },
-		TT_READ_LONG_OPTIONS,
-		{ "kernel-only", no_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct opts o = { .time_tol = 20000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005 };
-	int opt, rc;
+	struct diff_opts o = { .time_tol = 20000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005 };
 	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
-
-	/* Device ids and absolute times are what diff ignores: --device and
-	 * --from/--to are refused (read-options.c says why). */
-	tt_read_options_init(&ro, "diff", TT_READ_DESC_SOME);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "T:P:kh" TT_READ_SHORT_OPTIONS, lopts, NULL)) != -1) {
-		if ((rc = tt_read_option(&ro, opt, optarg)) != 0) {
-			if (rc != 1)
-				return rc;
-			continue;
-		}
-		switch (opt) {
-		case 'T':
-			if (tt_parse_duration_us(optarg, &o.time_tol) < 0 || o.time_tol < 0)
-				return tt_usage_error("diff", "--time-tolerance takes a duration like 20ms, not '%s'", optarg);
-			break;
-		case 'P':
-			if (tt_parse_double(optarg, &o.pos_tol_mm) < 0 || !(o.pos_tol_mm >= 0) || !isfinite(o.pos_tol_mm))
-				return tt_usage_error("diff", "--position-tolerance takes millimetres, not '%s'", optarg);
-			break;
-		case 'u':
-			if (tt_parse_double(optarg, &o.pos_tol_frac) < 0 || !(o.pos_tol_frac >= 0) ||
-			    o.pos_tol_frac > 1)
-				return tt_usage_error("diff", "--units-tolerance takes a fraction 0..1, not '%s'", optarg);
-			break;
-		case 'k': o.kernel_only = true; break;
-		case 'h': usage(stdout); return TT_EXIT_OK;
-		default: return tt_usage_error("diff", "unknown option");
-		}
-	}
-	if (argc - optind != 2)
-		return tt_usage_error("diff", "two files are needed");
-
 	struct side *a = tt_zalloc(sizeof(*a)), *b = tt_zalloc(sizeof(*b));
-	struct differ df = { .a = a, .b = b, .o = &o };
 	int status;
 
-	if (load(a, argv[optind], &ro) < 0 || load(b, argv[optind + 1], &ro) < 0) {
-		status = TT_EXIT_USAGE;
-	} else {
-		printf("# comparing %s (%zu %s, %zu XI) with %s (%zu %s, %zu XI)\n", a->name, a->nk,
-		       tt_plural(a->nk, "touch", "touches"), a->nx, b->name, b->nk,
-		       tt_plural(b->nk, "touch", "touches"), b->nx);
-		printf("# ignored: absolute times, device ids and nodes, the \"touchtape replay: \" name prefix, "
-		       "tracking ID values, XI device and touch ids, X server times, latencies\n");
-		compare_kernel(&df);
-		if (o.kernel_only)
-			printf("# XI data ignored (--kernel-only)\n");
-		else if (a->has_xi && b->has_xi)
-			compare_xi(&df);
-		else if (a->has_xi || b->has_xi)
-			printf("# XI data only in %s: not compared\n", a->has_xi ? a->name : b->name);
-		printf("%zu difference%s\n", df.ndiff, tt_plural_s(df.ndiff));
-		status = df.ndiff ? TT_EXIT_FAILURE : TT_EXIT_OK;
-		/* What was left out may be just where the files differ: no
-		 * verdict from a partial comparison. */
-		const struct side *sides[] = { a, b };
-		for (size_t i = 0; i < ARRAY_LENGTH(sides); i++) {
-			size_t n = tt_reader_nerrors(sides[i]->r);
-			if (n) {
-				tt_error("%s: %zu line%s could not be read: the comparison is incomplete",
-					 sides[i]->name, n, tt_plural_s(n));
-				status = TT_EXIT_USAGE;
-			}
-		}
+	/* diff reads two files: --desc is for whichever is evemu, --device
+	 * and --from/--to apply to both. */
+	tt_read_options_init(&ro, "diff", TT_READ_ALL | TT_READ_DESC_SOME);
+	status = parse_args(argc, argv, &o, &ro);
+	if (status == 0) {
+		if (load(a, argv[optind], &ro) < 0 || load(b, argv[optind + 1], &ro) < 0)
+			status = TT_EXIT_TROUBLE;
+		else
+			status = compare(a, b, &o);
+	} else if (status < 0) {
+		status = TT_EXIT_OK;
 	}
 	side_clear(a);
 	side_clear(b);

@@ -1,7 +1,8 @@
 # touchtape analyze and touchtape diff: the numbers and anomalies of one
 # recording, and the differences between two (the model they read is in
 # lib/model.mk).
-touchtape_sources += analyze/cmd-analyze.c analyze/cmd-diff.c
+touchtape_sources += analyze/cmd-analyze.c analyze/cmd-diff.c analyze/diff.h \
+	analyze/diff-diag.c analyze/diff-output.c
 dist_man_MANS += man/touchtape-analyze.1 man/touchtape-diff.1
 
 tt_analyze_tests = \
@@ -11,7 +12,25 @@ tt_analyze_tests = \
 	analyze/tests/analyze-answers.sh \
 	analyze/tests/analyze-window.sh \
 	analyze/tests/diff-changes.sh \
+	analyze/tests/diff-anomalies.sh \
 	analyze/tests/diff-xi-pairing.sh \
 	analyze/tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
 EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze
+
+# The comparison of two recordings' anomalies that diff and replay --verify
+# make (lib/diag-tally.h), on the real pass, plain and with ASan+UBSan.
+analyze_tests_test_diag_compare_SOURCES = analyze/tests/test-diag-compare.c tests/test-common.c tests/test-common.h
+analyze_tests_test_diag_compare_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+analyze_tests_test_diag_compare_LDADD = libtouchtape.la -lm
+check_PROGRAMS += analyze/tests/test-diag-compare
+TESTS += analyze/tests/test-diag-compare
+if HAVE_SANITIZERS
+analyze_tests_test_diag_compare_san_SOURCES = $(analyze_tests_test_diag_compare_SOURCES)
+analyze_tests_test_diag_compare_san_CPPFLAGS = $(analyze_tests_test_diag_compare_CPPFLAGS)
+analyze_tests_test_diag_compare_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+analyze_tests_test_diag_compare_san_LDADD = libtouchtape-san.la -lm
+analyze_tests_test_diag_compare_san_LDFLAGS = $(SANITIZE_FLAGS)
+check_PROGRAMS += analyze/tests/test-diag-compare-san
+TESTS += analyze/tests/test-diag-compare-san
+endif

@@ -41,7 +41,7 @@ take_device(struct tt_read_options *ro, const char *arg)
 
 	if (!(ro->caps & (TT_READ_DEVICE | TT_READ_DEVICES)))
 		return unsupported(ro, "--device", "this command reads every device (--device is for print, "
-				   "validate, analyze, convert and replay)");
+				   "validate, analyze, inspect, convert, replay and diff)");
 	if (tt_parse_int64(arg, &v) < 0 || v < 0 || v > UINT32_MAX)
 		return tt_usage_error(ro->cmd, "--device takes a device id (as 'touchtape print' shows), not '%s'",
 				      arg);
@@ -60,7 +60,7 @@ take_time(struct tt_read_options *ro, int opt, const char *arg)
 
 	if (!(ro->caps & TT_READ_TIME))
 		return unsupported(ro, name, "this command reads the whole recording (--from and --to are for "
-				   "print, validate, analyze, inspect, convert and replay)");
+				   "print, validate, analyze, inspect, convert, replay and diff)");
 	if (tt_parse_duration_us(arg, &v) < 0)
 		return tt_usage_error(ro->cmd, "%s takes a time in the recording (1.5, 250ms, 2s, 1m), not '%s'",
 				      name, arg);

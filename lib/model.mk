@@ -4,6 +4,7 @@ libtouchtape_sources += \
 	lib/model.c lib/model.h lib/model-private.h \
 	lib/model-link.c \
 	lib/detect.c lib/detect.h lib/detect-run.c lib/detect-print.c \
+	lib/diag-tally.c lib/diag-tally.h \
 	lib/model-json.c lib/model-json.h \
 	lib/model-plot.c lib/model-plot.h
 

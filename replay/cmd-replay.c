@@ -80,7 +80,9 @@ usage(FILE *out)
 		"      --start-delay SECONDS  wait before the first frame\n"
 		"      --wait             wait for Enter before starting\n"
 		"      --verify           read the devices back and compare what the kernel\n"
-		"                         delivered with the recording, frame by frame\n"
+		"                         delivered with the recording, frame by frame, and\n"
+		"                         its anomalies (as analyze names them) with those of\n"
+		"                         what was written\n"
 		"      --exact            create the devices with fuzz 0 (no kernel smoothing)\n"
 		"      --allow-keys       also replay the keys that can type or act on your session\n"
 		"                         (letters, digits, Enter, modifiers, F1-F24, power...):\n"
@@ -110,8 +112,9 @@ usage(FILE *out)
 		"Codes the frames use that the device description lacks are added to the\n"
 		"created device where the kernel can create them, said once per device.\n"
 		"\n"
-		"Exit status: 0 replayed (and with --verify, no unexplained difference);\n"
-		"1 refused file (errors in it) or unexplained differences; 2 bad usage, a\n"
+		"Exit status: 0 replayed (and with --verify, no unexplained difference and no\n"
+		"new anomaly); 1 refused file (errors in it), unexplained differences or new\n"
+		"anomalies; 2 bad usage, a\n"
 		"file that cannot be read, devices that cannot be created, a report not\n"
 		"written; 128+N when stopped by signal N (130 for Ctrl-C), after the release.\n"
 		"\n"
@@ -582,7 +585,7 @@ live_conclude(struct live *l, const struct rp_stats *st, struct tt_output *repor
 	if (l->verify) {
 		rp_verify_compare(l->verify, st, stdout, 50, &vres);
 		rp_report_print_verify(stdout, &vres);
-		if (vres.unexplained)
+		if (vres.unexplained || vres.anomalies)
 			status = TT_EXIT_FAILURE;
 	}
 	if (write_report(report, l->s, st, &sum, l->verify ? &vres : NULL) < 0)

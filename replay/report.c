@@ -18,6 +18,8 @@ rp_report_print_verify(FILE *out, const struct rp_verify_result *v)
 		if (v->reasons[r])
 			fprintf(out, "  explained: %zu x %s\n", v->reasons[r], rp_reason_name(r));
 	}
+	fprintf(out, "verify: %" PRIu64 " new anomal%s in the delivered events\n", v->anomalies,
+		v->anomalies == 1 ? "y" : "ies");
 	if (v->ntimed)
 		fprintf(out, "kernel timestamps vs deadlines: median %" PRId64 " us, p99 %" PRId64
 			" us, max %" PRId64 " us; drift %" PRId64 " us (%zu frames)\n",
@@ -30,6 +32,18 @@ summary_json(FILE *f, const char *key, const struct rp_summary *s)
 {
 	fprintf(f, "\"%s\":{\"median_us\":%" PRId64 ",\"p99_us\":%" PRId64 ",\"max_us\":%" PRId64
 		",\"drift_us\":%" PRId64 "}", key, s->median_us, s->p99_us, s->max_us, s->drift_us);
+}
+
+/* As analyze's anomaly_counts: the total, then each kind there is. */
+static void
+new_anomalies_json(FILE *f, const struct rp_verify_result *v)
+{
+	fprintf(f, "\"new_anomaly_counts\":{\"total\":%" PRIu64, v->anomalies);
+	for (unsigned int c = 0; c < TT_CHECK_COUNT; c++) {
+		if (v->new_anomalies[c])
+			fprintf(f, ",\"%s\":%" PRIu64, tt_check_name(c), v->new_anomalies[c]);
+	}
+	fputc('}', f);
 }
 
 void
@@ -51,7 +65,9 @@ rp_report_write(FILE *f, const struct rp_schedule *s, const struct rp_stats *st,
 			fprintf(f, "%s\"%s\":%zu", first ? "" : ",", rp_reason_name(r), v->reasons[r]);
 			first = false;
 		}
-		fprintf(f, "},\"timed_frames\":%zu,", v->ntimed);
+		fputs("},", f);
+		new_anomalies_json(f, v);
+		fprintf(f, ",\"timed_frames\":%zu,", v->ntimed);
 		summary_json(f, "kernel_time_error", &v->kernel);
 		fputc('}', f);
 	}

@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <linux/input.h>
 
+#include "detect.h"
 #include "evdev-capture.h"
 #include "verify.h"
 #include "util-mem.h"
@@ -32,11 +33,104 @@ struct vdev {
 	size_t received_dropped;	/* SYN_DROPPED seen by our reader */
 };
 
+/* The anomalies (lib/detect.h, the pass validate and analyze run) of
+ * what the kernel must deliver and of what it delivered, each stream in
+ * the order it happened. */
+struct vdiag {
+	struct tt_detect *detect;
+	struct tt_diag_tally tally;
+	int64_t first_us;	/* delivered: the first frame's kernel time */
+	bool have_first;
+	struct tt_event *ev;	/* an expected frame converted */
+	size_t cap;
+};
+
 struct rp_verify {
 	const struct rp_schedule *s;
 	struct vdev *devs;
 	size_t reasons[RP_R_COUNT];
+	struct vdiag expected, delivered;
+	int64_t nexpected;	/* the expected stream's clock */
+	struct tt_device *ddevs;	/* the devices as the detection sees them */
 };
+
+/*
+ * The devices the two streams come from, as created: shallow copies of
+ * the schedule's with the state of a new uinput device, every slot empty
+ * and nothing pressed (what the replay then writes sets them up). Their
+ * own slot arrays too: a device given slots for codes its description
+ * lacked (undeclared.h) still points at the reader's, which has fewer.
+ */
+static struct tt_device *
+detect_devices(const struct rp_schedule *s)
+{
+	struct tt_device *ddevs = tt_reallocarray(NULL, s->ndevices ? s->ndevices : 1, sizeof(*ddevs));
+
+	for (size_t i = 0; i < s->ndevices; i++) {
+		struct tt_device *dd = &ddevs[i];
+		*dd = *s->devices[i].dev;
+		dd->slots = NULL;
+		memset(dd->keys_down, 0, sizeof(dd->keys_down));
+		memset(dd->leds_on, 0, sizeof(dd->leds_on));
+		memset(dd->switches_on, 0, sizeof(dd->switches_on));
+		if (tt_device_set_slots(dd, dd->num_slots) < 0)
+			dd->num_slots = 0;
+	}
+	return ddevs;
+}
+
+static void
+vdiag_init(struct vdiag *vd, const struct rp_schedule *s, const struct tt_device *ddevs)
+{
+	vd->detect = tt_detect_new(NULL, NULL, NULL, tt_diag_tally_add, &vd->tally);
+	for (size_t i = 0; i < s->ndevices; i++) {
+		struct tt_record rec = { .type = TT_RECORD_DEVICE, .device = &ddevs[i] };
+		tt_detect_feed(vd->detect, &rec);
+	}
+}
+
+static void
+vdiag_release(struct vdiag *vd)
+{
+	tt_detect_free(vd->detect);
+	free(vd->ev);
+}
+
+static void
+vdiag_feed(struct vdiag *vd, const struct tt_frame *f, size_t line)
+{
+	struct tt_record rec = { .type = TT_RECORD_FRAME, .line = line, .frame = f };
+
+	if (!vd->have_first) {
+		vd->first_us = f->time_us;
+		vd->have_first = true;
+	}
+	tt_detect_feed(vd->detect, &rec);
+}
+
+/* Each expected frame (what the kernel must deliver for a written one:
+ * the recording's frame, or one replay adds to lift or set up touches,
+ * through the kernel's filtering, kernel-model.h) under the line of the
+ * recording's frame (the tag says which; 0 for replay's own) and on a
+ * clock of its own, one microsecond a frame: only their order is known
+ * here. */
+static void
+expected_diag(struct rp_verify *v, uint32_t dev, const struct input_event *ev, size_t n, int64_t tag)
+{
+	struct vdiag *vd = &v->expected;
+	const struct rp_schedule *s = v->s;
+	size_t line = tag >= 0 && s->nframes ? s->frames[(size_t)tag % s->nframes].line : 0;
+
+	if (n > vd->cap) {
+		vd->cap = n;
+		vd->ev = tt_reallocarray(vd->ev, n, sizeof(*vd->ev));
+	}
+	for (size_t i = 0; i < n; i++)
+		vd->ev[i] = (struct tt_event){ .type = ev[i].type, .code = ev[i].code, .value = ev[i].value };
+	struct tt_frame f = { .device = s->devices[dev].dev->id, .time_us = v->nexpected++,
+			      .nevents = (uint32_t)n, .events = vd->ev };
+	vdiag_feed(vd, &f, line);
+}
 
 struct rp_verify *
 rp_verify_new(const struct rp_schedule *s)
@@ -44,6 +138,9 @@ rp_verify_new(const struct rp_schedule *s)
 	struct rp_verify *v = tt_zalloc(sizeof(*v));
 
 	v->s = s;
+	v->ddevs = detect_devices(s);
+	vdiag_init(&v->expected, s, v->ddevs);
+	vdiag_init(&v->delivered, s, v->ddevs);
 	v->devs = tt_reallocarray(NULL, s->ndevices ? s->ndevices : 1, sizeof(*v->devs));
 	memset(v->devs, 0, (s->ndevices ? s->ndevices : 1) * sizeof(*v->devs));
 	for (size_t i = 0; i < s->ndevices; i++)
@@ -67,6 +164,11 @@ rp_verify_free(struct rp_verify *v)
 		free(d->rframes);
 	}
 	free(v->devs);
+	vdiag_release(&v->expected);
+	vdiag_release(&v->delivered);
+	for (size_t i = 0; i < v->s->ndevices; i++)
+		free(v->ddevs[i].slots);
+	free(v->ddevs);
 	free(v);
 }
 
@@ -93,6 +195,10 @@ on_frame(void *userdata, const struct tt_frame *f)
 		rp_evbuf_push(&d->received, e->type, e->code, e->value);
 	}
 	push_frame(&d->rframes, &d->nrframes, &d->rcap, vf);
+	/* Under the recording's device id, as the expected frames are. */
+	struct tt_frame df = *f;
+	df.device = d->v->s->devices[d - d->v->devs].dev->id;
+	vdiag_feed(&d->v->delivered, &df, 0);
 	return 0;
 }
 
@@ -162,6 +268,7 @@ rp_verify_written(struct rp_verify *v, uint32_t dev, const struct input_event *e
 		if (e->type == EV_SYN && e->code == SYN_REPORT) {
 			push_frame(&d->eframes, &d->neframes, &d->ecap,
 				   (struct vframe){ .tag = tag, .first = first, .n = i + 1 - first });
+			expected_diag(v, dev, &d->expected.ev[first], i + 1 - first, tag);
 			first = i + 1;
 		}
 	}
@@ -195,6 +302,32 @@ same_frame(const struct input_event *a, size_t na, const struct input_event *b, 
 			return false;
 	}
 	return true;
+}
+
+/* Anomalies the delivery has beyond what was expected: the replay's (or
+ * the kernel's), never the recording's own, which are expected too, nor
+ * what the kernel's filtering makes of it. */
+static void
+compare_diags(struct rp_verify *v, FILE *out, struct rp_verify_result *res)
+{
+	const struct tt_diag_tally *w = &v->expected.tally, *dl = &v->delivered.tally;
+	enum tt_check kinds[TT_CHECK_COUNT];
+	size_t n;
+
+	tt_detect_finish(v->expected.detect);
+	tt_detect_finish(v->delivered.detect);
+	n = tt_diag_tally_compare(w, dl, TT_TALLY_MORE, 1, NULL, kinds);
+	for (size_t i = 0; i < n; i++) {
+		enum tt_check c = kinds[i];
+		char where[200];
+		uint64_t more = tt_diag_tally_excess(w, dl, 1, c);
+
+		res->new_anomalies[c] = more;
+		res->anomalies += more;
+		tt_diag_tally_where_text(dl, c, v->delivered.first_us, where, sizeof(where));
+		fprintf(out, "anomaly %s (%s): %" PRIu64 " delivered, %" PRIu64 " expected (%s of the delivery)\n",
+			tt_check_name(c), tt_severity_name(tt_check_severity(c)), dl->count[c], w->count[c], where);
+	}
 }
 
 void
@@ -244,6 +377,7 @@ rp_verify_compare(struct rp_verify *v, const struct rp_stats *stats, FILE *out,
 				d->received_dropped ? " (the reader saw SYN_DROPPED: its buffer overflowed)" : "");
 		}
 	}
+	compare_diags(v, out, res);
 	res->ntimed = nerrs;
 	if (nerrs) {
 		res->kernel.median_us = rp_percentile(errs, nerrs, 50);

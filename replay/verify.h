@@ -6,11 +6,19 @@
  * Differences between the recording and the delivery that the model
  * predicts are explained (with their reason); anything else is an
  * unexplained difference, and the replay fails.
+ *
+ * Both streams, what the kernel must deliver and what it delivered, also
+ * go through the pass validate and analyze run (lib/detect.h): an anomaly
+ * the delivery has more of than expected (a jump, a flicker, a
+ * SYN_DROPPED...) fails the replay too, under the catalog's name. What
+ * the recording itself has is expected as well, so it is never blamed on
+ * the replay.
  */
 #pragma once
 
 #include <stdio.h>
 
+#include "diag-tally.h"
 #include "event-loop.h"
 #include "kernel-model.h"
 #include "player.h"
@@ -37,6 +45,9 @@ struct rp_verify_result {
 	size_t received_frames;
 	size_t unexplained;
 	size_t reasons[RP_R_COUNT];
+	/* Anomalies per kind the delivery has beyond what was expected. */
+	uint64_t new_anomalies[TT_CHECK_COUNT];
+	uint64_t anomalies;
 	/* Kernel timestamps against the deadlines, per recorded frame. */
 	size_t ntimed;
 	struct rp_summary kernel;

@@ -45,18 +45,12 @@ for c in print validate analyze convert "replay --dry-run"; do
 	expect_exit 2 "$c --device 7 (not in the file)" -- "$T" $c --device 7 "$s"
 	expect_grep 'no device 7|no device with id 7' "$tmp/err" "$c names the missing device"
 done
+expect_exit 2 "diff --device 7 (not in the files)" -- "$T" diff --device 7 "$s" "$s"
+expect_grep 'no device 7' "$tmp/err" "diff names the missing device"
+expect_exit 0 "diff -d 0 --from/--to (on both files)" -- "$T" diff -d 0 --from 2s --to 2.1s "$s" "$s"
 expect_exit 0 "print -d 0" -- "$T" print -d 0 "$s"
 expect_exit 0 "validate -d 0" -- "$T" validate -d 0 "$s"
-# Options a command cannot honour are refused, and the message says who can.
-expect_exit 2 "diff --device" -- "$T" diff --device 0 "$s" "$s"
-expect_grep 'touchtape diff: --device: .*print' "$tmp/err" "diff --device says which commands take it"
-expect_exit 2 "diff --from" -- "$T" diff --from 1 "$s" "$s"
-expect_grep '--from and --to are for print, validate, analyze, inspect, convert and replay' "$tmp/err" \
-	"diff --from explained"
-
-# Every reading command takes every reading option. Still refused on
-# other branches' commands (to be emptied as they land): the list below.
-pending=" diff:--device diff:--from diff:--to inspect:--device "
+# Every reading command takes every reading option.
 for c in $readers; do
 	case $c in
 	diff) args=("$s" "$s") ;;
@@ -65,7 +59,6 @@ for c in $readers; do
 	*) args=("$s") ;;
 	esac
 	for o in "--device 0" "--from 1s" "--to 2s"; do
-		case $pending in *" $c:${o% *} "*) echo "pending: $c ${o% *}"; continue ;; esac
 		"$T" "$c" $o "${args[@]}" >/dev/null 2>"$tmp/err"
 		[ $? -lt 2 ] && pass "$c accepts $o" || { fail "$c refuses $o"; sed 's/^/  | /' "$tmp/err" >&2; }
 	done

@@ -42,6 +42,11 @@ for name in ntrig atmel synaptics wacom 3m; do
 		is "verify-$name-$mode-exit" 0 "$name ($mode) replays with --verify"
 		expect_grep ', 0 unexplained differences' "$tmp/$name-$mode.log" "$name ($mode): zero unexplained differences"
 		expect_grep '"unexplained":0' "$tmp/$name-$mode.json" "$name ($mode): JSON report says so"
+		# The delivery through analyze's pass: nothing it lacks in
+		# what was expected (the recordings' own anomalies are expected).
+		expect_grep '^verify: 0 new anomalies in the delivered events$' "$tmp/$name-$mode.log" \
+			"$name ($mode): no new anomaly"
+		expect_grep '"new_anomaly_counts":\{"total":0\}' "$tmp/$name-$mode.json" "$name ($mode): JSON: no new anomaly"
 	done
 done
 expect_grep 'explained: [0-9]+ x fuzz-smoothed' "$tmp/3m-fuzz.log" "fuzz smoothing is explained"
@@ -64,6 +69,7 @@ done
 is loop-exit 0 "--loop 3 --verify"
 expect_grep 'in 3 loops' "$tmp/loop.log" "--loop 3 played three times"
 expect_grep ', 0 unexplained differences' "$tmp/loop.log" "--loop 3: zero unexplained differences"
+expect_grep '^verify: 0 new anomalies' "$tmp/loop.log" "--loop 3: each loop's anomalies expected, none new"
 is loop-touch_downs 3 "--loop 3: three touch sequences, released between"
 is loop-active_at_end 0 "--loop 3: released at the end"
 

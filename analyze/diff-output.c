@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/* touchtape diff's output: a line per difference, or one JSON document
+ * (--json) through the one emitter. See diff.h. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "diff.h"
+#include "util-plural.h"
+
+#define DIFF_JSON_VERSION 1
+
+static const char ignored[] = "absolute times, device ids and nodes, the \"touchtape replay: \" name prefix, "
+			      "tracking ID values, XI device and touch ids, X server times, latencies";
+
+static void
+json_line(struct tt_json_emit *j, const char *key, size_t line)
+{
+	tt_json_emit_key(j, key);
+	if (line)
+		tt_json_emit_int(j, (int64_t)line);
+	else
+		tt_json_emit_null(j);
+}
+
+void
+diff_difference(struct differ *df, size_t la, size_t lb, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	df->ndiff++;
+	if (df->json) {
+		tt_json_emit_object_begin(df->json);
+		json_line(df->json, "a_line", la);
+		json_line(df->json, "b_line", lb);
+		tt_json_emit_key(df->json, "message");
+		tt_json_emit_string(df->json, msg);
+		tt_json_emit_object_end(df->json);
+		return;
+	}
+	if (la)
+		printf("%s:%zu", df->a->name, la);
+	else
+		printf("%s:-", df->a->name);
+	if (lb)
+		printf(" %s:%zu: %s\n", df->b->name, lb, msg);
+	else
+		printf(" %s:-: %s\n", df->b->name, msg);
+}
+
+bool
+diff_xi_compared(const struct differ *df)
+{
+	return !df->o->kernel_only && df->a->has_xi && df->b->has_xi;
+}
+
+/* Why XI data is not compared, or NULL when it is. */
+static const char *
+xi_skipped(const struct differ *df, char *buf, size_t size)
+{
+	if (diff_xi_compared(df))
+		return NULL;
+	if (df->o->kernel_only)
+		return "XI data ignored (--kernel-only)";
+	if (!df->a->has_xi && !df->b->has_xi)
+		return NULL;
+	snprintf(buf, size, "XI data only in %s: not compared", df->a->has_xi ? df->a->name : df->b->name);
+	return buf;
+}
+
+static void
+side_json(struct tt_json_emit *j, const char *key, const struct side *s)
+{
+	uint64_t total = 0;
+
+	tt_json_emit_key(j, key);
+	tt_json_emit_object_begin(j);
+	tt_json_emit_key(j, "file");
+	tt_json_emit_string(j, s->name);
+	tt_json_emit_key(j, "format");
+	tt_json_emit_string(j, tt_file_format_name(tt_reader_format(s->r)));
+	tt_json_emit_key(j, "touches");
+	tt_json_emit_int(j, (int64_t)s->nk);
+	tt_json_emit_key(j, "xi_touches");
+	tt_json_emit_int(j, (int64_t)s->nx);
+	/* As analyze --json writes them: the total, then each kind seen. */
+	for (unsigned int c = 0; c < TT_CHECK_COUNT; c++)
+		total += s->diags.count[c];
+	tt_json_emit_key(j, "anomaly_counts");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_key(j, "total");
+	tt_json_emit_int(j, (int64_t)total);
+	for (unsigned int c = 0; c < TT_CHECK_COUNT; c++) {
+		if (!s->diags.count[c])
+			continue;
+		tt_json_emit_key(j, tt_check_name(c));
+		tt_json_emit_int(j, (int64_t)s->diags.count[c]);
+	}
+	tt_json_emit_object_end(j);
+	tt_json_emit_object_end(j);
+}
+
+static void
+begin_json(struct differ *df, const char *xi_note)
+{
+	struct tt_json_emit *j = df->json;
+
+	tt_json_emit_object_begin(j);
+	tt_json_emit_key(j, "diff_version");
+	tt_json_emit_int(j, DIFF_JSON_VERSION);
+	side_json(j, "a", df->a);
+	side_json(j, "b", df->b);
+	tt_json_emit_key(j, "ignored");
+	tt_json_emit_string(j, ignored);
+	tt_json_emit_key(j, "xi_compared");
+	tt_json_emit_bool(j, diff_xi_compared(df));
+	tt_json_emit_key(j, "xi_note");
+	tt_json_emit_string(j, xi_note);
+	tt_json_emit_key(j, "differences");
+	tt_json_emit_array_begin(j);
+}
+
+void
+diff_output_begin(struct differ *df)
+{
+	const struct side *a = df->a, *b = df->b;
+	char buf[300];
+	const char *xi_note = xi_skipped(df, buf, sizeof(buf));
+
+	if (df->json) {
+		begin_json(df, xi_note);
+		return;
+	}
+	printf("# comparing %s (%zu %s, %zu XI) with %s (%zu %s, %zu XI)\n", a->name, a->nk,
+	       tt_plural(a->nk, "touch", "touches"), a->nx, b->name, b->nk,
+	       tt_plural(b->nk, "touch", "touches"), b->nx);
+	printf("# ignored: %s\n", ignored);
+	if (xi_note)
+		printf("# %s\n", xi_note);
+}
+
+void
+diff_output_end(struct differ *df)
+{
+	struct tt_json_emit *j = df->json;
+
+	if (!j) {
+		diff_compare_diags(df);
+		printf("%zu difference%s\n", df->ndiff, tt_plural_s(df->ndiff));
+		return;
+	}
+	tt_json_emit_array_end(j);
+	diff_compare_diags(df);
+	tt_json_emit_key(j, "count");
+	tt_json_emit_int(j, (int64_t)df->ndiff);
+	tt_json_emit_object_end(j);
+	fputc('\n', stdout);
+}
