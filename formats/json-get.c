@@ -52,6 +52,18 @@ lookup(struct json_object *o, const char *key, bool required,
 	return 1;
 }
 
+/* lookup(), and the key quoted in @what (96 bytes) for the value's messages. */
+static int
+lookup_named(struct json_object *o, const char *key, bool required,
+	     struct json_object **v, char what[static 96], struct jerr *err)
+{
+	int rc = lookup(o, key, required, v, err);
+
+	if (rc > 0)
+		snprintf(what, 96, "\"%s\"", key);
+	return rc;
+}
+
 static int
 get_typed(struct json_object *o, const char *key, bool required, enum json_type t,
 	  const char *word, struct json_object **out, struct jerr *err)
@@ -107,12 +119,9 @@ jget_int(struct json_object *o, const char *key, bool required,
 {
 	struct json_object *v;
 	char what[96];
-	int rc = lookup(o, key, required, &v, err);
+	int rc = lookup_named(o, key, required, &v, what, err);
 
-	if (rc <= 0)
-		return rc;
-	snprintf(what, sizeof(what), "\"%s\"", key);
-	return jval_int(v, what, min, max, out, err);
+	return rc <= 0 ? rc : jval_int(v, what, min, max, out, err);
 }
 
 int
@@ -135,12 +144,9 @@ jget_double(struct json_object *o, const char *key, bool required,
 {
 	struct json_object *v;
 	char what[96];
-	int rc = lookup(o, key, required, &v, err);
+	int rc = lookup_named(o, key, required, &v, what, err);
 
-	if (rc <= 0)
-		return rc;
-	snprintf(what, sizeof(what), "\"%s\"", key);
-	return jval_double(v, what, out, err);
+	return rc <= 0 ? rc : jval_double(v, what, out, err);
 }
 
 int
