@@ -52,6 +52,18 @@ lookup(struct json_object *o, const char *key, bool required,
 	return 1;
 }
 
+/* lookup(), and the key quoted in @what (96 bytes) for the value's messages. */
+static int
+lookup_named(struct json_object *o, const char *key, bool required,
+	     struct json_object **v, char what[static 96], struct jerr *err)
+{
+	int rc = lookup(o, key, required, v, err);
+
+	if (rc > 0)
+		snprintf(what, 96, "\"%s\"", key);
+	return rc;
+}
+
 static int
 get_typed(struct json_object *o, const char *key, bool required, enum json_type t,
 	  const char *word, struct json_object **out, struct jerr *err)
@@ -107,12 +119,9 @@ jget_int(struct json_object *o, const char *key, bool required,
 {
 	struct json_object *v;
 	char what[96];
-	int rc = lookup(o, key, required, &v, err);
+	int rc = lookup_named(o, key, required, &v, what, err);
 
-	if (rc <= 0)
-		return rc;
-	snprintf(what, sizeof(what), "\"%s\"", key);
-	return jval_int(v, what, min, max, out, err);
+	return rc <= 0 ? rc : jval_int(v, what, min, max, out, err);
 }
 
 int
@@ -135,12 +144,9 @@ jget_double(struct json_object *o, const char *key, bool required,
 {
 	struct json_object *v;
 	char what[96];
-	int rc = lookup(o, key, required, &v, err);
+	int rc = lookup_named(o, key, required, &v, what, err);
 
-	if (rc <= 0)
-		return rc;
-	snprintf(what, sizeof(what), "\"%s\"", key);
-	return jval_double(v, what, out, err);
+	return rc <= 0 ? rc : jval_double(v, what, out, err);
 }
 
 int
@@ -218,4 +224,95 @@ jkey_code(const char *key, unsigned int type, unsigned int *out, struct jerr *er
 				tt_type_label(tbuf, sizeof(tbuf), type));
 	}
 	return 1;
+}
+
+/* An integer key into a field of 32 or 64 bits. */
+static int
+get_int_field(struct json_object *o, const struct jfield *f, void *field, struct jerr *err)
+{
+	int64_t v;
+	int rc = jget_int(o, f->key, f->required, f->min, f->max, &v, err);
+
+	if (rc <= 0)
+		return rc;
+	if (f->kind == JF_INT32)
+		*(int32_t *)field = (int32_t)v;
+	else if (f->kind == JF_UINT32)
+		*(uint32_t *)field = (uint32_t)v;
+	else
+		*(int64_t *)field = v;
+	return 1;
+}
+
+/* An object or array key handed on to the field's own parser. */
+static int
+get_nested_field(struct json_object *o, const struct jfield *f, void *field, struct jerr *err)
+{
+	struct json_object *v;
+	int rc;
+
+	if (f->kind == JF_OBJECT)
+		rc = jget_object(o, f->key, f->required, &v, err);
+	else
+		rc = jget_array(o, f->key, f->required, &v, err);
+	if (rc <= 0)
+		return rc;
+	return f->parse(field, v, err);
+}
+
+static int
+get_field(struct json_object *o, const struct jfield *f, void *base, struct jerr *err)
+{
+	void *field = (char *)base + f->offset;
+
+	switch (f->kind) {
+	case JF_STRING:
+		return jget_string(o, f->key, f->required, field, err);
+	case JF_BOOL:
+		return jget_bool(o, f->key, f->required, field, err);
+	case JF_INT32:
+	case JF_UINT32:
+	case JF_INT64:
+		return get_int_field(o, f, field, err);
+	case JF_DOUBLE:
+		return jget_double(o, f->key, f->required, field, err);
+	case JF_OBJECT:
+	case JF_ARRAY:
+		return get_nested_field(o, f, field, err);
+	case JF_CUSTOM:
+		return f->parse(field, o, err);
+	}
+	return jerr_set(err, "\"%s\": no reader for this kind of key", f->key);
+}
+
+int
+jget_fields(struct json_object *o, const struct jfield *fields, size_t n,
+	    void *base, struct jerr *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = get_field(o, &fields[i], base, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+jval_objects(struct json_object *arr, const char *what,
+	     const struct jfield *fields, size_t nfields,
+	     void *items, size_t size, struct jerr *err)
+{
+	size_t n = json_object_array_length(arr);
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(arr, i);
+		int rc;
+
+		if (!json_object_is_type(o, json_type_object))
+			return jerr_set(err, "%s entries must be objects", what);
+		rc = jget_fields(o, fields, nfields, (char *)items + i * size, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }

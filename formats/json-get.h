@@ -44,3 +44,39 @@ int jval_code(struct json_object *v, const char *what, unsigned int type,
 	      unsigned int *out, struct jerr *err);
 /* Same, for an object key (a string: a name or a decimal number). */
 int jkey_code(const char *key, unsigned int type, unsigned int *out, struct jerr *err);
+
+/* An object's keys as a table, read in order into the struct at @base:
+ * the first bad key is the one named, as with a chain of getters. */
+enum jfield_kind {
+	JF_STRING,	/* char *: a sanitized copy */
+	JF_BOOL,	/* bool */
+	JF_INT32,	/* int32_t within [min, max] */
+	JF_UINT32,	/* uint32_t within [min, max] */
+	JF_INT64,	/* int64_t within [min, max] */
+	JF_DOUBLE,	/* double */
+	JF_OBJECT,	/* parse(base + offset, the object) */
+	JF_ARRAY,	/* parse(base + offset, the array) */
+	JF_CUSTOM,	/* parse(base + offset, the containing object): the
+			   parser reads its key itself */
+};
+
+struct jfield {
+	const char *key;
+	enum jfield_kind kind;
+	bool required;
+	int64_t min;
+	int64_t max;
+	size_t offset;
+	int (*parse)(void *field, struct json_object *v, struct jerr *err);
+};
+
+/* 0 when every key is absent-and-optional or good, -EINVAL otherwise;
+ * what was read before a bad key stays in @base for its owner to free. */
+int jget_fields(struct json_object *o, const struct jfield *fields, size_t n,
+		void *base, struct jerr *err);
+
+/* Each item of the array @arr, an object, read with @fields into the
+ * @size-byte elements of @items; @what names the array in messages. */
+int jval_objects(struct json_object *arr, const char *what,
+		 const struct jfield *fields, size_t nfields,
+		 void *items, size_t size, struct jerr *err);

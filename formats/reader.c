@@ -141,6 +141,90 @@ contains(const char *head, size_t len, const char *needle)
 	return memmem(head, len, needle, strlen(needle)) != NULL;
 }
 
+/* hid-recorder: "R:" (report descriptor) lines, which evemu never writes,
+ * or the descriptor decoded in "# 0x05, 0x0d, // Usage Page" comments
+ * that can fill the first kilobytes. */
+static bool
+is_hid_recorder(const char *head, size_t len)
+{
+	return starts_with(head, len, "R: ") || contains(head, len, "\nR: ") ||
+	       (contains(head, len, "# 0x") && contains(head, len, "// Usage Page ("));
+}
+
+static bool
+is_proc_devices(const char *head, size_t len)
+{
+	return contains(head, len, "I: Bus=") && contains(head, len, "\nN: Name=");
+}
+
+static bool
+is_timeline(const char *head, size_t len)
+{
+	return len > 0 && head[0] == '{';
+}
+
+static bool
+is_evemu(const char *head, size_t len)
+{
+	static const char *const starts[] = { "# EVEMU", "N: ", "I: ", "E: " };
+	static const char *const lines[] = { "\n# EVEMU ", "\nN: ", "\nE: " };
+
+	for (size_t i = 0; i < ARRAY_LENGTH(starts); i++) {
+		if (starts_with(head, len, starts[i]))
+			return true;
+	}
+	for (size_t i = 0; i < ARRAY_LENGTH(lines); i++) {
+		if (contains(head, len, lines[i]))
+			return true;
+	}
+	return false;
+}
+
+static bool
+is_evtest(const char *head, size_t len)
+{
+	return starts_with(head, len, "Input driver version is") ||
+	       contains(head, len, "\nInput driver version is") ||
+	       contains(head, len, "Testing ... (interrupt to exit)");
+}
+
+/* Only comments so far: an evemu file with a long evtest-style header,
+ * unless the comments lead into a libinput-record file. */
+static bool
+is_commented_evemu(const char *head, size_t len)
+{
+	return head[0] == '#' &&
+	       (contains(head, len, "\nI: ") || contains(head, len, "Input device name:")) &&
+	       !contains(head, len, "ndevices:") && !contains(head, len, "\nversion: ");
+}
+
+static bool
+is_libinput_record(const char *head, size_t len)
+{
+	return contains(head, len, "ndevices:") || starts_with(head, len, "version: 1") ||
+	       (starts_with(head, len, "#") && contains(head, len, "\nversion: ")) ||
+	       starts_with(head, len, "---");
+}
+
+/* In this order: evemu before evtest, as evemu files may quote evtest
+ * output in their comments or follow pasted terminal text. */
+static const struct format_rule {
+	bool (*matches)(const char *head, size_t len);
+	enum tt_file_format format;
+	const char *why;	/* for TT_FORMAT_UNKNOWN */
+} format_rules[] = {
+	{ is_hid_recorder, TT_FORMAT_UNKNOWN,
+	  "this looks like hid-recorder output (raw HID reports); record the evdev device with touchtape record instead" },
+	{ is_proc_devices, TT_FORMAT_UNKNOWN,
+	  "this looks like /proc/bus/input/devices, a device list without events" },
+	{ is_timeline, TT_FORMAT_TIMELINE, NULL },
+	{ is_evemu, TT_FORMAT_EVEMU, NULL },
+	{ is_evtest, TT_FORMAT_UNKNOWN,
+	  "this looks like an evtest dump, which lacks the device description needed to replay it; record with touchtape record or evemu-record instead" },
+	{ is_commented_evemu, TT_FORMAT_EVEMU, NULL },
+	{ is_libinput_record, TT_FORMAT_LIBINPUT, NULL },
+};
+
 enum tt_file_format
 tt_detect_format(const char *head, size_t len, const char **why)
 {
@@ -159,44 +243,12 @@ tt_detect_format(const char *head, size_t len, const char **why)
 		*why = "the file is empty";
 		return TT_FORMAT_UNKNOWN;
 	}
-	/* hid-recorder: "R:" (report descriptor) lines, which evemu never
-	 * writes, or the descriptor decoded in "# 0x05, 0x0d, // Usage Page"
-	 * comments that can fill the first kilobytes. */
-	if (starts_with(head, len, "R: ") || contains(head, len, "\nR: ") ||
-	    (contains(head, len, "# 0x") && contains(head, len, "// Usage Page ("))) {
-		*why = "this looks like hid-recorder output (raw HID reports); record the evdev device with touchtape record instead";
-		return TT_FORMAT_UNKNOWN;
+	for (size_t r = 0; r < ARRAY_LENGTH(format_rules); r++) {
+		if (format_rules[r].matches(head, len)) {
+			*why = format_rules[r].why;
+			return format_rules[r].format;
+		}
 	}
-	if (contains(head, len, "I: Bus=") && contains(head, len, "\nN: Name=")) {
-		*why = "this looks like /proc/bus/input/devices, a device list without events";
-		return TT_FORMAT_UNKNOWN;
-	}
-	if (head[0] == '{')
-		return TT_FORMAT_TIMELINE;
-	/* evemu before the evtest check: evemu files may quote evtest
-	 * output in their comments, or follow pasted terminal text. */
-	if (starts_with(head, len, "# EVEMU") || contains(head, len, "\n# EVEMU ") ||
-	    starts_with(head, len, "N: ") || starts_with(head, len, "I: ") ||
-	    starts_with(head, len, "E: ") || contains(head, len, "\nN: ") ||
-	    contains(head, len, "\nE: "))
-		return TT_FORMAT_EVEMU;
-	if (starts_with(head, len, "Input driver version is") ||
-	    contains(head, len, "\nInput driver version is") ||
-	    contains(head, len, "Testing ... (interrupt to exit)")) {
-		*why = "this looks like an evtest dump, which lacks the device description needed to replay it; record with touchtape record or evemu-record instead";
-		return TT_FORMAT_UNKNOWN;
-	}
-	if (head[0] == '#' && (contains(head, len, "\nI: ") || contains(head, len, "Input device name:"))) {
-		/* Only comments so far: an evemu file with a long
-		 * evtest-style header. */
-		if (!contains(head, len, "ndevices:") && !contains(head, len, "\nversion: "))
-			return TT_FORMAT_EVEMU;
-	}
-	if (contains(head, len, "ndevices:") || starts_with(head, len, "version: 1") ||
-	    (starts_with(head, len, "#") && contains(head, len, "\nversion: ")) ||
-	    starts_with(head, len, "---"))
-		return TT_FORMAT_LIBINPUT;
-
 	*why = "not a touchtape timeline, evemu or libinput-record file";
 	return TT_FORMAT_UNKNOWN;
 }
@@ -282,6 +334,19 @@ tt_reader_open_fd(int fd, const char *name, struct tt_reader **out, char **why_o
 	return 0;
 }
 
+/* The descriptor to read @path from ("-": a copy of stdin), or -errno. */
+static int
+open_input(const char *path)
+{
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		fd = dup(STDIN_FILENO);
+	else
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 int
 tt_reader_open_why(const char *path, struct tt_reader **out, char **why)
 {
@@ -289,21 +354,13 @@ tt_reader_open_why(const char *path, struct tt_reader **out, char **why)
 
 	if (why)
 		*why = NULL;
-	if (strcmp(path, "-") == 0) {
-		fd = dup(STDIN_FILENO);
-		if (fd < 0)
-			goto fail;
-		return tt_reader_open_fd(fd, "<stdin>", out, why);
+	fd = open_input(path);
+	if (fd < 0) {
+		if (why && asprintf(why, "%s: %s", path, strerror(-fd)) < 0)
+			*why = NULL;
+		return fd;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto fail;
-	return tt_reader_open_fd(fd, path, out, why);
-fail:;
-	int rc = -errno;
-	if (why && asprintf(why, "%s: %s", path, strerror(-rc)) < 0)
-		*why = NULL;
-	return rc;
+	return tt_reader_open_fd(fd, strcmp(path, "-") == 0 ? "<stdin>" : path, out, why);
 }
 
 int

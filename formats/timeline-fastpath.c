@@ -21,6 +21,7 @@
 #include "evnames.h"
 #include "reader-private.h"
 #include "timeline-fastpath.h"
+#include "util-mem.h"
 
 static int code_max[EV_CNT];
 static bool code_max_ready;
@@ -88,65 +89,97 @@ integer(struct cursor *c, int64_t min, int64_t max, int64_t *out)
 	return true;
 }
 
+/* {"type":"frame","dev":D,"t":T and its flags, up to the events' "[". */
+static bool
+frame_head(struct cursor *c, int64_t *dev, int64_t *t, uint32_t *flags)
+{
+#define FLAG_KEY(s, flag) { s, sizeof(s) - 1, flag }
+	static const struct { const char *lit; size_t len; uint32_t flag; } flag_keys[] = {
+		FLAG_KEY(",\"dropped\":true", TT_FRAME_DROPPED),
+		FLAG_KEY(",\"resync\":true", TT_FRAME_RESYNC),
+		FLAG_KEY(",\"incomplete\":true", TT_FRAME_INCOMPLETE),
+	};
+#undef FLAG_KEY
+
+	if (!LIT(c, "{\"type\":\"frame\",\"dev\":") ||
+	    !integer(c, 0, UINT32_MAX, dev) ||
+	    !LIT(c, ",\"t\":") ||
+	    !integer(c, -TT_MAX_TIME_US, TT_MAX_TIME_US, t))
+		return false;
+	*flags = 0;
+	/* In the writer's order, each at most once. */
+	for (size_t i = 0; i < ARRAY_LENGTH(flag_keys); i++) {
+		if (lit(c, flag_keys[i].lit, flag_keys[i].len))
+			*flags |= flag_keys[i].flag;
+	}
+	return LIT(c, ",\"ev\":[");
+}
+
+/* One [type,code,value(,offset)] with every number in its range. */
+static bool
+frame_event(struct cursor *c, struct tt_event *out)
+{
+	int64_t v[4] = { 0 };
+
+	if (!LIT(c, "[") ||
+	    !integer(c, 0, EV_MAX, &v[0]) || !LIT(c, ",") ||
+	    !integer(c, 0, code_max[v[0]], &v[1]) || !LIT(c, ",") ||
+	    !integer(c, INT32_MIN, INT32_MAX, &v[2]))
+		return false;
+	if (code_max[v[0]] < 0)
+		return false;
+	if (LIT(c, ",") && !integer(c, INT32_MIN, INT32_MAX, &v[3]))
+		return false;
+	if (!LIT(c, "]"))
+		return false;
+	*out = (struct tt_event){ (uint16_t)v[0], (uint16_t)v[1], (int32_t)v[2], (int32_t)v[3] };
+	return true;
+}
+
+/* The events after "ev":[ up to and with the closing ]; their count in *n. */
+static bool
+frame_events(struct tt_reader *r, struct cursor *c, uint32_t *n)
+{
+	struct tt_event ev;
+	uint32_t count = 0;
+
+	if (LIT(c, "]")) {
+		*n = 0;
+		return true;
+	}
+	do {
+		if (count >= TT_MAX_FRAME_EVENTS || !frame_event(c, &ev))
+			return false;
+		reader_frame_reserve(r, count + 1);
+		r->frame.events[count++] = ev;
+	} while (LIT(c, ","));
+	if (!LIT(c, "]"))
+		return false;
+	*n = count;
+	return true;
+}
+
 int
 timeline_fast_frame(struct tt_reader *r, const char *line, size_t len, struct tt_record *rec)
 {
 	struct cursor c = { line, line + len };
 	struct tt_frame *f = &r->frame;
-	int64_t dev, t, v[4];
-	uint32_t flags = 0, n = 0;
+	int64_t dev, t;
+	uint32_t flags;
+	uint32_t n;
 
 	/* Trailing spaces, tabs and \r are whitespace to json-c too. */
 	while (c.end > c.p && (c.end[-1] == ' ' || c.end[-1] == '\t' || c.end[-1] == '\r'))
 		c.end--;
 
-	if (!LIT(&c, "{\"type\":\"frame\",\"dev\":") ||
-	    !integer(&c, 0, UINT32_MAX, &dev) ||
-	    !LIT(&c, ",\"t\":") ||
-	    !integer(&c, -TT_MAX_TIME_US, TT_MAX_TIME_US, &t))
-		return 0;
-	if (LIT(&c, ",\"dropped\":true"))
-		flags |= TT_FRAME_DROPPED;
-	if (LIT(&c, ",\"resync\":true"))
-		flags |= TT_FRAME_RESYNC;
-	if (LIT(&c, ",\"incomplete\":true"))
-		flags |= TT_FRAME_INCOMPLETE;
-	if (!LIT(&c, ",\"ev\":["))
+	if (!frame_head(&c, &dev, &t, &flags))
 		return 0;
 	if (!reader_find_device(r, (uint32_t)dev))
 		return 0;
 	if (!code_max_ready)
 		init_code_max();
-
-	if (!LIT(&c, "]")) {
-		for (;;) {
-			int k = 0;
-
-			if (n >= TT_MAX_FRAME_EVENTS || !LIT(&c, "["))
-				return 0;
-			if (!integer(&c, 0, EV_MAX, &v[0]) || !LIT(&c, ",") ||
-			    !integer(&c, 0, code_max[v[0]], &v[1]) || !LIT(&c, ",") ||
-			    !integer(&c, INT32_MIN, INT32_MAX, &v[2]))
-				return 0;
-			if (code_max[v[0]] < 0)
-				return 0;
-			k = 3;
-			if (LIT(&c, ",")) {
-				if (!integer(&c, INT32_MIN, INT32_MAX, &v[3]))
-					return 0;
-				k = 4;
-			}
-			if (!LIT(&c, "]"))
-				return 0;
-			reader_frame_reserve(r, n + 1);
-			f->events[n++] = (struct tt_event){ (uint16_t)v[0], (uint16_t)v[1],
-							    (int32_t)v[2], k == 4 ? (int32_t)v[3] : 0 };
-			if (LIT(&c, "]"))
-				break;
-			if (!LIT(&c, ","))
-				return 0;
-		}
-	}
+	if (!frame_events(r, &c, &n))
+		return 0;
 	if (!LIT(&c, "}") || c.p != c.end)
 		return 0;
 

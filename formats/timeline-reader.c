@@ -117,8 +117,10 @@ parse_code_list(struct json_object *arr, unsigned int type, uint8_t *bits,
 }
 
 static int
-parse_codes(struct tt_device *dev, struct json_object *codes, struct jerr *err)
+parse_codes(void *device, struct json_object *codes, struct jerr *err)
 {
+	struct tt_device *dev = device;
+
 	json_object_object_foreach(codes, tkey, list) {
 		unsigned int type;
 		char what[64];
@@ -141,8 +143,10 @@ parse_codes(struct tt_device *dev, struct json_object *codes, struct jerr *err)
 }
 
 static int
-parse_absinfo(struct tt_device *dev, struct json_object *abs, struct jerr *err)
+parse_absinfo(void *device, struct json_object *abs, struct jerr *err)
 {
+	struct tt_device *dev = device;
+
 	json_object_object_foreach(abs, ckey, info) {
 		unsigned int code;
 		struct tt_absinfo a;
@@ -233,8 +237,9 @@ parse_mt(struct tt_device *dev, struct json_object *mt, struct jerr *err)
 }
 
 static int
-parse_state(struct tt_device *dev, struct json_object *st, struct jerr *err)
+parse_state(void *device, struct json_object *st, struct jerr *err)
 {
+	struct tt_device *dev = device;
 	static const struct {
 		const char *key;
 		unsigned int type;
@@ -264,8 +269,9 @@ parse_state(struct tt_device *dev, struct json_object *st, struct jerr *err)
 }
 
 static int
-parse_input_id(struct tt_device *dev, struct json_object *id, struct jerr *err)
+parse_input_id(void *device, struct json_object *id, struct jerr *err)
 {
+	struct tt_device *dev = device;
 	int64_t v[4] = { 0 };
 	static const char *const keys[] = { "bustype", "vendor", "product", "version" };
 
@@ -282,8 +288,9 @@ parse_input_id(struct tt_device *dev, struct json_object *id, struct jerr *err)
 }
 
 static int
-parse_props(struct tt_device *dev, struct json_object *props, struct jerr *err)
+parse_props(void *device, struct json_object *props, struct jerr *err)
 {
+	struct tt_device *dev = device;
 	size_t n = json_object_array_length(props);
 
 	for (size_t i = 0; i < n; i++) {
@@ -306,61 +313,65 @@ parse_props(struct tt_device *dev, struct json_object *props, struct jerr *err)
 }
 
 static int
+parse_rep(void *device, struct json_object *rep, struct jerr *err)
+{
+	static const struct jfield fields[] = {
+		{ "delay", JF_INT32, true, 0, INT32_MAX, offsetof(struct tt_device, rep_delay), NULL },
+		{ "period", JF_INT32, true, 0, INT32_MAX, offsetof(struct tt_device, rep_period), NULL },
+	};
+
+	return jget_fields(rep, fields, ARRAY_LENGTH(fields), device, err);
+}
+
+/* "mt", then whether the slot count agrees with the codes read before it. */
+static int
+parse_device_mt(void *device, struct json_object *mt, struct jerr *err)
+{
+	struct tt_device *dev = device;
+	int rc = parse_mt(dev, mt, err);
+
+	if (rc < 0 || dev->mt_protocol != TT_MT_B)
+		return rc;
+	if (!tt_device_has(dev, EV_ABS, ABS_MT_SLOT))
+		return jerr_set(err, "\"mt\" says protocol B but the device has no ABS_MT_SLOT");
+	if (dev->abs[ABS_MT_SLOT].maximum != (int32_t)dev->num_slots - 1)
+		return jerr_set(err, "\"mt\".\"slots\" is %u but ABS_MT_SLOT's max is %d",
+				dev->num_slots, dev->abs[ABS_MT_SLOT].maximum);
+	return 0;
+}
+
+#define DEV_FIELD(key, kind, req, min, max, member, parse) \
+	{ key, kind, req, min, max, offsetof(struct tt_device, member), parse }
+#define DEV_SECTION(key, kind, req, parse) { key, kind, req, 0, 0, 0, parse }
+
+/* A device record's keys after "id", in the order they are checked. */
+static const struct jfield device_fields[] = {
+	DEV_FIELD("name", JF_STRING, true, 0, 0, name, NULL),
+	DEV_FIELD("node", JF_STRING, false, 0, 0, node, NULL),
+	DEV_FIELD("phys", JF_STRING, false, 0, 0, phys, NULL),
+	DEV_FIELD("uniq", JF_STRING, false, 0, 0, uniq, NULL),
+	DEV_SECTION("input_id", JF_OBJECT, true, parse_input_id),
+	DEV_FIELD("driver_version", JF_UINT32, false, 0, UINT32_MAX, driver_version, NULL),
+	DEV_SECTION("properties", JF_ARRAY, false, parse_props),
+	DEV_SECTION("codes", JF_OBJECT, true, parse_codes),
+	DEV_SECTION("absinfo", JF_OBJECT, false, parse_absinfo),
+	DEV_SECTION("rep", JF_OBJECT, false, parse_rep),
+	DEV_SECTION("mt", JF_OBJECT, false, parse_device_mt),
+	DEV_SECTION("state", JF_OBJECT, false, parse_state),
+	DEV_FIELD("grabbed_by_other", JF_BOOL, false, 0, 0, grabbed_by_other, NULL),
+};
+
+static int
 parse_device(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
 {
 	_cleanup_(tt_device_freep) struct tt_device *dev = NULL;
-	struct json_object *sub;
 	int64_t v;
 	int rc;
 
 	if ((rc = jget_int(o, "id", true, 0, UINT32_MAX, &v, err)) < 0)
 		return rc;
 	dev = tt_device_new((uint32_t)v);
-	if ((rc = jget_string(o, "name", true, &dev->name, err)) < 0 ||
-	    (rc = jget_string(o, "node", false, &dev->node, err)) < 0 ||
-	    (rc = jget_string(o, "phys", false, &dev->phys, err)) < 0 ||
-	    (rc = jget_string(o, "uniq", false, &dev->uniq, err)) < 0)
-		return rc;
-	if ((rc = jget_object(o, "input_id", true, &sub, err)) < 0 ||
-	    (rc = parse_input_id(dev, sub, err)) < 0)
-		return rc;
-	if ((rc = jget_int(o, "driver_version", false, 0, UINT32_MAX, &v, err)) < 0)
-		return rc;
-	if (rc > 0)
-		dev->driver_version = (uint32_t)v;
-	if ((rc = jget_array(o, "properties", false, &sub, err)) < 0 ||
-	    (rc > 0 && (rc = parse_props(dev, sub, err)) < 0))
-		return rc;
-	if ((rc = jget_object(o, "codes", true, &sub, err)) < 0 ||
-	    (rc = parse_codes(dev, sub, err)) < 0)
-		return rc;
-	if ((rc = jget_object(o, "absinfo", false, &sub, err)) < 0 ||
-	    (rc > 0 && (rc = parse_absinfo(dev, sub, err)) < 0))
-		return rc;
-	rc = jget_object(o, "rep", false, &sub, err);
-	if (rc < 0)
-		return rc;
-	if (rc > 0) {
-		if ((rc = jget_int(sub, "delay", true, 0, INT32_MAX, &v, err)) < 0)
-			return rc;
-		dev->rep_delay = (int32_t)v;
-		if ((rc = jget_int(sub, "period", true, 0, INT32_MAX, &v, err)) < 0)
-			return rc;
-		dev->rep_period = (int32_t)v;
-	}
-	if ((rc = jget_object(o, "mt", false, &sub, err)) < 0 ||
-	    (rc > 0 && (rc = parse_mt(dev, sub, err)) < 0))
-		return rc;
-	if (dev->mt_protocol == TT_MT_B && !tt_device_has(dev, EV_ABS, ABS_MT_SLOT))
-		return jerr_set(err, "\"mt\" says protocol B but the device has no ABS_MT_SLOT");
-	if (dev->mt_protocol == TT_MT_B &&
-	    dev->abs[ABS_MT_SLOT].maximum != (int32_t)dev->num_slots - 1)
-		return jerr_set(err, "\"mt\".\"slots\" is %u but ABS_MT_SLOT's max is %d",
-				dev->num_slots, dev->abs[ABS_MT_SLOT].maximum);
-	if ((rc = jget_object(o, "state", false, &sub, err)) < 0 ||
-	    (rc > 0 && (rc = parse_state(dev, sub, err)) < 0))
-		return rc;
-	if ((rc = jget_bool(o, "grabbed_by_other", false, &dev->grabbed_by_other, err)) < 0)
+	if ((rc = jget_fields(o, device_fields, ARRAY_LENGTH(device_fields), dev, err)) < 0)
 		return rc;
 
 	rec->device = dev;
@@ -485,7 +496,7 @@ parse_xi_flags(struct json_object *o, const char *k, int32_t evtype, uint32_t *o
 }
 
 static int
-parse_use(struct json_object *o, int32_t *use, struct jerr *err)
+parse_use(void *use, struct json_object *o, struct jerr *err)
 {
 	_cleanup_free_ char *s = NULL;
 	int rc = jget_string(o, "use", false, &s, err);
@@ -498,10 +509,88 @@ parse_use(struct json_object *o, int32_t *use, struct jerr *err)
 }
 
 static int
+parse_xi_touch(void *xi_device, struct json_object *touch, struct jerr *err)
+{
+	struct tt_xi_device *d = xi_device;
+	_cleanup_free_ char *mode = NULL;
+	int64_t v;
+	int rc;
+
+	if ((rc = jget_string(touch, "mode", true, &mode, err)) < 0)
+		return rc;
+	if (strcmp(mode, "direct") == 0)
+		d->touch_mode = TT_XI_TOUCH_DIRECT;
+	else if (strcmp(mode, "dependent") == 0)
+		d->touch_mode = TT_XI_TOUCH_DEPENDENT;
+	else
+		return jerr_set(err, "\"touch\".\"mode\" must be \"direct\" or \"dependent\"");
+	if ((rc = jget_int(touch, "num_touches", true, 0, UINT16_MAX, &v, err)) < 0)
+		return rc;
+	d->num_touches = (int32_t)v;
+	return 0;
+}
+
+#define VAL_FIELD(key, kind, req, min, max, member, parse) \
+	{ key, kind, req, min, max, offsetof(struct tt_xi_valuator, member), parse }
+
+/* Absolute unless it says "relative", as XI's own default. */
+static int
+parse_valuator_mode(void *mode, struct json_object *o, struct jerr *err)
+{
+	_cleanup_free_ char *s = NULL;
+	int rc = jget_string(o, "mode", false, &s, err);
+
+	if (rc < 0)
+		return rc;
+	*(int32_t *)mode = (s && strcmp(s, "relative") == 0) ? XIModeRelative : XIModeAbsolute;
+	return 1;
+}
+
+static const struct jfield valuator_fields[] = {
+	VAL_FIELD("number", JF_INT32, true, 0, UINT16_MAX, number, NULL),
+	VAL_FIELD("label", JF_STRING, false, 0, 0, label, NULL),
+	VAL_FIELD("min", JF_DOUBLE, false, 0, 0, min, NULL),
+	VAL_FIELD("max", JF_DOUBLE, false, 0, 0, max, NULL),
+	VAL_FIELD("value", JF_DOUBLE, false, 0, 0, value, NULL),
+	VAL_FIELD("mode", JF_CUSTOM, false, 0, 0, mode, parse_valuator_mode),
+	VAL_FIELD("resolution", JF_INT32, false, INT32_MIN, INT32_MAX, resolution, NULL),
+};
+
+static int
+parse_xi_valuators(void *xi_device, struct json_object *arr, struct jerr *err)
+{
+	struct tt_xi_device *d = xi_device;
+	size_t n = json_object_array_length(arr);
+
+	if (n > TT_MAX_XI_VALUATORS)
+		return jerr_set(err, "more than %u valuators", TT_MAX_XI_VALUATORS);
+	/* Owned by the device from here, so a bad entry frees what came before. */
+	d->valuators = tt_zalloc((n ? n : 1) * sizeof(*d->valuators));
+	d->nvaluators = (uint32_t)n;
+	return jval_objects(arr, "\"valuators\"", valuator_fields, ARRAY_LENGTH(valuator_fields),
+			    d->valuators, sizeof(*d->valuators), err);
+}
+
+#define XID_FIELD(key, kind, min, max, member, parse) \
+	{ key, kind, false, min, max, offsetof(struct tt_xi_device, member), parse }
+
+/* An xi_device record's keys after "deviceid", in the order they are checked. */
+static const struct jfield xi_device_fields[] = {
+	{ "name", JF_STRING, true, 0, 0, offsetof(struct tt_xi_device, name), NULL },
+	XID_FIELD("use", JF_CUSTOM, 0, 0, use, parse_use),
+	XID_FIELD("enabled", JF_BOOL, 0, 0, enabled, NULL),
+	XID_FIELD("device_node", JF_STRING, 0, 0, device_node, NULL),
+	XID_FIELD("attachment", JF_INT32, 0, UINT16_MAX, attachment, NULL),
+	XID_FIELD("buttons", JF_INT32, 0, TT_MAX_XI_BUTTONS, num_buttons, NULL),
+	XID_FIELD("evdev", JF_INT64, 0, UINT32_MAX, evdev_device, NULL),
+	{ "touch", JF_OBJECT, false, 0, 0, 0, parse_xi_touch },
+	{ "valuators", JF_ARRAY, false, 0, 0, 0, parse_xi_valuators },
+};
+
+static int
 parse_xi_device(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
 {
 	_cleanup_(tt_xi_device_freep) struct tt_xi_device *d = tt_zalloc(sizeof(*d));
-	struct json_object *sub;
 	int64_t v;
 	int rc;
 
@@ -510,72 +599,8 @@ parse_xi_device(struct tt_reader *r, struct json_object *o, struct tt_record *re
 		return rc;
 	d->id = (uint32_t)v;
 	d->deviceid = (int32_t)v;
-	if ((rc = jget_string(o, "name", true, &d->name, err)) < 0 ||
-	    (rc = parse_use(o, &d->use, err)) < 0 ||
-	    (rc = jget_bool(o, "enabled", false, &d->enabled, err)) < 0 ||
-	    (rc = jget_string(o, "device_node", false, &d->device_node, err)) < 0)
+	if ((rc = jget_fields(o, xi_device_fields, ARRAY_LENGTH(xi_device_fields), d, err)) < 0)
 		return rc;
-	if ((rc = jget_int(o, "attachment", false, 0, UINT16_MAX, &v, err)) < 0)
-		return rc;
-	if (rc > 0)
-		d->attachment = (int32_t)v;
-	if ((rc = jget_int(o, "buttons", false, 0, TT_MAX_XI_BUTTONS, &v, err)) < 0)
-		return rc;
-	if (rc > 0)
-		d->num_buttons = (int32_t)v;
-	if ((rc = jget_int(o, "evdev", false, 0, UINT32_MAX, &v, err)) < 0)
-		return rc;
-	if (rc > 0)
-		d->evdev_device = v;
-	rc = jget_object(o, "touch", false, &sub, err);
-	if (rc < 0)
-		return rc;
-	if (rc > 0) {
-		_cleanup_free_ char *mode = NULL;
-		if ((rc = jget_string(sub, "mode", true, &mode, err)) < 0)
-			return rc;
-		if (strcmp(mode, "direct") == 0)
-			d->touch_mode = TT_XI_TOUCH_DIRECT;
-		else if (strcmp(mode, "dependent") == 0)
-			d->touch_mode = TT_XI_TOUCH_DEPENDENT;
-		else
-			return jerr_set(err, "\"touch\".\"mode\" must be \"direct\" or \"dependent\"");
-		if ((rc = jget_int(sub, "num_touches", true, 0, UINT16_MAX, &v, err)) < 0)
-			return rc;
-		d->num_touches = (int32_t)v;
-	}
-	rc = jget_array(o, "valuators", false, &sub, err);
-	if (rc < 0)
-		return rc;
-	if (rc > 0) {
-		size_t n = json_object_array_length(sub);
-		if (n > TT_MAX_XI_VALUATORS)
-			return jerr_set(err, "more than %u valuators", TT_MAX_XI_VALUATORS);
-		d->valuators = tt_reallocarray(NULL, n ? n : 1, sizeof(*d->valuators));
-		memset(d->valuators, 0, (n ? n : 1) * sizeof(*d->valuators));
-		d->nvaluators = (uint32_t)n;
-		for (size_t i = 0; i < n; i++) {
-			struct json_object *vo = json_object_array_get_idx(sub, i);
-			struct tt_xi_valuator *val = &d->valuators[i];
-			_cleanup_free_ char *mode = NULL;
-			if (!json_object_is_type(vo, json_type_object))
-				return jerr_set(err, "\"valuators\" entries must be objects");
-			if ((rc = jget_int(vo, "number", true, 0, UINT16_MAX, &v, err)) < 0)
-				return rc;
-			val->number = (int32_t)v;
-			if ((rc = jget_string(vo, "label", false, &val->label, err)) < 0 ||
-			    (rc = jget_double(vo, "min", false, &val->min, err)) < 0 ||
-			    (rc = jget_double(vo, "max", false, &val->max, err)) < 0 ||
-			    (rc = jget_double(vo, "value", false, &val->value, err)) < 0 ||
-			    (rc = jget_string(vo, "mode", false, &mode, err)) < 0)
-				return rc;
-			if ((rc = jget_int(vo, "resolution", false, INT32_MIN, INT32_MAX, &v, err)) < 0)
-				return rc;
-			if (rc > 0)
-				val->resolution = (int32_t)v;
-			val->mode = (mode && strcmp(mode, "relative") == 0) ? XIModeRelative : XIModeAbsolute;
-		}
-	}
 	rec->xi_device = d;
 	if (reader_add_xi_device(r, d) < 0) {
 		rec->xi_device = NULL;
@@ -645,48 +670,136 @@ parse_valuator_map(struct json_object *o, const char *k, struct tt_xi_event *ev,
 }
 
 static int
-parse_xi_changes(struct json_object *o, struct tt_xi_event *ev, struct jerr *err)
+parse_change_flags(void *flags, struct json_object *o, struct jerr *err)
 {
-	struct json_object *arr;
-	size_t n;
-	int rc = jget_array(o, "changes", false, &arr, err);
+	return parse_xi_flags(o, "flags", XI_HierarchyChanged, flags, err);
+}
 
-	if (rc <= 0)
-		return rc;
-	n = json_object_array_length(arr);
+#define CHANGE_FIELD(key, kind, req, max, member, parse) \
+	{ key, kind, req, 0, max, offsetof(struct tt_xi_change, member), parse }
+
+static const struct jfield change_fields[] = {
+	CHANGE_FIELD("deviceid", JF_INT32, true, UINT16_MAX, deviceid, NULL),
+	CHANGE_FIELD("attachment", JF_INT32, false, UINT16_MAX, attachment, NULL),
+	CHANGE_FIELD("use", JF_CUSTOM, false, 0, use, parse_use),
+	CHANGE_FIELD("enabled", JF_BOOL, false, 0, enabled, NULL),
+	CHANGE_FIELD("flags", JF_CUSTOM, false, 0, flags, parse_change_flags),
+};
+
+static int
+parse_xi_changes(void *xi_event, struct json_object *arr, struct jerr *err)
+{
+	struct tt_xi_event *ev = xi_event;
+	size_t n = json_object_array_length(arr);
+
 	if (n > TT_MAX_XI_CHANGES)
 		return jerr_set(err, "more than %u hierarchy changes", TT_MAX_XI_CHANGES);
-	ev->changes = tt_reallocarray(NULL, n ? n : 1, sizeof(*ev->changes));
-	memset(ev->changes, 0, (n ? n : 1) * sizeof(*ev->changes));
+	ev->changes = tt_zalloc((n ? n : 1) * sizeof(*ev->changes));
 	ev->nchanges = (uint32_t)n;
+	return jval_objects(arr, "\"changes\"", change_fields, ARRAY_LENGTH(change_fields),
+			    ev->changes, sizeof(*ev->changes), err);
+}
+
+static int
+parse_xi_buttons(void *xi_event, struct json_object *arr, struct jerr *err)
+{
+	struct tt_xi_event *ev = xi_event;
+	size_t n = json_object_array_length(arr);
+
+	if (n > TT_MAX_XI_BUTTONS)
+		return jerr_set(err, "more than %u buttons", TT_MAX_XI_BUTTONS);
+	ev->buttons = tt_reallocarray(NULL, n ? n : 1, sizeof(int32_t));
+	ev->nbuttons = (uint32_t)n;
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *c = json_object_array_get_idx(arr, i);
-		struct tt_xi_change *ch = &ev->changes[i];
 		int64_t v;
-		if (!json_object_is_type(c, json_type_object))
-			return jerr_set(err, "\"changes\" entries must be objects");
-		if ((rc = jget_int(c, "deviceid", true, 0, UINT16_MAX, &v, err)) < 0)
+		int rc = jval_int(json_object_array_get_idx(arr, i), "button", 0, UINT16_MAX, &v, err);
+		if (rc < 0)
 			return rc;
-		ch->deviceid = (int32_t)v;
-		if ((rc = jget_int(c, "attachment", false, 0, UINT16_MAX, &v, err)) < 0)
-			return rc;
-		if (rc > 0)
-			ch->attachment = (int32_t)v;
-		if ((rc = parse_use(c, &ch->use, err)) < 0 ||
-		    (rc = jget_bool(c, "enabled", false, &ch->enabled, err)) < 0 ||
-		    (rc = parse_xi_flags(c, "flags", XI_HierarchyChanged, &ch->flags, err)) < 0)
-			return rc;
+		ev->buttons[i] = (int32_t)v;
 	}
 	return 1;
 }
+
+static int
+parse_event_flags(void *xi_event, struct json_object *o, struct jerr *err)
+{
+	struct tt_xi_event *ev = xi_event;
+
+	return parse_xi_flags(o, "flags", ev->evtype, &ev->flags, err);
+}
+
+static int
+parse_valuators(void *xi_event, struct json_object *o, struct jerr *err)
+{
+	struct tt_xi_event *ev = xi_event;
+
+	return parse_valuator_map(o, "valuators", ev, &ev->valuator_values, err);
+}
+
+static int
+parse_raw(void *xi_event, struct json_object *o, struct jerr *err)
+{
+	struct tt_xi_event *ev = xi_event;
+
+	/* "raw" must list the same valuators as "valuators". */
+	if (ev->valuator_numbers == NULL && json_object_object_get_ex(o, "raw", NULL))
+		return jerr_set(err, "\"raw\" given without \"valuators\"");
+	return parse_valuator_map(o, "raw", ev, &ev->raw_values, err);
+}
+
+static int
+parse_mods(void *xi_event, struct json_object *o, struct jerr *err)
+{
+	struct tt_xi_event *ev = xi_event;
+
+	return parse_pair_int(o, "mods", &ev->mods_base, &ev->mods_latched, &ev->mods_locked,
+			      &ev->mods_effective, err);
+}
+
+static int
+parse_group(void *xi_event, struct json_object *o, struct jerr *err)
+{
+	struct tt_xi_event *ev = xi_event;
+
+	return parse_pair_int(o, "group", &ev->group_base, &ev->group_latched, &ev->group_locked,
+			      &ev->group_effective, err);
+}
+
+#define XIE_FIELD(key, kind, min, max, member) \
+	{ key, kind, false, min, max, offsetof(struct tt_xi_event, member), NULL }
+#define XIE_PART(key, kind, parse) { key, kind, false, 0, 0, 0, parse }
+
+/* An xi record's keys after "xi", in the order they are checked. */
+static const struct jfield xi_event_fields[] = {
+	{ "t", JF_INT64, true, TIME_MIN, TIME_MAX, offsetof(struct tt_xi_event, time_us), NULL },
+	XIE_FIELD("server_time", JF_UINT32, 0, UINT32_MAX, server_time),
+	XIE_FIELD("client", JF_STRING, 0, 0, client),
+	XIE_FIELD("deviceid", JF_INT32, 0, UINT16_MAX, deviceid),
+	XIE_FIELD("sourceid", JF_INT32, 0, UINT16_MAX, sourceid),
+	XIE_FIELD("detail", JF_UINT32, 0, UINT32_MAX, detail),
+	XIE_FIELD("touchid", JF_UINT32, 0, UINT32_MAX, touchid),
+	XIE_FIELD("root_win", JF_UINT32, 0, UINT32_MAX, root),
+	XIE_FIELD("event_win", JF_UINT32, 0, UINT32_MAX, event),
+	XIE_FIELD("child_win", JF_UINT32, 0, UINT32_MAX, child),
+	XIE_FIELD("reason", JF_INT32, 0, INT32_MAX, reason),
+	XIE_FIELD("root_x", JF_DOUBLE, 0, 0, root_x),
+	XIE_FIELD("root_y", JF_DOUBLE, 0, 0, root_y),
+	XIE_FIELD("event_x", JF_DOUBLE, 0, 0, event_x),
+	XIE_FIELD("event_y", JF_DOUBLE, 0, 0, event_y),
+	XIE_PART("flags", JF_CUSTOM, parse_event_flags),
+	XIE_PART("valuators", JF_CUSTOM, parse_valuators),
+	XIE_PART("raw", JF_CUSTOM, parse_raw),
+	XIE_PART("mods", JF_CUSTOM, parse_mods),
+	XIE_PART("group", JF_CUSTOM, parse_group),
+	XIE_PART("changes", JF_ARRAY, parse_xi_changes),
+	XIE_PART("buttons", JF_ARRAY, parse_xi_buttons),
+};
 
 static int
 parse_xi_event(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
 {
 	struct tt_xi_event *ev = &r->xi;
 	_cleanup_free_ char *name = NULL;
-	struct json_object *arr;
-	int64_t v;
 	int rc;
 
 	tt_xi_event_clear(ev);
@@ -694,71 +807,8 @@ parse_xi_event(struct tt_reader *r, struct json_object *o, struct tt_record *rec
 		return rc;
 	if (tt_xi_event_from_name(name, &ev->evtype) < 0)
 		return jerr_set(err, "\"xi\": unknown XI event \"%.64s\"", name);
-	if ((rc = jget_int(o, "t", true, TIME_MIN, TIME_MAX, &ev->time_us, err)) < 0)
+	if ((rc = jget_fields(o, xi_event_fields, ARRAY_LENGTH(xi_event_fields), ev, err)) < 0)
 		return rc;
-	if ((rc = jget_int(o, "server_time", false, 0, UINT32_MAX, &v, err)) < 0)
-		return rc;
-	if (rc > 0)
-		ev->server_time = (uint32_t)v;
-	if ((rc = jget_string(o, "client", false, &ev->client, err)) < 0)
-		return rc;
-
-	static const struct { const char *key; size_t off; int64_t max; } ints[] = {
-		{ "deviceid", offsetof(struct tt_xi_event, deviceid), UINT16_MAX },
-		{ "sourceid", offsetof(struct tt_xi_event, sourceid), UINT16_MAX },
-		{ "detail", offsetof(struct tt_xi_event, detail), UINT32_MAX },
-		{ "touchid", offsetof(struct tt_xi_event, touchid), UINT32_MAX },
-		{ "root_win", offsetof(struct tt_xi_event, root), UINT32_MAX },
-		{ "event_win", offsetof(struct tt_xi_event, event), UINT32_MAX },
-		{ "child_win", offsetof(struct tt_xi_event, child), UINT32_MAX },
-		{ "reason", offsetof(struct tt_xi_event, reason), INT32_MAX },
-	};
-	for (size_t i = 0; i < ARRAY_LENGTH(ints); i++) {
-		if ((rc = jget_int(o, ints[i].key, false, 0, ints[i].max, &v, err)) < 0)
-			return rc;
-		if (rc > 0) {
-			/* All these fields are 32 bits wide. */
-			uint32_t u = (uint32_t)v;
-			memcpy((char *)ev + ints[i].off, &u, sizeof(u));
-		}
-	}
-	static const struct { const char *key; size_t off; } dbls[] = {
-		{ "root_x", offsetof(struct tt_xi_event, root_x) },
-		{ "root_y", offsetof(struct tt_xi_event, root_y) },
-		{ "event_x", offsetof(struct tt_xi_event, event_x) },
-		{ "event_y", offsetof(struct tt_xi_event, event_y) },
-	};
-	for (size_t i = 0; i < ARRAY_LENGTH(dbls); i++) {
-		if ((rc = jget_double(o, dbls[i].key, false, (double *)((char *)ev + dbls[i].off), err)) < 0)
-			return rc;
-	}
-	if ((rc = parse_xi_flags(o, "flags", ev->evtype, &ev->flags, err)) < 0 ||
-	    (rc = parse_valuator_map(o, "valuators", ev, &ev->valuator_values, err)) < 0)
-		return rc;
-	if (ev->valuator_numbers == NULL && json_object_object_get_ex(o, "raw", NULL))
-		return jerr_set(err, "\"raw\" given without \"valuators\"");
-	if ((rc = parse_valuator_map(o, "raw", ev, &ev->raw_values, err)) < 0 ||
-	    (rc = parse_pair_int(o, "mods", &ev->mods_base, &ev->mods_latched, &ev->mods_locked,
-				 &ev->mods_effective, err)) < 0 ||
-	    (rc = parse_pair_int(o, "group", &ev->group_base, &ev->group_latched, &ev->group_locked,
-				 &ev->group_effective, err)) < 0 ||
-	    (rc = parse_xi_changes(o, ev, err)) < 0)
-		return rc;
-	rc = jget_array(o, "buttons", false, &arr, err);
-	if (rc < 0)
-		return rc;
-	if (rc > 0) {
-		size_t n = json_object_array_length(arr);
-		if (n > TT_MAX_XI_BUTTONS)
-			return jerr_set(err, "more than %u buttons", TT_MAX_XI_BUTTONS);
-		ev->buttons = tt_reallocarray(NULL, n ? n : 1, sizeof(int32_t));
-		ev->nbuttons = (uint32_t)n;
-		for (size_t i = 0; i < n; i++) {
-			if ((rc = jval_int(json_object_array_get_idx(arr, i), "button", 0, UINT16_MAX, &v, err)) < 0)
-				return rc;
-			ev->buttons[i] = (int32_t)v;
-		}
-	}
 	rec->xi_event = ev;
 	return 0;
 }
@@ -870,88 +920,124 @@ tokener_message(struct json_tokener *tok)
 	return json_tokener_error_desc(json_tokener_get_error(tok));
 }
 
+static bool
+is_blank(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return false;
+	}
+	return true;
+}
+
+/* The next line that is not blank (a person may add blank lines): 1 with
+ * the line, 0 at the end of the file, negative when it cannot be read. */
+static int
+next_line(struct tt_reader *r, char **line, size_t *len, bool *last)
+{
+	struct timeline_priv *p = r->priv;
+	int status;
+
+	do {
+		status = linebuf_next(&r->lb, line, len);
+		if (status < 0) {
+			r->done = true;
+			reader_fail(r, r->lb.lineno, "%s", linebuf_error(&r->lb, status));
+			return -EIO;
+		}
+		if (status == LINEBUF_EOF) {
+			r->done = true;
+			if (!p->header_seen)
+				return reader_fail(r, r->lb.lineno, "no header: the file holds no records");
+			return 0;
+		}
+		if (status == LINEBUF_TOO_LONG)
+			return reader_fail(r, r->lb.lineno, "line longer than %u bytes", TT_MAX_LINE_BYTES);
+	} while (is_blank(*line, *len));
+	if (*len > INT32_MAX)
+		return reader_fail(r, r->lb.lineno, "line too long");
+	*last = status == LINEBUF_LAST;
+	return 1;
+}
+
+/* json-c stops at the end of the first value; only whitespace may follow it. */
+static bool
+value_ends_line(struct json_tokener *tok, const char *line, size_t len)
+{
+	size_t end = json_tokener_get_parse_end(tok);
+
+	return end >= len || is_blank(line + end, len - end);
+}
+
+/* The line as one JSON value: 1 with it, 0 when the last line of the file
+ * is cut short (ignored), negative when it is not one valid value. */
+static int
+parse_json_line(struct tt_reader *r, const char *line, size_t len, bool last,
+		struct json_object **out)
+{
+	struct timeline_priv *p = r->priv;
+	size_t lineno = r->lb.lineno;
+	const char *what = too_many_values(line, len);
+
+	if (what)
+		return reader_fail(r, lineno, "more JSON %s on one line than a record can have (at most %u values, %u objects)",
+				   what, TT_MAX_JSON_VALUES, TT_MAX_JSON_OBJECTS);
+	json_tokener_reset(p->tok);
+	_cleanup_(json_object_putp) struct json_object *o = json_tokener_parse_ex(p->tok, line, (int)len);
+	enum json_tokener_error jerr = json_tokener_get_error(p->tok);
+	bool fed_end = jerr == json_tokener_continue;
+
+	if (fed_end) {
+		/* A partial object: feed the end so the tokener decides (it
+		 * may be a complete bare value). */
+		o = json_tokener_parse_ex(p->tok, "", 1);
+		jerr = json_tokener_get_error(p->tok);
+		if (!o && last) {
+			reader_warn(r, lineno, "the last line is cut short (recording interrupted?); ignored");
+			r->done = true;
+			return 0;
+		}
+	}
+	if (jerr != json_tokener_success)
+		return reader_fail(r, lineno, "invalid JSON: %s", tokener_message(p->tok));
+	if (!o)
+		return reader_fail(r, lineno, "a record must be a JSON object, not null");
+	/* After the end was fed, the parse end counts in that buffer; the
+	 * line itself was all read. */
+	if (!fed_end && !value_ends_line(p->tok, line, len))
+		return reader_fail(r, lineno, "invalid JSON: more than one value on the line");
+	*out = steal(&o);
+	return 1;
+}
+
 static int
 next_record(struct tt_reader *r, struct tt_record *rec)
 {
 	struct timeline_priv *p = r->priv;
 
 	for (;;) {
+		_cleanup_(json_object_putp) struct json_object *o = NULL;
+		struct jerr err = { { 0 } };
 		char *line;
 		size_t len;
-		struct jerr err = { { 0 } };
-		int status = linebuf_next(&r->lb, &line, &len);
-		size_t lineno = r->lb.lineno;
+		bool last = false;
+		int rc = next_line(r, &line, &len, &last);
 
-		if (status < 0) {
-			r->done = true;
-			reader_fail(r, lineno, "%s", linebuf_error(&r->lb, status));
-			return -EIO;
-		}
-		if (status == LINEBUF_EOF) {
-			r->done = true;
-			if (!p->header_seen)
-				return reader_fail(r, lineno, "no header: the file holds no records");
-			return 0;
-		}
-		if (status == LINEBUF_TOO_LONG)
-			return reader_fail(r, lineno, "line longer than %u bytes", TT_MAX_LINE_BYTES);
-
-		/* Blank lines are allowed (a person may add them). */
-		size_t i = 0;
-		while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
-			i++;
-		if (i == len)
-			continue;
-		if (len > INT32_MAX)
-			return reader_fail(r, lineno, "line too long");
-
+		if (rc <= 0)
+			return rc;
 		memset(rec, 0, sizeof(*rec));
-		rec->line = lineno;
+		rec->line = r->lb.lineno;
 		if (p->fastpath && p->header_seen && timeline_fast_frame(r, line, len, rec))
 			return 1;
-
-		const char *what = too_many_values(line, len);
-		if (what)
-			return reader_fail(r, lineno, "more JSON %s on one line than a record can have (at most %u values, %u objects)",
-					   what, TT_MAX_JSON_VALUES, TT_MAX_JSON_OBJECTS);
-
-		json_tokener_reset(p->tok);
-		_cleanup_(json_object_putp) struct json_object *o =
-			json_tokener_parse_ex(p->tok, line, (int)len);
-		enum json_tokener_error jerr = json_tokener_get_error(p->tok);
-		bool fed_end = false;
-		if (jerr == json_tokener_continue) {
-			/* A partial object: feed the end so the tokener
-			 * decides (it may be a complete bare value). */
-			o = json_tokener_parse_ex(p->tok, "", 1);
-			fed_end = true;
-			jerr = json_tokener_get_error(p->tok);
-			if (!o && status == LINEBUF_LAST) {
-				reader_warn(r, lineno, "the last line is cut short (recording interrupted?); ignored");
-				r->done = true;
-				return 0;
-			}
-		}
-		if (jerr != json_tokener_success)
-			return reader_fail(r, lineno, "invalid JSON: %s", tokener_message(p->tok));
-		if (!o)
-			return reader_fail(r, lineno, "a record must be a JSON object, not null");
-		/* After the end was fed, the parse end counts in that buffer;
-		 * the line itself was all read. */
-		if (!fed_end && json_tokener_get_parse_end(p->tok) < len) {
-			size_t end = json_tokener_get_parse_end(p->tok);
-			while (end < len && (line[end] == ' ' || line[end] == '\t' || line[end] == '\r'))
-				end++;
-			if (end < len)
-				return reader_fail(r, lineno, "invalid JSON: more than one value on the line");
-		}
-
-		int rc = parse_record(r, o, rec, &err);
+		rc = parse_json_line(r, line, len, last, &o);
+		if (rc <= 0)
+			return rc;
+		rc = parse_record(r, o, rec, &err);
 		if (rc < 0)
-			return reader_fail(r, lineno, "%s", err.msg);
-		if (rc > 0)
-			continue;	/* unknown record type, skipped */
-		return 1;
+			return reader_fail(r, r->lb.lineno, "%s", err.msg);
+		if (rc == 0)
+			return 1;
+		/* An unknown record type, skipped. */
 	}
 }
 

@@ -109,3 +109,7 @@ EXTRA_DIST += \
 # hostile gzip input.
 TESTS += tests/read-variants.sh tests/gz-hostile.sh
 EXTRA_DIST += tests/read-variants.sh tests/gz-hostile.sh
+# No production function over complexity 30 or 80 lines (pmccabe), but the
+# ones tests/complexity-allow.txt still names.
+TESTS += tests/complexity.sh
+EXTRA_DIST += tests/complexity.sh tests/complexity-allow.txt
