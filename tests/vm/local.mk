@@ -11,17 +11,20 @@ vm_rig_files = \
 	tests/vm/guest-xorg \
 	tests/vm/xorg-static \
 	tests/vm/lib.sh \
+	tests/vm/group \
 	tests/vm/times \
 	tests/vm/README.md \
 	tests/vm/data/touchscreen.desc \
 	tests/vm/data/two-finger.events \
 	tests/vm/data/two-finger.expected
 
-vm_tests = \
+# The smoke tests run in one boot (smoke.sh); each also runs alone.
+vm_tests = tests/vm/smoke.sh
+vm_group_members = \
 	tests/vm/smoke-uinput.sh \
 	tests/vm/smoke-xorg.sh
 
-EXTRA_DIST += $(vm_rig_files) $(vm_tests)
+EXTRA_DIST += $(vm_rig_files) $(vm_tests) $(vm_group_members)
 TESTS += $(vm_tests)
 
 check_PROGRAMS += tests/vm/xi-ownership-probe
@@ -47,8 +50,7 @@ tt_vm_serial_tests = \
 	tests/diag-drop-vm.sh \
 	analyze/tests/diff-replay-vm.sh \
 	record/tests/picker-vm.sh \
-	tests/vm/smoke-xorg.sh \
-	tests/vm/smoke-uinput.sh
+	tests/vm/smoke.sh
 
 # make check -j2: the VM tests run one after the other in a single job slot
 # while the other slots take the host tests. Only one VM runs at a time
