@@ -35,21 +35,6 @@ vm_reexec() {
 	vm_boot "$(basename "$script")" "$@" -- bash "$script"
 }
 
-# vm_group NAME [run options...] -- SCRIPT...: host side of a test that runs
-# VM tests sharing one setup (the same run options) in one boot, one after
-# the other (tests/vm/group); exits with 0, 1 or 77. A boot costs 5-20 s
-# (tests/vm/README.md); each SCRIPT still runs alone in a boot of its own.
-vm_group() {
-	local name="$1" opts=()
-	shift
-	while (($#)) && [[ "$1" != -- ]]; do
-		opts+=("$1")
-		shift
-	done
-	shift
-	vm_boot "$name" "${opts[@]}" -- bash "$abs_top_srcdir/tests/vm/group" "$@"
-}
-
 # vm_enter BINARY HINT SCRIPT [run options...]: the preamble of a VM test
 # that drives BINARY with python3 helpers. On the host: fails with HINT
 # when BINARY is not built, skips (77) without python3, else re-runs

@@ -18,13 +18,11 @@ vm_rig_files = \
 	tests/vm/data/two-finger.events \
 	tests/vm/data/two-finger.expected
 
-# The smoke tests run in one boot (smoke.sh); each also runs alone.
-vm_tests = tests/vm/smoke.sh
-vm_group_members = \
+vm_tests = \
 	tests/vm/smoke-uinput.sh \
 	tests/vm/smoke-xorg.sh
 
-EXTRA_DIST += $(vm_rig_files) $(vm_tests) $(vm_group_members)
+EXTRA_DIST += $(vm_rig_files) $(vm_tests)
 TESTS += $(vm_tests)
 
 check_PROGRAMS += tests/vm/xi-ownership-probe
@@ -32,7 +30,8 @@ tests_vm_xi_ownership_probe_SOURCES = tests/vm/xi-ownership-probe.c
 tests_vm_xi_ownership_probe_CFLAGS = $(AM_CFLAGS) $(X11_CFLAGS) $(XI_CFLAGS)
 tests_vm_xi_ownership_probe_LDADD = $(X11_LIBS) $(XI_LIBS)
 
-# Every test that boots a VM, longest first (measured; tests/vm/README.md).
+# Every test that boots a VM, the longest first, then the groups below
+# (their members next to each other: a group boots at its first member).
 # A *-vm.sh missing here joins the end of the list by its name.
 tt_vm_serial_tests = \
 	record/tests/vm-san.sh \
@@ -43,14 +42,10 @@ tt_vm_serial_tests = \
 	record/tests/kill-vm.sh \
 	replay/tests/stuck-vm.sh \
 	replay/tests/real-vm.sh \
-	print/tests/print-live-vm.sh \
 	convert/tests/convert-libinput.sh \
 	tests/hostile-replay-vm.sh \
-	tests/hostile-devices-vm.sh \
-	tests/diag-drop-vm.sh \
-	analyze/tests/diff-replay-vm.sh \
-	record/tests/picker-vm.sh \
-	tests/vm/smoke.sh
+	$(tt_vm_group_uinput) \
+	$(tt_vm_group_xorg)
 
 # make check -j2: the VM tests run one after the other in a single job slot
 # while the other slots take the host tests. Only one VM runs at a time
@@ -65,6 +60,40 @@ $(tt_vm_waiting_logs): tt-vm-serial ; @:
 tt-vm-serial:
 	+@$(MAKE) $(AM_MAKEFLAGS) -j1 TT_VM_SERIAL_MAKE=1 $(tt_vm_logs)
 
+# Boot fewer VMs: tests that share a setup (the same tests/vm/run options)
+# run in one boot (tests/vm/group) when two or more of them are in the run;
+# each keeps its own log and result. A boot costs 10-35 s here, Xorg
+# 10-40 s more (tests/vm/README.md). The timeout is the members' sum.
+tt_vm_group_uinput = \
+	tests/vm/smoke-uinput.sh \
+	tests/diag-drop-vm.sh \
+	tests/hostile-devices-vm.sh \
+	analyze/tests/diff-replay-vm.sh \
+	record/tests/picker-vm.sh
+tt_vm_group_uinput_opts = --timeout 630
+tt_vm_group_xorg = \
+	tests/vm/smoke-xorg.sh \
+	print/tests/print-live-vm.sh
+tt_vm_group_xorg_opts = --xorg --timeout 270
+
+# The members of group $(1) in this run, in the serial make only, if two
+# or more; their logs replay what they printed in the group's boot.
+tt_vm_grouped = $(if $(TT_VM_SERIAL_MAKE),$(if $(word 2,$(filter $(1:.sh=.log),$(TEST_LOGS))),$(filter $(1:.sh=.log),$(TEST_LOGS))))
+tt_vm_group_boot = $(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/vm/group $@ $(srcdir)
+tt_vm_group_result = $(SH_LOG_DRIVER) --test-name $(@:.log=.sh) --log-file $@ --trs-file $(@:.log=.trs) \
+	-- $(SHELL) $(srcdir)/tests/vm/group --result $< $(@:.log=.sh)
+$(call tt_vm_grouped,$(tt_vm_group_uinput)): tests/vm/group-uinput.out
+	@$(tt_vm_group_result)
+$(call tt_vm_grouped,$(tt_vm_group_xorg)): tests/vm/group-xorg.out
+	@$(tt_vm_group_result)
+tests/vm/group-uinput.out:
+	@$(tt_vm_group_boot) $(tt_vm_group_uinput_opts) -- $(patsubst %.log,%.sh,$(call tt_vm_grouped,$(tt_vm_group_uinput)))
+tests/vm/group-xorg.out:
+	@$(tt_vm_group_boot) $(tt_vm_group_xorg_opts) -- $(patsubst %.log,%.sh,$(call tt_vm_grouped,$(tt_vm_group_xorg)))
+clean-local: clean-vm-groups
+clean-vm-groups:
+	rm -rf tests/vm/group-*.out
+
 # Only the tests that boot a VM.  KERNEL_DEB=/path/linux-image-*.deb picks
 # another kernel.
 check-vm:
@@ -75,4 +104,5 @@ check-vm:
 prepare-vm:
 	TT_VM_CACHE="$${TT_VM_CACHE:-$(abs_top_builddir)/vm-cache}" $(top_srcdir)/tests/vm/mkcache
 
-.PHONY: check-vm prepare-vm tt-vm-serial
+.PHONY: check-vm prepare-vm tt-vm-serial clean-vm-groups \
+	tests/vm/group-uinput.out tests/vm/group-xorg.out
