@@ -35,13 +35,13 @@ tests_vm_xi_ownership_probe_LDADD = $(X11_LIBS) $(XI_LIBS)
 # A *-vm.sh missing here joins the end of the list by its name.
 tt_vm_serial_tests = \
 	record/tests/vm-san.sh \
-	record/tests/xi-vm.sh \
-	tests/docs-examples.sh \
-	replay/tests/vm-replay.sh \
-	record/tests/vm-record.sh \
 	record/tests/kill-vm.sh \
+	record/tests/vm-record.sh \
+	replay/tests/vm-replay.sh \
 	replay/tests/stuck-vm.sh \
 	replay/tests/real-vm.sh \
+	tests/docs-examples.sh \
+	record/tests/xi-vm.sh \
 	convert/tests/convert-libinput.sh \
 	tests/hostile-replay-vm.sh \
 	$(tt_vm_group_uinput) \
@@ -62,8 +62,8 @@ tt-vm-serial:
 
 # Boot fewer VMs: tests that share a setup (the same tests/vm/run options)
 # run in one boot (tests/vm/group) when two or more of them are in the run;
-# each keeps its own log and result. A boot costs 10-35 s here, Xorg
-# 10-40 s more (tests/vm/README.md). The timeout is the members' sum.
+# each keeps its own log and result. A boot costs 7-35 s on the shared
+# machine, Xorg 7-40 s more (tests/vm/README.md). The timeout is the members' sum.
 tt_vm_group_uinput = \
 	tests/vm/smoke-uinput.sh \
 	tests/diag-drop-vm.sh \
