@@ -80,7 +80,7 @@ tt_vm_group_xorg_opts = --xorg --timeout 270
 # or more; their logs replay what they printed in the group's boot.
 tt_vm_grouped = $(if $(TT_VM_SERIAL_MAKE),$(if $(word 2,$(filter $(1:.sh=.log),$(TEST_LOGS))),$(filter $(1:.sh=.log),$(TEST_LOGS))))
 tt_vm_group_boot = $(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/vm/group $@ $(srcdir)
-tt_vm_group_result = $(SH_LOG_DRIVER) --test-name $(@:.log=.sh) --log-file $@ --trs-file $(@:.log=.trs) \
+tt_vm_group_result = $(MKDIR_P) $(@D) && $(SH_LOG_DRIVER) --test-name $(@:.log=.sh) --log-file $@ --trs-file $(@:.log=.trs) \
 	-- $(SHELL) $(srcdir)/tests/vm/group --result $< $(@:.log=.sh)
 $(call tt_vm_grouped,$(tt_vm_group_uinput)): tests/vm/group-uinput.out
 	@$(tt_vm_group_result)
