@@ -34,11 +34,11 @@ tests_vm_xi_ownership_probe_LDADD = $(X11_LIBS) $(XI_LIBS)
 # (their members next to each other: a group boots at its first member).
 # A *-vm.sh missing here joins the end of the list by its name.
 tt_vm_serial_tests = \
+	replay/tests/stuck-vm.sh \
 	record/tests/vm-san.sh \
+	replay/tests/vm-replay.sh \
 	record/tests/kill-vm.sh \
 	record/tests/vm-record.sh \
-	replay/tests/vm-replay.sh \
-	replay/tests/stuck-vm.sh \
 	replay/tests/real-vm.sh \
 	tests/docs-examples.sh \
 	record/tests/xi-vm.sh \
