@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2034 # (sourced; sets variables for the tests)
-# Shared by the VM smoke tests (sourced; bash).  On the host, vm_reexec boots
+# Shared by the VM tests (sourced; bash).  On the host, vm_reexec boots
 # the VM and runs the sourcing script again inside it; in the guest
 # (TT_VM_GUEST=1) the script continues past that call.
 
@@ -12,18 +12,27 @@ vm_data="$abs_top_srcdir/tests/vm/data"
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 note() { printf '# %s\n' "$*"; }
 
-# vm_reexec SCRIPT [run options...]: host side; exits with 0, 1 or 77.
-vm_reexec() {
-	[[ "${TT_VM_GUEST:-}" == 1 ]] && return 0
-	local script="$1" rc=0 t0=$SECONDS
+# vm_boot NAME [run options...] -- COMMAND...: host side; boots the VM for
+# COMMAND and exits with 0, 1 or 77.
+vm_boot() {
+	local name="$1" rc=0 t0=$SECONDS
 	shift
-	"$abs_top_srcdir/tests/vm/run" "$@" -- bash "$script" || rc=$?
-	note "$(basename "$script"): VM status $rc after $((SECONDS - t0)) s"
+	"$abs_top_srcdir/tests/vm/run" "$@" || rc=$?
+	note "$name: VM status $rc after $((SECONDS - t0)) s"
 	case "$rc" in
 	0) exit 0 ;;
 	77) exit 77 ;;
 	*) exit 1 ;;
 	esac
+}
+
+# vm_reexec SCRIPT [run options...]: host side; runs SCRIPT again in the VM
+# and exits with 0, 1 or 77.
+vm_reexec() {
+	[[ "${TT_VM_GUEST:-}" == 1 ]] && return 0
+	local script="$1"
+	shift
+	vm_boot "$(basename "$script")" "$@" -- bash "$script"
 }
 
 # vm_enter BINARY HINT SCRIPT [run options...]: the preamble of a VM test
@@ -37,6 +46,21 @@ vm_enter() {
 	[[ -x "$bin" ]] || fail "$hint"
 	command -v python3 >/dev/null || { note "no python3"; exit 77; }
 	vm_reexec "$@"
+}
+
+# vm_xi_probe: sets $probe to tests/vm/xi-ownership-probe. Run outside make
+# (no probe in the build tree), it builds one into a scratch folder the
+# guest can read and exports it as XI_OWNERSHIP_PROBE for the guest.
+vm_xi_probe() {
+	probe="${XI_OWNERSHIP_PROBE:-$abs_top_builddir/tests/vm/xi-ownership-probe}"
+	[[ "${TT_VM_GUEST:-}" == 1 || -x "$probe" ]] && return 0
+	pdir="$(mktemp -d "${TMPDIR:-/tmp}/xi-probe.XXXXXX")"
+	trap 'rm -rf "$pdir"' EXIT
+	# shellcheck disable=SC2046 # pkg-config output is a word list
+	cc -O2 -o "$pdir/xi-ownership-probe" "$abs_top_srcdir/tests/vm/xi-ownership-probe.c" \
+		$(pkg-config --cflags --libs x11 xi) || fail "cannot build xi-ownership-probe"
+	export XI_OWNERSHIP_PROBE="$pdir/xi-ownership-probe"
+	probe="$XI_OWNERSHIP_PROBE"
 }
 
 # wait_for SECONDS COMMAND...: poll COMMAND every 0.05 s.

@@ -11,6 +11,8 @@ vm_rig_files = \
 	tests/vm/guest-xorg \
 	tests/vm/xorg-static \
 	tests/vm/lib.sh \
+	tests/vm/group \
+	tests/vm/times \
 	tests/vm/README.md \
 	tests/vm/data/touchscreen.desc \
 	tests/vm/data/two-finger.events \
@@ -28,15 +30,79 @@ tests_vm_xi_ownership_probe_SOURCES = tests/vm/xi-ownership-probe.c
 tests_vm_xi_ownership_probe_CFLAGS = $(AM_CFLAGS) $(X11_CFLAGS) $(XI_CFLAGS)
 tests_vm_xi_ownership_probe_LDADD = $(X11_LIBS) $(XI_LIBS)
 
-# Only the VM tests (they serialize on a lock in $(TT_VM_CACHE), so -j is
-# harmless but gains nothing).  KERNEL_DEB=/path/linux-image-*.deb picks
+# Every test that boots a VM, the longest first, then the groups below
+# (their members next to each other: a group boots at its first member).
+# A *-vm.sh missing here joins the end of the list by its name.
+tt_vm_serial_tests = \
+	replay/tests/stuck-vm.sh \
+	record/tests/vm-san.sh \
+	replay/tests/vm-replay.sh \
+	record/tests/kill-vm.sh \
+	record/tests/vm-record.sh \
+	replay/tests/real-vm.sh \
+	tests/docs-examples.sh \
+	record/tests/xi-vm.sh \
+	convert/tests/convert-libinput.sh \
+	tests/hostile-replay-vm.sh \
+	$(tt_vm_group_uinput) \
+	$(tt_vm_group_xorg)
+
+# make check -j2: the VM tests run one after the other in a single job slot
+# while the other slots take the host tests. Only one VM runs at a time
+# (tests/vm/run's lock), so a second VM test in a slot of its own would
+# only wait there, and the host tests with it. The first VM test's log
+# starts a serial sub-make (-j1) for all of this run's VM logs, in the
+# order above; in this make their logs wait for it and do nothing more.
+tt_vm_logs = $(foreach t,$(tt_vm_serial_tests:.sh=.log),$(filter $(t),$(TEST_LOGS))) \
+	$(filter-out $(tt_vm_serial_tests:.sh=.log),$(filter %-vm.log,$(TEST_LOGS)))
+tt_vm_waiting_logs = $(if $(TT_VM_SERIAL_MAKE),,$(tt_vm_logs))
+$(tt_vm_waiting_logs): tt-vm-serial ; @:
+tt-vm-serial:
+	+@$(MAKE) $(AM_MAKEFLAGS) -j1 TT_VM_SERIAL_MAKE=1 $(tt_vm_logs)
+
+# Boot fewer VMs: tests that share a setup (the same tests/vm/run options)
+# run in one boot (tests/vm/group) when two or more of them are in the run;
+# each keeps its own log and result. A boot costs 7-35 s on the shared
+# machine, Xorg 7-40 s more (tests/vm/README.md). The timeout is the members' sum.
+tt_vm_group_uinput = \
+	tests/vm/smoke-uinput.sh \
+	tests/diag-drop-vm.sh \
+	tests/hostile-devices-vm.sh \
+	analyze/tests/diff-replay-vm.sh \
+	record/tests/picker-vm.sh
+tt_vm_group_uinput_opts = --timeout 630
+tt_vm_group_xorg = \
+	tests/vm/smoke-xorg.sh \
+	print/tests/print-live-vm.sh
+tt_vm_group_xorg_opts = --xorg --timeout 270
+
+# The members of group $(1) in this run, in the serial make only, if two
+# or more; their logs replay what they printed in the group's boot.
+tt_vm_grouped = $(if $(TT_VM_SERIAL_MAKE),$(if $(word 2,$(filter $(1:.sh=.log),$(TEST_LOGS))),$(filter $(1:.sh=.log),$(TEST_LOGS))))
+tt_vm_group_boot = $(AM_TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/vm/group $@ $(srcdir)
+tt_vm_group_result = $(MKDIR_P) $(@D) && $(SH_LOG_DRIVER) --test-name $(@:.log=.sh) --log-file $@ --trs-file $(@:.log=.trs) \
+	-- $(SHELL) $(srcdir)/tests/vm/group --result $< $(@:.log=.sh)
+$(call tt_vm_grouped,$(tt_vm_group_uinput)): tests/vm/group-uinput.out
+	@$(tt_vm_group_result)
+$(call tt_vm_grouped,$(tt_vm_group_xorg)): tests/vm/group-xorg.out
+	@$(tt_vm_group_result)
+tests/vm/group-uinput.out:
+	@$(tt_vm_group_boot) $(tt_vm_group_uinput_opts) -- $(patsubst %.log,%.sh,$(call tt_vm_grouped,$(tt_vm_group_uinput)))
+tests/vm/group-xorg.out:
+	@$(tt_vm_group_boot) $(tt_vm_group_xorg_opts) -- $(patsubst %.log,%.sh,$(call tt_vm_grouped,$(tt_vm_group_xorg)))
+clean-local: clean-vm-groups
+clean-vm-groups:
+	rm -rf tests/vm/group-*.out
+
+# Only the tests that boot a VM.  KERNEL_DEB=/path/linux-image-*.deb picks
 # another kernel.
 check-vm:
-	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(vm_tests)"
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(filter $(tt_vm_serial_tests) %-vm.sh,$(TESTS))"
 
 # Download the kernel and build the initramfs ahead of time (optional: the
 # tests do it on first use).
 prepare-vm:
 	TT_VM_CACHE="$${TT_VM_CACHE:-$(abs_top_builddir)/vm-cache}" $(top_srcdir)/tests/vm/mkcache
 
-.PHONY: check-vm prepare-vm
+.PHONY: check-vm prepare-vm tt-vm-serial clean-vm-groups \
+	tests/vm/group-uinput.out tests/vm/group-xorg.out
