@@ -16,8 +16,10 @@ EXTRA_DIST += $(deb_files)
 # `make deb` builds the binary package from a clean tree: the files of
 # `make dist` (the same set, copied without the tarball round trip) in a
 # scratch directory, so nothing of this build tree (objects, config.status,
-# a developer's local edits to untracked files) leaks into the package, and
-# the build does not disturb it. The .deb lands in DEB_OUTDIR (this build
+# files that are not part of the release) leaks into the package, and the
+# build does not disturb it. The copy is made writable: distdir keeps the
+# modes of a read-only source tree (make distcheck's), and the package
+# build regenerates configure in place. The .deb lands in DEB_OUTDIR (this build
 # directory by default); the scratch tree is removed unless the build fails.
 # DEB_BUILD_OPTIONS passes through (nocheck skips the test suite the build
 # runs); without it the build runs on 2 cores.
@@ -27,6 +29,7 @@ deb:
 		{ echo "make deb: needs $$t (dpkg-dev, debhelper: ./bootstrap installs them)" >&2; exit 2; }; done
 	@scratch=$$(mktemp -d '$(abs_top_builddir)/deb-build.XXXXXX') && \
 	$(MAKE) $(AM_MAKEFLAGS) distdir distdir="$$scratch/$(PACKAGE)-$(VERSION)" >/dev/null && \
+	chmod -R u+w "$$scratch" && \
 	echo "make deb: building in $$scratch/$(PACKAGE)-$(VERSION)" && \
 	( cd "$$scratch/$(PACKAGE)-$(VERSION)" && \
 	  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
