@@ -19,8 +19,9 @@ EXTRA_DIST += $(deb_files)
 # files that are not part of the release) leaks into the package, and the
 # build does not disturb it. The copy is made writable: distdir keeps the
 # modes of a read-only source tree (make distcheck's), and the package
-# build regenerates configure in place. The .deb lands in DEB_OUTDIR (this build
-# directory by default); the scratch tree is removed unless the build fails.
+# build regenerates configure in place. The .deb lands in DEB_OUTDIR (this
+# build directory by default); the scratch tree is removed unless the build
+# fails.
 # DEB_BUILD_OPTIONS passes through (nocheck skips the test suite the build
 # runs); without it the build runs on 2 cores.
 DEB_OUTDIR = $(abs_top_builddir)
