@@ -109,7 +109,6 @@ EXTRA_DIST += \
 # hostile gzip input.
 TESTS += tests/read-variants.sh tests/gz-hostile.sh
 EXTRA_DIST += tests/read-variants.sh tests/gz-hostile.sh
-# No production function over complexity 30 or 80 lines (pmccabe), but the
-# ones tests/complexity-allow.txt still names.
+# No production function over complexity 30 or 80 lines (pmccabe).
 TESTS += tests/complexity.sh
-EXTRA_DIST += tests/complexity.sh tests/complexity-allow.txt
+EXTRA_DIST += tests/complexity.sh
