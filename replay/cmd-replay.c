@@ -339,8 +339,11 @@ static int
 live_write(void *data, uint32_t dev, const struct input_event *ev, size_t n, int64_t tag)
 {
 	struct live *l = data;
-	int rc = rp_uinput_write(l->devs[dev], ev, n);
+	int rc;
 
+	if (l->verify)
+		rp_verify_writing(l->verify, dev);
+	rc = rp_uinput_write(l->devs[dev], ev, n);
 	if (rc == 0 && l->verify)
 		rp_verify_written(l->verify, dev, ev, n, tag);
 	return rc;

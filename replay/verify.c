@@ -234,11 +234,17 @@ rp_verify_attach(struct rp_verify *v, uint32_t dev, const char *node,
  * udev rules set it to 0 (and keep the value in a property) about a
  * second after the device appears. The kernel then filters with the new
  * fuzz, so the model must too: while any axis still has a fuzz, read it
- * back before each frame (a few ioctls, only in --verify).
+ * back just before each frame is written (a few ioctls, only in
+ * --verify). Read after the write, a change that landed in between made
+ * the model filter a frame the kernel had filtered with the old fuzz.
  */
-static void
-refresh_fuzz(struct vdev *d)
+void
+rp_verify_writing(struct rp_verify *v, uint32_t dev)
 {
+	struct vdev *d = &v->devs[dev];
+
+	if (!d->attached)
+		return;
 	int fd = tt_capture_fd(d->cap);
 
 	for (unsigned int c = 0; c < ABS_CNT; c++) {
@@ -259,7 +265,6 @@ rp_verify_written(struct rp_verify *v, uint32_t dev, const struct input_event *e
 
 	if (!d->attached)
 		return;
-	refresh_fuzz(d);
 	rp_kmodel_feed(&d->model, ev, n, &d->expected, v->reasons);
 	/* Cut what was appended into frames at each SYN_REPORT. */
 	size_t first = start;

@@ -34,6 +34,9 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct rp_verify *, rp_verify_free);
  * reads it from @loop. 0 or a negative errno. */
 int rp_verify_attach(struct rp_verify *v, uint32_t dev, const char *node,
 		     const struct input_absinfo *abs, struct tt_loop *loop);
+/* Just before a frame is written to device @dev: what the kernel will
+ * filter it with (its fuzz may change under the replay). */
+void rp_verify_writing(struct rp_verify *v, uint32_t dev);
 /* Every frame written to device @dev, with the player's tag. */
 void rp_verify_written(struct rp_verify *v, uint32_t dev, const struct input_event *ev,
 		       size_t n, int64_t tag);
