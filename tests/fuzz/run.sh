@@ -23,12 +23,16 @@ if ! command -v "$clang" >/dev/null; then
 	echo "fuzz: $clang not found (apt-get install clang libclang-rt-14-dev)"
 	exit 77
 fi
-probe="$out/probe.c"
-echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$probe"
-if ! "$clang" -fsanitize=fuzzer "$probe" -o "$out/probe" 2>/dev/null; then
+# Can clang link libFuzzer? Asked in a temporary directory, so nothing is
+# left in the build tree (distcheck's distcleancheck counts every file).
+probe=$(mktemp -d)
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$probe/probe.c"
+if ! "$clang" -fsanitize=fuzzer "$probe/probe.c" -o "$probe/probe" 2>/dev/null; then
+	rm -rf "$probe"
 	echo "fuzz: $clang cannot link libFuzzer (apt-get install libclang-rt-14-dev)"
 	exit 77
 fi
+rm -rf "$probe"
 
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-I"$src/lib" -I"$src/formats" -I"${abs_top_builddir}" -DTT_DATADIR='"."')
