@@ -5,7 +5,6 @@ libtouchtape_sources += \
 	lib/model-link.c \
 	lib/detect.c lib/detect.h lib/detect-run.c lib/detect-print.c \
 	lib/diag-tally.c lib/diag-tally.h \
-	lib/model-json.c lib/model-json.h \
 	lib/model-plot.c lib/model-plot.h
 
 # Unit tests of the model, plain and with ASan+UBSan.

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "json-emit.h"
-#include "model-json.h"
 #include "test-common.h"
 #include "util-mem.h"
 
@@ -136,7 +135,7 @@ test_doubles(void)
 	tt_json_emit_release(&j);
 }
 
-/* The FILE* sink and model-json's wrappers write what the buffer does. */
+/* The FILE* sink writes what the buffer does, also one value at a time. */
 static void
 test_file_sink(void)
 {
@@ -152,9 +151,14 @@ test_file_sink(void)
 	tt_json_emit_key(&j, "s");
 	tt_json_emit_string(&j, "\x02\xff");
 	tt_json_emit_object_end(&j);
-	tt_json_string(f, NULL);
-	tt_json_double(f, 2.5, 1);
-	tt_json_double(f, -0.0, 1);
+	/* Values written one by one, each by an emitter of its own. */
+	struct tt_json_emit v;
+	tt_json_emit_init_file(&v, f);
+	tt_json_emit_string(&v, NULL);
+	tt_json_emit_init_file(&v, f);
+	tt_json_emit_fixed(&v, 2.5, 1);
+	tt_json_emit_init_file(&v, f);
+	tt_json_emit_fixed(&v, -0.0, 1);
 	fclose(f);
 	got = mem;
 	check_str_eq(got, "{\"s\":\"\\u0002\\ufffd\"}null2.50.0");
