@@ -106,6 +106,9 @@ tt_export_record(struct tt_export *e, const struct tt_record *rec)
 		e->stats.markers++;
 		rc = e->ops->marker(e, rec->marker);
 		break;
+	case TT_RECORD_HID_DEVICE:
+	case TT_RECORD_HID_REPORT:
+		break;	/* evemu and libinput record hold no HID reports */
 	}
 	if (rc < 0 && !e->error)
 		e->error = rc;

@@ -260,6 +260,7 @@ tt_file_format_name(enum tt_file_format f)
 	case TT_FORMAT_TIMELINE: return "touchtape timeline";
 	case TT_FORMAT_EVEMU: return "evemu";
 	case TT_FORMAT_LIBINPUT: return "libinput-record";
+	case TT_FORMAT_HID_RECORDER: return "hid-recorder";
 	case TT_FORMAT_UNKNOWN: break;
 	}
 	return "unknown";

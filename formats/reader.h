@@ -35,6 +35,7 @@ enum tt_file_format {
 	TT_FORMAT_TIMELINE,
 	TT_FORMAT_EVEMU,
 	TT_FORMAT_LIBINPUT,
+	TT_FORMAT_HID_RECORDER,
 };
 
 typedef void (*tt_reader_warn_fn)(void *userdata, const char *message);
@@ -76,6 +77,8 @@ const struct tt_device *tt_reader_device(const struct tt_reader *r, uint32_t id)
 size_t tt_reader_ndevices(const struct tt_reader *r);
 const struct tt_device *tt_reader_device_at(const struct tt_reader *r, size_t index);
 const struct tt_xi_device *tt_reader_xi_device(const struct tt_reader *r, uint32_t id);
+/* HID devices read so far (they live as long as the reader). */
+const struct tt_hid_device *tt_reader_hid_device(const struct tt_reader *r, uint32_t id);
 
 void tt_reader_free(struct tt_reader *r);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_reader *, tt_reader_free);

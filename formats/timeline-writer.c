@@ -615,6 +615,9 @@ tt_writer_record(struct tt_writer *w, const struct tt_record *rec)
 	case TT_RECORD_XI_DEVICE: return tt_writer_xi_device(w, rec->xi_device);
 	case TT_RECORD_XI_EVENT: return tt_writer_xi_event(w, rec->xi_event);
 	case TT_RECORD_MARKER: return tt_writer_marker(w, rec->marker);
+	case TT_RECORD_HID_DEVICE:
+	case TT_RECORD_HID_REPORT:
+		return -ENOTSUP;	/* the HID layer's writer is not in yet */
 	}
 	return -EINVAL;
 }

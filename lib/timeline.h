@@ -38,6 +38,11 @@
  * slots. */
 #define TT_MAX_JSON_VALUES (5u * TT_MAX_FRAME_EVENTS + 4096)
 #define TT_MAX_JSON_OBJECTS 4096u
+/* HID: the kernel's HID_MAX_DESCRIPTOR_SIZE and HID_MAX_BUFFER_SIZE, and
+ * at most one feature report per report ID. */
+#define TT_MAX_HID_DESCRIPTOR 4096u
+#define TT_MAX_HID_REPORT 16384u
+#define TT_MAX_HID_FEATURES 256u
 /* Times beyond about +-292 years of microseconds are certainly corrupt,
  * and keeping them within +-2^62 lets any two be subtracted safely. */
 #define TT_MAX_TIME_US ((int64_t)1 << 62)
@@ -54,6 +59,8 @@ enum tt_record_type {
 	TT_RECORD_XI_DEVICE,	/* an XInput 2 device */
 	TT_RECORD_XI_EVENT,	/* one XInput 2 event (or a request we sent) */
 	TT_RECORD_MARKER,
+	TT_RECORD_HID_DEVICE,	/* a HID device (hidraw or a hid-recorder file) */
+	TT_RECORD_HID_REPORT,	/* one HID input report as read */
 };
 
 struct tt_header {
@@ -244,6 +251,48 @@ struct tt_marker {
 	char *text;		/* free text, may be NULL */
 };
 
+/* A feature report read with HIDIOCGFEATURE when recording started (the
+ * driver asks for some of them when it binds, e.g. Contact Count Maximum),
+ * or the error the device answered with. */
+struct tt_hid_feature {
+	uint8_t report_id;
+	int32_t error;		/* 0, or the negative errno the read failed with */
+	uint32_t len;		/* 0 when error */
+	uint8_t *data;		/* as the kernel returned it: the report ID byte
+				   first, as HIDIOCGFEATURE returns it */
+};
+
+/* A HID device: what hidraw (or a hid-recorder file) says of it, enough to
+ * recreate it through uhid (UHID_CREATE2). */
+struct tt_hid_device {
+	uint32_t id;		/* the file's HID device id, referenced by reports;
+				   its own id space, apart from evdev device ids */
+	char *name;		/* sanitized like tt_device.name */
+	char *phys;
+	char *uniq;
+	char *node;		/* /dev/hidrawN on the recording host, or NULL */
+	uint16_t bus;		/* BUS_USB, BUS_I2C, ... (linux/input.h) */
+	uint32_t vendor;
+	uint32_t product;
+	uint32_t version;
+	uint32_t country;
+	uint32_t descriptor_len;	/* 1..TT_MAX_HID_DESCRIPTOR */
+	uint8_t *descriptor;	/* the report descriptor, as HIDIOCGRDESC gave it */
+	uint32_t nevdev;
+	uint32_t *evdev_devices;	/* evdev device record ids it produced */
+	uint32_t nfeatures;
+	struct tt_hid_feature *features;
+};
+
+/* One HID input report, bytes as read from hidraw (report ID byte first
+ * when the descriptor numbers its reports). */
+struct tt_hid_report {
+	uint32_t device;	/* tt_hid_device.id */
+	int64_t time_us;	/* when the recorder read it */
+	uint32_t len;		/* 1..TT_MAX_HID_REPORT */
+	uint8_t *data;
+};
+
 /* One record as the reader hands it out. The pointers stay valid until
  * the next call to the reader, except devices, which live as long as the
  * reader (look them up with tt_reader_device()). */
@@ -257,6 +306,8 @@ struct tt_record {
 		const struct tt_xi_device *xi_device;
 		const struct tt_xi_event *xi_event;
 		const struct tt_marker *marker;
+		const struct tt_hid_device *hid_device;
+		const struct tt_hid_report *hid_report;
 	};
 };
 
@@ -269,6 +320,7 @@ tt_record_time(const struct tt_record *rec, int64_t *t)
 	case TT_RECORD_FRAME: *t = rec->frame->time_us; return true;
 	case TT_RECORD_XI_EVENT: *t = rec->xi_event->time_us; return true;
 	case TT_RECORD_MARKER: *t = rec->marker->time_us; return true;
+	case TT_RECORD_HID_REPORT: *t = rec->hid_report->time_us; return true;
 	default: return false;
 	}
 }
@@ -288,6 +340,8 @@ void tt_header_clear(struct tt_header *h);
 void tt_xi_device_free(struct tt_xi_device *d);
 void tt_xi_event_clear(struct tt_xi_event *ev);
 void tt_marker_clear(struct tt_marker *m);
+void tt_hid_device_free(struct tt_hid_device *d);
+void tt_hid_report_clear(struct tt_hid_report *r);
 
 const char *tt_marker_kind_name(enum tt_marker_kind kind);
 enum tt_marker_kind tt_marker_kind_from_name(const char *name);

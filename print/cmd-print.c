@@ -427,6 +427,9 @@ print_records(struct printer *p, struct tt_reader *r, bool live)
 		case TT_RECORD_XI_DEVICE: print_xi_device(p, rec.xi_device); break;
 		case TT_RECORD_XI_EVENT: print_xi_event(p, rec.xi_event); break;
 		case TT_RECORD_MARKER: print_marker(p, rec.marker); break;
+		case TT_RECORD_HID_DEVICE:
+		case TT_RECORD_HID_REPORT:
+			break;	/* shown once the HID layer's printer lands */
 		}
 		/* A live device never ends by itself: stop at a closed output
 		 * (| head) instead of reading on. */
