@@ -171,6 +171,8 @@ check_all_reports(const struct recording *r, const struct tt_hid_desc *d, uint8_
 		check_int_eq(tt_hid_decode(d, r->reports[i], r->lens[i], &out), 0);
 		check(out.declared && out.report_id == id);
 		check(!out.short_report);
+		/* hidraw hands out exactly the declared size. */
+		check_int_eq(r->lens[i], 1 + (tt_hid_desc_report(d, TT_HID_INPUT, id)->bits + 7) / 8);
 		for (uint32_t c = 0; c < out.ncontacts; c++) {
 			const struct tt_hid_contact *t = &out.contacts[c];
 			if (!t->tip)
@@ -885,6 +887,12 @@ test_usage_names(void)
 	check_str_eq(tt_hid_usage_name(TT_HID_USAGE(0xff00, 1), buf, sizeof(buf)), "0xff00/0x0001");
 	check_str_eq(tt_hid_usage_name(DIG(0xff), buf, sizeof(buf)), "Digitizers/0x00ff");
 	check_str_eq(tt_hid_usage_name(TT_HID_USAGE(0x0c, 0x238), buf, sizeof(buf)), "Consumer/0x0238");
+	/* hid-decode's spelling, as in hid-recorder files' comments. */
+	check_str_eq(tt_hid_usage_name(DIG(0x51), buf, sizeof(buf)), "Digitizers/Contact Id");
+	check_str_eq(tt_hid_usage_name(DIG(0x55), buf, sizeof(buf)), "Digitizers/Contact Max");
+	/* The longest number form still fits in 32 bytes. */
+	check_str_eq(tt_hid_usage_name(TT_HID_USAGE(0x06, 0xffff), buf, sizeof(buf)),
+		     "Generic Device Controls/0xffff");
 }
 
 int
