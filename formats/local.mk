@@ -4,10 +4,11 @@ libtouchtape_sources += \
 	formats/gzip-out.c formats/gzip-out.h \
 	formats/reader.c formats/reader.h formats/reader-private.h \
 	formats/timeline-reader.c \
+	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
 	formats/timeline-writer.c formats/writer.h \
-	formats/evemu-reader.c formats/libinput-reader.c \
+	formats/evemu-reader.c formats/libinput-reader.c formats/hidrec-reader.c \
 	formats/export.c formats/export.h formats/export-private.h \
-	formats/evemu-writer.c formats/libinput-writer.c
+	formats/evemu-writer.c formats/libinput-writer.c formats/hidrec-writer.c
 EXTRA_DIST += formats/timeline.md formats/timeline.schema.json
 dist_pkgdata_DATA = formats/timeline.schema.json
 
@@ -24,3 +25,23 @@ tests_test_import_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 tests_test_import_san_LDADD = libtouchtape-san.la -lm
 tests_test_import_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
+
+# The timeline's HID records.
+check_PROGRAMS += formats/tests/test-hid-records
+TESTS += formats/tests/test-hid-records
+formats_tests_test_hid_records_SOURCES = formats/tests/test-hid-records.c $(tests_common_sources)
+formats_tests_test_hid_records_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+formats_tests_test_hid_records_LDADD = libtouchtape.la -lm
+if HAVE_SANITIZERS
+check_PROGRAMS += formats/tests/test-hid-records-san
+TESTS += formats/tests/test-hid-records-san
+formats_tests_test_hid_records_san_SOURCES = $(formats_tests_test_hid_records_SOURCES)
+formats_tests_test_hid_records_san_CPPFLAGS = $(formats_tests_test_hid_records_CPPFLAGS)
+formats_tests_test_hid_records_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+formats_tests_test_hid_records_san_LDADD = libtouchtape-san.la -lm
+formats_tests_test_hid_records_san_LDFLAGS = $(SANITIZE_FLAGS)
+endif
+
+# hid-recorder files: hostile and pasted input, several devices.
+TESTS += formats/tests/hidrec-hostile.sh
+EXTRA_DIST += formats/tests/hidrec-hostile.sh

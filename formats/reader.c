@@ -116,6 +116,37 @@ reader_add_xi_device(struct tt_reader *r, struct tt_xi_device *dev)
 	return 0;
 }
 
+struct tt_hid_device *
+reader_find_hid_device(struct tt_reader *r, uint32_t id)
+{
+	for (size_t i = 0; i < r->nhid_devices; i++) {
+		if (r->hid_devices[i]->id == id)
+			return r->hid_devices[i];
+	}
+	return NULL;
+}
+
+/* Like reader_add_device(): a replaced HID device stays allocated, as
+ * whoever read its record (a decoder built on its descriptor) may still
+ * use it. */
+int
+reader_add_hid_device(struct tt_reader *r, struct tt_hid_device *dev)
+{
+	for (size_t i = 0; i < r->nhid_devices; i++) {
+		if (r->hid_devices[i]->id == dev->id) {
+			if (r->nhid_retired >= TT_MAX_DEVICES)
+				return -EEXIST;
+			r->hid_retired[r->nhid_retired++] = r->hid_devices[i];
+			r->hid_devices[i] = dev;
+			return 0;
+		}
+	}
+	if (r->nhid_devices >= TT_MAX_DEVICES)
+		return -ENOSPC;
+	r->hid_devices[r->nhid_devices++] = dev;
+	return 0;
+}
+
 void
 reader_frame_reserve(struct tt_reader *r, uint32_t n)
 {
@@ -141,13 +172,46 @@ contains(const char *head, size_t len, const char *needle)
 	return memmem(head, len, needle, strlen(needle)) != NULL;
 }
 
+/* Whether the text starts with one of @starts or has a line starting
+ * with one of @lines (each given with its "\n"); NULL ends each list. */
+static bool
+has_line_start(const char *head, size_t len, const char *const *starts, const char *const *lines)
+{
+	for (size_t i = 0; starts[i]; i++) {
+		if (starts_with(head, len, starts[i]))
+			return true;
+	}
+	for (size_t i = 0; lines[i]; i++) {
+		if (contains(head, len, lines[i]))
+			return true;
+	}
+	return false;
+}
+
+/* A line that starts, after mail's "> " quotes at any depth, with @tag. */
+static bool
+has_quoted_line(const char *head, size_t len, const char *tag)
+{
+	size_t n = strlen(tag);
+
+	for (size_t i = 0; i < len; i++) {
+		if (i > 0 && head[i - 1] != '\n')
+			continue;
+		while (i < len && (head[i] == '>' || head[i] == ' ' || head[i] == '\t'))
+			i++;
+		if (len - i >= n && memcmp(head + i, tag, n) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* hid-recorder: "R:" (report descriptor) lines, which evemu never writes,
- * or the descriptor decoded in "# 0x05, 0x0d, // Usage Page" comments
- * that can fill the first kilobytes. */
+ * quoted in mail or not, or the descriptor decoded in "# 0x05, 0x0d,
+ * // Usage Page" comments that can fill the first kilobytes. */
 static bool
 is_hid_recorder(const char *head, size_t len)
 {
-	return starts_with(head, len, "R: ") || contains(head, len, "\nR: ") ||
+	return has_quoted_line(head, len, "R: ") ||
 	       (contains(head, len, "# 0x") && contains(head, len, "// Usage Page ("));
 }
 
@@ -166,18 +230,10 @@ is_timeline(const char *head, size_t len)
 static bool
 is_evemu(const char *head, size_t len)
 {
-	static const char *const starts[] = { "# EVEMU", "N: ", "I: ", "E: " };
-	static const char *const lines[] = { "\n# EVEMU ", "\nN: ", "\nE: " };
+	static const char *const starts[] = { "# EVEMU", "N: ", "I: ", "E: ", NULL };
+	static const char *const lines[] = { "\n# EVEMU ", "\nN: ", "\nE: ", NULL };
 
-	for (size_t i = 0; i < ARRAY_LENGTH(starts); i++) {
-		if (starts_with(head, len, starts[i]))
-			return true;
-	}
-	for (size_t i = 0; i < ARRAY_LENGTH(lines); i++) {
-		if (contains(head, len, lines[i]))
-			return true;
-	}
-	return false;
+	return has_line_start(head, len, starts, lines);
 }
 
 static bool
@@ -213,8 +269,7 @@ static const struct format_rule {
 	enum tt_file_format format;
 	const char *why;	/* for TT_FORMAT_UNKNOWN */
 } format_rules[] = {
-	{ is_hid_recorder, TT_FORMAT_UNKNOWN,
-	  "this looks like hid-recorder output (raw HID reports); record the evdev device with touchtape record instead" },
+	{ is_hid_recorder, TT_FORMAT_HID_RECORDER, NULL },
 	{ is_proc_devices, TT_FORMAT_UNKNOWN,
 	  "this looks like /proc/bus/input/devices, a device list without events" },
 	{ is_timeline, TT_FORMAT_TIMELINE, NULL },
@@ -249,7 +304,7 @@ tt_detect_format(const char *head, size_t len, const char **why)
 			return format_rules[r].format;
 		}
 	}
-	*why = "not a touchtape timeline, evemu or libinput-record file";
+	*why = "not a touchtape timeline, evemu, libinput-record or hid-recorder file";
 	return TT_FORMAT_UNKNOWN;
 }
 
@@ -315,6 +370,9 @@ tt_reader_open_fd(int fd, const char *name, struct tt_reader **out, char **why_o
 		break;
 	case TT_FORMAT_LIBINPUT:
 		rc = libinput_reader_init(r);
+		break;
+	case TT_FORMAT_HID_RECORDER:
+		rc = hidrec_reader_init(r);
 		break;
 	default:
 		rc = -EPROTO;
@@ -439,6 +497,12 @@ tt_reader_xi_device(const struct tt_reader *r, uint32_t id)
 	return NULL;
 }
 
+const struct tt_hid_device *
+tt_reader_hid_device(const struct tt_reader *r, uint32_t id)
+{
+	return reader_find_hid_device((struct tt_reader *)r, id);
+}
+
 void
 tt_reader_free(struct tt_reader *r)
 {
@@ -455,6 +519,11 @@ tt_reader_free(struct tt_reader *r)
 		tt_device_free(r->retired[i]);
 	for (size_t i = 0; i < r->nxi_devices; i++)
 		tt_xi_device_free(r->xi_devices[i]);
+	for (size_t i = 0; i < r->nhid_devices; i++)
+		tt_hid_device_free(r->hid_devices[i]);
+	for (size_t i = 0; i < r->nhid_retired; i++)
+		tt_hid_device_free(r->hid_retired[i]);
+	tt_hid_report_clear(&r->hid_report);
 	tt_header_clear(&r->header);
 	free(r->frame.events);
 	tt_xi_event_clear(&r->xi);
