@@ -8,7 +8,10 @@
  * frame of that many contacts, and so does one with a zero count when no
  * frame is in progress and its Scan Time moved (or it has none); in
  * hybrid mode the following reports carry a zero count and the rest of
- * the contacts. Only the first Contact Count contacts are looked at. When
+ * the contacts. Contacts are counted until the count is reached (those
+ * past it are not looked at, as with MT_QUIRK_CONTACT_CNT_ACCURATE, which
+ * Windows 8 devices get), and a frame cut short by a new first report
+ * still counts what it received, as the kernel does. When
  * the frame has all its contacts, the kernel syncs its evdev frame and
  * releases every slot the frame did not mention: a contact down that a
  * complete frame leaves out ends there, flagged TT_HTOUCH_VANISHED. A
@@ -470,13 +473,15 @@ frame_start(struct hcoll *c, const struct tt_hid_decoded *dec, struct tt_hreport
 	c->prev_scan = dec->scan_time;
 	if (cc == 0 && (c->received > 0 || !new_scan))
 		return;	/* a continuation */
+	/* hid-multitouch counts on: what the cut frame received counts
+	 * against the new one's contacts, so it may sync early and drop
+	 * contacts (reported as what they become). */
 	if (c->received > 0) {
 		r->frame_cut = true;
 		r->cut_expected = c->expected;
 		r->cut_received = c->received;
 	}
 	c->expected = cc;
-	c->received = 0;
 }
 
 static struct hcontact
