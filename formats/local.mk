@@ -41,3 +41,7 @@ formats_tests_test_hid_records_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 formats_tests_test_hid_records_san_LDADD = libtouchtape-san.la -lm
 formats_tests_test_hid_records_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
+
+# hid-recorder files: hostile and pasted input, several devices.
+TESTS += formats/tests/hidrec-hostile.sh
+EXTRA_DIST += formats/tests/hidrec-hostile.sh

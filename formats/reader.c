@@ -188,16 +188,30 @@ has_line_start(const char *head, size_t len, const char *const *starts, const ch
 	return false;
 }
 
+/* A line that starts, after mail's "> " quotes at any depth, with @tag. */
+static bool
+has_quoted_line(const char *head, size_t len, const char *tag)
+{
+	size_t n = strlen(tag);
+
+	for (size_t i = 0; i < len; i++) {
+		if (i > 0 && head[i - 1] != '\n')
+			continue;
+		while (i < len && (head[i] == '>' || head[i] == ' ' || head[i] == '\t'))
+			i++;
+		if (len - i >= n && memcmp(head + i, tag, n) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* hid-recorder: "R:" (report descriptor) lines, which evemu never writes,
- * or the descriptor decoded in "# 0x05, 0x0d, // Usage Page" comments
- * that can fill the first kilobytes; also quoted in mail ("> R: "). */
+ * quoted in mail or not, or the descriptor decoded in "# 0x05, 0x0d,
+ * // Usage Page" comments that can fill the first kilobytes. */
 static bool
 is_hid_recorder(const char *head, size_t len)
 {
-	static const char *const starts[] = { "R: ", "> R: ", ">R: ", NULL };
-	static const char *const lines[] = { "\nR: ", "\n> R: ", "\n>R: ", NULL };
-
-	return has_line_start(head, len, starts, lines) ||
+	return has_quoted_line(head, len, "R: ") ||
 	       (contains(head, len, "# 0x") && contains(head, len, "// Usage Page ("));
 }
 
