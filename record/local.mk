@@ -22,6 +22,16 @@ check_PROGRAMS += record/tests/test-capture-san
 TESTS += record/tests/test-capture-san
 endif
 
+# Host unit test: finding the HID device and hidraw node of an evdev
+# device in fake sysfs trees shaped like real kernels' (USB, I2C, uhid,
+# PS/2, uinput).
+record_tests_test_hidraw_sysfs_SOURCES = record/tests/test-hidraw-sysfs.c \
+	record/hidraw-sysfs.c record/hidraw-sysfs.h $(tests_common_sources)
+record_tests_test_hidraw_sysfs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/record
+record_tests_test_hidraw_sysfs_LDADD = libtouchtape.la -lm
+check_PROGRAMS += record/tests/test-hidraw-sysfs
+TESTS += record/tests/test-hidraw-sysfs
+
 # The kernel-filtering model the VM test compares recordings against.
 check_PROGRAMS += record/tests/model-check
 record_tests_model_check_SOURCES = record/tests/model-check.c \
