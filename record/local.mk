@@ -2,6 +2,8 @@
 touchtape_sources += \
 	record/input-devices.c record/input-devices.h \
 	record/recorder.c record/recorder.h \
+	record/hidraw-sysfs.c record/hidraw-sysfs.h \
+	record/hidraw-capture.c record/hidraw-capture.h \
 	record/cmd-record.c record/cmd-list.c
 dist_man_MANS += man/touchtape-record.1 man/touchtape-list.1
 
