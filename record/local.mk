@@ -49,6 +49,10 @@ TESTS += record/tests/picker-vm.sh
 EXTRA_DIST += record/tests/picker-vm.sh
 TESTS += record/tests/cli-record.sh
 EXTRA_DIST += record/tests/cli-record.sh
+# record --hid against a HID multitouch device made through uhid.
+TESTS += record/tests/record-hid-vm.sh
+EXTRA_DIST += record/tests/record-hid-vm.sh record/tests/uhid-device.py \
+	record/tests/record-hid-check.py
 
 # record --xi refuses Xwayland (weston's headless backend) and servers
 # without XInput 2.2 (a protocol fixture), on the host.
