@@ -49,7 +49,10 @@ TESTS += record/tests/picker-vm.sh
 EXTRA_DIST += record/tests/picker-vm.sh
 TESTS += record/tests/cli-record.sh
 EXTRA_DIST += record/tests/cli-record.sh
-# record --hid against a HID multitouch device made through uhid.
+# record --hid: its usage on the host, and against a HID multitouch device
+# made through uhid in the VM.
+TESTS += record/tests/record-hid-cli.sh
+EXTRA_DIST += record/tests/record-hid-cli.sh
 TESTS += record/tests/record-hid-vm.sh
 EXTRA_DIST += record/tests/record-hid-vm.sh record/tests/uhid-device.py \
 	record/tests/record-hid-check.py
