@@ -79,6 +79,8 @@ if "$py" "$here/record-hid-check.py" full "$tmp/a.jsonl" "$tmp/uhid.log" "$hidfi
 else
 	bad "A: record --hid of a uhid touchscreen"
 fi
+"$TOUCHTAPE" validate "$tmp/a.jsonl" >"$tmp/a.validate" 2>&1 ||
+	bad "A: validate: $(cat "$tmp/a.validate")"
 
 # C: not root. The evdev nodes are opened to everyone, hidraw is not:
 # one message for the one hidraw node, both evdev devices recorded.
