@@ -11,12 +11,13 @@ tt_analyze_tests = \
 	analyze/tests/analyze-plot.sh \
 	analyze/tests/analyze-answers.sh \
 	analyze/tests/analyze-window.sh \
+	analyze/tests/analyze-hid.sh \
 	analyze/tests/diff-changes.sh \
 	analyze/tests/diff-anomalies.sh \
 	analyze/tests/diff-xi-pairing.sh \
 	analyze/tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
-EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze
+EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze analyze/tests/hid-expect.py
 
 # The comparison of two recordings' anomalies that diff and replay --verify
 # make (lib/diag-tally.h), on the real pass, plain and with ASan+UBSan.
