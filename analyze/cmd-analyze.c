@@ -305,6 +305,23 @@ touch_xi_json(struct tt_json_emit *j, const struct tt_ktouch *t)
 	tt_json_emit_object_end(j);
 }
 
+/* The HID contact a kernel touch was made of, or null. */
+static void
+touch_hid_json(struct tt_json_emit *j, const struct tt_ktouch *t)
+{
+	tt_json_emit_key(j, "hid");
+	if (t->hid_link != TT_LINK_LINKED) {
+		tt_json_emit_null(j);
+		return;
+	}
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "device", t->hid_device);
+	tt_json_emit_member_int(j, "contact_id", t->hid_contact_id);
+	tt_json_emit_member_int(j, "line", (int64_t)t->hid_begin_line);
+	tt_json_emit_member_int(j, "latency_us", t->begin_us - t->hid_begin_us);
+	tt_json_emit_object_end(j);
+}
+
 static void
 touch_json(struct analyze *a, const struct tt_ktouch *t, const struct touch_stats *ts,
 	   const struct dev_stats *s, const double pos[4], bool has_p, bool has_s)
@@ -334,6 +351,8 @@ touch_json(struct analyze *a, const struct tt_ktouch *t, const struct touch_stat
 	tt_json_emit_member_bool(j, "active_at_end", t->flags & TT_KTOUCH_ACTIVE_AT_END);
 	tt_json_emit_member_string(j, "link", tt_link_status_name(t->link));
 	touch_xi_json(j, t);
+	tt_json_emit_member_string(j, "hid_link", tt_link_status_name(t->hid_link));
+	touch_hid_json(j, t);
 	tt_json_emit_object_end(j);
 }
 
@@ -359,6 +378,11 @@ touch_text(struct analyze *a, const struct tt_ktouch *t, const struct touch_stat
 			t->xi_emulating_pointer ? " (emulating pointer)" : "");
 	else if (t->link == TT_LINK_NOT_DELIVERED)
 		fputs(", not delivered by X", o);
+	if (t->hid_link == TT_LINK_LINKED)
+		fprintf(o, ", from HID device %u contact %d after %.3f ms", t->hid_device, t->hid_contact_id,
+			(double)(t->begin_us - t->hid_begin_us) / 1000.0);
+	else if (t->hid_link == TT_LINK_NOT_DELIVERED)
+		fputs(", no HID contact", o);
 	if (t->flags & TT_KTOUCH_BEFORE_START)
 		fputs(", down before the recording started", o);
 	if (t->flags & TT_KTOUCH_ACTIVE_AT_END)
@@ -677,6 +701,32 @@ print_devices(struct analyze *a, const struct tt_stats *st)
 	}
 }
 
+static const char *
+hid_name(const struct tt_reader *r, uint32_t id)
+{
+	const struct tt_hid_device *d = tt_reader_hid_device(r, id);
+
+	return d && d->name ? d->name : "";
+}
+
+static void
+print_hid_devices(struct analyze *a, const struct tt_reader *r, const struct tt_stats *st)
+{
+	for (size_t i = 0; i < st->nhids; i++) {
+		const struct tt_stats_hid *sh = &st->hids[i];
+		if (!a->json) {
+			tt_stats_hid_text(sh, hid_name(r, sh->id), stdout);
+			continue;
+		}
+		tt_json_emit_newline(&a->report, "  ");
+		tt_json_emit_object_begin(&a->report);
+		tt_json_emit_member_int(&a->report, "id", sh->id);
+		tt_json_emit_member_string(&a->report, "name", hid_name(r, sh->id));
+		tt_stats_hid_json(sh, &a->report);
+		tt_json_emit_object_end(&a->report);
+	}
+}
+
 /* One of the lists streamed into a temporary file, on a line of its own. */
 static void
 list_json(struct analyze *a, const char *key, struct tt_json_emit *list, FILE *f)
@@ -705,6 +755,10 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	tt_json_emit_array_begin(j);
 	print_devices(a, st);
 	tt_json_emit_array_end(j);
+	tt_json_emit_key(j, "hid_devices");
+	tt_json_emit_array_begin(j);
+	print_hid_devices(a, r, st);
+	tt_json_emit_array_end(j);
 	list_json(a, "touches", &a->jtouches, a->touches);
 	list_json(a, "xi_touches", &a->jxtouches, a->xtouches);
 	list_json(a, "anomalies", &a->janomalies, a->anomalies);
@@ -728,6 +782,7 @@ report(struct analyze *a, const struct tt_reader *r)
 	tt_read_options_window_text(a->ro, stdout);
 	putchar('\n');
 	print_devices(a, &st);
+	print_hid_devices(a, r, &st);
 	printf("touch sequences (* = numbered by touchtape):\n");
 	copy_out(a->touches);
 	if (a->nxtouches) {
