@@ -8,6 +8,7 @@ tt_print_tests = \
 	print/tests/cli-validate.sh \
 	print/tests/print-times.sh \
 	print/tests/print-plurals.sh \
+	print/tests/print-hid.sh \
 	print/tests/print-live-cli.sh \
 	print/tests/print-live-vm.sh
 TESTS += $(tt_print_tests)

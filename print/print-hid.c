@@ -270,7 +270,7 @@ print_generic_field(void *data, const struct tt_hid_field *f, uint32_t usage, in
 		fprintf(w->out, " ...");
 		return false;
 	}
-	fprintf(w->out, " %s=%d", tt_hid_usage_name(usage, ub, sizeof(ub)), value);
+	fprintf(w->out, "%s %s=%d", w->n == 1 ? " |" : "", tt_hid_usage_name(usage, ub, sizeof(ub)), value);
 	return true;
 }
 
@@ -305,7 +305,6 @@ print_decoded(FILE *out, const struct tt_hid_desc *desc, const struct tt_hid_rep
 		return;
 	}
 	struct generic_walk w = { .out = out };
-	fputs(" |", out);
 	tt_hid_report_fields(desc, r->data, r->len, print_generic_field, &w);
 }
 
