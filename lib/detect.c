@@ -40,9 +40,13 @@ struct det_touch {
 };
 
 /* Report intervals in 10 us buckets up to 100 ms, like analyze's frame
- * intervals: bounded memory, percentiles exact to 10 us. */
-#define HID_BUCKET_US 10
-#define HID_BUCKETS 10000
+ * intervals, then 1 ms buckets up to 10 s (slow devices, reports picked
+ * out for a bug report): bounded memory, percentiles exact to the bucket. */
+#define HID_FINE_US 10
+#define HID_FINE_BUCKETS 10000
+#define HID_FINE_END_US (HID_FINE_US * HID_FINE_BUCKETS)
+#define HID_COARSE_US 1000
+#define HID_BUCKETS (HID_FINE_BUCKETS + 9900)
 
 struct latencies {
 	int64_t *v;
@@ -590,8 +594,11 @@ on_hreport(void *data, const struct tt_hreport *r)
 		sh->last_us = t;
 		sh->have_time = true;
 		if (h->have_last && h->prev_active && r->nactive && t >= h->last_us) {
-			if ((t - h->last_us) / HID_BUCKET_US < HID_BUCKETS)
-				h->hist[(t - h->last_us) / HID_BUCKET_US]++;
+			int64_t dt = t - h->last_us;
+			int64_t b = dt < HID_FINE_END_US ? dt / HID_FINE_US
+				    : HID_FINE_BUCKETS + (dt - HID_FINE_END_US) / HID_COARSE_US;
+			if (b < HID_BUCKETS)
+				h->hist[b]++;
 			else
 				h->over++;
 			sh->nintervals++;
@@ -698,9 +705,10 @@ hist_rank(const struct det_hid *h, uint64_t n, double q)
 	for (size_t i = 0; i < HID_BUCKETS; i++) {
 		seen += h->hist[i];
 		if (seen >= (want ? want : 1))
-			return (int64_t)i * HID_BUCKET_US;
+			return i < HID_FINE_BUCKETS ? (int64_t)i * HID_FINE_US
+			       : HID_FINE_END_US + (int64_t)(i - HID_FINE_BUCKETS) * HID_COARSE_US;
 	}
-	return HID_BUCKETS * HID_BUCKET_US;	/* beyond the histogram */
+	return HID_FINE_END_US + (int64_t)(HID_BUCKETS - HID_FINE_BUCKETS) * HID_COARSE_US;
 }
 
 static void

@@ -8,7 +8,10 @@
  * frame of that many contacts, and so does one with a zero count when no
  * frame is in progress and its Scan Time moved (or it has none); in
  * hybrid mode the following reports carry a zero count and the rest of
- * the contacts. Only the first Contact Count contacts are looked at. When
+ * the contacts. Contacts are counted until the count is reached (those
+ * past it are not looked at, as with MT_QUIRK_CONTACT_CNT_ACCURATE, which
+ * Windows 8 devices get), and a frame cut short by a new first report
+ * still counts what it received, as the kernel does. When
  * the frame has all its contacts, the kernel syncs its evdev frame and
  * releases every slot the frame did not mention: a contact down that a
  * complete frame leaves out ends there, flagged TT_HTOUCH_VANISHED. A
@@ -470,13 +473,49 @@ frame_start(struct hcoll *c, const struct tt_hid_decoded *dec, struct tt_hreport
 	c->prev_scan = dec->scan_time;
 	if (cc == 0 && (c->received > 0 || !new_scan))
 		return;	/* a continuation */
+	/* hid-multitouch counts on: what the cut frame received counts
+	 * against the new one's contacts, so it may sync early and drop
+	 * contacts (reported as what they become). */
 	if (c->received > 0) {
 		r->frame_cut = true;
 		r->cut_expected = c->expected;
 		r->cut_received = c->received;
 	}
 	c->expected = cc;
-	c->received = 0;
+}
+
+static struct hcontact
+finger(const struct tt_hid_decoded *dec, uint32_t collection, uint32_t i)
+{
+	const struct tt_hid_contact *ct = &dec->contacts[i];
+
+	return (struct hcontact){
+		.report_id = dec->report_id, .collection = collection, .kind = TT_HTOUCH_FINGER,
+		.id = ct->has_id ? ct->contact_id : (int32_t)i, .down = ct->has_tip ? ct->tip : true,
+		.x = ct->x, .y = ct->y, .pressure = ct->pressure,
+	};
+}
+
+/* Contacts past the count: hid-multitouch does not look at them, and
+ * releases what the frame left out. One with Tip Switch set is a contact
+ * the count denies. One with its tip up and Confidence set lifts a
+ * contact the frame did not mention: its tip up, only not counted
+ * (ELAN1206 sends its last tip up with Contact Count 0). Others are the
+ * report's unused collections (zeros, or all ones), whose Contact
+ * Identifier means nothing. */
+static void
+beyond_count(struct tt_model *m, struct hdev *h, const struct hcoll *c, const struct tt_hid_decoded *dec,
+	     uint32_t i, const struct tt_record *rec, struct tt_hreport *r)
+{
+	for (; i < dec->ncontacts; i++) {
+		const struct tt_hid_contact *ct = &dec->contacts[i];
+		struct hcontact hc = finger(dec, c->collection, i);
+		struct ht *t = find_active(h, &hc);
+		if (hc.down)
+			r->beyond_count++;
+		else if (t && !t->seen && ct->has_confidence && ct->confidence)
+			apply_contact(m, h, &hc, rec->hid_report->time_us, rec->line);
+	}
 }
 
 static void
@@ -493,17 +532,10 @@ assemble_fingers(struct tt_model *m, struct hdev *h, struct hcoll *c, const stru
 		c->received = 0;
 	}
 	for (; i < dec->ncontacts && c->received < c->expected; i++, c->received++) {
-		const struct tt_hid_contact *ct = &dec->contacts[i];
-		struct hcontact hc = {
-			.report_id = dec->report_id, .collection = c->collection,
-			.kind = TT_HTOUCH_FINGER, .id = ct->has_id ? ct->contact_id : (int32_t)i,
-			.down = ct->has_tip ? ct->tip : true,
-			.x = ct->x, .y = ct->y, .pressure = ct->pressure,
-		};
+		struct hcontact hc = finger(dec, c->collection, i);
 		apply_contact(m, h, &hc, us, rec->line);
 	}
-	for (; i < dec->ncontacts; i++)
-		r->beyond_count += dec->contacts[i].has_tip && dec->contacts[i].tip;
+	beyond_count(m, h, c, dec, i, rec, r);
 	if (c->received >= c->expected) {
 		commit_frame(m, h, c->collection, us, rec->line);
 		c->received = 0;
