@@ -226,23 +226,37 @@ print_pen(FILE *out, const struct tt_hid_pen *p)
 		p->in_range, p->tip, p->barrel, p->eraser, p->invert, p->x, p->y, p->pressure);
 }
 
-/* The contacts hid-multitouch reads: the first Contact Count ones when
- * the report has the count, the rest are empty slots of the report. */
-static uint32_t
-contacts_shown(const struct tt_hid_decoded *dec)
+static bool
+contact_is_empty(const struct tt_hid_contact *c)
+{
+	return !c->tip && !c->contact_id && !c->x && !c->y;
+}
+
+/* The contacts hid-multitouch reads: the first Contact Count ones; the
+ * rest are the report's empty slots. A count of 0 (a later report of a
+ * hybrid-mode frame, or a device that sends its tip-up so) counts
+ * nothing: then every contact that is not all zeros. */
+static bool
+contact_shown(const struct tt_hid_decoded *dec, uint32_t i)
 {
 	if (!dec->has_contact_count || dec->contact_count < 0)
-		return dec->ncontacts;
-	return (uint32_t)dec->contact_count < dec->ncontacts ? (uint32_t)dec->contact_count : dec->ncontacts;
+		return true;
+	if (dec->contact_count == 0)
+		return !contact_is_empty(&dec->contacts[i]);
+	return i < (uint32_t)dec->contact_count;
 }
 
 static void
 print_touch_fields(FILE *out, const struct tt_hid_decoded *dec)
 {
-	uint32_t shown = contacts_shown(dec);
+	uint32_t shown = 0;
 
-	for (uint32_t i = 0; i < shown; i++)
+	for (uint32_t i = 0; i < dec->ncontacts; i++) {
+		if (!contact_shown(dec, i))
+			continue;
 		print_contact(out, &dec->contacts[i]);
+		shown++;
+	}
 	if (shown < dec->ncontacts)
 		fprintf(out, " | %u empty slot%s", dec->ncontacts - shown, tt_plural_s(dec->ncontacts - shown));
 	if (dec->has_contact_count)
@@ -275,9 +289,29 @@ print_generic_field(void *data, const struct tt_hid_field *f, uint32_t usage, in
 }
 
 static bool
-is_touch_report(const struct tt_hid_decoded *dec)
+find_touch_usage(void *data, const struct tt_hid_field *f, uint32_t usage, int32_t value)
 {
-	return dec->ncontacts || dec->has_contact_count || dec->pen.present;
+	bool *found = data;
+
+	(void)f;
+	(void)value;
+	*found = usage >> 16 == TT_HID_UP_DIGITIZER || usage == TT_HID_USAGE(TT_HID_UP_GENERIC_DESKTOP, 0x30) ||
+		 usage == TT_HID_USAGE(TT_HID_UP_GENERIC_DESKTOP, 0x31);
+	return !*found;
+}
+
+/* Decoded as contacts or a pen only when the report has one of their
+ * fields: a vendor-defined report inside a Digitizer collection (old
+ * Wacom tablets) decodes to nothing but zeros, its fields say more. */
+static bool
+is_touch_report(const struct tt_hid_desc *desc, const struct tt_hid_report *r, const struct tt_hid_decoded *dec)
+{
+	bool found = false;
+
+	if (!dec->ncontacts && !dec->has_contact_count && !dec->pen.present)
+		return false;
+	tt_hid_report_fields(desc, r->data, r->len, find_touch_usage, &found);
+	return found;
 }
 
 static void
@@ -298,7 +332,7 @@ print_decoded(FILE *out, const struct tt_hid_desc *desc, const struct tt_hid_rep
 	ri = tt_hid_desc_report(desc, TT_HID_INPUT, dec.report_id);
 	if (dec.short_report && ri)
 		fprintf(out, " short: %u of %u bytes", r->len, (ri->bits + 7) / 8 + (desc->numbered ? 1 : 0));
-	if (is_touch_report(&dec)) {
+	if (is_touch_report(desc, r, &dec)) {
 		print_touch_fields(out, &dec);
 		if (dec.buttons)
 			fprintf(out, " | buttons=0x%x", dec.buttons);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # touchtape print on the HID layer: HID devices described, each report's
 # decoded fields checked against a decoding done here by hand from the
-# report descriptor's bit layout, --device/--from/--to on HID records,
+# report descriptor's bit layout (of a hand-built two-layer timeline and
+# the corpus's hid-recorder files), --device/--from/--to on HID records,
 # and hostile HID records (no crash, FILE:LINE for what the reader
 # refuses, nothing unsanitized on the terminal).
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -9,26 +10,54 @@
 
 two="$abs_top_srcdir/inspect/tests/data/hid-two-layer.jsonl"
 
-# The ELAN1206 touchpad's report 4, read off its descriptor (05 0d 09 05
-# a1 01 85 04 ...): byte 1 bit 0 Confidence, bit 1 Tip Switch, bits 4-7
-# Contact Id; bytes 2-3 X, 4-5 Y, 6-7 Scan Time (little endian); byte 8
-# Contact Count; byte 9 bit 0 Button 1; 4 constant bytes.
-cat >"$tmp/elan.py" <<'PY'
+# Two touchpads' reports, read off their descriptors by hand (the
+# corpus files carry hid-tools' decoded descriptor as comments).
+# ELAN1206 report 4 (05 0d 09 05 a1 01 85 04 ...): byte 1 bit 0
+# Confidence, bit 1 Tip Switch, bits 4-7 Contact Id; bytes 2-3 X, 4-5 Y,
+# 6-7 Scan Time (little endian); byte 8 Contact Count; byte 9 bit 0
+# Button 1; 4 constant bytes.
+# DLL0945 report 3: 5 contacts of 5 bytes (bit 0 Confidence, bit 1 Tip
+# Switch, bits 2-4 Contact Id, 16-bit X, 16-bit Y), then Scan Time (16),
+# Contact Count (8), Button 1 (1 bit). print shows the first Contact
+# Count contacts (with a count of 0, those not all zeros) and counts the
+# empty slots.
+cat >"$tmp/hidcheck.py" <<'PY'
 import sys
 
-def decode(b):
+def le16(b, i):
+    return b[i] | b[i + 1] << 8
+
+def contact(cid, tip, x, y, conf):
+    return "contact=%d tip=%d x=%d y=%d conf=%d" % (cid, tip, x, y, conf)
+
+def tail(parts, b, count, scan, button):
+    s = " | ".join(["id=%d" % b[0]] + parts) + " | count=%d scan_time=%d" % (count, scan)
+    return s + (" | buttons=0x1" if button else "")
+
+def elan(b):
     if len(b) != 14 or b[0] != 4:
         return None
-    s = "id=4 | contact=%d tip=%d x=%d y=%d conf=%d | count=%d scan_time=%d" % (
-        b[1] >> 4, (b[1] >> 1) & 1, b[2] | b[3] << 8, b[4] | b[5] << 8, b[1] & 1,
-        b[8], b[6] | b[7] << 8)
-    if b[9] & 1:
-        s += " | buttons=0x1"
-    return s
+    c = contact(b[1] >> 4, (b[1] >> 1) & 1, le16(b, 2), le16(b, 4), b[1] & 1)
+    return tail([c], b, b[8], le16(b, 6), b[9] & 1)
 
-# argv: the printed text; stdin: "TIME HEX" per report.
+def synaptics(b):
+    if len(b) != 30 or b[0] != 3:
+        return None
+    count = b[28]
+    parts = []
+    for i in range(5):
+        o = 1 + 5 * i
+        if (count and i >= count) or (not count and not any(b[o:o + 5])):
+            continue
+        parts.append(contact((b[o] >> 2) & 7, (b[o] >> 1) & 1, le16(b, o + 1), le16(b, o + 3), b[o] & 1))
+    if len(parts) < 5:
+        parts.append("%d empty slot%s" % (5 - len(parts), "" if 5 - len(parts) == 1 else "s"))
+    return tail(parts, b, count, le16(b, 26), b[29] & 1)
+
+# argv: decoder, the printed text; stdin: "TIME HEX" per report.
+decode = {"elan": elan, "synaptics": synaptics}[sys.argv[1]]
 printed = {}
-for line in open(sys.argv[1]):
+for line in open(sys.argv[2]):
     head, _, fields = line.rstrip("\n").partition("  | ")
     if " hid0  " in head:
         printed[head.split()[0]] = fields
@@ -63,7 +92,7 @@ for line in open(sys.argv[1]):
     r = json.loads(line)
     if r.get("type") == "hid":
         print("%d.%06d %s" % (r["t"] // 1000000, r["t"] % 1000000, r["data"]))
-' "$two" | python3 "$tmp/elan.py" "$tmp/out" >"$tmp/n"; then
+' "$two" | python3 "$tmp/hidcheck.py" elan "$tmp/out" >"$tmp/n"; then
 	pass "two layers: $(cat "$tmp/n") reports decoded as their bit layout says"
 else
 	fail "two layers: decoded fields"
@@ -142,4 +171,39 @@ expect_grep '^#   report descriptor: 1206 bytes, not decoded: ' "$tmp/out" \
 expect_grep '^0\.000018 hid2  ff$' "$tmp/out" "hostile: its report shown as bytes only"
 if awk 'length > 300 { exit 1 }' "$tmp/out"; then pass "hostile: no line over 300 columns"; else
 	fail "hostile: a line over 300 columns"; fi
+# Every hid-recorder file of the corpus: read as a HID recording, every
+# E: line a report line; the two touchpads' reports decoded as above.
+corpus="${TT_CORPUS:-}"
+if [ -n "$corpus" ] && [ -d "$corpus/hid-recorder" ]; then
+	for f in "$corpus"/hid-recorder/*; do
+		case "$f" in *.tsv) continue;; esac
+		name=$(basename "$f")
+		n=$(grep -c '^E: ' "$f")
+		"$TOUCHTAPE" print "$f" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
+			fail "$name: print exit $rc"; sed 's/^/  | /' "$tmp/err" >&2; continue
+		fi
+		got=$(grep -c '^[0-9.]* hid0  ' "$tmp/out")
+		if grep -q '^# HID device 0: ' "$tmp/out" && [ "$got" = "$n" ]; then
+			pass "$name: the device and its $n reports"
+		else
+			fail "$name: $got report lines for $n E: lines"
+		fi
+		case "$name" in
+		elan1206-*) dec=elan;;
+		synaptics-dll0945-*) dec=synaptics;;
+		*) continue;;
+		esac
+		# E: seconds (zero-padded or not) as print shows them: from the first.
+		if awk '/^E: / { t = $2 + 0; if (!s) { s = 1; t0 = t } h = ""; for (i = 4; i <= NF; i++) h = h $i;
+			printf "%.6f %s\n", t - t0, h }' "$f" | python3 "$tmp/hidcheck.py" "$dec" "$tmp/out" >"$tmp/n"; then
+			pass "$name: $(cat "$tmp/n") reports decoded as the descriptor's layout says"
+		else
+			fail "$name: decoded fields"
+		fi
+	done
+else
+	echo "corpus not found: hid-recorder files skipped"
+fi
 finish
