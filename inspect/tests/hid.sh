@@ -2,7 +2,7 @@
 # touchtape inspect on the HID layer: a hand-built two-layer timeline
 # (inspect/tests/gen-hid.py: three HID contacts of the ELAN1206 touchpad,
 # two of which became kernel touches 400 us later) in --summary, --json,
-# --text and with --device.
+# --text and with --device; then every corpus hid-recorder file.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . "${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
@@ -52,4 +52,37 @@ expect_grep '^hid0 c1 ' "$tmp/out" "--device hid0: its lanes"
 expect_exit 2 "--device hid1" -- "$TOUCHTAPE" inspect --summary --device hid1 "$two"
 expect_grep 'there is no HID device 1' "$tmp/err" "--device hid1: said"
 
+# Every hid-recorder file of the corpus: the summary names the device and
+# counts as many reports as the file has E: lines.
+corpus="${TT_CORPUS:-}"
+if [ -n "$corpus" ] && [ -d "$corpus/hid-recorder" ]; then
+	for f in "$corpus"/hid-recorder/*; do
+		case "$f" in *.tsv) continue;; esac
+		n=$(grep -c '^E: ' "$f")
+		name=$(basename "$f")
+		"$TOUCHTAPE" inspect --json "$f" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
+			fail "$name: inspect --json exit $rc"; sed 's/^/  | /' "$tmp/err" >&2; continue
+		fi
+		if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["hid_reports"] == int(sys.argv[2]), (d["hid_reports"], sys.argv[2])
+assert len(d["hid_devices"]) >= 1
+' "$tmp/out" "$n"; then
+			pass "$name: $n reports"
+		else
+			fail "$name: report count"
+		fi
+	done
+	# The ghost-finger report: 9 contact lanes, the vanished ones marked.
+	f="$corpus/hid-recorder/synaptics-dll0945-06cb-ce26-touchpad.hid"
+	expect_exit 0 "synaptics --text" -- "$TOUCHTAPE" inspect --text "$f"
+	[ "$(grep -c '^hid0 c[0-9] *\[' "$tmp/out")" = 9 ] && pass "synaptics: 9 HID contact lanes" ||
+		fail "synaptics: HID contact lanes"
+	expect_grep '^markers +.*!' "$tmp/out" "synaptics: the vanished contacts' anomalies marked"
+else
+	echo "corpus not found: hid-recorder files skipped"
+fi
 finish
