@@ -161,6 +161,22 @@ hid_lane_of(const struct tt_index *ix, const struct ti_lane *l, int64_t dev)
 	return false;
 }
 
+/* A HID device's lanes, and the kernel touches they became. */
+static bool
+hid_lane_is(const struct tt_index *ix, const struct ti_lane *l, int64_t hid)
+{
+	if (l->kind == TI_LANE_KERNEL && l->hid_linked >= 0)
+		l = tt_index_lane(ix, l->hid_linked);
+	return l->kind == TI_LANE_HID && (int64_t)l->device == hid;
+}
+
+/* The filter names an evdev device. */
+static bool
+filter_kernel(const struct tv_state *st)
+{
+	return st->filter_dev >= 0 && st->filter_kind == TV_DEV_KERNEL;
+}
+
 static bool
 lane_passes(const struct tv_state *st, const struct ti_lane *l)
 {
@@ -168,8 +184,10 @@ lane_passes(const struct tv_state *st, const struct ti_lane *l)
 		return false;
 	if (st->filter_dev < 0)
 		return true;
-	if (st->filter_xi_dev)
+	if (st->filter_kind == TV_DEV_XI)
 		return is_xi_lane(l) && (l->sourceid == st->filter_dev || (int64_t)l->device == st->filter_dev);
+	if (st->filter_kind == TV_DEV_HID)
+		return hid_lane_is(st->ix, l, st->filter_dev);
 	if (l->kind == TI_LANE_KERNEL)
 		return (int64_t)l->device == st->filter_dev;
 	if (l->kind == TI_LANE_HID && hid_lane_of(st->ix, l, st->filter_dev))
@@ -474,8 +492,7 @@ draw_markers(const struct tv_state *st, struct tv_screen *s, int x0, int width, 
 			continue;
 		char ch = marker_char(m->kind);
 		if (m->lane < 0) {
-			if (m->device >= 0 && st->filter_dev >= 0 && !st->filter_xi_dev &&
-			    m->device != st->filter_dev)
+			if (m->device >= 0 && filter_kernel(st) && m->device != st->filter_dev)
 				continue;
 			put(s, marker_row, x0 + c, ch, tv_marker_attr(m->kind));
 			continue;
@@ -582,7 +599,7 @@ frame_passes(const struct tv_state *st, const struct ti_frame *f)
 		return false;
 	if (st->filter_dev < 0)
 		return true;
-	return !st->filter_xi_dev && tt_index_device_at(st->ix, f->device)->id == (uint32_t)st->filter_dev;
+	return filter_kernel(st) && tt_index_device_at(st->ix, f->device)->id == (uint32_t)st->filter_dev;
 }
 
 /* The next (dir > 0) or previous "frame": a kernel frame of a shown
@@ -751,45 +768,60 @@ jump_marker(struct tv_state *st, int dir, bool ownership)
 		    text ? ": " : "", text ? text : "");
 }
 
-/* Device filter cycle: all, each kernel device, each XI source device. */
+static const char *const dev_kind_prefix[] = {
+	[TV_DEV_KERNEL] = "dev", [TV_DEV_XI] = "xi", [TV_DEV_HID] = "hid",
+};
+
+struct dev_cands {
+	int64_t id[TT_MAX_DEVICES + 64 + TT_MAX_DEVICES];
+	enum tv_dev_kind kind[TT_MAX_DEVICES + 64 + TT_MAX_DEVICES];
+	size_t n;
+};
+
+static void
+add_cand(struct dev_cands *c, int64_t id, enum tv_dev_kind kind)
+{
+	for (size_t k = 0; k < c->n; k++) {
+		if (c->id[k] == id && c->kind[k] == kind)
+			return;
+	}
+	if (c->n < ARRAY_LENGTH(c->id)) {
+		c->id[c->n] = id;
+		c->kind[c->n++] = kind;
+	}
+}
+
+/* Device filter cycle: all, each kernel device, each XI source device,
+ * each HID device. */
 static void
 cycle_device(struct tv_state *st)
 {
+	static const char *const what[] = { [TV_DEV_KERNEL] = "kernel", [TV_DEV_XI] = "XI", [TV_DEV_HID] = "HID" };
 	const struct tt_index *ix = st->ix;
-	int64_t cand[TT_MAX_DEVICES + 64];
-	bool isxi[TT_MAX_DEVICES + 64];
-	size_t n = 0, cur = SIZE_MAX;
+	struct dev_cands c = { .n = 0 };
+	size_t cur = SIZE_MAX;
 
-	for (size_t i = 0; i < tt_index_ndevices(ix); i++) {
-		cand[n] = tt_index_device_at(ix, i)->id;
-		isxi[n++] = false;
-	}
-	for (size_t i = 0; i < tt_index_nlanes(ix) && n < ARRAY_LENGTH(cand); i++) {
+	for (size_t i = 0; i < tt_index_ndevices(ix); i++)
+		add_cand(&c, tt_index_device_at(ix, i)->id, TV_DEV_KERNEL);
+	for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
 		const struct ti_lane *l = tt_index_lane(ix, i);
-		if (!is_xi_lane(l) || !tt_index_lane_chosen(ix, l))
-			continue;
-		int64_t id = l->sourceid ? l->sourceid : (int64_t)l->device;
-		bool seen = false;
-		for (size_t k = tt_index_ndevices(ix); k < n; k++)
-			seen |= cand[k] == id;
-		if (!seen) {
-			cand[n] = id;
-			isxi[n++] = true;
-		}
+		if (is_xi_lane(l) && tt_index_lane_chosen(ix, l))
+			add_cand(&c, l->sourceid ? l->sourceid : (int64_t)l->device, TV_DEV_XI);
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (st->filter_dev == cand[i] && st->filter_xi_dev == isxi[i])
+	for (size_t i = 0; i < tt_index_nhid_devices(ix); i++)
+		add_cand(&c, tt_index_hid_device_at(ix, i)->id, TV_DEV_HID);
+	for (size_t i = 0; i < c.n; i++) {
+		if (st->filter_dev == c.id[i] && st->filter_kind == c.kind[i])
 			cur = i;
 	}
 	size_t next = cur == SIZE_MAX ? 0 : cur + 1;
-	if (next >= n) {
+	if (next >= c.n) {
 		st->filter_dev = -1;
 		set_message(st, "showing all devices");
 	} else {
-		st->filter_dev = cand[next];
-		st->filter_xi_dev = isxi[next];
-		set_message(st, "showing %s device %" PRId64 " only", isxi[next] ? "XI" : "kernel",
-			    cand[next]);
+		st->filter_dev = c.id[next];
+		st->filter_kind = c.kind[next];
+		set_message(st, "showing %s device %" PRId64 " only", what[c.kind[next]], c.id[next]);
 	}
 	st->lane_top = 0;
 }
@@ -1065,7 +1097,8 @@ static const struct key_row keymap[] = {
 	{ { 0 }, { '/' }, act_prompt,
 	  "search: @1.5 or 250ms (time), #22 (tracking ID), x5 (XI touch id), 7 (any)" },
 	{ { 0 }, { 'n' }, act_search_again, "repeat the last search" },
-	{ { 0 }, { 'd' }, act_device, "filter by device: all, each kernel device, each XI device" },
+	{ { 0 }, { 'd' }, act_device,
+	  "filter by device: all, each kernel device, each XI device, each HID device" },
 	{ { 0 }, { 's' }, act_source, "filter by source: all, kernel, XI, HID" },
 	{ { 0 }, { '?' }, act_help, "this help" },
 	{ { 0 }, { 'q' }, act_quit, "quit" },
@@ -1320,7 +1353,7 @@ render_title(const struct tv_state *st, struct tv_screen *s)
 
 	tv_fill_row(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE);
 	if (st->filter_dev >= 0)
-		snprintf(filt, sizeof(filt), "%s%" PRId64, st->filter_xi_dev ? "xi" : "dev", st->filter_dev);
+		snprintf(filt, sizeof(filt), "%s%" PRId64, dev_kind_prefix[st->filter_kind], st->filter_dev);
 	else
 		snprintf(filt, sizeof(filt), "all");
 	/* The file's name last and without its directory: a long path must

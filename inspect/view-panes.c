@@ -194,7 +194,7 @@ tv_frame_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 {
 	const struct tt_index *ix = st->ix;
 	int64_t fi = tt_index_frame_at(ix, st->cursor,
-				       st->filter_dev >= 0 && !st->filter_xi_dev ? st->filter_dev : -1);
+				       st->filter_dev >= 0 && st->filter_kind == TV_DEV_KERNEL ? st->filter_dev : -1);
 
 	if (fi < 0) {
 		pane_title(s, p, "frame");
@@ -217,7 +217,7 @@ tv_slot_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 		const struct tt_stats_device *sd = tt_stats_device(tt_index_stats(ix), d->id);
 		if (!d->touch && (!sd || !sd->touch_sequences))
 			continue;
-		if (st->filter_dev >= 0 && (st->filter_xi_dev || d->id != (uint32_t)st->filter_dev))
+		if (st->filter_dev >= 0 && (st->filter_kind != TV_DEV_KERNEL || d->id != (uint32_t)st->filter_dev))
 			continue;
 		int64_t fi = tt_index_frame_at(ix, t, d->id);
 		pane_line(s, p, TV_A_BOLD, "dev%u %s (%s%s)", d->id, d->name,
