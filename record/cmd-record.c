@@ -57,6 +57,11 @@ usage(FILE *out)
 		"      --autorestart SECONDS\n"
 		"                          after SECONDS without input, end the file and\n"
 		"                          continue in FILE.1, then FILE.2, ... (needs -o FILE)\n"
+		"      --hid               also record the HID layer: for each device, the HID\n"
+		"                          device it came from (found in sysfs) with its report\n"
+		"                          descriptor and feature reports, and every input\n"
+		"                          report read from its hidraw node, on the same clock\n"
+		"                          (reading hidraw needs root)\n"
 		"      --xi[=DISPLAY]      also record what the X server made of the touches:\n"
 		"                          XInput 2.2 touch, raw touch and ownership events and\n"
 		"                          the XI devices (linked to the kernel devices by\n"
@@ -93,6 +98,7 @@ usage(FILE *out)
 		"  touchtape record --all-touch --duration 30 -o all.jsonl\n"
 		"  touchtape record 'Wacom*Finger' -o - | touchtape print -   # live view\n"
 		"  touchtape record --autorestart 5 event7 -o session.jsonl\n"
+		"  touchtape record --hid event5 -o hid-and-kernel.jsonl\n"
 		"  touchtape record --xi event5 -o kernel-and-x.jsonl\n"
 		"  touchtape record --xi=:1 -o x-only.jsonl            # no root needed\n"
 		"  touchtape record --xi-grab=reject-after=50 --xi-window event5 -o own.jsonl\n");
@@ -355,6 +361,7 @@ parse_option(int opt, const char *arg, struct record_args *a)
 	case 'A': a->all_touch = true; return TT_EXIT_OK;
 	case 'g': a->ro.capture_flags |= TT_CAPTURE_GRAB; return TT_EXIT_OK;
 	case 'k': a->ro.capture_flags |= TT_CAPTURE_SHOW_KEYCODES; return TT_EXIT_OK;
+	case 'H': a->ro.hid = true; return TT_EXIT_OK;
 	case 'd': return parse_seconds("--duration", arg, &a->ro.duration_us);
 	case 'r': return parse_seconds("--autorestart", arg, &a->ro.autorestart_us);
 	case 'f': return parse_frames(arg, &a->ro.max_frames);
@@ -399,6 +406,7 @@ parse_args(int argc, char **argv, struct record_args *a)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "frames", required_argument, NULL, 'f' },
 		{ "autorestart", required_argument, NULL, 'r' },
+		{ "hid", no_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "xi", optional_argument, NULL, 'X' },
 		{ "xi-grab", required_argument, NULL, 'G' },
@@ -423,6 +431,9 @@ devices_to_record(struct record_args *a, char **args, int nargs, struct path_lis
 	/* --xi without DEVICE: only the X side, nothing to pick. */
 	if (!a->use_xi || nargs > 0 || a->all_touch)
 		status = resolve_devices(args, nargs, a->all_touch, paths);
+	if (status == TT_EXIT_OK && a->ro.hid && paths->n == 0)
+		status = tt_usage_error("record", "--hid records the HID devices behind evdev "
+					"devices: name one, or use --all-touch");
 	if (status == TT_EXIT_OK && check_output(&a->ro, paths) < 0)
 		status = TT_EXIT_TROUBLE;
 	return status;

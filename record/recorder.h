@@ -25,6 +25,7 @@ struct tt_recorder_options {
 	int64_t autorestart_us;	/* 0: none; needs a path */
 	bool quiet;		/* no start message and summary */
 	bool force;		/* overwrite existing files (else O_EXCL) */
+	bool hid;		/* also record each device's hidraw node */
 	const char *x_vendor;	/* for the header, when the XI side records */
 	int32_t x_release;
 };
