@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "evnames.h"
 #include "log.h"
+#include "print-hid.h"
 #include "read-options.h"
 #include "reader.h"
 #include "util-plural.h"
@@ -48,6 +49,7 @@ struct printer {
 	const struct tt_read_options *ro;	/* --device, --from, --to */
 	struct print_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
+	struct print_hid *hid;
 };
 
 static void
@@ -58,7 +60,10 @@ usage(FILE *out)
 		"\n"
 		"Shows a recording as text: device descriptions, then every kernel event\n"
 		"with its name, the slot it belongs to and its change since that slot's last\n"
-		"value, the gap between frames, XI 2.2 events with their flags, and markers.\n"
+		"value, the gap between frames, XI 2.2 events with their flags, HID reports\n"
+		"as bytes and the fields their descriptor decodes (the hex cut after 24\n"
+		"bytes), and markers. Reads timelines, evemu, libinput-record and\n"
+		"hid-recorder files.\n"
 		"Reads standard input when FILE is -, or absent and standard input is not\n"
 		"a terminal: touchtape record -o - /dev/input/event5 | touchtape print\n"
 		"\n"
@@ -72,9 +77,11 @@ usage(FILE *out)
 		"'input'.\n"
 		"\n"
 		"Options:\n"
-		"  -d, --device ID     only this device's frames (the file's device id;\n"
-		"                      repeatable)\n"
-		"      --from TIME     leave out frames, XI events and markers before TIME\n"
+		"  -d, --device ID     only this device's frames and its HID device's reports\n"
+		"                      (the file's device id; hidN: only HID device N's\n"
+		"                      reports; repeatable)\n"
+		"      --from TIME     leave out frames, XI events, HID reports and markers\n"
+		"                      before TIME\n"
 		"      --to TIME       ... and after TIME (1.5, 250ms, 2s: the times shown)\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"      --no-deltas     do not show per-slot changes\n"
@@ -427,9 +434,8 @@ print_records(struct printer *p, struct tt_reader *r, bool live)
 		case TT_RECORD_XI_DEVICE: print_xi_device(p, rec.xi_device); break;
 		case TT_RECORD_XI_EVENT: print_xi_event(p, rec.xi_event); break;
 		case TT_RECORD_MARKER: print_marker(p, rec.marker); break;
-		case TT_RECORD_HID_DEVICE:
-		case TT_RECORD_HID_REPORT:
-			break;	/* shown once the HID layer's printer lands */
+		case TT_RECORD_HID_DEVICE: print_hid_device(p->hid, rec.hid_device); break;
+		case TT_RECORD_HID_REPORT: print_hid_report(p->hid, rec.hid_report); break;
 		}
 		/* A live device never ends by itself: stop at a closed output
 		 * (| head) instead of reading on. */
@@ -594,7 +600,8 @@ tt_cmd_print(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct printer p = { .out = stdout, .deltas = true };
+	_cleanup_(print_hid_freep) struct print_hid *hid = print_hid_new(stdout);
+	struct printer p = { .out = stdout, .deltas = true, .hid = hid };
 	const char *path = NULL;
 	const char *xi = NULL;
 	int opt, rc, status;
