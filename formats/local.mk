@@ -4,6 +4,7 @@ libtouchtape_sources += \
 	formats/gzip-out.c formats/gzip-out.h \
 	formats/reader.c formats/reader.h formats/reader-private.h \
 	formats/timeline-reader.c \
+	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
 	formats/timeline-writer.c formats/writer.h \
 	formats/evemu-reader.c formats/libinput-reader.c \
 	formats/export.c formats/export.h formats/export-private.h \
@@ -23,4 +24,20 @@ tests_test_import_san_SOURCES = $(tests_test_import_SOURCES)
 tests_test_import_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 tests_test_import_san_LDADD = libtouchtape-san.la -lm
 tests_test_import_san_LDFLAGS = $(SANITIZE_FLAGS)
+endif
+
+# The timeline's HID records.
+check_PROGRAMS += formats/tests/test-hid-records
+TESTS += formats/tests/test-hid-records
+formats_tests_test_hid_records_SOURCES = formats/tests/test-hid-records.c $(tests_common_sources)
+formats_tests_test_hid_records_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+formats_tests_test_hid_records_LDADD = libtouchtape.la -lm
+if HAVE_SANITIZERS
+check_PROGRAMS += formats/tests/test-hid-records-san
+TESTS += formats/tests/test-hid-records-san
+formats_tests_test_hid_records_san_SOURCES = $(formats_tests_test_hid_records_SOURCES)
+formats_tests_test_hid_records_san_CPPFLAGS = $(formats_tests_test_hid_records_CPPFLAGS)
+formats_tests_test_hid_records_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+formats_tests_test_hid_records_san_LDADD = libtouchtape-san.la -lm
+formats_tests_test_hid_records_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif

@@ -43,12 +43,17 @@ struct tt_reader {
 	size_t nretired;
 	struct tt_xi_device *xi_devices[TT_MAX_DEVICES];
 	size_t nxi_devices;
+	struct tt_hid_device *hid_devices[TT_MAX_DEVICES];
+	size_t nhid_devices;
+	struct tt_hid_device *hid_retired[TT_MAX_DEVICES];	/* replaced by a later record */
+	size_t nhid_retired;
 
 	/* Storage for the record handed out last. */
 	struct tt_frame frame;
 	uint32_t frame_cap;
 	struct tt_xi_event xi;
 	struct tt_marker marker;
+	struct tt_hid_report hid_report;
 };
 
 /* Formats "NAME:LINE: message" into r->error; returns -EINVAL. */
@@ -68,6 +73,9 @@ void reader_warn(struct tt_reader *r, size_t line, const char *fmt, ...)
 int reader_add_device(struct tt_reader *r, struct tt_device *dev);
 int reader_add_xi_device(struct tt_reader *r, struct tt_xi_device *dev);
 struct tt_device *reader_find_device(struct tt_reader *r, uint32_t id);
+/* The same for HID devices: their own id space, the same bounds. */
+int reader_add_hid_device(struct tt_reader *r, struct tt_hid_device *dev);
+struct tt_hid_device *reader_find_hid_device(struct tt_reader *r, uint32_t id);
 /* Makes room for @n events in r->frame. */
 void reader_frame_reserve(struct tt_reader *r, uint32_t n);
 

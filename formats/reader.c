@@ -116,6 +116,37 @@ reader_add_xi_device(struct tt_reader *r, struct tt_xi_device *dev)
 	return 0;
 }
 
+struct tt_hid_device *
+reader_find_hid_device(struct tt_reader *r, uint32_t id)
+{
+	for (size_t i = 0; i < r->nhid_devices; i++) {
+		if (r->hid_devices[i]->id == id)
+			return r->hid_devices[i];
+	}
+	return NULL;
+}
+
+/* Like reader_add_device(): a replaced HID device stays allocated, as
+ * whoever read its record (a decoder built on its descriptor) may still
+ * use it. */
+int
+reader_add_hid_device(struct tt_reader *r, struct tt_hid_device *dev)
+{
+	for (size_t i = 0; i < r->nhid_devices; i++) {
+		if (r->hid_devices[i]->id == dev->id) {
+			if (r->nhid_retired >= TT_MAX_DEVICES)
+				return -EEXIST;
+			r->hid_retired[r->nhid_retired++] = r->hid_devices[i];
+			r->hid_devices[i] = dev;
+			return 0;
+		}
+	}
+	if (r->nhid_devices >= TT_MAX_DEVICES)
+		return -ENOSPC;
+	r->hid_devices[r->nhid_devices++] = dev;
+	return 0;
+}
+
 void
 reader_frame_reserve(struct tt_reader *r, uint32_t n)
 {
@@ -439,6 +470,12 @@ tt_reader_xi_device(const struct tt_reader *r, uint32_t id)
 	return NULL;
 }
 
+const struct tt_hid_device *
+tt_reader_hid_device(const struct tt_reader *r, uint32_t id)
+{
+	return reader_find_hid_device((struct tt_reader *)r, id);
+}
+
 void
 tt_reader_free(struct tt_reader *r)
 {
@@ -455,6 +492,11 @@ tt_reader_free(struct tt_reader *r)
 		tt_device_free(r->retired[i]);
 	for (size_t i = 0; i < r->nxi_devices; i++)
 		tt_xi_device_free(r->xi_devices[i]);
+	for (size_t i = 0; i < r->nhid_devices; i++)
+		tt_hid_device_free(r->hid_devices[i]);
+	for (size_t i = 0; i < r->nhid_retired; i++)
+		tt_hid_device_free(r->hid_retired[i]);
+	tt_hid_report_clear(&r->hid_report);
 	tt_header_clear(&r->header);
 	free(r->frame.events);
 	tt_xi_event_clear(&r->xi);

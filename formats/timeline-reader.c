@@ -16,6 +16,7 @@
 #include "json-get.h"
 #include "reader-private.h"
 #include "timeline-fastpath.h"
+#include "timeline-hid.h"
 #include "util-mem.h"
 #include "util-strings.h"
 #include "xi-names.h"
@@ -875,6 +876,12 @@ parse_record(struct tt_reader *r, struct json_object *o, struct tt_record *rec, 
 	} else if (strcmp(type, "marker") == 0) {
 		rec->type = TT_RECORD_MARKER;
 		return parse_marker(r, o, rec, err);
+	} else if (strcmp(type, "hid_device") == 0) {
+		rec->type = TT_RECORD_HID_DEVICE;
+		return timeline_parse_hid_device(r, o, rec, err);
+	} else if (strcmp(type, "hid") == 0) {
+		rec->type = TT_RECORD_HID_REPORT;
+		return timeline_parse_hid_report(r, o, rec, err);
 	}
 	/* Newer writers may add record types; readers skip them. */
 	return 1;

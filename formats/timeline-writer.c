@@ -19,6 +19,7 @@
 #include <X11/extensions/XI2.h>
 
 #include "evnames.h"
+#include "hex.h"
 #include "json-emit.h"
 #include "util-mem.h"
 #include "util-strings.h"
@@ -605,6 +606,115 @@ tt_writer_marker(struct tt_writer *w, const struct tt_marker *m)
 	return flush_line(w);
 }
 
+/* ---- HID ---- */
+
+/* Bytes as one lowercase hex string, composed in place. */
+static void
+put_hex(struct tt_writer *w, const uint8_t *data, size_t n)
+{
+	char buf[512];
+
+	tt_json_emit_reserve(&w->line, 2 * n + 2);
+	put(w, "\"", 1);
+	for (size_t i = 0; i < n; i += sizeof(buf) / 2) {
+		size_t k = n - i < sizeof(buf) / 2 ? n - i : sizeof(buf) / 2;
+		tt_hex_encode(buf, data + i, k);
+		put(w, buf, 2 * k);
+	}
+	put(w, "\"", 1);
+}
+
+static void
+kv_hex(struct tt_writer *w, const char *k, const uint8_t *data, size_t n)
+{
+	key(w, k);
+	put_hex(w, data, n);
+}
+
+/* What the reader would refuse is not written: a file this writer made
+ * always reads back. */
+static bool
+hid_device_is_valid(const struct tt_hid_device *d)
+{
+	if (!d->name || d->descriptor_len < 1 || d->descriptor_len > TT_MAX_HID_DESCRIPTOR ||
+	    d->nevdev > TT_MAX_DEVICES || d->nfeatures > TT_MAX_HID_FEATURES)
+		return false;
+	for (uint32_t i = 0; i < d->nfeatures; i++) {
+		const struct tt_hid_feature *f = &d->features[i];
+		if (f->error ? !strerrorname_np(-f->error) : f->len < 1 || f->len > TT_MAX_HID_REPORT)
+			return false;
+	}
+	return true;
+}
+
+static void
+put_hid_features(struct tt_writer *w, const struct tt_hid_device *d)
+{
+	key(w, "features");
+	put(w, "[", 1);
+	for (uint32_t i = 0; i < d->nfeatures; i++) {
+		const struct tt_hid_feature *f = &d->features[i];
+		if (i)
+			put(w, ",", 1);
+		put(w, "{", 1);
+		kv_int(w, "report_id", f->report_id);
+		if (f->error)
+			kv_str(w, "error", strerrorname_np(-f->error));
+		else
+			kv_hex(w, "data", f->data, f->len);
+		put(w, "}", 1);
+	}
+	put(w, "]", 1);
+}
+
+int
+tt_writer_hid_device(struct tt_writer *w, const struct tt_hid_device *d)
+{
+	if (!hid_device_is_valid(d))
+		return -EINVAL;
+	put(w, "{", 1);
+	kv_str(w, "type", "hid_device");
+	kv_int(w, "id", d->id);
+	kv_str(w, "name", d->name);
+	kv_str(w, "phys", d->phys);
+	kv_str(w, "uniq", d->uniq);
+	kv_str(w, "node", d->node);
+	kv_int(w, "bus", d->bus);
+	kv_int(w, "vendor", d->vendor);
+	kv_int(w, "product", d->product);
+	kv_int(w, "version", d->version);
+	kv_int(w, "country", d->country);
+	kv_hex(w, "descriptor", d->descriptor, d->descriptor_len);
+	if (d->nevdev) {
+		key(w, "evdev");
+		put(w, "[", 1);
+		for (uint32_t i = 0; i < d->nevdev; i++) {
+			if (i)
+				put(w, ",", 1);
+			put_int(w, d->evdev_devices[i]);
+		}
+		put(w, "]", 1);
+	}
+	if (d->nfeatures)
+		put_hid_features(w, d);
+	put(w, "}", 1);
+	return flush_line(w);
+}
+
+int
+tt_writer_hid_report(struct tt_writer *w, const struct tt_hid_report *rep)
+{
+	if (rep->len < 1 || rep->len > TT_MAX_HID_REPORT)
+		return -EINVAL;
+	put(w, "{", 1);
+	kv_str(w, "type", "hid");
+	kv_int(w, "dev", rep->device);
+	kv_int(w, "t", rep->time_us);
+	kv_hex(w, "data", rep->data, rep->len);
+	put(w, "}", 1);
+	return flush_line(w);
+}
+
 int
 tt_writer_record(struct tt_writer *w, const struct tt_record *rec)
 {
@@ -615,9 +725,8 @@ tt_writer_record(struct tt_writer *w, const struct tt_record *rec)
 	case TT_RECORD_XI_DEVICE: return tt_writer_xi_device(w, rec->xi_device);
 	case TT_RECORD_XI_EVENT: return tt_writer_xi_event(w, rec->xi_event);
 	case TT_RECORD_MARKER: return tt_writer_marker(w, rec->marker);
-	case TT_RECORD_HID_DEVICE:
-	case TT_RECORD_HID_REPORT:
-		return -ENOTSUP;	/* the HID layer's writer is not in yet */
+	case TT_RECORD_HID_DEVICE: return tt_writer_hid_device(w, rec->hid_device);
+	case TT_RECORD_HID_REPORT: return tt_writer_hid_report(w, rec->hid_report);
 	}
 	return -EINVAL;
 }

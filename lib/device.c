@@ -160,6 +160,32 @@ tt_marker_clear(struct tt_marker *m)
 	m->device = -1;
 }
 
+void
+tt_hid_device_free(struct tt_hid_device *d)
+{
+	if (!d)
+		return;
+	free(d->name);
+	free(d->phys);
+	free(d->uniq);
+	free(d->node);
+	free(d->descriptor);
+	free(d->evdev_devices);
+	for (uint32_t i = 0; i < d->nfeatures; i++)
+		free(d->features[i].data);
+	free(d->features);
+	free(d);
+}
+
+void
+tt_hid_report_clear(struct tt_hid_report *r)
+{
+	if (!r)
+		return;
+	free(r->data);
+	memset(r, 0, sizeof(*r));
+}
+
 static const char *const marker_names[] = {
 	[TT_MARKER_OTHER] = "other",
 	[TT_MARKER_START] = "start",
