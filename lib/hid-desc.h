@@ -12,7 +12,8 @@
  * printers.
  *
  * Descriptors and reports are hostile input: the parser refuses what is
- * malformed with a message (item N at byte B: what), bounds every count
+ * malformed with a message (item N at byte B: what; items counted from 1,
+ * bytes from 0), bounds every count
  * (TT_HID_MAX_* below) and the decoder never reads past a report's length.
  * Pure C, no I/O: the model, print, inspect, analyze and replay all use it.
  */
@@ -28,6 +29,7 @@
 #define TT_HID_MAX_USAGES 4096u	/* usages over all fields */
 #define TT_HID_MAX_COLLECTIONS 512u
 #define TT_HID_MAX_CONTACTS 64u	/* contacts decoded from one report */
+#define TT_HID_MAX_REPORT_BYTES 16384u	/* one report's data, as hid-core's HID_MAX_BUFFER_SIZE */
 
 /* Usage pages and usages touch code looks for (HID Usage Tables 1.4). */
 #define TT_HID_UP_GENERIC_DESKTOP 0x01
@@ -46,7 +48,8 @@ struct tt_hid_field {
 	enum tt_hid_report_kind kind;
 	uint8_t report_id;	/* 0 when the descriptor numbers no report */
 	uint32_t bit_offset;	/* from the start of the report's data, after the ID byte */
-	uint32_t bit_size;	/* report size, 1..32 */
+	uint32_t bit_size;	/* report size, 1..256; values wider than 32 bits
+				 * decode as their low 32 bits (as in hid-core) */
 	uint32_t count;		/* report count */
 	uint32_t flags;		/* the main item's data: bit 0 constant, 1 variable, 2 relative */
 	int32_t logical_min, logical_max;
@@ -147,3 +150,9 @@ typedef bool (*tt_hid_field_fn)(void *data, const struct tt_hid_field *f, uint32
 				int32_t value);
 int tt_hid_report_fields(const struct tt_hid_desc *d, const uint8_t *data, size_t len,
 			 tt_hid_field_fn fn, void *userdata);
+/* tt_hid_report_fields() for a report of any @kind (feature reports read
+ * with HIDIOCGFEATURE start with their ID like input reports). 0, -EINVAL
+ * for an empty report, -ENOENT when the descriptor declares no such
+ * report (tt_hid_report_fields() too). */
+int tt_hid_report_fields_kind(const struct tt_hid_desc *d, enum tt_hid_report_kind kind,
+			      const uint8_t *data, size_t len, tt_hid_field_fn fn, void *userdata);
