@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* touchtape convert: between the timeline, evemu and libinput-record. */
+/* touchtape convert: between the timeline, evemu, libinput-record and
+ * hid-recorder. */
 #include "config.h"
 
 #include <errno.h>
@@ -27,13 +28,15 @@ usage(FILE *out)
 	fprintf(out,
 		"Usage: touchtape convert [OPTIONS] IN\n"
 		"\n"
-		"Converts a recording between the touchtape timeline, evemu and\n"
-		"libinput-record formats. The input format is detected from the content\n"
-		"(a touchtape timeline, any evemu version, libinput record YAML, each\n"
-		"possibly gzip-compressed); the output is a timeline unless --format says\n"
-		"otherwise. What the output format\n"
-		"cannot hold (XInput events, markers, more than one device in evemu) is\n"
-		"listed on stderr, never dropped silently. The output file is written\n"
+		"Converts a recording between the touchtape timeline, evemu,\n"
+		"libinput-record and hid-recorder formats. The input format is detected\n"
+		"from the content (a touchtape timeline, any evemu version, libinput record\n"
+		"YAML, hid-recorder output, each possibly gzip-compressed); the output is a\n"
+		"timeline unless --format says otherwise. evemu and libinput-record hold\n"
+		"the evdev layer, hid-recorder the HID layer (its devices and reports).\n"
+		"What the output format cannot hold (XInput events, markers, more than one\n"
+		"device in evemu, the other layer) is listed on stderr, never dropped\n"
+		"silently; a recording without the layer the format holds is refused. The output file is written\n"
 		"beside its place and renamed into it at the end: a failed or interrupted\n"
 		"convert leaves the previous file as it was, and the input is never the\n"
 		"output.\n"
@@ -41,7 +44,7 @@ usage(FILE *out)
 		"Options:\n"
 		"  -o, --output FILE   write to FILE instead of stdout; a name ending in\n"
 		"                      .gz is written compressed with gzip\n"
-		"  -F, --format FORMAT timeline (default), evemu or libinput\n"
+		"  -F, --format FORMAT timeline (default), evemu, libinput or hid-recorder\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"                      (the .desc/.prop beside a .events file)\n"
 		"  -d, --device ID     convert only the device with this record id\n"
@@ -60,6 +63,8 @@ usage(FILE *out)
 		"  touchtape convert recording.yml -o recording.jsonl\n"
 		"  touchtape convert --format evemu --device 1 session.jsonl -o touchpad.evemu\n"
 		"  touchtape convert --format libinput session.jsonl -o session.yml\n"
+		"  touchtape convert touchpad.hid -o touchpad.jsonl\n"
+		"  touchtape convert --format hid-recorder session.jsonl -o session.hid\n"
 		"  touchtape convert --from 2s --to 5s session.jsonl -o excerpt.jsonl\n"
 		"  touchtape convert bug.evemu -o bug.jsonl.gz\n");
 }
@@ -68,7 +73,28 @@ enum target {
 	TO_TIMELINE,
 	TO_EVEMU,
 	TO_LIBINPUT,
+	TO_HID_RECORDER,
 };
+
+static const struct {
+	enum target to;
+	enum tt_file_format format;
+	const char *name;
+} targets[] = {
+	{ TO_EVEMU, TT_FORMAT_EVEMU, "evemu" },
+	{ TO_LIBINPUT, TT_FORMAT_LIBINPUT, "libinput-record" },
+	{ TO_HID_RECORDER, TT_FORMAT_HID_RECORDER, "hid-recorder" },
+};
+
+static size_t
+target_index(enum target to)
+{
+	size_t i = 0;
+
+	while (i + 1 < ARRAY_LENGTH(targets) && targets[i].to != to)
+		i++;
+	return i;
+}
 
 struct convert_opts {
 	const char *in;
@@ -86,20 +112,39 @@ on_warn(void *userdata, const char *message)
 	tt_error("%s", message);
 }
 
+/* The evdev layer a HID-only format leaves out, and the reverse. */
+static void
+report_layer_losses(const char *fmt, const struct tt_export_stats *s)
+{
+	if (s->devices_skipped || s->frames_skipped)
+		tt_warning("%s has no evdev layer: %zu evdev device%s and %zu frame%s were not written", fmt,
+			   s->devices_skipped, s->devices_skipped == 1 ? "" : "s", s->frames_skipped,
+			   s->frames_skipped == 1 ? "" : "s");
+	if (s->hid_devices || s->hid_reports)
+		tt_warning("%s has no HID layer: %zu HID device%s and %zu HID report%s were not written", fmt,
+			   s->hid_devices, s->hid_devices == 1 ? "" : "s", s->hid_reports,
+			   s->hid_reports == 1 ? "" : "s");
+}
+
 static void
 report_losses(const struct convert_opts *o, const struct tt_export_stats *s)
 {
-	const char *fmt = o->to == TO_EVEMU ? "evemu" : "libinput-record";
+	const char *fmt = targets[target_index(o->to)].name;
 
-	if (s->devices_skipped)
+	if (s->devices_skipped && o->to == TO_EVEMU)
 		tt_warning("%s holds one device: %zu other device%s and their %zu frame%s were not written "
 			   "(pick one with --device ID)", fmt, s->devices_skipped,
 			   s->devices_skipped == 1 ? "" : "s", s->frames_skipped, s->frames_skipped == 1 ? "" : "s");
+	else
+		report_layer_losses(fmt, s);
 	if (s->xi_devices || s->xi_events)
 		tt_warning("%s has no XInput records: %zu XI device%s and %zu XI event%s were not written", fmt,
 			   s->xi_devices, s->xi_devices == 1 ? "" : "s", s->xi_events, s->xi_events == 1 ? "" : "s");
-	if (s->markers)
+	if (s->markers && o->to != TO_HID_RECORDER)
 		tt_warning("%s has no markers: %zu marker%s written as comments only", fmt, s->markers,
+			   s->markers == 1 ? "" : "s");
+	else if (s->markers)
+		tt_warning("%s has no markers: %zu marker%s were not written", fmt, s->markers,
 			   s->markers == 1 ? "" : "s");
 	if (s->frame_flags)
 		tt_warning("%s cannot flag frames: %zu frame%s lost their dropped/resync/incomplete flag", fmt,
@@ -107,8 +152,25 @@ report_losses(const struct convert_opts *o, const struct tt_export_stats *s)
 	if (s->times_clamped)
 		tt_warning("%zu event time%s before the start were written as 0", s->times_clamped,
 			   s->times_clamped == 1 ? "" : "s");
-	if (!s->devices_written)
+}
+
+/* Nothing of the layer the format holds: an error, and no output. */
+static bool
+layer_missing(const struct convert_opts *o, const struct tt_export_stats *s)
+{
+	if (s->devices_written)
+		return false;
+	if (o->to == TO_HID_RECORDER)
+		tt_error("%s has no HID layer (no hid_device record) to write as hid-recorder; "
+			 "record with touchtape record --hid", o->in);
+	else if (s->hid_devices)
+		tt_error("%s holds only the HID layer (%zu HID device%s, %zu report%s), no evdev layer to write as %s; "
+			 "convert it to a timeline or to hid-recorder", o->in, s->hid_devices,
+			 s->hid_devices == 1 ? "" : "s", s->hid_reports, s->hid_reports == 1 ? "" : "s",
+			 targets[target_index(o->to)].name);
+	else
 		tt_warning("no device was written");
+	return o->to == TO_HID_RECORDER || s->hid_devices;
 }
 
 /* The timeline writer or an exporter, behind one call. */
@@ -133,7 +195,7 @@ sink_open(const struct convert_opts *o, int fd, struct sink *k)
 
 	if (o->to == TO_TIMELINE)
 		return tt_writer_new(fd, &k->w);
-	rc = tt_export_new(o->to == TO_EVEMU ? TT_FORMAT_EVEMU : TT_FORMAT_LIBINPUT, fd, &k->e);
+	rc = tt_export_new(targets[target_index(o->to)].format, fd, &k->e);
 	if (rc == 0 && o->ro.ndevices)
 		tt_export_set_device(k->e, o->ro.devices[0]);
 	return rc;
@@ -201,9 +263,15 @@ convert(const struct convert_opts *o)
 		return TT_EXIT_TROUBLE;
 	}
 	rc = copy_records(o, r, &k);
-	if (rc >= 0 && k.e)
-		report_losses(o, tt_export_stats(k.e));
+	bool missing = false;
+	if (rc >= 0 && k.e) {
+		missing = layer_missing(o, tt_export_stats(k.e));
+		if (!missing)
+			report_losses(o, tt_export_stats(k.e));
+	}
 	sink_close(&k);
+	if (missing)
+		return TT_EXIT_TROUBLE;
 	if (rc < 0) {
 		tt_error("%s: %s", tt_output_name(out), strerror(-rc));
 		return TT_EXIT_TROUBLE;
@@ -231,6 +299,8 @@ parse_format(const char *arg, enum target *to)
 		*to = TO_EVEMU;
 	else if (strcmp(arg, "libinput") == 0 || strcmp(arg, "libinput-record") == 0)
 		*to = TO_LIBINPUT;
+	else if (strcmp(arg, "hid-recorder") == 0 || strcmp(arg, "hid") == 0)
+		*to = TO_HID_RECORDER;
 	else
 		return -EINVAL;
 	return 0;
@@ -265,7 +335,7 @@ tt_cmd_convert(int argc, char **argv)
 		case 'o': o.out = optarg; break;
 		case 'F':
 			if (parse_format(optarg, &o.to) < 0)
-				rc = tt_usage_error("convert", "--format takes timeline, evemu or libinput, not '%s'",
+				rc = tt_usage_error("convert", "--format takes timeline, evemu, libinput or hid-recorder, not '%s'",
 						    optarg);
 			break;
 		case 'h': usage(stdout); rc = TT_EXIT_OK; break;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What the evemu and libinput-record writers share: dispatch, the time
- * base, and the count of what a format cannot hold. */
+/* What the evemu, libinput-record and hid-recorder writers share:
+ * dispatch, the time base, and the count of what a format cannot hold. */
 #include "config.h"
 
 #include <errno.h>
@@ -10,21 +10,34 @@
 
 #include "export-private.h"
 
+static const struct {
+	enum tt_file_format format;
+	const char *name;	/* as in tt_header.source_format */
+	int (*init)(struct tt_export *e);
+} backends[] = {
+	{ TT_FORMAT_EVEMU, "evemu", evemu_export_init },
+	{ TT_FORMAT_LIBINPUT, "libinput-record", libinput_export_init },
+	{ TT_FORMAT_HID_RECORDER, "hid-recorder", hidrec_export_init },
+};
+
 int
 tt_export_new(enum tt_file_format format, int fd, struct tt_export **out)
 {
 	struct tt_export *e;
+	size_t b = 0;
 	int dupfd;
 	int rc;
 
-	if (format != TT_FORMAT_EVEMU && format != TT_FORMAT_LIBINPUT)
+	while (b < ARRAY_LENGTH(backends) && backends[b].format != format)
+		b++;
+	if (b == ARRAY_LENGTH(backends))
 		return -EINVAL;
 	dupfd = dup(fd);
 	if (dupfd < 0)
 		return -errno;
 	e = tt_zalloc(sizeof(*e));
 	e->fd = fd;
-	e->format_name = format == TT_FORMAT_EVEMU ? "evemu" : "libinput-record";
+	e->format_name = backends[b].name;
 	e->out = fdopen(dupfd, "w");
 	if (!e->out) {
 		rc = -errno;
@@ -32,7 +45,7 @@ tt_export_new(enum tt_file_format format, int fd, struct tt_export **out)
 		free(e);
 		return rc;
 	}
-	rc = format == TT_FORMAT_EVEMU ? evemu_export_init(e) : libinput_export_init(e);
+	rc = backends[b].init(e);
 	if (rc < 0) {
 		tt_export_free(e);
 		return rc;
@@ -56,6 +69,68 @@ check_io(struct tt_export *e)
 	return e->error;
 }
 
+static int
+export_header(struct tt_export *e, const struct tt_header *h)
+{
+	free(e->kernel);
+	free(e->tool);
+	free(e->source_format);
+	e->kernel = h->kernel ? tt_strdup(h->kernel) : NULL;
+	e->tool = h->tool ? tt_strdup(h->tool) : NULL;
+	e->source_format = h->source_format ? tt_strdup(h->source_format) : NULL;
+	/* A file converted back to its own format keeps its clock
+	 * (evemu's epoch timestamps); otherwise times count from the
+	 * start of the recording, as evemu-record and libinput
+	 * record write them. */
+	e->base_us = 0;
+	if (h->source_format && strcmp(h->source_format, e->format_name) == 0)
+		e->base_us = h->start_realtime_us ? h->start_realtime_us : h->start_monotonic_us;
+	return e->ops->header ? e->ops->header(e, h) : 0;
+}
+
+/* The evdev layer: written, or counted as left out where the format
+ * has none (hid-recorder). */
+static int
+export_evdev(struct tt_export *e, const struct tt_record *rec)
+{
+	if (rec->type == TT_RECORD_DEVICE) {
+		if (e->have_filter && rec->device->id != e->filter)
+			return 0;
+		if (!e->ops->device) {
+			e->stats.devices_skipped++;
+			return 0;
+		}
+		return e->ops->device(e, rec->device);
+	}
+	if (e->have_filter && rec->frame->device != e->filter)
+		return 0;
+	if (!e->ops->frame) {
+		e->stats.frames_skipped++;
+		return 0;
+	}
+	if (rec->frame->flags)
+		e->stats.frame_flags++;
+	return e->ops->frame(e, rec->frame);
+}
+
+/* The HID layer: written, or counted where the format has none. */
+static int
+export_hid(struct tt_export *e, const struct tt_record *rec)
+{
+	if (rec->type == TT_RECORD_HID_DEVICE) {
+		if (!e->ops->hid_device) {
+			e->stats.hid_devices++;
+			return 0;
+		}
+		return e->ops->hid_device(e, rec->hid_device);
+	}
+	if (!e->ops->hid_report) {
+		e->stats.hid_reports++;
+		return 0;
+	}
+	return e->ops->hid_report(e, rec->hid_report);
+}
+
 int
 tt_export_record(struct tt_export *e, const struct tt_record *rec)
 {
@@ -64,35 +139,12 @@ tt_export_record(struct tt_export *e, const struct tt_record *rec)
 	if (e->error)
 		return e->error;
 	switch (rec->type) {
-	case TT_RECORD_HEADER: {
-		const struct tt_header *h = rec->header;
-		free(e->kernel);
-		free(e->tool);
-		free(e->source_format);
-		e->kernel = h->kernel ? tt_strdup(h->kernel) : NULL;
-		e->tool = h->tool ? tt_strdup(h->tool) : NULL;
-		e->source_format = h->source_format ? tt_strdup(h->source_format) : NULL;
-		/* A file converted back to its own format keeps its clock
-		 * (evemu's epoch timestamps); otherwise times count from the
-		 * start of the recording, as evemu-record and libinput
-		 * record write them. */
-		e->base_us = 0;
-		if (h->source_format && strcmp(h->source_format, e->format_name) == 0)
-			e->base_us = h->start_realtime_us ? h->start_realtime_us : h->start_monotonic_us;
-		rc = e->ops->header(e, h);
+	case TT_RECORD_HEADER:
+		rc = export_header(e, rec->header);
 		break;
-	}
 	case TT_RECORD_DEVICE:
-		if (e->have_filter && rec->device->id != e->filter)
-			break;
-		rc = e->ops->device(e, rec->device);
-		break;
 	case TT_RECORD_FRAME:
-		if (e->have_filter && rec->frame->device != e->filter)
-			break;
-		if (rec->frame->flags)
-			e->stats.frame_flags++;
-		rc = e->ops->frame(e, rec->frame);
+		rc = export_evdev(e, rec);
 		break;
 	case TT_RECORD_XI_DEVICE:
 		e->stats.xi_devices++;
@@ -104,11 +156,12 @@ tt_export_record(struct tt_export *e, const struct tt_record *rec)
 		if (e->have_filter && rec->marker->device >= 0 && rec->marker->device != e->filter)
 			break;
 		e->stats.markers++;
-		rc = e->ops->marker(e, rec->marker);
+		rc = e->ops->marker ? e->ops->marker(e, rec->marker) : 0;
 		break;
 	case TT_RECORD_HID_DEVICE:
 	case TT_RECORD_HID_REPORT:
-		break;	/* evemu and libinput record hold no HID reports */
+		rc = export_hid(e, rec);
+		break;
 	}
 	if (rc < 0 && !e->error)
 		e->error = rc;

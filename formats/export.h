@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Writers of the foreign formats touchtape converts to: evemu and
- * libinput-record. Feed them the records a reader produced, in order;
+ * Writers of the foreign formats touchtape converts to: evemu,
+ * libinput-record (the evdev layer) and hid-recorder (the HID layer). Feed them the records a reader produced, in order;
  * they keep what the target format holds and count the rest, so the
  * caller can say what was left out (never silently).
  *
@@ -16,7 +16,9 @@
  * unless tt_export_set_device() chose another. libinput-record holds any
  * number of devices, each with its own events; it is written at
  * tt_export_finish() (events wait in unlinked temporary files, so memory
- * stays bounded).
+ * stays bounded). hid-recorder holds any number of HID devices and their
+ * reports and nothing of the evdev or XI layers; it too is written at
+ * tt_export_finish(), as its single-device form has no "D:" lines.
  */
 #pragma once
 
@@ -41,9 +43,13 @@ struct tt_export_stats {
 	size_t markers;			/* written as comments only */
 	size_t times_clamped;		/* negative times written as 0 */
 	size_t frame_flags;		/* dropped/resync/incomplete flags lost */
+	size_t hid_devices;		/* evemu, libinput: HID devices not written */
+	size_t hid_reports;		/* evemu, libinput: HID reports not written */
 };
 
-/* @format: TT_FORMAT_EVEMU or TT_FORMAT_LIBINPUT. Does not take
+/* @format: TT_FORMAT_EVEMU, TT_FORMAT_LIBINPUT or TT_FORMAT_HID_RECORDER
+ * (then devices_written counts HID devices, and devices_skipped and
+ * frames_skipped the evdev layer left out). Does not take
  * ownership of @fd. Returns 0 or a negative errno (-EINVAL for another
  * format). */
 int tt_export_new(enum tt_file_format format, int fd, struct tt_export **out);

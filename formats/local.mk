@@ -6,9 +6,9 @@ libtouchtape_sources += \
 	formats/timeline-reader.c \
 	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
 	formats/timeline-writer.c formats/writer.h \
-	formats/evemu-reader.c formats/libinput-reader.c \
+	formats/evemu-reader.c formats/libinput-reader.c formats/hidrec-reader.c \
 	formats/export.c formats/export.h formats/export-private.h \
-	formats/evemu-writer.c formats/libinput-writer.c
+	formats/evemu-writer.c formats/libinput-writer.c formats/hidrec-writer.c
 EXTRA_DIST += formats/timeline.md formats/timeline.schema.json
 dist_pkgdata_DATA = formats/timeline.schema.json
 

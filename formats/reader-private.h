@@ -85,6 +85,7 @@ void reader_frame_reserve(struct tt_reader *r, uint32_t n);
 int timeline_reader_init(struct tt_reader *r);
 int evemu_reader_init(struct tt_reader *r);
 int libinput_reader_init(struct tt_reader *r);
+int hidrec_reader_init(struct tt_reader *r);
 
 /* Content sniffing: which format the first bytes look like, and a reason
  * string for look-alikes that no reader accepts. */

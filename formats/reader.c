@@ -172,13 +172,32 @@ contains(const char *head, size_t len, const char *needle)
 	return memmem(head, len, needle, strlen(needle)) != NULL;
 }
 
+/* Whether the text starts with one of @starts or has a line starting
+ * with one of @lines (each given with its "\n"); NULL ends each list. */
+static bool
+has_line_start(const char *head, size_t len, const char *const *starts, const char *const *lines)
+{
+	for (size_t i = 0; starts[i]; i++) {
+		if (starts_with(head, len, starts[i]))
+			return true;
+	}
+	for (size_t i = 0; lines[i]; i++) {
+		if (contains(head, len, lines[i]))
+			return true;
+	}
+	return false;
+}
+
 /* hid-recorder: "R:" (report descriptor) lines, which evemu never writes,
  * or the descriptor decoded in "# 0x05, 0x0d, // Usage Page" comments
- * that can fill the first kilobytes. */
+ * that can fill the first kilobytes; also quoted in mail ("> R: "). */
 static bool
 is_hid_recorder(const char *head, size_t len)
 {
-	return starts_with(head, len, "R: ") || contains(head, len, "\nR: ") ||
+	static const char *const starts[] = { "R: ", "> R: ", ">R: ", NULL };
+	static const char *const lines[] = { "\nR: ", "\n> R: ", "\n>R: ", NULL };
+
+	return has_line_start(head, len, starts, lines) ||
 	       (contains(head, len, "# 0x") && contains(head, len, "// Usage Page ("));
 }
 
@@ -197,18 +216,10 @@ is_timeline(const char *head, size_t len)
 static bool
 is_evemu(const char *head, size_t len)
 {
-	static const char *const starts[] = { "# EVEMU", "N: ", "I: ", "E: " };
-	static const char *const lines[] = { "\n# EVEMU ", "\nN: ", "\nE: " };
+	static const char *const starts[] = { "# EVEMU", "N: ", "I: ", "E: ", NULL };
+	static const char *const lines[] = { "\n# EVEMU ", "\nN: ", "\nE: ", NULL };
 
-	for (size_t i = 0; i < ARRAY_LENGTH(starts); i++) {
-		if (starts_with(head, len, starts[i]))
-			return true;
-	}
-	for (size_t i = 0; i < ARRAY_LENGTH(lines); i++) {
-		if (contains(head, len, lines[i]))
-			return true;
-	}
-	return false;
+	return has_line_start(head, len, starts, lines);
 }
 
 static bool
@@ -244,8 +255,7 @@ static const struct format_rule {
 	enum tt_file_format format;
 	const char *why;	/* for TT_FORMAT_UNKNOWN */
 } format_rules[] = {
-	{ is_hid_recorder, TT_FORMAT_UNKNOWN,
-	  "this looks like hid-recorder output (raw HID reports); record the evdev device with touchtape record instead" },
+	{ is_hid_recorder, TT_FORMAT_HID_RECORDER, NULL },
 	{ is_proc_devices, TT_FORMAT_UNKNOWN,
 	  "this looks like /proc/bus/input/devices, a device list without events" },
 	{ is_timeline, TT_FORMAT_TIMELINE, NULL },
@@ -280,7 +290,7 @@ tt_detect_format(const char *head, size_t len, const char **why)
 			return format_rules[r].format;
 		}
 	}
-	*why = "not a touchtape timeline, evemu or libinput-record file";
+	*why = "not a touchtape timeline, evemu, libinput-record or hid-recorder file";
 	return TT_FORMAT_UNKNOWN;
 }
 
@@ -346,6 +356,9 @@ tt_reader_open_fd(int fd, const char *name, struct tt_reader **out, char **why_o
 		break;
 	case TT_FORMAT_LIBINPUT:
 		rc = libinput_reader_init(r);
+		break;
+	case TT_FORMAT_HID_RECORDER:
+		rc = hidrec_reader_init(r);
 		break;
 	default:
 		rc = -EPROTO;

@@ -133,15 +133,20 @@ test_bad_header(void)
 	check_contains(res.first_error, ":1: missing key \"start\"");
 	read_all("", &res);
 	check_contains(res.first_error, "the file is empty");
-	read_all("D: 0\nR: 12 05 01\nN: x\n", &res);
-	check_contains(res.first_error, "hid-recorder");
-	/* One device: no D: line. Or kilobytes of the decoded descriptor
-	 * before the first R: line. */
-	read_all("R: 12 05 01\nN: x\nI: 3 1 2\nE: 0.000001 3 01 02 03\n", &res);
-	check_contains(res.first_error, "hid-recorder");
+	/* hid-recorder files are read (formats/tests/hidrec-hostile.sh has
+	 * the details): with a D: line, without one, or with kilobytes of
+	 * the decoded descriptor before the first R: line. */
+	read_all("D: 0\nR: 2 05 01\nN: x\n", &res);
+	check_int_eq(res.errors, 0);
+	check_int_eq(res.records, 2);
+	read_all("R: 2 05 01\nN: x\nI: 3 1 2\nE: 0.000001 3 01 02 03\n", &res);
+	check_int_eq(res.errors, 0);
+	check_int_eq(res.records, 3);
 	read_all("# Pen\n# 0x05, 0x0d,                    // Usage Page (Digitizers)             0\n"
-		 "# 0x09, 0x02,                    // Usage (Pen)                         2\n", &res);
-	check_contains(res.first_error, "hid-recorder");
+		 "# 0x09, 0x02,                    // Usage (Pen)                         2\n"
+		 "R: 4 05 0d 09 02\n", &res);
+	check_int_eq(res.errors, 0);
+	check_int_eq(res.records, 2);
 	read_all("I: Bus=0011 Vendor=0002\nN: Name=\"x\"\n", &res);
 	check_contains(res.first_error, "/proc/bus/input/devices");
 

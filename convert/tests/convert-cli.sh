@@ -74,9 +74,6 @@ expect_grep 'bad.evemu:11: E: type and code must be hex' "$tmp/err" "FILE:LINE m
 expect_grep '"t":16000,' "$tmp/bad.jsonl" "later frames converted"
 
 # Look-alikes.
-printf 'D: 0\nR: 12 05 01 09 02\nN: x\nE: 0.000001 4 01 02 03 04\n' >"$tmp/hid.txt"
-expect_exit 2 "hid-recorder" -- "$TOUCHTAPE" convert "$tmp/hid.txt"
-expect_grep 'hid-recorder' "$tmp/err" "hid-recorder named"
 printf 'Input driver version is 1.0.1\nInput device ID: bus 0x3\n' >"$tmp/evtest.txt"
 expect_exit 2 "evtest" -- "$TOUCHTAPE" convert "$tmp/evtest.txt"
 expect_grep 'evtest dump' "$tmp/err" "evtest named"
