@@ -43,12 +43,15 @@ struct tt_reader {
 	size_t nretired;
 	struct tt_xi_device *xi_devices[TT_MAX_DEVICES];
 	size_t nxi_devices;
+	struct tt_li_device *li_devices[TT_MAX_DEVICES];
+	size_t nli_devices;
 
 	/* Storage for the record handed out last. */
 	struct tt_frame frame;
 	uint32_t frame_cap;
 	struct tt_xi_event xi;
 	struct tt_marker marker;
+	struct tt_li_event li;
 };
 
 /* Formats "NAME:LINE: message" into r->error; returns -EINVAL. */
@@ -67,6 +70,8 @@ void reader_warn(struct tt_reader *r, size_t line, const char *fmt, ...)
  * replaced TT_MAX_DEVICES times already. */
 int reader_add_device(struct tt_reader *r, struct tt_device *dev);
 int reader_add_xi_device(struct tt_reader *r, struct tt_xi_device *dev);
+/* Adds or replaces (same evdev device) libinput's view of a device. */
+int reader_add_li_device(struct tt_reader *r, struct tt_li_device *dev);
 struct tt_device *reader_find_device(struct tt_reader *r, uint32_t id);
 /* Makes room for @n events in r->frame. */
 void reader_frame_reserve(struct tt_reader *r, uint32_t n);

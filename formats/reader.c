@@ -116,6 +116,22 @@ reader_add_xi_device(struct tt_reader *r, struct tt_xi_device *dev)
 	return 0;
 }
 
+int
+reader_add_li_device(struct tt_reader *r, struct tt_li_device *dev)
+{
+	for (size_t i = 0; i < r->nli_devices; i++) {
+		if (r->li_devices[i]->device == dev->device) {
+			tt_li_device_free(r->li_devices[i]);
+			r->li_devices[i] = dev;
+			return 0;
+		}
+	}
+	if (r->nli_devices >= TT_MAX_DEVICES)
+		return -ENOSPC;
+	r->li_devices[r->nli_devices++] = dev;
+	return 0;
+}
+
 void
 reader_frame_reserve(struct tt_reader *r, uint32_t n)
 {
@@ -439,6 +455,16 @@ tt_reader_xi_device(const struct tt_reader *r, uint32_t id)
 	return NULL;
 }
 
+const struct tt_li_device *
+tt_reader_li_device(const struct tt_reader *r, uint32_t evdev_id)
+{
+	for (size_t i = 0; i < r->nli_devices; i++) {
+		if (r->li_devices[i]->device == evdev_id)
+			return r->li_devices[i];
+	}
+	return NULL;
+}
+
 void
 tt_reader_free(struct tt_reader *r)
 {
@@ -455,6 +481,9 @@ tt_reader_free(struct tt_reader *r)
 		tt_device_free(r->retired[i]);
 	for (size_t i = 0; i < r->nxi_devices; i++)
 		tt_xi_device_free(r->xi_devices[i]);
+	for (size_t i = 0; i < r->nli_devices; i++)
+		tt_li_device_free(r->li_devices[i]);
+	tt_li_event_clear(&r->li);
 	tt_header_clear(&r->header);
 	free(r->frame.events);
 	tt_xi_event_clear(&r->xi);

@@ -5,6 +5,7 @@ libtouchtape_sources += \
 	lib/device.c \
 	lib/evnames.c lib/evnames.h \
 	lib/json-emit.c lib/json-emit.h \
+	lib/li-names.c \
 	lib/log.c lib/log.h \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \
