@@ -6,6 +6,7 @@ libtouchtape_sources += \
 	formats/timeline-reader.c \
 	formats/timeline-writer.c formats/writer.h \
 	formats/evemu-reader.c formats/libinput-reader.c \
+	formats/libinput-li.c formats/libinput-li.h \
 	formats/export.c formats/export.h formats/export-private.h \
 	formats/evemu-writer.c formats/libinput-writer.c
 EXTRA_DIST += formats/timeline.md formats/timeline.schema.json

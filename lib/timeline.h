@@ -243,6 +243,7 @@ enum tt_marker_kind {
 	TT_MARKER_REPLAY_BEGIN,
 	TT_MARKER_REPLAY_END,
 	TT_MARKER_DROPS,
+	TT_MARKER_LI_LOG,	/* a message libinput logged (a kernel or client bug) */
 };
 
 struct tt_marker {

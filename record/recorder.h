@@ -48,3 +48,7 @@ void tt_recorder_stop(struct tt_recorder *r, const char *reason, int status);
 /* Reads every device's pending frames now. The XI side calls it before it
  * writes X events, so a frame is in the file before what X made of it. */
 void tt_recorder_poll_devices(struct tt_recorder *r);
+/* @fn runs once the loop has ended, after the devices' pending frames are
+ * read and before the stop marker: another source (libinput) writes what
+ * it still holds. */
+void tt_recorder_set_drain(struct tt_recorder *r, void (*fn)(void *userdata), void *userdata);
