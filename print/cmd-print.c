@@ -404,6 +404,31 @@ print_li_device(struct printer *p, const struct tt_li_device *d)
 		fputc('\n', p->out);
 }
 
+static void
+print_li_tablet(struct printer *p, const struct tt_li_event *ev)
+{
+	bool tip = ev->kind == TT_LI_TABLET_TOOL_TIP;
+
+	fprintf(p->out, " %.2f/%.2fmm", ev->x, ev->y);
+	if (ev->kind == TT_LI_TABLET_TOOL_PROXIMITY || tip)
+		fprintf(p->out, " %s %s", tt_li_tool_name(ev->tool),
+			ev->pressed ? (tip ? "down" : "in") : (tip ? "up" : "out"));
+	if (ev->tablet_axes & TT_LI_AXIS_PRESSURE)
+		fprintf(p->out, " pressure %.2f", ev->pressure);
+}
+
+static void
+print_li_gesture(struct printer *p, const struct tt_li_event *ev)
+{
+	fprintf(p->out, " %d %s", ev->fingers, tt_plural(ev->fingers, "finger", "fingers"));
+	if (ev->kind == TT_LI_GESTURE_SWIPE_UPDATE || ev->kind == TT_LI_GESTURE_PINCH_UPDATE)
+		fprintf(p->out, " %6.2f/%6.2f", ev->dx, ev->dy);
+	if (ev->kind == TT_LI_GESTURE_PINCH_UPDATE)
+		fprintf(p->out, " scale %.2f angle %+.2f", ev->scale, ev->angle);
+	if (ev->cancelled)
+		fprintf(p->out, " cancelled");
+}
+
 /* The fields of an event the way libinput debug-events shows them. */
 static void
 print_li_fields(struct printer *p, const struct tt_li_event *ev)
@@ -420,13 +445,7 @@ print_li_fields(struct printer *p, const struct tt_li_event *ev)
 		break;
 	case TT_LI_CLASS_ABSOLUTE:
 	case TT_LI_CLASS_TABLET:
-		fprintf(p->out, " %.2f/%.2fmm", ev->x, ev->y);
-		if (ev->kind == TT_LI_TABLET_TOOL_PROXIMITY || ev->kind == TT_LI_TABLET_TOOL_TIP)
-			fprintf(p->out, " %s %s", tt_li_tool_name(ev->tool), ev->pressed ?
-				(ev->kind == TT_LI_TABLET_TOOL_TIP ? "down" : "in") :
-				(ev->kind == TT_LI_TABLET_TOOL_TIP ? "up" : "out"));
-		if (ev->tablet_axes & TT_LI_AXIS_PRESSURE)
-			fprintf(p->out, " pressure %.2f", ev->pressure);
+		print_li_tablet(p, ev);
 		break;
 	case TT_LI_CLASS_KEY:
 	case TT_LI_CLASS_BUTTON:
@@ -441,13 +460,7 @@ print_li_fields(struct printer *p, const struct tt_li_event *ev)
 			fprintf(p->out, " (v120 %.0f/%.0f)", ev->vert_v120, ev->horiz_v120);
 		break;
 	case TT_LI_CLASS_GESTURE:
-		fprintf(p->out, " %d %s", ev->fingers, tt_plural(ev->fingers, "finger", "fingers"));
-		if (ev->kind == TT_LI_GESTURE_SWIPE_UPDATE || ev->kind == TT_LI_GESTURE_PINCH_UPDATE)
-			fprintf(p->out, " %6.2f/%6.2f", ev->dx, ev->dy);
-		if (ev->kind == TT_LI_GESTURE_PINCH_UPDATE)
-			fprintf(p->out, " scale %.2f angle %+.2f", ev->scale, ev->angle);
-		if (ev->cancelled)
-			fprintf(p->out, " cancelled");
+		print_li_gesture(p, ev);
 		break;
 	case TT_LI_CLASS_DEVICE:
 	case TT_LI_CLASS_TOUCH_FRAME:

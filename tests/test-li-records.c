@@ -235,11 +235,112 @@ test_bad_values(void)
 	}
 }
 
+/* A libinput record file's libinput: entries (--with-libinput), each as
+ * tools/libinput-record.c prints it. */
+static const char li_yaml[] =
+	"version: 1\n"
+	"ndevices: 1\n"
+	"devices:\n"
+	"- node: /dev/input/event5\n"
+	"  evdev:\n"
+	"    name: \"pad\"\n"
+	"    id: [3, 1, 2, 3]\n"
+	"    codes:\n"
+	"      0: [0]\n"
+	"      1: [330]\n"
+	"      3: [0, 1]\n"
+	"    absinfo:\n"
+	"      0: [0, 100, 0, 0, 10]\n"
+	"      1: [0, 100, 0, 0, 10]\n"
+	"    properties: []\n"
+	"  events:\n"
+	"  - libinput:\n"
+	"    - {type: DEVICE_ADDED, seat: seat0, logical_seat: default}\n"
+	"  - evdev:\n"
+	"    - [  1,  250000,   1, 330,       1]\n"
+	"    - [  1,  250000,   0,   0,       0]\n"
+	"    libinput:\n"
+	"    - {time: 1.250000, type: TOUCH_DOWN, slot: 0, seat_slot: 2, point: [ 50.00, 12.50], transformed: [ 25.00, 50.00]}\n"
+	"    - {time: 1.25, type: TOUCH_FRAME}\n"
+	"    - {time: 1.260000, type: POINTER_MOTION, delta: [  1.50, -2.00], unaccel: [  1.00, -1.25]}\n"
+	"    - {time: 1.270000, type: POINTER_BUTTON, button: 272, state: pressed, seat_count: 1}\n"
+	"    - {time: 1.280000, type: POINTER_AXIS, axes: [0.00, 4.50], discrete: [0, 0], source: finger}\n"
+	"    - {time: 1.290000, type: GESTURE_PINCH_UPDATE, nfingers: 2, delta: [  0.50,  0.00], unaccel: [  0.25,  0.00], angle_delta:  -1.50, scale:   1.25}\n"
+	"    - {time: 1.300000, type: TABLET_TOOL_PROXIMITY, proximity: in, tool-type: pen, serial: 7, axes: pt, point: [10.00, 20.00], tilt: [5.00, -5.00], pressure: 0.50}\n"
+	"    - {time: 1.310000, type: FUTURE_THING, whatever: [1, 2, 3]}\n";
+
+static void
+test_import(void)
+{
+	struct tt_reader *r = NULL;
+	struct tt_record rec;
+	const struct tt_li_event *e[16];
+	size_t n = 0;
+	int rc;
+
+	check_int_eq(tt_reader_open(tt_test_tmpfile(li_yaml, strlen(li_yaml)), &r), 0);
+	if (!r)
+		return;
+	while ((rc = tt_reader_next(r, &rec)) != 0) {
+		check(rc > 0);
+		if (rc > 0 && rec.type == TT_RECORD_LI_EVENT && n < ARRAY_LENGTH(e)) {
+			/* The reader reuses its storage: keep a copy. */
+			struct tt_li_event *copy = tt_zalloc(sizeof(*copy));
+			*copy = *rec.li_event;
+			copy->kind_name = tt_strdup(rec.li_event->kind_name);
+			e[n++] = copy;
+		}
+	}
+	tt_reader_free(r);
+	check_int_eq(n, 9);
+	if (n != 9)
+		return;
+	check_int_eq(e[0]->kind, TT_LI_DEVICE_ADDED);
+	check_int_eq(e[0]->time_us, 0);
+	check_int_eq(e[1]->kind, TT_LI_TOUCH_DOWN);
+	check_int_eq(e[1]->time_us, 1250000);
+	check_int_eq(e[1]->slot, 0);
+	check_int_eq(e[1]->seat_slot, 2);
+	check(e[1]->x == 50 && e[1]->y == 12.5 && e[1]->x_norm == 0.25 && e[1]->y_norm == 0.5);
+	check_int_eq(e[2]->kind, TT_LI_TOUCH_FRAME);
+	check_int_eq(e[2]->time_us, 1250000);
+	check(e[3]->dx == 1.5 && e[3]->dy == -2 && e[3]->dx_unaccel == 1 && e[3]->dy_unaccel == -1.25);
+	check(e[4]->code == 272 && e[4]->pressed && e[4]->seat_count == 1);
+	/* libinput < 1.19: POINTER_AXIS of a finger is a finger scroll. */
+	check_int_eq(e[5]->kind, TT_LI_POINTER_SCROLL_FINGER);
+	check(e[5]->has_vert && !e[5]->has_horiz && e[5]->vert == 4.5);
+	check(e[6]->fingers == 2 && e[6]->scale == 1.25 && e[6]->angle == -1.5 && e[6]->dx == 0.5);
+	check(e[7]->tool == TT_LI_TOOL_PEN && e[7]->pressed && e[7]->tool_serial == 7);
+	check_int_eq(e[7]->tablet_axes, TT_LI_AXIS_TILT | TT_LI_AXIS_PRESSURE);
+	check(e[7]->tilt_x == 5 && e[7]->pressure == 0.5 && e[7]->x == 10);
+	check_int_eq(e[8]->kind, TT_LI_OTHER);
+	check_str_eq(e[8]->kind_name, "FUTURE_THING");
+	for (size_t i = 0; i < n; i++) {
+		check_int_eq(e[i]->device, 0);
+		free(e[i]->kind_name);
+		free((void *)e[i]);
+	}
+}
+
+static void
+test_import_bad(void)
+{
+	char text[sizeof(li_yaml) + 256];
+	struct tt_test_read res;
+
+	snprintf(text, sizeof(text), "%s    - {time: 1.2x, type: TOUCH_UP}\n    - {slot: 1}\n", li_yaml);
+	tt_test_read_path(tt_test_tmpfile(text, strlen(text)), NULL, &res);
+	check_int_eq(res.errors, 2);
+	check_contains(res.first_error, "time '1.2x' is not seconds.microseconds");
+}
+
 int
 main(void)
 {
 	RUN(test_round_trip);
 	RUN(test_newer_writer);
 	RUN(test_bad_values);
+	RUN(test_import);
+	RUN(test_import_bad);
 	return tt_test_result();
 }
