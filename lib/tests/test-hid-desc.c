@@ -340,6 +340,25 @@ test_corpus_ilitek(void)
 		check(!out.contacts[i].tip);
 	check_int_eq(out.contacts[1].contact_id, 9);
 	check(out.has_contact_count && out.contact_count == 1);
+
+	/* A lift report: every Tip Switch of the first report off, the rest
+	 * (IDs, positions) kept. */
+	uint8_t lift[128];
+	check(r->lens[0] <= sizeof(lift));
+	memcpy(lift, r->reports[0], r->lens[0]);
+	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x42), 0), 10);
+	check_int_eq(tt_hid_decode(d, lift, r->lens[0], &out), 0);
+	for (uint32_t i = 0; i < out.ncontacts; i++)
+		check(out.contacts[i].has_tip && !out.contacts[i].tip);
+	check(out.contacts[0].x == 2004 && out.contacts[0].y == 43 && out.contacts[0].contact_id == 0);
+	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x54), 0), 1);
+	check_int_eq(tt_hid_decode(d, lift, r->lens[0], &out), 0);
+	check(out.has_contact_count && out.contact_count == 0);
+	/* Only what fits is written; nothing of an undeclared report. */
+	check_int_eq(tt_hid_report_set(d, lift, 10, DIG(0x42), 1), 0);	/* the first tip is bit 72 */
+	check_int_eq(tt_hid_report_set(d, lift, 11, DIG(0x42), 1), 1);
+	lift[0] = 0x42;
+	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x42), 0), -ENOENT);
 	check_int_eq(check_all_reports(r, d, 1, 1), 587);
 }
 
