@@ -4,9 +4,10 @@
 # by the fuzz-short test in `make check` (a short run, plus every saved
 # crash input in tests/fuzz/regressions/ replayed).
 #
-# FUZZ_FORMATS picks the runs (default: all four, FUZZ_SECONDS each):
-# "any" lets format detection choose the reader, "timeline", "evemu" and
-# "libinput" hold the harness to one reader (TT_FUZZ_FORMAT).
+# FUZZ_FORMATS picks the runs (default: all five, FUZZ_SECONDS each):
+# "any" lets format detection choose the reader, "timeline", "evemu",
+# "libinput" and "hid-recorder" hold the harness to one reader
+# (TT_FUZZ_FORMAT).
 #
 # Environment (set by make): abs_top_srcdir, abs_top_builddir,
 # TT_FUZZ_SOURCES (the library's .c files, relative to the source tree),
@@ -59,10 +60,10 @@ build "$harness"
 if compgen -G "$src/tests/fuzz/regressions/$harness-*" >/dev/null; then
 	"$out/$harness" -runs=0 "$src"/tests/fuzz/regressions/"$harness"-* || status=1
 fi
-for format in ${FUZZ_FORMATS:-any timeline evemu libinput}; do
+for format in ${FUZZ_FORMATS:-any timeline evemu libinput hid-recorder}; do
 	case "$format" in
 	any) corpus="$out/corpus-$harness" ;;
-	timeline | evemu | libinput) corpus="$out/corpus-$harness-$format" ;;
+	timeline | evemu | libinput | hid-recorder) corpus="$out/corpus-$harness-$format" ;;
 	*) echo "fuzz: unknown format '$format' in FUZZ_FORMATS" >&2; exit 2 ;;
 	esac
 	mkdir -p "$corpus"
@@ -70,7 +71,8 @@ for format in ${FUZZ_FORMATS:-any timeline evemu libinput}; do
 	# corpus when it is there.
 	seeds=("$src/samples" "$src/tests/fuzz/seeds")
 	if [ -d "${TT_CORPUS:-$src/../shared/corpus}" ]; then
-		seeds+=("${TT_CORPUS:-$src/../shared/corpus}/evemu" "${TT_CORPUS:-$src/../shared/corpus}/libinput-record")
+		seeds+=("${TT_CORPUS:-$src/../shared/corpus}/evemu" "${TT_CORPUS:-$src/../shared/corpus}/libinput-record"
+			"${TT_CORPUS:-$src/../shared/corpus}/hid-recorder")
 	fi
 	existing=()
 	for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
