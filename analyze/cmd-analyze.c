@@ -21,6 +21,7 @@
 #include "log.h"
 #include "model.h"
 #include "json-emit.h"
+#include "li-analyze.h"
 #include "model-plot.h"
 #include "output.h"
 #include "read-options.h"
@@ -96,6 +97,7 @@ struct analyze {
 	/* The jump just reported, for the plot: its kernel_update follows. */
 	bool jump_pending;
 	int64_t jump_device, jump_tracking_id;
+	struct li_summary li;	/* the libinput layer, over the whole file */
 };
 
 static struct dev_stats *
@@ -305,6 +307,23 @@ touch_xi_json(struct tt_json_emit *j, const struct tt_ktouch *t)
 	tt_json_emit_object_end(j);
 }
 
+/* The HID contact a kernel touch was made of, or null. */
+static void
+touch_hid_json(struct tt_json_emit *j, const struct tt_ktouch *t)
+{
+	tt_json_emit_key(j, "hid");
+	if (t->hid_link != TT_LINK_LINKED) {
+		tt_json_emit_null(j);
+		return;
+	}
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "device", t->hid_device);
+	tt_json_emit_member_int(j, "contact_id", t->hid_contact_id);
+	tt_json_emit_member_int(j, "line", (int64_t)t->hid_begin_line);
+	tt_json_emit_member_int(j, "latency_us", t->begin_us - t->hid_begin_us);
+	tt_json_emit_object_end(j);
+}
+
 static void
 touch_json(struct analyze *a, const struct tt_ktouch *t, const struct touch_stats *ts,
 	   const struct dev_stats *s, const double pos[4], bool has_p, bool has_s)
@@ -334,6 +353,8 @@ touch_json(struct analyze *a, const struct tt_ktouch *t, const struct touch_stat
 	tt_json_emit_member_bool(j, "active_at_end", t->flags & TT_KTOUCH_ACTIVE_AT_END);
 	tt_json_emit_member_string(j, "link", tt_link_status_name(t->link));
 	touch_xi_json(j, t);
+	tt_json_emit_member_string(j, "hid_link", tt_link_status_name(t->hid_link));
+	touch_hid_json(j, t);
 	tt_json_emit_object_end(j);
 }
 
@@ -359,6 +380,11 @@ touch_text(struct analyze *a, const struct tt_ktouch *t, const struct touch_stat
 			t->xi_emulating_pointer ? " (emulating pointer)" : "");
 	else if (t->link == TT_LINK_NOT_DELIVERED)
 		fputs(", not delivered by X", o);
+	if (t->hid_link == TT_LINK_LINKED)
+		fprintf(o, ", from HID device %u contact %d after %.3f ms", t->hid_device, t->hid_contact_id,
+			(double)(t->begin_us - t->hid_begin_us) / 1000.0);
+	else if (t->hid_link == TT_LINK_NOT_DELIVERED)
+		fputs(", no HID contact", o);
 	if (t->flags & TT_KTOUCH_BEFORE_START)
 		fputs(", down before the recording started", o);
 	if (t->flags & TT_KTOUCH_ACTIVE_AT_END)
@@ -677,6 +703,32 @@ print_devices(struct analyze *a, const struct tt_stats *st)
 	}
 }
 
+static const char *
+hid_name(const struct tt_reader *r, uint32_t id)
+{
+	const struct tt_hid_device *d = tt_reader_hid_device(r, id);
+
+	return d && d->name ? d->name : "";
+}
+
+static void
+print_hid_devices(struct analyze *a, const struct tt_reader *r, const struct tt_stats *st)
+{
+	for (size_t i = 0; i < st->nhids; i++) {
+		const struct tt_stats_hid *sh = &st->hids[i];
+		if (!a->json) {
+			tt_stats_hid_text(sh, hid_name(r, sh->id), stdout);
+			continue;
+		}
+		tt_json_emit_newline(&a->report, "  ");
+		tt_json_emit_object_begin(&a->report);
+		tt_json_emit_member_int(&a->report, "id", sh->id);
+		tt_json_emit_member_string(&a->report, "name", hid_name(r, sh->id));
+		tt_stats_hid_json(sh, &a->report);
+		tt_json_emit_object_end(&a->report);
+	}
+}
+
 /* One of the lists streamed into a temporary file, on a line of its own. */
 static void
 list_json(struct analyze *a, const char *key, struct tt_json_emit *list, FILE *f)
@@ -705,9 +757,14 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	tt_json_emit_array_begin(j);
 	print_devices(a, st);
 	tt_json_emit_array_end(j);
+	tt_json_emit_key(j, "hid_devices");
+	tt_json_emit_array_begin(j);
+	print_hid_devices(a, r, st);
+	tt_json_emit_array_end(j);
 	list_json(a, "touches", &a->jtouches, a->touches);
 	list_json(a, "xi_touches", &a->jxtouches, a->xtouches);
 	list_json(a, "anomalies", &a->janomalies, a->anomalies);
+	li_analyze_json(&a->li, j);
 	tt_json_emit_object_end(j);
 	tt_json_emit_raw(j, "\n", 1);
 }
@@ -728,6 +785,7 @@ report(struct analyze *a, const struct tt_reader *r)
 	tt_read_options_window_text(a->ro, stdout);
 	putchar('\n');
 	print_devices(a, &st);
+	print_hid_devices(a, r, &st);
 	printf("touch sequences (* = numbered by touchtape):\n");
 	copy_out(a->touches);
 	if (a->nxtouches) {
@@ -738,6 +796,7 @@ report(struct analyze *a, const struct tt_reader *r)
 	tt_stats_anomalies_text(&st, stdout);
 	copy_out(a->anomalies);
 	tt_diag_filter_print_more(&a->filter, stdout, "  ");
+	li_analyze_text(&a->li, stdout);
 	printf("%" PRIu64 " touch sequence%s, %" PRIu64 " XI touch sequence%s, %" PRIu64 " anomal%s\n",
 	       a->ntouches, a->ntouches == 1 ? "" : "s", a->nxtouches, a->nxtouches == 1 ? "" : "s",
 	       a->nanomalies, a->nanomalies == 1 ? "y" : "ies");
@@ -780,13 +839,16 @@ usage(FILE *out)
 	fprintf(out,
 		"Usage: touchtape analyze [OPTIONS] FILE\n"
 		"\n"
-		"Reads a recording (touchtape timeline, evemu or libinput record) in one\n"
-		"streaming pass and prints, per device, the frame rate, touches and time\n"
-		"without touches; per touch sequence its times, positions, path, largest\n"
-		"per-frame movement, pressure and size, and with XI data the XI touch it\n"
-		"became, its kernel-to-X latency and ownership outcome; and the anomalies\n"
-		"(the diagnostics validate reports, and what the touch model shows),\n"
-		"each with time, device, slot or touch and line in the file.\n"
+		"Reads a recording (touchtape timeline, evemu, libinput record or\n"
+		"hid-recorder) in one streaming pass and prints, per device, the frame\n"
+		"rate, touches and time without touches; per HID device its report rate,\n"
+		"reports, contacts and HID-to-kernel latency; per touch sequence its\n"
+		"times, positions, path, largest per-frame movement, pressure and size,\n"
+		"with HID data the HID contact it was made of, and with XI data the XI\n"
+		"touch it became, its kernel-to-X latency and ownership outcome; and the\n"
+		"anomalies (the diagnostics validate reports, and what the touch model\n"
+		"shows, HID contacts among it), each with time, device, slot or touch and\n"
+		"line in the file.\n"
 		"\n"
 		"Options:\n"
 		"  -j, --json          machine-readable output (see touchtape-analyze(1))\n"
@@ -896,6 +958,7 @@ read_all(struct analyze *a, struct tt_reader *r)
 			continue;
 		a->feeding = &rec;
 		tt_detect_feed(a->detect, &rec);
+		li_summary_feed(&a->li, &rec);
 		a->feeding = NULL;
 		if (a->window && tt_read_options_in_window(a->ro, &rec))
 			tt_detect_feed(a->window, &rec);
@@ -919,8 +982,10 @@ start(struct analyze *a, struct tt_reader *r)
 	if (tt_read_options_has_window(a->ro))
 		a->window = tt_detect_new(&a->opts, NULL, NULL, NULL, NULL);
 	tt_reader_set_warn(r, on_warn, a);
+	li_summary_init(&a->li);
 	rc = read_all(a, r);
 	tt_detect_finish(a->detect);
+	li_summary_finish(&a->li);
 	if (a->window)
 		tt_detect_finish(a->window);
 	return rc;
@@ -1001,6 +1066,7 @@ analyze_free(struct analyze *a)
 	tt_detect_free(a->detect);
 	tt_detect_free(a->window);
 	tt_plot_free(a->plot);
+	li_summary_clear(&a->li);
 	free(a);
 }
 

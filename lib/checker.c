@@ -9,6 +9,7 @@
 
 #include "checker.h"
 #include "evnames.h"
+#include "hid-desc.h"
 #include "util-mem.h"
 
 struct dev_state {
@@ -43,6 +44,17 @@ struct xi_first_begin {
 	uint32_t detail;
 };
 
+/* A HID device: its reports' times, and the evdev devices it lists,
+ * checked against the evdev devices declared by the end. */
+struct hid_state {
+	uint32_t id;
+	size_t line;
+	int64_t last_time;
+	bool have_time;
+	uint32_t nevdev;
+	uint32_t *evdev;
+};
+
 /* Touches that began before the recording and ended are kept, so that a
  * later event of theirs is still an error; beyond this many, hostile
  * input could grow the table without bound, so they are forgotten. */
@@ -64,6 +76,8 @@ struct tt_checker {
 	size_t nfirst, cap_first;
 	bool saw_frames;
 	bool saw_xi;
+	struct hid_state hids[TT_MAX_DEVICES];
+	size_t nhids;
 };
 
 static void
@@ -105,6 +119,8 @@ tt_checker_free(struct tt_checker *c)
 		free(c->devs[i].tracking);
 		free(c->devs[i].unknown);
 	}
+	for (size_t i = 0; i < c->nhids; i++)
+		free(c->hids[i].evdev);
 	free(c->touches);
 	free(c->first);
 	free(c);
@@ -408,6 +424,92 @@ feed_xi(struct tt_checker *c, const struct tt_record *rec)
 	}
 }
 
+/* ---- HID ---- */
+
+static struct hid_state *
+find_hid(struct tt_checker *c, uint32_t id)
+{
+	for (size_t i = 0; i < c->nhids; i++) {
+		if (c->hids[i].id == id)
+			return &c->hids[i];
+	}
+	return NULL;
+}
+
+static void
+check_descriptor(struct tt_checker *c, const struct tt_record *rec)
+{
+	const struct tt_hid_device *d = rec->hid_device;
+	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *desc = NULL;
+	_cleanup_free_ char *why = NULL;
+
+	if (tt_hid_desc_parse(d->descriptor, d->descriptor_len, &desc, &why) < 0)
+		report(c, TT_CHECK_HID_BAD_DESCRIPTOR, rec->line, 0, -1,
+		       "HID device %u: the report descriptor does not parse: %s", d->id,
+		       why ? why : "malformed");
+}
+
+static void
+feed_hid_device(struct tt_checker *c, const struct tt_record *rec)
+{
+	const struct tt_hid_device *d = rec->hid_device;
+	struct hid_state *h = find_hid(c, d->id);
+
+	if (h) {
+		report(c, TT_CHECK_DUPLICATE_DEVICE, rec->line, 0, -1,
+		       "HID device %u is declared a second time", d->id);
+		free(h->evdev);
+	} else {
+		if (c->nhids >= TT_MAX_DEVICES)
+			return;
+		h = &c->hids[c->nhids++];
+	}
+	memset(h, 0, sizeof(*h));
+	h->id = d->id;
+	h->line = rec->line;
+	h->nevdev = d->nevdev;
+	if (d->nevdev) {
+		h->evdev = tt_reallocarray(NULL, d->nevdev, sizeof(*h->evdev));
+		memcpy(h->evdev, d->evdev_devices, d->nevdev * sizeof(*h->evdev));
+	}
+	check_descriptor(c, rec);
+}
+
+static void
+feed_hid_report(struct tt_checker *c, const struct tt_record *rec)
+{
+	const struct tt_hid_report *r = rec->hid_report;
+	struct hid_state *h = find_hid(c, r->device);
+
+	if (!h) {
+		report(c, TT_CHECK_HID_UNKNOWN_DEVICE, rec->line, r->time_us, -1,
+		       "HID report of HID device %u, which is not declared", r->device);
+		return;
+	}
+	if (h->have_time && r->time_us < h->last_time)
+		report(c, TT_CHECK_TIME_BACKWARDS, rec->line, r->time_us, -1,
+		       "HID device %u: report time %" PRId64 " us is before the previous report's %" PRId64 " us",
+		       h->id, r->time_us, h->last_time);
+	h->last_time = r->time_us;
+	h->have_time = true;
+}
+
+/* The evdev devices a HID device lists: declared anywhere in the file
+ * (the recorder may write the HID device before or after them). */
+static void
+check_hid_evdev(struct tt_checker *c)
+{
+	for (size_t i = 0; i < c->nhids; i++) {
+		const struct hid_state *h = &c->hids[i];
+		for (uint32_t e = 0; e < h->nevdev; e++) {
+			if (!find_dev(c, h->evdev[e]))
+				report(c, TT_CHECK_HID_UNKNOWN_EVDEV, h->line, 0, -1,
+				       "HID device %u lists evdev device %u, which is not declared",
+				       h->id, h->evdev[e]);
+		}
+	}
+}
+
 void
 tt_checker_feed(struct tt_checker *c, const struct tt_record *rec)
 {
@@ -416,6 +518,8 @@ tt_checker_feed(struct tt_checker *c, const struct tt_record *rec)
 	case TT_RECORD_DEVICE: feed_device(c, rec); break;
 	case TT_RECORD_FRAME: feed_frame(c, rec); break;
 	case TT_RECORD_XI_EVENT: c->saw_xi = true; feed_xi(c, rec); break;
+	case TT_RECORD_HID_DEVICE: feed_hid_device(c, rec); break;
+	case TT_RECORD_HID_REPORT: feed_hid_report(c, rec); break;
 	default: break;
 	}
 }
@@ -423,6 +527,7 @@ tt_checker_feed(struct tt_checker *c, const struct tt_record *rec)
 void
 tt_checker_finish(struct tt_checker *c)
 {
-	if (c->ndevs == 0 && !c->saw_frames && !c->saw_xi)
+	check_hid_evdev(c);
+	if (c->ndevs == 0 && c->nhids == 0 && !c->saw_frames && !c->saw_xi)
 		report(c, TT_CHECK_NO_DEVICES, 0, 0, -1, "the recording declares no devices");
 }

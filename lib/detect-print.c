@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #include "detect.h"
 #include "json-emit.h"
@@ -51,6 +52,75 @@ links_json(const struct tt_stats *s, struct tt_json_emit *j)
 }
 
 static void
+hid_links_json(const struct tt_stats_hid_links *l, struct tt_json_emit *j, const char *key)
+{
+	tt_json_emit_key(j, key);
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "linked", (int64_t)l->linked);
+	tt_json_emit_member_int(j, "not_delivered", (int64_t)l->not_delivered);
+	tt_json_emit_member_int(j, "frames", (int64_t)l->frames);
+	tt_json_emit_key(j, "median_latency_us");
+	if (l->linked)
+		tt_json_emit_int(j, l->median_latency_us);
+	else
+		tt_json_emit_null(j);
+	tt_json_emit_key(j, "p95_latency_us");
+	if (l->linked)
+		tt_json_emit_int(j, l->p95_latency_us);
+	else
+		tt_json_emit_null(j);
+	tt_json_emit_object_end(j);
+}
+
+static double
+rate_hz(int64_t interval_us)
+{
+	return interval_us > 0 ? 1e6 / (double)interval_us : NAN;
+}
+
+void
+tt_stats_hid_json(const struct tt_stats_hid *sh, struct tt_json_emit *j)
+{
+	tt_json_emit_member_int(j, "reports", (int64_t)sh->reports);
+	tt_json_emit_member_int(j, "contacts", (int64_t)sh->contacts);
+	tt_json_emit_member_int(j, "duration_us", sh->have_time ? sh->last_us - sh->first_us : 0);
+	tt_json_emit_key(j, "report_interval_us");
+	if (sh->nintervals) {
+		tt_json_emit_object_begin(j);
+		tt_json_emit_member_int(j, "count", (int64_t)sh->nintervals);
+		tt_json_emit_member_int(j, "median", sh->median_interval_us);
+		tt_json_emit_member_int(j, "p95", sh->p95_interval_us);
+		tt_json_emit_object_end(j);
+	} else {
+		tt_json_emit_null(j);
+	}
+	tt_json_emit_member_fixed(j, "report_rate_hz",
+				  sh->nintervals ? rate_hz(sh->median_interval_us) : NAN, 2);
+	hid_links_json(&sh->links, j, "links");
+}
+
+void
+tt_stats_hid_text(const struct tt_stats_hid *sh, const char *name, FILE *out)
+{
+	int64_t dur = sh->have_time ? sh->last_us - sh->first_us : 0;
+
+	fprintf(out, "HID device %u \"%s\"\n  %.3f s, %" PRIu64 " reports, %" PRIu64 " contacts\n", sh->id,
+		name, (double)dur / 1e6, sh->reports, sh->contacts);
+	if (sh->nintervals)
+		fprintf(out, "  report interval while touching: median %.2f ms (%.1f Hz), p95 %.2f ms, %" PRIu64
+			" intervals\n", (double)sh->median_interval_us / 1e3, rate_hz(sh->median_interval_us),
+			(double)sh->p95_interval_us / 1e3, sh->nintervals);
+	if (!sh->links.linked && !sh->links.not_delivered && !sh->links.frames)
+		return;
+	fprintf(out, "  HID to kernel: %" PRIu64 " contacts linked", sh->links.linked);
+	if (sh->links.linked)
+		fprintf(out, " (latency median %.3f ms, p95 %.3f ms)", (double)sh->links.median_latency_us / 1e3,
+			(double)sh->links.p95_latency_us / 1e3);
+	fprintf(out, ", %" PRIu64 " not delivered, %" PRIu64 " reports paired with their evdev frame\n",
+		sh->links.not_delivered, sh->links.frames);
+}
+
+static void
 counts_json(const struct tt_stats *s, struct tt_json_emit *j)
 {
 	tt_json_emit_key(j, "ownership");
@@ -59,6 +129,7 @@ counts_json(const struct tt_stats *s, struct tt_json_emit *j)
 		tt_json_emit_member_int(j, tt_own_outcome_name(o), (int64_t)s->outcomes[o]);
 	tt_json_emit_object_end(j);
 	links_json(s, j);
+	hid_links_json(&s->hid_links, j, "hid_links");
 	tt_json_emit_key(j, "anomaly_counts");
 	tt_json_emit_object_begin(j);
 	tt_json_emit_member_int(j, "total", (int64_t)tt_stats_diag_total(s));
@@ -78,6 +149,7 @@ tt_stats_json(const struct tt_stats *s, struct tt_json_emit *j)
 	tt_json_emit_member_int(j, "frames", (int64_t)s->frames);
 	tt_json_emit_member_int(j, "events", (int64_t)s->events);
 	tt_json_emit_member_int(j, "xi_events", (int64_t)s->xi_events);
+	tt_json_emit_member_int(j, "hid_reports", (int64_t)s->hid_reports);
 	clients_json(s, j);
 	counts_json(s, j);
 }

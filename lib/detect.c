@@ -5,8 +5,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checker.h"
@@ -37,6 +39,31 @@ struct det_touch {
 	uint64_t drop_gen;
 };
 
+/* Report intervals in 10 us buckets up to 100 ms, like analyze's frame
+ * intervals, then 1 ms buckets up to 10 s (slow devices, reports picked
+ * out for a bug report): bounded memory, percentiles exact to the bucket. */
+#define HID_FINE_US 10
+#define HID_FINE_BUCKETS 10000
+#define HID_FINE_END_US (HID_FINE_US * HID_FINE_BUCKETS)
+#define HID_COARSE_US 1000
+#define HID_BUCKETS (HID_FINE_BUCKETS + 9900)
+
+struct latencies {
+	int64_t *v;
+	size_t n, cap;
+};
+
+/* What the HID numbers keep of a HID device. */
+struct det_hid {
+	uint32_t id;
+	uint32_t *hist;
+	uint64_t over;		/* intervals beyond the histogram */
+	struct latencies lat;
+	int64_t last_us;
+	bool have_last;
+	uint32_t prev_active;
+};
+
 struct tt_detect {
 	struct tt_detect_options opts;
 	struct tt_model_callbacks user_cb;
@@ -47,6 +74,9 @@ struct tt_detect {
 	struct tt_model *model;
 	struct det_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
+	struct det_hid *hids;
+	size_t nhids;
+	struct latencies all_lat;
 	struct tt_stats stats;
 };
 
@@ -74,6 +104,16 @@ tt_stats_device(const struct tt_stats *s, uint32_t id)
 	for (size_t i = 0; i < s->ndevs; i++) {
 		if (s->devs[i].id == id)
 			return &s->devs[i];
+	}
+	return NULL;
+}
+
+const struct tt_stats_hid *
+tt_stats_hid(const struct tt_stats *s, uint32_t id)
+{
+	for (size_t i = 0; i < s->nhids; i++) {
+		if (s->hids[i].id == id)
+			return &s->hids[i];
 	}
 	return NULL;
 }
@@ -461,6 +501,244 @@ on_xend(void *data, struct tt_xtouch *t)
 		d->user_cb.xi_end(d->user_data, t);
 }
 
+/* ---- HID ---- */
+
+/* det_hid i and its numbers, d->stats.hids[i], are added together. */
+static struct det_hid *
+find_hid(struct tt_detect *d, uint32_t id, struct tt_stats_hid **sh)
+{
+	for (size_t i = 0; i < d->nhids; i++) {
+		if (d->hids[i].id == id) {
+			*sh = &d->stats.hids[i];
+			return &d->hids[i];
+		}
+	}
+	return NULL;
+}
+
+static void
+add_hid(struct tt_detect *d, const struct tt_hid_device *dev)
+{
+	struct tt_stats_hid *sh;
+
+	if (find_hid(d, dev->id, &sh) || d->nhids >= TT_MAX_DEVICES)
+		return;	/* declared again: the numbers go on */
+	d->hids = tt_reallocarray(d->hids, d->nhids + 1, sizeof(*d->hids));
+	struct det_hid *h = &d->hids[d->nhids++];
+	memset(h, 0, sizeof(*h));
+	h->id = dev->id;
+	h->hist = tt_zalloc(HID_BUCKETS * sizeof(*h->hist));
+	sh = &d->stats.hids[d->stats.nhids++];
+	memset(sh, 0, sizeof(*sh));
+	sh->id = dev->id;
+}
+
+static void
+push_latency(struct latencies *l, int64_t v)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->v = tt_reallocarray(l->v, l->cap, sizeof(*l->v));
+	}
+	l->v[l->n++] = v;
+}
+
+static struct tt_diag *
+hdiag(struct tt_diag *diag, enum tt_check check, size_t line, int64_t t)
+{
+	/* HID device ids are their own id space: the message names them. */
+	tt_diag_init(diag, check, line, t, -1);
+	return diag;
+}
+
+static void
+detect_report(struct tt_detect *d, const struct tt_hreport *r)
+{
+	uint32_t id = r->device->id;
+	int64_t t = r->report->time_us;
+	struct tt_diag diag;
+
+	if (!r->parsed)
+		return;	/* the checker said why */
+	if (!r->declared)
+		report(d, hdiag(&diag, TT_CHECK_HID_UNDECLARED_REPORT, r->line, t),
+		       "HID device %u: report ID %u is not an input report its descriptor declares", id,
+		       r->report_id);
+	if (r->short_report)
+		report(d, hdiag(&diag, TT_CHECK_HID_SHORT_REPORT, r->line, t),
+		       "HID device %u: report ID %u has %u bytes, its descriptor declares %u", id, r->report_id,
+		       r->report->len, r->declared_bytes);
+	if (r->frame_cut)
+		report(d, hdiag(&diag, TT_CHECK_HID_CONTACT_COUNT, r->line, t),
+		       "HID device %u: a new frame began after %u of the %u contacts Contact Count announced",
+		       id, r->cut_received, r->cut_expected);
+	if (r->beyond_count)
+		report(d, hdiag(&diag, TT_CHECK_HID_CONTACT_COUNT, r->line, t),
+		       "HID device %u: Contact Count %d leaves out %u more contact%s with Tip Switch set", id,
+		       r->contact_count, r->beyond_count, r->beyond_count == 1 ? "" : "s");
+}
+
+static void
+on_hreport(void *data, const struct tt_hreport *r)
+{
+	struct tt_detect *d = data;
+	struct tt_stats_hid *sh = NULL;
+	struct det_hid *h = find_hid(d, r->device->id, &sh);
+	int64_t t = r->report->time_us;
+
+	d->stats.hid_reports++;
+	if (h) {
+		sh->reports++;
+		if (!sh->have_time)
+			sh->first_us = t;
+		sh->last_us = t;
+		sh->have_time = true;
+		if (h->have_last && h->prev_active && r->nactive && t >= h->last_us) {
+			int64_t dt = t - h->last_us;
+			int64_t b = dt < HID_FINE_END_US ? dt / HID_FINE_US
+				    : HID_FINE_BUCKETS + (dt - HID_FINE_END_US) / HID_COARSE_US;
+			if (b < HID_BUCKETS)
+				h->hist[b]++;
+			else
+				h->over++;
+			sh->nintervals++;
+		}
+		h->last_us = t;
+		h->have_last = true;
+		h->prev_active = r->nactive;
+	}
+	detect_report(d, r);
+	if (d->user_cb.hid_report)
+		d->user_cb.hid_report(d->user_data, r);
+}
+
+static void
+on_hbegin(void *data, struct tt_htouch *t)
+{
+	struct tt_detect *d = data;
+	struct tt_stats_hid *sh = NULL;
+
+	if (find_hid(d, t->device, &sh))
+		sh->contacts++;
+	if (d->user_cb.hid_begin)
+		d->user_cb.hid_begin(d->user_data, t);
+}
+
+static void
+on_hupdate(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
+{
+	struct tt_detect *d = data;
+
+	if (d->user_cb.hid_update)
+		d->user_cb.hid_update(d->user_data, t, u);
+}
+
+static void
+count_hid_link(struct tt_detect *d, const struct tt_htouch *t)
+{
+	struct tt_stats_hid *sh = NULL;
+	struct det_hid *h = find_hid(d, t->device, &sh);
+	int64_t latency = t->kernel_begin_us - t->begin_us;
+
+	if (t->link == TT_LINK_LINKED) {
+		d->stats.hid_links.linked++;
+		push_latency(&d->all_lat, latency);
+		if (h) {
+			sh->links.linked++;
+			push_latency(&h->lat, latency);
+		}
+	} else if (t->link == TT_LINK_NOT_DELIVERED) {
+		d->stats.hid_links.not_delivered++;
+		if (h)
+			sh->links.not_delivered++;
+	}
+}
+
+static void
+on_hend(void *data, struct tt_htouch *t)
+{
+	struct tt_detect *d = data;
+	struct tt_diag diag;
+
+	if (t->flags & TT_HTOUCH_VANISHED)
+		report(d, hdiag(&diag, TT_CHECK_HID_CONTACT_VANISHED, t->end_line, t->end_us),
+		       "HID device %u: contact %d (down since line %zu) is no longer reported, without a tip up",
+		       t->device, t->contact_id, t->begin_line);
+	count_hid_link(d, t);
+	if (d->user_cb.hid_end)
+		d->user_cb.hid_end(d->user_data, t);
+}
+
+static void
+on_hframe(void *data, const struct tt_hframe *l)
+{
+	struct tt_detect *d = data;
+	struct tt_stats_hid *sh = NULL;
+
+	d->stats.hid_links.frames++;
+	if (find_hid(d, l->hid_device, &sh))
+		sh->links.frames++;
+	if (d->user_cb.hid_frame)
+		d->user_cb.hid_frame(d->user_data, l);
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest rank, like analyze's frame interval percentiles. */
+static int64_t
+rank(const int64_t *sorted, size_t n, double q)
+{
+	size_t want = (size_t)ceil(q * (double)n);
+
+	return sorted[want ? want - 1 : 0];
+}
+
+static void
+latency_numbers(struct latencies *l, struct tt_stats_hid_links *out)
+{
+	if (!l->n)
+		return;
+	qsort(l->v, l->n, sizeof(*l->v), cmp_i64);
+	out->median_latency_us = rank(l->v, l->n, 0.5);
+	out->p95_latency_us = rank(l->v, l->n, 0.95);
+}
+
+static int64_t
+hist_rank(const struct det_hid *h, uint64_t n, double q)
+{
+	uint64_t want = (uint64_t)ceil(q * (double)n);
+	uint64_t seen = 0;
+
+	for (size_t i = 0; i < HID_BUCKETS; i++) {
+		seen += h->hist[i];
+		if (seen >= (want ? want : 1))
+			return i < HID_FINE_BUCKETS ? (int64_t)i * HID_FINE_US
+			       : HID_FINE_END_US + (int64_t)(i - HID_FINE_BUCKETS) * HID_COARSE_US;
+	}
+	return HID_FINE_END_US + (int64_t)(HID_BUCKETS - HID_FINE_BUCKETS) * HID_COARSE_US;
+}
+
+static void
+hid_numbers(struct tt_detect *d)
+{
+	for (size_t i = 0; i < d->nhids; i++) {
+		struct det_hid *h = &d->hids[i];
+		struct tt_stats_hid *sh = &d->stats.hids[i];
+		latency_numbers(&h->lat, &sh->links);
+		if (sh->nintervals) {
+			sh->median_interval_us = hist_rank(h, sh->nintervals, 0.5);
+			sh->p95_interval_us = hist_rank(h, sh->nintervals, 0.95);
+		}
+	}
+	latency_numbers(&d->all_lat, &d->stats.hid_links);
+}
+
 /* ---- feeding ---- */
 
 static void
@@ -499,6 +777,11 @@ tt_detect_new(const struct tt_detect_options *opts, const struct tt_model_callba
 		.xi_update = on_xupdate,
 		.xi_ownership = on_xownership,
 		.xi_end = on_xend,
+		.hid_begin = on_hbegin,
+		.hid_update = on_hupdate,
+		.hid_end = on_hend,
+		.hid_report = on_hreport,
+		.hid_frame = on_hframe,
 	};
 	struct tt_detect *d = tt_zalloc(sizeof(*d));
 
@@ -525,6 +808,12 @@ tt_detect_free(struct tt_detect *d)
 		return;
 	tt_checker_free(d->checker);
 	tt_model_free(d->model);
+	for (size_t i = 0; i < d->nhids; i++) {
+		free(d->hids[i].hist);
+		free(d->hids[i].lat.v);
+	}
+	free(d->hids);
+	free(d->all_lat.v);
 	free(d);
 }
 
@@ -540,6 +829,8 @@ tt_detect_feed(struct tt_detect *d, const struct tt_record *rec)
 		see_time(&d->stats, t);
 	if (rec->type == TT_RECORD_DEVICE)
 		add_device(d, rec->device);
+	else if (rec->type == TT_RECORD_HID_DEVICE)
+		add_hid(d, rec->hid_device);
 	else if (rec->type == TT_RECORD_XI_EVENT)
 		d->stats.xi_events++;
 	tt_checker_feed(d->checker, rec);
@@ -569,6 +860,7 @@ tt_detect_finish(struct tt_detect *d)
 {
 	tt_checker_finish(d->checker);
 	tt_model_finish(d->model);
+	hid_numbers(d);
 }
 
 const struct tt_stats *

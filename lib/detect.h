@@ -49,6 +49,28 @@ struct tt_stats_device {
 	bool have_time;
 };
 
+/* HID-to-kernel latencies (kernel touch begin - HID contact begin) of
+ * the contacts paired with a kernel touch, and those no kernel touch
+ * came for (of HID devices that list evdev devices). */
+struct tt_stats_hid_links {
+	uint64_t linked, not_delivered;
+	int64_t median_latency_us, p95_latency_us;	/* meaningful when linked */
+	uint64_t frames;	/* reports paired with the evdev frame they produced */
+};
+
+/* The numbers of one HID device. */
+struct tt_stats_hid {
+	uint32_t id;
+	uint64_t reports, contacts;	/* contacts: HID contact sequences */
+	int64_t first_us, last_us;	/* of its reports */
+	bool have_time;
+	/* Intervals between reports while a contact is down, like the
+	 * frame intervals while touching. */
+	uint64_t nintervals;
+	int64_t median_interval_us, p95_interval_us;	/* meaningful when nintervals */
+	struct tt_stats_hid_links links;
+};
+
 /* XI touch sequences one client received. */
 struct tt_stats_client {
 	char client[32];
@@ -70,12 +92,17 @@ struct tt_stats {
 	uint64_t linked, not_delivered;
 	int64_t latency_sum_us;
 	uint64_t diags[TT_CHECK_COUNT];	/* per kind, as reported */
+	uint64_t hid_reports;
+	struct tt_stats_hid hids[TT_MAX_DEVICES];
+	size_t nhids;
+	struct tt_stats_hid_links hid_links;	/* over every HID device */
 };
 
 /* first_us..last_us, 0 without timed records. */
 int64_t tt_stats_duration(const struct tt_stats *s);
 uint64_t tt_stats_diag_total(const struct tt_stats *s);
 const struct tt_stats_device *tt_stats_device(const struct tt_stats *s, uint32_t id);
+const struct tt_stats_hid *tt_stats_hid(const struct tt_stats *s, uint32_t id);
 
 struct tt_detect;
 
@@ -98,14 +125,21 @@ const struct tt_stats *tt_detect_stats(const struct tt_detect *d);
 struct tt_model *tt_detect_model(struct tt_detect *d);
 
 /* The numbers as JSON members (no braces): start_us, end_us,
- * duration_us, frames, events, xi_events, xi_touch_sequences (per
- * client: touch, raw), ownership (per outcome), links (linked,
- * not_delivered, mean_latency_us), anomaly_counts (total, per kind). */
+ * duration_us, frames, events, xi_events, hid_reports,
+ * xi_touch_sequences (per client: touch, raw), ownership (per outcome),
+ * links (linked, not_delivered, mean_latency_us), hid_links (linked,
+ * not_delivered, median_latency_us, p95_latency_us), anomaly_counts
+ * (total, per kind). */
 struct tt_json_emit;
 void tt_stats_json(const struct tt_stats *s, struct tt_json_emit *j);
 /* A device's: frames, events, touch_sequences, max_simultaneous,
  * syn_dropped, duration_us. */
 void tt_stats_device_json(const struct tt_stats_device *sd, struct tt_json_emit *j);
+/* A HID device's: reports, contacts, duration_us, report_interval_us
+ * (count, median, p95, or null), report_rate_hz, links. */
+void tt_stats_hid_json(const struct tt_stats_hid *sh, struct tt_json_emit *j);
+/* Its text lines, under @name. */
+void tt_stats_hid_text(const struct tt_stats_hid *sh, const char *name, FILE *out);
 /* Text: the XI lines (sequences per client, ownership outcomes, links),
  * nothing without XI touches; the anomaly counts per kind. */
 void tt_stats_xi_text(const struct tt_stats *s, FILE *out);

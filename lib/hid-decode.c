@@ -149,10 +149,24 @@ tt_hid_report_fields(const struct tt_hid_desc *d, const uint8_t *data, size_t le
 #define DIG(id) TT_HID_USAGE(TT_HID_UP_DIGITIZER, id)
 #define GD(id) TT_HID_USAGE(TT_HID_UP_GENERIC_DESKTOP, id)
 
+/* The contact usages, as bits, to see one repeat. */
+enum contact_bit {
+	SEEN_ID = 1 << 0,
+	SEEN_TIP = 1 << 1,
+	SEEN_CONFIDENCE = 1 << 2,
+	SEEN_WIDTH = 1 << 3,
+	SEEN_HEIGHT = 1 << 4,
+	SEEN_PRESSURE = 1 << 5,
+	SEEN_X = 1 << 6,
+	SEEN_Y = 1 << 7,
+};
+
 struct decode {
 	const struct tt_hid_desc_priv *priv;
 	struct tt_hid_decoded *out;
-	uint32_t roots[TT_HID_MAX_CONTACTS];	/* the collection of each contact */
+	uint32_t root;		/* the collection of the current contact */
+	unsigned seen;		/* its contact usages so far (enum contact_bit) */
+	bool full;		/* TT_HID_MAX_CONTACTS reached: the rest is dropped */
 };
 
 /* Usages that belong to the report, wherever they are declared. */
@@ -178,35 +192,59 @@ report_usage(struct tt_hid_decoded *out, uint32_t usage, int32_t value)
 	return false;
 }
 
-static bool
-is_contact_usage(uint32_t usage)
+static unsigned
+contact_bit(uint32_t usage)
 {
 	switch (usage) {
-	case DIG(0x51): case DIG(0x42): case DIG(0x47): case DIG(0x48): case DIG(0x49):
-	case DIG(0x30): case GD(0x30): case GD(0x31):
-		return true;
-	default:
-		return false;
+	case DIG(0x51): return SEEN_ID;
+	case DIG(0x42): return SEEN_TIP;
+	case DIG(0x47): return SEEN_CONFIDENCE;
+	case DIG(0x48): return SEEN_WIDTH;
+	case DIG(0x49): return SEEN_HEIGHT;
+	case DIG(0x30): return SEEN_PRESSURE;
+	case GD(0x30): return SEEN_X;
+	case GD(0x31): return SEEN_Y;
+	default: return 0;
 	}
 }
 
-/* The contact of collection @root, in the order the report gives them;
- * NULL past TT_HID_MAX_CONTACTS. */
 static struct tt_hid_contact *
-contact_for(struct decode *dc, uint32_t root)
+new_contact(struct decode *dc, uint32_t root)
 {
 	struct tt_hid_decoded *out = dc->out;
 
-	for (uint32_t i = 0; i < out->ncontacts; i++) {
-		if (dc->roots[i] == root)
-			return &out->contacts[i];
-	}
-	if (out->ncontacts == TT_HID_MAX_CONTACTS)
+	if (out->ncontacts == TT_HID_MAX_CONTACTS) {
+		dc->full = true;
 		return NULL;
-	dc->roots[out->ncontacts] = root;
+	}
+	dc->root = root;
+	dc->seen = 0;
 	struct tt_hid_contact *c = &out->contacts[out->ncontacts];
 	c->contact_id = (int32_t)out->ncontacts++;
 	return c;
+}
+
+/* The contact a value of collection @root belongs to, as hid-multitouch
+ * splits them (mt_store_field()): a new finger collection starts a new
+ * contact, and so does a contact usage the current contact already has,
+ * for descriptors that list every contact in one collection. A repeat
+ * before the contact has its ID, X and Y is a duplicate, dropped (NULL). */
+static struct tt_hid_contact *
+contact_for(struct decode *dc, uint32_t root, uint32_t usage)
+{
+	struct tt_hid_decoded *out = dc->out;
+	unsigned bit = contact_bit(usage);
+
+	if (dc->full)
+		return NULL;
+	if (out->ncontacts == 0 || dc->root != root)
+		return new_contact(dc, root);
+	if (!(dc->seen & bit))
+		return &out->contacts[out->ncontacts - 1];
+	const unsigned complete = SEEN_ID | SEEN_X | SEEN_Y;
+	if ((dc->seen & complete) != complete)
+		return NULL;
+	return new_contact(dc, root);
 }
 
 static void
@@ -258,10 +296,12 @@ on_value(void *userdata, const struct tt_hid_field *f, uint32_t usage, int32_t v
 		return true;
 	/* A finger collection is a contact even when only padding shows
 	 * in it; a touch application's own fields only when they say so. */
-	if (role == TT_HID_ROLE_CONTACT || (role == TT_HID_ROLE_SURFACE && is_contact_usage(usage))) {
-		struct tt_hid_contact *c = contact_for(dc, root);
-		if (c)
+	if (role == TT_HID_ROLE_CONTACT || (role == TT_HID_ROLE_SURFACE && contact_bit(usage))) {
+		struct tt_hid_contact *c = contact_for(dc, root, usage);
+		if (c) {
 			contact_value(c, usage, value);
+			dc->seen |= contact_bit(usage);
+		}
 	} else if (role == TT_HID_ROLE_PEN) {
 		pen_value(&dc->out->pen, usage, value);
 	}

@@ -13,6 +13,35 @@ struct kt {
 	/* Paired with an XI touch (pub.xi_* set), still pending: waiting
 	 * for the flags of that touch's regular (non-raw) events. */
 	bool xi_matched;
+	double hid_x, hid_y;	/* begin position normalized for the HID link, or -1 */
+};
+
+/* A HID contact sequence. */
+struct ht {
+	struct tt_htouch pub;
+	bool seen;	/* reported in the frame being assembled */
+	bool ended;	/* ended, waiting for its link before hid_end */
+	double link_x, link_y;	/* begin position normalized to 0..1, or -1 */
+};
+
+/* An application collection's frame assembly, as hid-multitouch's
+ * struct mt_application keeps it. */
+struct hcoll {
+	uint32_t collection;
+	uint32_t expected, received;
+	bool have_scan;
+	int32_t prev_scan;
+};
+
+struct hdev {
+	uint32_t id;
+	const struct tt_hid_device *dev;
+	struct tt_hid_desc *desc;	/* NULL: the descriptor did not parse */
+	struct hcoll *colls;
+	size_t ncolls;
+	struct ht **active;
+	size_t nactive, capactive;
+	int64_t last_us;
 };
 
 struct xt {
@@ -89,10 +118,46 @@ struct tt_model {
 	struct xi_resolution { uint32_t touchid; bool accept; char client[32]; } resolved[64];
 	size_t nresolved;	/* ring: total seen */
 	size_t nrecent;
+
+	/* model-hid.c */
+	struct hdev *hdevs;
+	size_t nhdevs;
+	uint64_t hserial;
+	int64_t hid_before_us, hid_after_us;
+	struct ht **hpending;	/* HID contacts waiting for their kernel touch */
+	size_t nhpending, caphpending;
+	struct kt **kpending;	/* kernel touches waiting for their HID contact */
+	size_t nkpending, capkpending;
+	/* model-hid-frames.c: reports and frames waiting for each other */
+	struct tt_hframe *hreps;	/* the report half filled */
+	size_t nhreps, caphreps;
+	struct tt_hframe *hframes;	/* the frame half filled */
+	size_t nhframes, caphframes;
 };
 
 struct mdev *tt_model_find_dev(struct tt_model *m, uint32_t id);
 void tt_model_emit_end(struct tt_model *m, struct kt *k);
+
+/* Frees @k, or leaves it to the links still pending on it. */
+void tt_model_free_kt(struct kt *k);
+
+/* model-hid.c */
+void tt_model_hid_device(struct tt_model *m, const struct tt_record *rec);
+void tt_model_hid_report(struct tt_model *m, const struct tt_record *rec);
+/* A kernel touch began on @d: pair it, or wait for its HID contact. */
+void tt_model_hid_kernel_begin(struct tt_model *m, struct mdev *d, struct kt *k);
+void tt_model_hid_advance(struct tt_model *m, int64_t now);
+/* End of input: open HID contacts end, pending links give up. */
+void tt_model_hid_finish(struct tt_model *m);
+void tt_model_hid_free(struct tt_model *m);
+
+/* model-hid-frames.c */
+void tt_model_hid_frames_report(struct tt_model *m, const struct hdev *h, const struct tt_record *rec,
+				uint8_t report_id);
+void tt_model_hid_frames_evdev(struct tt_model *m, const struct mdev *d, const struct tt_record *rec);
+void tt_model_hid_frames_advance(struct tt_model *m, int64_t now);
+void tt_model_hid_frames_finish(struct tt_model *m);
+void tt_model_hid_frames_free(struct tt_model *m);
 
 /* model-link.c */
 void tt_model_link_xi_device(struct tt_model *m, const struct tt_xi_device *d);

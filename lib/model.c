@@ -82,6 +82,8 @@ tt_model_new(const struct tt_model_callbacks *cb, void *data)
 	m->data = data;
 	m->link_window_us = 250000;
 	m->link_tolerance = 0.03;
+	m->hid_before_us = 20000;
+	m->hid_after_us = 100000;
 	return m;
 }
 
@@ -119,6 +121,7 @@ tt_model_free(struct tt_model *m)
 	for (size_t i = 0; i < m->nxt; i++)
 		free(m->xt[i]);
 	free(m->xt);
+	tt_model_hid_free(m);	/* first: it leaves the XI link's touches to it */
 	for (size_t i = 0; i < m->npending; i++) {
 		if (m->pending[i]->ended)	/* the others are still in their device */
 			free_kt(m->pending[i]);
@@ -164,6 +167,8 @@ new_touch(struct tt_model *m, struct mdev *d, int32_t slot, int64_t t, size_t li
 	k->pub.end_line = line;
 	k->pub.xi_deviceid = -1;
 	k->pub.xi_begin_us = -1;
+	k->pub.hid_contact_id = -1;
+	k->pub.hid_begin_us = -1;
 	k->is_new = true;
 	return k;
 }
@@ -176,6 +181,7 @@ emit_begin(struct tt_model *m, struct mdev *d, struct kt *k)
 	k->pub.begin_y = k->pub.values[TT_AXIS(ABS_MT_POSITION_Y)];
 	k->pub.nframes = 1;
 	tt_model_link_kernel_begin(m, d, k);
+	tt_model_hid_kernel_begin(m, d, k);
 	if (m->cb.kernel_begin)
 		m->cb.kernel_begin(m->data, &k->pub);
 }
@@ -192,20 +198,25 @@ end_touch(struct tt_model *m, struct kt *k, int64_t t, size_t line, uint32_t fla
 		free_kt(k);
 		return;
 	}
-	if (k->pub.link == TT_LINK_PENDING) {
-		k->ended = true;
-		return;	/* model-link.c calls back when it knows */
-	}
+	k->ended = true;
+	tt_model_emit_end(m, k);
+}
+
+/* The end callback runs once both links are known: model-link.c and
+ * model-hid.c call back when they resolve. */
+void
+tt_model_emit_end(struct tt_model *m, struct kt *k)
+{
+	if (k->pub.link == TT_LINK_PENDING || k->pub.hid_link == TT_LINK_PENDING)
+		return;
 	if (m->cb.kernel_end)
 		m->cb.kernel_end(m->data, &k->pub);
 	free_kt(k);
 }
 
 void
-tt_model_emit_end(struct tt_model *m, struct kt *k)
+tt_model_free_kt(struct kt *k)
 {
-	if (m->cb.kernel_end)
-		m->cb.kernel_end(m->data, &k->pub);
 	free_kt(k);
 }
 
@@ -711,6 +722,7 @@ feed_frame(struct tt_model *m, const struct tt_record *rec)
 				slot_event(m, d, f, rec->line, e);
 		}
 	}
+	tt_model_hid_frames_evdev(m, d, rec);
 	switch (d->kind) {
 	case MDEV_B: finish_frame_b(m, d, f, rec->line); break;
 	case MDEV_A: frame_type_a(m, d, f, rec->line); break;
@@ -1003,13 +1015,19 @@ feed_marker(struct tt_model *m, const struct tt_record *rec)
 void
 tt_model_feed(struct tt_model *m, const struct tt_record *rec)
 {
+	int64_t t;
+
 	m->last_line = rec->line;
+	if (tt_record_time(rec, &t))
+		tt_model_hid_advance(m, t);
 	switch (rec->type) {
 	case TT_RECORD_DEVICE: feed_device(m, rec); break;
 	case TT_RECORD_FRAME: feed_frame(m, rec); break;
 	case TT_RECORD_XI_DEVICE: tt_model_link_xi_device(m, rec->xi_device); break;
 	case TT_RECORD_XI_EVENT: feed_xi(m, rec); break;
 	case TT_RECORD_MARKER: feed_marker(m, rec); break;
+	case TT_RECORD_HID_DEVICE: tt_model_hid_device(m, rec); break;
+	case TT_RECORD_HID_REPORT: tt_model_hid_report(m, rec); break;
 	default: break;
 	}
 }
@@ -1022,6 +1040,7 @@ tt_model_finish(struct tt_model *m)
 		if (d->used)
 			end_all(m, d, d->last_time, m->last_line, TT_KTOUCH_ACTIVE_AT_END);
 	}
+	tt_model_hid_finish(m);
 	tt_model_link_flush(m);
 	while (m->nxt) {
 		struct xt *x = m->xt[m->nxt - 1];

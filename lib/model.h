@@ -18,6 +18,15 @@
  *     it (device, touch id, client; raw sequences separately), with the
  *     ownership state machine of that (touch, client).
  *   link: a kernel touch paired with the XI touch it became (or not).
+ *   hid_begin / hid_update / hid_end: a HID contact sequence (HID device,
+ *     application collection, Contact Identifier; a pen's tip down to tip
+ *     up), assembled from the reports as hid-multitouch assembles them
+ *     (model-hid.c: Contact Count, hybrid-mode frames), and paired with
+ *     the kernel touch it became on one of the evdev devices its
+ *     hid_device record lists.
+ *   hid_report: after each HID report, with what the frame assembly
+ *     made of it.
+ *   hid_frame: a HID report paired with the evdev frame it produced.
  *
  * Memory is bounded by the number of concurrent touches: a sequence lives
  * from its begin to its end callback (plus the link window, when linking
@@ -27,8 +36,8 @@
  * see every change with its time, line, device, slot and values.
  *
  * Pointers handed to callbacks are valid during the callback only, except
- * struct tt_ktouch and struct tt_xtouch, which stay valid from begin to end
- * (a consumer may hang its own data on ->user).
+ * struct tt_ktouch, struct tt_xtouch and struct tt_htouch, which stay valid
+ * from begin to end (a consumer may hang its own data on ->user).
  */
 #pragma once
 
@@ -93,6 +102,18 @@ struct tt_ktouch {
 	size_t xi_begin_line;
 	bool xi_emulating_known;
 	bool xi_emulating_pointer;	/* XITouchEmulatingPointer, when known */
+	/* The link from HID, filled before kernel_end is called: the HID
+	 * contact this touch was made of, when its device has a hid_device
+	 * listing it. TT_LINK_NOT_DELIVERED here means no HID contact
+	 * paired. begin_us - hid_begin_us is the HID-to-kernel latency (it
+	 * can be slightly negative: the kernel stamps the evdev frame
+	 * before the recorder reads the report from hidraw). */
+	enum tt_link_status hid_link;
+	uint32_t hid_device;	/* tt_hid_device.id */
+	int32_t hid_contact_id;	/* -1 for a pen */
+	uint64_t hid_serial;	/* tt_htouch.serial */
+	int64_t hid_begin_us;
+	size_t hid_begin_line;
 	void *user;
 	void *priv;	/* lib/detect.c's */
 };
@@ -140,6 +161,97 @@ struct tt_xtouch {
 	void *user;
 };
 
+enum tt_htouch_kind {
+	TT_HTOUCH_FINGER = 0,	/* a Contact Identifier of a multitouch collection */
+	TT_HTOUCH_PEN,		/* a stylus collection, tip down to tip up */
+};
+
+enum tt_htouch_flags {
+	/* A complete frame left it out without a report of its tip up
+	 * (hid-multitouch releases it then: the ghost or lost finger). */
+	TT_HTOUCH_VANISHED = 1 << 0,
+	TT_HTOUCH_ACTIVE_AT_END = 1 << 1,	/* still down at the end of the recording */
+	TT_HTOUCH_DEVICE_GONE = 1 << 2,		/* its hid_device was declared again */
+};
+
+/* A HID contact sequence: from the report that set its Tip Switch to the
+ * one that cleared it. Positions are logical values of the descriptor's
+ * X and Y fields, with their logical ranges. */
+struct tt_htouch {
+	uint64_t serial;	/* 1, 2, ... in begin order over the whole file */
+	uint32_t device;	/* tt_hid_device.id */
+	uint8_t report_id;	/* of the report it began in */
+	uint32_t collection;	/* its application collection (descriptor index) */
+	enum tt_htouch_kind kind;
+	int32_t contact_id;	/* Contact Identifier (or its index in the
+				   report without one); -1 for a pen */
+	uint32_t flags;		/* enum tt_htouch_flags */
+	int64_t begin_us, end_us;	/* end_us: the tip-up report (or the last one seen) */
+	size_t begin_line, end_line;
+	uint64_t nreports;	/* reports that carried it, the begin included */
+	int32_t x, y, pressure;	/* latest */
+	int32_t begin_x, begin_y;
+	int32_t x_min, x_max, y_min, y_max;	/* logical ranges; max <= min: unknown */
+	/* The link to the kernel, filled before hid_end is called: the
+	 * kernel touch it became (TT_LINK_NOT_DELIVERED: none came within
+	 * the window; TT_LINK_NONE: its hid_device lists no evdev device, or
+	 * linking is off). kernel_begin_us - begin_us is the latency. */
+	enum tt_link_status link;
+	uint32_t evdev_device;
+	uint64_t ktouch_serial;	/* tt_ktouch.serial */
+	int32_t slot, tracking_id;
+	int64_t kernel_begin_us;
+	size_t kernel_begin_line;
+	void *user;
+	void *priv;	/* lib/detect.c's */
+};
+
+struct tt_hupdate {
+	int64_t time_us;
+	size_t line;
+};
+
+/* What one HID report was, and what the frame assembly made of it. */
+struct tt_hreport {
+	const struct tt_hid_device *device;
+	const struct tt_hid_report *report;
+	size_t line;
+	bool parsed;		/* the device's descriptor parsed: the rest is meaningful */
+	uint8_t report_id;
+	bool declared;		/* an input report the descriptor declares */
+	bool short_report;	/* fewer bytes than the report's declared size */
+	uint32_t declared_bytes;	/* that size, the ID byte included */
+	bool touch;		/* it carries contacts, a Contact Count or a pen */
+	bool has_contact_count;
+	int32_t contact_count;
+	/* It began a frame while the one before still waited for contacts
+	 * its Contact Count announced (hybrid mode cut short). */
+	bool frame_cut;
+	uint32_t cut_expected, cut_received;
+	/* Contacts with Tip Switch set past the ones Contact Count counts:
+	 * hid-multitouch never looks at them. */
+	uint32_t beyond_count;
+	bool frame_done;	/* completed a frame: the kernel syncs evdev here */
+	uint32_t nactive;	/* HID contacts down on the device after it */
+};
+
+/* A HID report paired with the evdev frame it produced: a report that
+ * completed a frame (tt_hreport.frame_done) and the frame of one of the
+ * evdev devices its hid_device lists nearest in time, from the link's
+ * before_us earlier to after_us later; each frame and each report pairs
+ * once. frame_us - report_us is the latency. A report that changed
+ * nothing the kernel reports produces no frame, and a frame the kernel
+ * made by itself (a release timer) has no report: neither is paired. */
+struct tt_hframe {
+	uint32_t hid_device;
+	uint8_t report_id;
+	int64_t report_us;
+	size_t report_line;
+	uint32_t evdev_device;
+	int64_t frame_us;
+	size_t frame_line;
+};
+
 /* One kernel touch update as the frame left it, for index builders. */
 struct tt_kupdate {
 	int64_t time_us;
@@ -159,6 +271,13 @@ struct tt_model_callbacks {
 	/* TouchOwnership, AcceptTouch, RejectTouch changed t->outcome. */
 	void (*xi_ownership)(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev, size_t line);
 	void (*xi_end)(void *data, struct tt_xtouch *t);
+	void (*hid_begin)(void *data, struct tt_htouch *t);
+	void (*hid_update)(void *data, struct tt_htouch *t, const struct tt_hupdate *u);
+	void (*hid_end)(void *data, struct tt_htouch *t);
+	void (*hid_report)(void *data, const struct tt_hreport *r);
+	/* A report and its frame, once no nearer one can come (up to
+	 * before_us after the frame). */
+	void (*hid_frame)(void *data, const struct tt_hframe *l);
 };
 
 struct tt_model;
@@ -178,6 +297,15 @@ void tt_model_feed(struct tt_model *m, const struct tt_record *rec);
 /* End of input: every open sequence ends with ..._ACTIVE_AT_END (and
  * unresolved ownership), pending links resolve, end callbacks run. */
 void tt_model_finish(struct tt_model *m);
+
+/* The HID-to-kernel link pairs a HID contact with a kernel touch of one
+ * of the evdev devices its hid_device lists, begun from @before_us before
+ * to @after_us after it (defaults 20 ms and 100 ms when 0: the kernel
+ * stamps the evdev frame before the recorder reads hidraw, and a hybrid
+ * frame completes some reports later), positions agreeing like the XI
+ * link's once the HID logical range is scaled onto the evdev absinfo
+ * range. On with tt_model_set_link(). */
+void tt_model_set_hid_link(struct tt_model *m, int64_t before_us, int64_t after_us);
 
 /* Slot state now: active touches of a device (NULL-terminated array
  * valid until the next feed), for inspectors and tests. */

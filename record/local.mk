@@ -2,6 +2,9 @@
 touchtape_sources += \
 	record/input-devices.c record/input-devices.h \
 	record/recorder.c record/recorder.h \
+	record/hidraw-sysfs.c record/hidraw-sysfs.h \
+	record/hidraw-capture.c record/hidraw-capture.h \
+	record/li-capture.c record/li-capture.h record/li-config.c record/li-private.h \
 	record/cmd-record.c record/cmd-list.c
 dist_man_MANS += man/touchtape-record.1 man/touchtape-list.1
 
@@ -22,6 +25,16 @@ check_PROGRAMS += record/tests/test-capture-san
 TESTS += record/tests/test-capture-san
 endif
 
+# Host unit test: finding the HID device and hidraw node of an evdev
+# device in fake sysfs trees shaped like real kernels' (USB, I2C, uhid,
+# PS/2, uinput).
+record_tests_test_hidraw_sysfs_SOURCES = record/tests/test-hidraw-sysfs.c \
+	record/hidraw-sysfs.c record/hidraw-sysfs.h $(tests_common_sources)
+record_tests_test_hidraw_sysfs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/record
+record_tests_test_hidraw_sysfs_LDADD = libtouchtape.la -lm
+check_PROGRAMS += record/tests/test-hidraw-sysfs
+TESTS += record/tests/test-hidraw-sysfs
+
 # The kernel-filtering model the VM test compares recordings against.
 check_PROGRAMS += record/tests/model-check
 record_tests_model_check_SOURCES = record/tests/model-check.c \
@@ -37,6 +50,13 @@ TESTS += record/tests/picker-vm.sh
 EXTRA_DIST += record/tests/picker-vm.sh
 TESTS += record/tests/cli-record.sh
 EXTRA_DIST += record/tests/cli-record.sh
+# record --hid: its usage on the host, and against a HID multitouch device
+# made through uhid in the VM.
+TESTS += record/tests/record-hid-cli.sh
+EXTRA_DIST += record/tests/record-hid-cli.sh
+TESTS += record/tests/record-hid-vm.sh
+EXTRA_DIST += record/tests/record-hid-vm.sh record/tests/uhid-device.py \
+	record/tests/record-hid-check.py
 
 # record --xi refuses Xwayland (weston's headless backend) and servers
 # without XInput 2.2 (a protocol fixture), on the host.
@@ -52,3 +72,6 @@ if HAVE_SANITIZERS
 TESTS += record/tests/vm-san.sh
 endif
 EXTRA_DIST += record/tests/vm-san.sh
+# record --libinput in the VM, with udevd (one boot).
+TESTS += record/tests/record-libinput-vm.sh
+EXTRA_DIST += record/tests/record-libinput-vm.sh record/tests/li-vm-check.py

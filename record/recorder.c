@@ -7,9 +7,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "evdev-capture.h"
+#include "hidraw-capture.h"
 #include "input-devices.h"
 #include "log.h"
 #include "recorder.h"
@@ -18,12 +20,24 @@
 
 #define TT_EXIT_FAILURE_STATUS 1
 
+/* A hidraw node (--hid): one per HID device, shared by the evdev devices
+ * the HID device produced. */
+struct rec_hid {
+	struct tt_recorder *r;
+	struct tt_hidraw *hidraw;
+	struct tt_loop_source *source;	/* NULL once removed */
+	char *syspath;		/* the HID device in sysfs: what groups them */
+	char *node;
+};
+
 struct rec_device {
 	struct tt_recorder *r;
 	struct tt_capture *capture;
 	struct tt_loop_source *source;	/* NULL once removed */
 	char *node;
 	size_t drops_at_file_start;
+	struct rec_hid *hid;	/* --hid: its HID device, if recorded */
+	char *hid_note;		/* --hid: why there is none, for a marker */
 };
 
 struct tt_recorder {
@@ -36,6 +50,8 @@ struct tt_recorder {
 	struct rec_device *devs;
 	size_t ndevs;
 	size_t nactive;
+	struct rec_hid **hids;
+	size_t nhids;
 
 	char *path;		/* current output file, NULL for stdout */
 	unsigned int file_index;	/* 0: FILE, n: FILE.n */
@@ -52,6 +68,8 @@ struct tt_recorder {
 	bool stopped;
 	bool draining;		/* reading what the devices queued before the stop */
 	int write_error;	/* -errno of the first failed write */
+	void (*drain)(void *userdata);	/* another source's pending records */
+	void *drain_data;
 };
 
 static const char *
@@ -136,6 +154,35 @@ close_output(struct tt_recorder *r)
 	r->fd = -1;
 }
 
+/* Each HID device after the evdev devices it names. */
+static int
+write_hid_devices(struct tt_recorder *r)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc >= 0 && i < r->nhids; i++) {
+		struct rec_hid *h = r->hids[i];
+		if (h->source)
+			rc = check_write(r, tt_writer_hid_device(r->writer, tt_hidraw_device(h->hidraw)));
+	}
+	return rc;
+}
+
+/* --hid: why an evdev device has no HID layer, once per device and file. */
+static int
+write_hid_notes(struct tt_recorder *r)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc >= 0 && i < r->ndevs; i++) {
+		struct rec_device *d = &r->devs[i];
+		if (d->source && d->hid_note)
+			rc = write_marker(r, TT_MARKER_NOTE, tt_capture_device(d->capture)->id,
+					  d->hid_note);
+	}
+	return rc;
+}
+
 /* Header, device records, start marker. @h carries the start instants. */
 static int
 write_preamble(struct tt_recorder *r, struct tt_header *h)
@@ -158,10 +205,13 @@ write_preamble(struct tt_recorder *r, struct tt_header *h)
 		d->drops_at_file_start = tt_capture_drops(d->capture);
 		rc = check_write(r, tt_writer_device(r->writer, tt_capture_device(d->capture)));
 	}
+	if (rc >= 0)
+		rc = write_hid_devices(r);
 	if (rc < 0)
 		return rc;
 	snprintf(text, sizeof(text), "%zu device%s", r->nactive, r->nactive == 1 ? "" : "s");
-	return write_marker(r, TT_MARKER_START, -1, text);
+	rc = write_marker(r, TT_MARKER_START, -1, text);
+	return rc < 0 ? rc : write_hid_notes(r);
 }
 
 /* Drops summary and stop marker: the end of every file. */
@@ -246,6 +296,59 @@ device_gone(struct tt_recorder *r, struct rec_device *d, int error)
 		tt_recorder_stop(r, "all devices removed", error == -ENODEV ? 0 : TT_EXIT_FAILURE_STATUS);
 }
 
+static int
+on_hid_report(void *userdata, const struct tt_hid_report *rep)
+{
+	struct rec_hid *h = userdata;
+	struct tt_recorder *r = h->r;
+
+	if (r->stopped && !r->draining)
+		return 0;
+	return check_write(r, tt_writer_hid_report(r->writer, rep));
+}
+
+/* A hidraw node that fails ends its own source; evdev goes on. */
+static void
+hid_gone(struct tt_recorder *r, struct rec_hid *h, int error)
+{
+	uint32_t id = tt_hidraw_device(h->hidraw)->id;
+	char text[160];
+
+	if (error == -ENODEV) {
+		snprintf(text, sizeof(text), "%s (HID device %u) removed", h->node, id);
+	} else {
+		snprintf(text, sizeof(text), "%s (HID device %u): %s", h->node, id, strerror(-error));
+		tt_warning("%s: %s; its HID reports are no longer recorded", h->node,
+			   strerror(-error));
+	}
+	tt_loop_remove(r->loop, h->source);
+	h->source = NULL;
+	write_marker(r, TT_MARKER_DEVICE_REMOVED, -1, text);
+}
+
+static void
+drain_hid(struct tt_recorder *r, struct rec_hid *h)
+{
+	int rc;
+
+	if (!h || !h->source)
+		return;
+	rc = tt_hidraw_dispatch(h->hidraw, r->start_us, on_hid_report, h);
+	if (rc < 0 && !r->write_error)
+		hid_gone(r, h, rc);
+}
+
+static void
+on_hid(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *userdata)
+{
+	struct rec_hid *h = userdata;
+
+	(void)loop;
+	(void)source;
+	(void)events;
+	drain_hid(h->r, h);
+}
+
 static void
 on_device(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *userdata)
 {
@@ -256,6 +359,10 @@ on_device(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, 
 	(void)loop;
 	(void)source;
 	(void)events;
+	/* The HID core queues a report on hidraw before the driver makes
+	 * evdev events of it: reading hidraw first puts the report in the
+	 * file before the frames it produced. */
+	drain_hid(r, d->hid);
 	rc = tt_capture_dispatch(d->capture, r->start_us, on_frame, d);
 	if (rc < 0 && !r->write_error)
 		device_gone(r, d, rc);
@@ -357,6 +464,104 @@ open_devices(struct tt_recorder *r, char **paths, size_t npaths)
 	return 0;
 }
 
+/* The HID device already opened for another evdev device of it. */
+static struct rec_hid *
+hid_by_syspath(struct tt_recorder *r, const char *syspath)
+{
+	for (size_t i = 0; i < r->nhids; i++)
+		if (strcmp(r->hids[i]->syspath, syspath) == 0)
+			return r->hids[i];
+	return NULL;
+}
+
+static int
+open_hid(struct tt_recorder *r, const struct tt_hidraw_location *loc, struct rec_hid **out)
+{
+	_cleanup_free_ char *why = NULL;
+	struct tt_hidraw *hidraw;
+	struct rec_hid *h;
+	int rc;
+
+	rc = tt_hidraw_open(loc->hidraw_node, (uint32_t)r->nhids, loc, &hidraw);
+	if (rc < 0)
+		return rc;
+	if (tt_hidraw_read_features(hidraw, &why) < 0)
+		tt_warning("%s: its report descriptor does not parse (%s); no feature reports read",
+			   loc->hidraw_node, why ? why : "malformed");
+	h = tt_zalloc(sizeof(*h));
+	h->r = r;
+	h->hidraw = hidraw;
+	h->syspath = tt_strdup(loc->hid_syspath);
+	h->node = tt_strdup(loc->hidraw_node);
+	r->hids = tt_reallocarray(r->hids, r->nhids + 1, sizeof(*r->hids));
+	r->hids[r->nhids++] = h;
+	*out = h;
+	return 0;
+}
+
+/* The note and message for an evdev device whose HID layer is not
+ * recorded; said once, however many evdev devices it concerns. */
+static void
+explain_no_hid(struct tt_recorder *r, struct rec_device *d, const char *hidraw, int error)
+{
+	char text[256];
+
+	if (error == -ENOENT)
+		snprintf(text, sizeof(text), "%s: no HID device behind it (PS/2, serial, virtual "
+			 "or uinput): no HID layer to record", d->node);
+	else if (error == -ENXIO)
+		snprintf(text, sizeof(text), "%s: its HID device has no hidraw node (is the "
+			 "hidraw module loaded?): no HID layer recorded", d->node);
+	else if (error == -EACCES || error == -EPERM)
+		snprintf(text, sizeof(text), "%s: permission denied: reading hidraw needs root; "
+			 "its HID layer is not recorded, evdev is", hidraw);
+	else
+		snprintf(text, sizeof(text), "%s: %s: its HID layer is not recorded, evdev is",
+			 hidraw ? hidraw : d->node, strerror(-error));
+	d->hid_note = tt_strdup(text);
+	for (struct rec_device *o = r->devs; o < d; o++)
+		if (o->hid_note && strcmp(o->hid_note, text) == 0)
+			return;
+	if (error == -ENOENT)
+		tt_info("%s", text);
+	else
+		tt_warning("%s", text);
+}
+
+/* --hid: the hidraw node of @d's HID device, opened once per HID device. */
+static void
+attach_hid(struct tt_recorder *r, struct rec_device *d)
+{
+	struct tt_hidraw_location loc = { 0 };
+	struct rec_hid *h = NULL;
+	struct stat st;
+	int rc;
+
+	rc = fstat(tt_capture_fd(d->capture), &st) < 0 ? -errno :
+	     tt_hidraw_find("/sys", st.st_rdev, &loc);
+	if (rc >= 0 && !(h = hid_by_syspath(r, loc.hid_syspath)))
+		rc = open_hid(r, &loc, &h);
+	if (rc >= 0) {
+		d->hid = h;
+		tt_hidraw_add_evdev(h->hidraw, tt_capture_device(d->capture)->id);
+	} else {
+		explain_no_hid(r, d, loc.hidraw_node, rc);
+	}
+	tt_hidraw_location_clear(&loc);
+}
+
+static int
+add_hid_sources(struct tt_recorder *r)
+{
+	for (size_t i = 0; i < r->nhids; i++) {
+		struct rec_hid *h = r->hids[i];
+		h->source = tt_loop_add(r->loop, tt_hidraw_fd(h->hidraw), on_hid, h);
+		if (!h->source)
+			return -errno;
+	}
+	return 0;
+}
+
 static int
 add_sources(struct tt_recorder *r)
 {
@@ -373,6 +578,9 @@ add_sources(struct tt_recorder *r)
 			return -errno;
 		r->nactive++;
 	}
+	rc = add_hid_sources(r);
+	if (rc < 0)
+		return rc;
 	if (r->opts.duration_us) {
 		r->duration_timer = tt_loop_add_timer(r->loop, on_duration, r);
 		if (!r->duration_timer)
@@ -404,6 +612,8 @@ tt_recorder_new(const struct tt_recorder_options *opts, char **paths, size_t npa
 	 * queue can be older than time 0. */
 	tt_header_init_now(&h);
 	rc = open_devices(r, paths, npaths);
+	for (size_t i = 0; rc >= 0 && opts->hid && i < r->ndevs; i++)
+		attach_hid(r, &r->devs[i]);
 	if (rc >= 0 && (rc = add_sources(r)) < 0)
 		tt_error("setting up the event loop: %s", strerror(-rc));
 	if (rc >= 0)
@@ -437,6 +647,13 @@ print_summary(struct tt_recorder *r)
 			dev->name, tt_capture_nframes(d->capture), tt_capture_nevents(d->capture),
 			tt_capture_drops(d->capture), d->source ? "" : " (removed)");
 	}
+	for (size_t i = 0; i < r->nhids; i++) {
+		struct rec_hid *h = r->hids[i];
+		const struct tt_hid_device *dev = tt_hidraw_device(h->hidraw);
+		fprintf(stderr, "  %s  %s: %zu input reports, %u feature reports%s\n", h->node,
+			dev->name, tt_hidraw_nreports(h->hidraw), dev->nfeatures,
+			h->source ? "" : " (removed)");
+	}
 }
 
 int
@@ -458,12 +675,16 @@ tt_recorder_run(struct tt_recorder *r)
 	 * signal may have been handled before a device's pending input in the
 	 * same epoll batch. (Not after --frames N, which wants N frames.) */
 	r->draining = strcmp(r->stop_reason, "frames") != 0;
+	for (size_t i = 0; r->draining && !r->write_error && i < r->nhids; i++)
+		drain_hid(r, r->hids[i]);
 	for (size_t i = 0; r->draining && !r->write_error && i < r->ndevs; i++) {
 		struct rec_device *d = &r->devs[i];
 		int drc = d->source ? tt_capture_dispatch(d->capture, r->start_us, on_frame, d) : 0;
 		if (drc < 0 && !r->write_error)
 			device_gone(r, d, drc);
 	}
+	if (r->drain && r->draining && !r->write_error)
+		r->drain(r->drain_data);
 	if (!r->write_error)
 		write_epilogue(r, r->stop_reason);
 	if (!r->opts.quiet)
@@ -478,6 +699,13 @@ tt_recorder_poll_devices(struct tt_recorder *r)
 		if (r->devs[i].source)
 			on_device(r->loop, r->devs[i].source, 0, &r->devs[i]);
 	}
+}
+
+void
+tt_recorder_set_drain(struct tt_recorder *r, void (*fn)(void *userdata), void *userdata)
+{
+	r->drain = fn;
+	r->drain_data = userdata;
 }
 
 struct tt_loop *
@@ -507,8 +735,16 @@ tt_recorder_free(struct tt_recorder *r)
 	for (size_t i = 0; i < r->ndevs; i++) {
 		tt_capture_free(r->devs[i].capture);
 		free(r->devs[i].node);
+		free(r->devs[i].hid_note);
 	}
 	free(r->devs);
+	for (size_t i = 0; i < r->nhids; i++) {
+		tt_hidraw_free(r->hids[i]->hidraw);
+		free(r->hids[i]->syspath);
+		free(r->hids[i]->node);
+		free(r->hids[i]);
+	}
+	free(r->hids);
 	free(r->path);
 	tt_loop_free(r->loop);
 	free(r);

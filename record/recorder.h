@@ -25,6 +25,7 @@ struct tt_recorder_options {
 	int64_t autorestart_us;	/* 0: none; needs a path */
 	bool quiet;		/* no start message and summary */
 	bool force;		/* overwrite existing files (else O_EXCL) */
+	bool hid;		/* also record each device's hidraw node */
 	const char *x_vendor;	/* for the header, when the XI side records */
 	int32_t x_release;
 };
@@ -48,3 +49,7 @@ void tt_recorder_stop(struct tt_recorder *r, const char *reason, int status);
 /* Reads every device's pending frames now. The XI side calls it before it
  * writes X events, so a frame is in the file before what X made of it. */
 void tt_recorder_poll_devices(struct tt_recorder *r);
+/* @fn runs once the loop has ended, after the devices' pending frames are
+ * read and before the stop marker: another source (libinput) writes what
+ * it still holds. */
+void tt_recorder_set_drain(struct tt_recorder *r, void (*fn)(void *userdata), void *userdata);

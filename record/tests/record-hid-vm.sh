@@ -1,0 +1,121 @@
+#!/bin/bash
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+# touchtape record --hid against a real HID multitouch device, in one VM boot.
+# The device is made through /dev/uhid (record/tests/uhid-device.py) from a
+# real hid-recorder file of the corpus (an ILITEK I2C touchscreen), so the
+# kernel's hid-multitouch binds it and makes its evdev nodes (a touchscreen
+# and a keyboard).
+#  A. both evdev nodes with --hid: one hid_device naming both, its
+#     descriptor, its feature reports (one refused by the device), every
+#     report sent, in order, and the frames they produced (the checks:
+#     record-hid-check.py);
+#  C. not root: hidraw is refused with one message, evdev is recorded;
+#  B. a uinput device and the touchscreen: the uinput device gets the
+#     "no HID device" note once; the HID device is unplugged mid-recording:
+#     its hidraw source ends with a marker and the uinput device goes on.
+set -uo pipefail
+: "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+. "$abs_top_srcdir/tests/vm/lib.sh"
+corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+hidfile="$corpus/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid"
+if [[ ! -f "$hidfile" ]]; then
+	echo "SKIP: no corpus hid-recorder file at $hidfile"
+	exit 77
+fi
+: "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
+vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 120
+
+py=/usr/bin/python3
+[[ -x $py ]] || py=python3
+here="$abs_top_srcdir/record/tests"
+failures=0
+bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
+ok() { printf 'ok: %s\n' "$*"; }
+
+modprobe uhid && modprobe hid-multitouch || fail "cannot load uhid and hid-multitouch"
+
+# The evdev node whose device name is exactly $1.
+node_named() {
+	local e
+	for e in /sys/class/input/event*; do
+		[[ "$(cat "$e/device/name" 2>/dev/null)" == "$1" ]] && { echo "/dev/input/${e##*/}"; return 0; }
+	done
+	return 1
+}
+
+# start_rec OUT ARGS...: touchtape record in the background, until its start marker.
+start_rec() {
+	local out=$1
+	shift
+	"$TOUCHTAPE" record "$@" -o "$out" 2>"$out.err" &
+	recpid=$!
+	_rec_ready() { grep -q '"kind":"start"' "$out" 2>/dev/null; }
+	wait_for 15 _rec_ready || { bad "recorder did not start: $(cat "$out.err")"; return 1; }
+}
+
+stop_rec() {
+	kill -INT "$recpid"
+	wait "$recpid" || bad "record exited $? ($(cat "$1.err"))"
+}
+
+# inputs_logged N: the uhid device has sent N reports in all.
+inputs_logged() { (($(grep -c '^input ' "$tmp/uhid.log") >= $1)); }
+
+# The device's commands go through fd 3.
+exec 3> >(exec "$py" "$here/uhid-device.py" "$hidfile" "$tmp/uhid.log")
+uhidpid=$!
+_hid_ready() { touch=$(node_named "ILTP7807:00 222A:FFF1") && kbd=$(node_named "ILTP7807:00 222A:FFF1 Keyboard"); }
+wait_for 15 _hid_ready || fail "the kernel made no evdev nodes of the uhid device"
+note "HID touchscreen at $touch, its keyboard at $kbd"
+
+# A: the HID device of both nodes.
+start_rec "$tmp/a.jsonl" --hid "$touch" "$kbd" || exit 1
+echo "send 40 4" >&3
+wait_for 20 inputs_logged 40 || bad "the uhid device did not send its reports"
+sleep 0.3
+stop_rec "$tmp/a.jsonl"
+if "$py" "$here/record-hid-check.py" full "$tmp/a.jsonl" "$tmp/uhid.log" "$hidfile" "$touch" "$kbd"; then
+	ok "A: hid_device, features, reports and frames"
+else
+	bad "A: record --hid of a uhid touchscreen"
+fi
+"$TOUCHTAPE" validate "$tmp/a.jsonl" >"$tmp/a.validate" 2>&1 ||
+	bad "A: validate: $(cat "$tmp/a.validate")"
+
+# C: not root. The evdev nodes are opened to everyone, hidraw is not:
+# one message for the one hidraw node, both evdev devices recorded.
+chmod 0666 "$touch" "$kbd"
+out=/dev/shm/c.jsonl
+setpriv --reuid=65534 --regid=65534 --clear-groups "$TOUCHTAPE" record --hid "$touch" "$kbd" \
+	--duration 1 -o "$out" 2>"$tmp/c.err"
+status=$?
+if ((status == 0)) && (($(grep -c 'permission denied' "$tmp/c.err") == 1)) &&
+	"$py" "$here/record-hid-check.py" denied "$out" "$touch" "$kbd"; then
+	ok "C: not root: hidraw refused with one message, evdev recorded"
+else
+	bad "C: exit $status: $(cat "$tmp/c.err")"
+fi
+
+# B: uinput without a HID parent, and the HID device unplugged meanwhile.
+make_touchscreen "$vm_data/touchscreen.desc"
+start_rec "$tmp/b.jsonl" --hid "$node" "$touch" || exit 1
+echo "send 10 4" >&3
+wait_for 20 inputs_logged 50 || bad "the uhid device did not send its reports"
+echo quit >&3
+exec 3>&-
+wait "$uhidpid" || bad "uhid-device.py exited $?"
+_gone() { grep -q 'hidraw[0-9]* (HID device 0) removed' "$tmp/b.jsonl"; }
+wait_for 10 _gone || bad "B: no removal marker for the hidraw node"
+evemu-event "$node" --type EV_ABS --code ABS_X --value 100
+evemu-event "$node" --type EV_KEY --code BTN_TOUCH --value 1 --sync
+evemu-event "$node" --type EV_KEY --code BTN_TOUCH --value 0 --sync
+sleep 0.3
+stop_rec "$tmp/b.jsonl"
+kill "$devpid" 2>/dev/null
+if "$py" "$here/record-hid-check.py" unplugged "$tmp/b.jsonl" "$node" "$touch"; then
+	ok "B: a uinput device's note, the HID device unplugged, evdev goes on"
+else
+	bad "B: no-HID note and unplugging"
+fi
+
+((failures == 0)) || exit 1

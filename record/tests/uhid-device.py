@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""A HID device through /dev/uhid, from a hid-recorder file (record-hid-vm.sh).
+
+Creates the device (UHID_CREATE2) with the file's descriptor, name and bus,
+answers every GET_REPORT (feature reports) and SET_REPORT at once, and reads
+commands on stdin:
+  send N [MS]   sends the file's next N input reports (E: lines), MS apart
+  quit          destroys the device and exits
+It logs to LOG what it did, one line each, for the test to compare:
+  get RNUM ERR HEX    a GET_REPORT and the answer given (HEX empty on error)
+  input T HEX         an input report; T = CLOCK_MONOTONIC in us just before
+                      the write that made the kernel process it
+"""
+import errno
+import os
+import select
+import struct
+import sys
+import time
+
+UHID_DESTROY, UHID_START, UHID_GET_REPORT = 1, 2, 9
+UHID_GET_REPORT_REPLY, UHID_CREATE2, UHID_INPUT2 = 10, 11, 12
+UHID_SET_REPORT, UHID_SET_REPORT_REPLY = 13, 14
+EVENT_SIZE = 4 + 4372  # sizeof(struct uhid_event): the CREATE2 member
+# The feature report this device refuses, so that the recorder records an
+# error: the largest vendor blob of the ILITEK descriptor.
+REFUSED = 7
+
+
+def feature_answer(rnum):
+    """What the device answers for feature report RNUM: Contact Count
+    Maximum 10 for report 2 (the ILITEK's), a recognisable pattern else."""
+    if rnum == 2:
+        return bytes([2, 10])
+    return bytes([rnum] + [(rnum * 16 + i) & 0xff for i in range(1, 64)])
+
+
+def parse_recording(path):
+    desc, name, bus, vendor, product, reports = b"", "", 0, 0, 0, []
+    with open(path) as f:
+        for line in f:
+            tag, _, rest = line.partition(":")
+            words = rest.split()
+            if tag == "R":
+                desc = bytes(int(w, 16) for w in words[1:])
+            elif tag == "N":
+                name = rest.strip()
+            elif tag == "I":
+                bus, vendor, product = (int(w, 16) for w in words)
+            elif tag == "E":
+                reports.append(bytes(int(w, 16) for w in words[2:]))
+    return desc, name, bus, vendor, product, reports
+
+
+def write_event(fd, evtype, payload):
+    buf = struct.pack("<I", evtype) + payload
+    os.write(fd, buf + bytes(EVENT_SIZE - len(buf)))
+
+
+def create(fd, desc, name, bus, vendor, product):
+    payload = struct.pack("<128s64s64sHHIIII", name.encode()[:127], b"touchtape-test/input0",
+                          b"", len(desc), bus, vendor, product, 0x0100, 0)
+    write_event(fd, UHID_CREATE2, payload + desc)
+
+
+def serve(fd, log):
+    """Answers one request from the kernel, if it is one."""
+    ev = os.read(fd, EVENT_SIZE)
+    evtype = struct.unpack_from("<I", ev)[0]
+    if evtype == UHID_GET_REPORT:
+        rid, rnum, _ = struct.unpack_from("<IBB", ev, 4)
+        err, data = (errno.EIO, b"") if rnum == REFUSED else (0, feature_answer(rnum))
+        write_event(fd, UHID_GET_REPORT_REPLY, struct.pack("<IHH", rid, err, len(data)) + data)
+        log.write("get %d %d %s\n" % (rnum, err, data.hex()))
+    elif evtype == UHID_SET_REPORT:
+        rid = struct.unpack_from("<I", ev, 4)[0]
+        write_event(fd, UHID_SET_REPORT_REPLY, struct.pack("<IH", rid, 0))
+    log.flush()
+
+
+def send(fd, report, log):
+    t = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+    write_event(fd, UHID_INPUT2, struct.pack("<H", len(report)) + report)
+    log.write("input %d %s\n" % (t, report.hex()))
+    log.flush()
+
+
+def main():
+    desc, name, bus, vendor, product, reports = parse_recording(sys.argv[1])
+    log = open(sys.argv[2], "w")
+    fd = os.open("/dev/uhid", os.O_RDWR | os.O_CLOEXEC)
+    create(fd, desc, name, bus, vendor, product)
+    pending, gap, deadline, stdin_open = 0, 0.0, 0.0, True
+    while stdin_open or pending:
+        timeout = max(0.0, deadline - time.monotonic()) if pending else None
+        watched = [fd, sys.stdin] if stdin_open else [fd]
+        ready = select.select(watched, [], [], timeout)[0]
+        if fd in ready:
+            serve(fd, log)
+        if sys.stdin in ready:
+            cmd = sys.stdin.readline().split()
+            if not cmd or cmd[0] == "quit":
+                stdin_open = False
+            elif cmd[0] == "send":
+                pending = min(int(cmd[1]), len(reports))
+                gap = int(cmd[2]) / 1000.0 if len(cmd) > 2 else 0.005
+                deadline = time.monotonic()
+        if pending and time.monotonic() >= deadline:
+            send(fd, reports.pop(0), log)
+            pending -= 1
+            deadline += gap
+    write_event(fd, UHID_DESTROY, b"")
+    os.close(fd)
+
+
+if __name__ == "__main__":
+    main()
