@@ -18,6 +18,7 @@ touchtape_sources += \
 	replay/uinput-device.c replay/uinput-device.h \
 	replay/verify.c replay/verify.h \
 	replay/report.c replay/report.h \
+	replay/li-replay.c replay/li-replay.h \
 	replay/cmd-replay.c
 
 dist_man_MANS += man/touchtape-replay.1
@@ -49,3 +50,6 @@ EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/
 # the VM.
 TESTS += replay/tests/corpus-dry.sh replay/tests/real-vm.sh
 EXTRA_DIST += replay/tests/corpus-dry.sh replay/tests/real-vm.sh replay/tests/evkeys.py
+# --libinput: gestures, taps (tap on/off diffed), touches linked, in the VM.
+TESTS += replay/tests/replay-libinput-vm.sh
+EXTRA_DIST += replay/tests/replay-libinput-vm.sh replay/tests/libinput-tap.jsonl
