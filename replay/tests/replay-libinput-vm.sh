@@ -37,6 +37,7 @@ udevd=$(command -v systemd-udevd || echo /lib/systemd/systemd-udevd)
 "$udevd" --daemon >/dev/null 2>&1 || fail "systemd-udevd did not start"
 udevadm trigger --action=add --subsystem-match=input || true
 timeout 10 udevadm settle || true
+note "udevd: $SECONDS s"
 
 # replay_li NAME FILE [OPTIONS...]: replays FILE into $tmp/NAME.jsonl and
 # writes analyze --json of it to $tmp/NAME.json.
@@ -56,19 +57,34 @@ kernel_same() {
 		{ cat "$tmp/$1.diff"; bad "$1: the kernel layer differs from the recording"; }
 }
 
-# check NAME PYTHON-EXPRESSION: over li (the "libinput" object), d (its
-# first device) and g (its gestures).
+# check NAME PYTHON-EXPRESSION: over li (the "libinput" object of NAME's
+# analyze --json), d (its first device) and g (its gestures). Checked all
+# at once at the end (python starts slowly in an emulated guest).
 check() {
-	local name=$1 expr=$2
-	python3 - "$tmp/$name.json" "$expr" <<'PY' || bad "$name: $2"
+	printf '%s\t%s\n' "$1" "$2" >>"$tmp/checks"
+}
+
+run_checks() {
+	python3 - "$tmp" <<'PY' || status=1
 import json, sys
-li = json.load(open(sys.argv[1])).get("libinput", {})
-d = (li.get("devices") or [{}])[0]
-g = li.get("gestures", [])
-ok = eval(sys.argv[2])
-if not ok:
-    print(json.dumps(li, indent=1)[:3000], file=sys.stderr)
-sys.exit(0 if ok else 1)
+failed = 0
+for line in open(sys.argv[1] + "/checks"):
+    name, expr = line.rstrip("\n").split("\t", 1)
+    try:
+        li = json.load(open("%s/%s.json" % (sys.argv[1], name))).get("libinput", {})
+    except (OSError, ValueError) as e:
+        li = {}
+    d = (li.get("devices") or [{}])[0]
+    g = li.get("gestures", [])
+    try:
+        ok = eval(expr)
+    except Exception as e:
+        ok = False
+    if not ok:
+        failed += 1
+        print("FAIL: %s: %s" % (name, expr), file=sys.stderr)
+        print(json.dumps(li, indent=1)[:3000], file=sys.stderr)
+sys.exit(1 if failed else 0)
 PY
 }
 
@@ -106,4 +122,5 @@ if [[ -n "$corpus" && -d "$corpus/evemu" ]]; then
 else
 	note "TT_CORPUS not set: the pinch and the three-finger swipe are not replayed"
 fi
+run_checks
 exit $status
