@@ -39,6 +39,9 @@ enum tt_check {
 	TT_CHECK_NO_DEVICES,
 	TT_CHECK_DUPLICATE_DEVICE,
 	TT_CHECK_SYN_DROPPED,
+	/* lib/checker.c, the libinput layer */
+	TT_CHECK_LI_TOUCH_SEQUENCE,
+	TT_CHECK_LI_GESTURE_SEQUENCE,
 	/* lib/detect.h: what the touch-sequence model shows */
 	TT_CHECK_JUMP,
 	TT_CHECK_CONTACT_FLICKER,
