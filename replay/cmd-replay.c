@@ -142,7 +142,7 @@ usage(FILE *out)
 		"  sudo touchtape replay bug-1234.jsonl\n"
 		"  sudo touchtape replay --verify --exact --report out.json bug-1234.jsonl\n"
 		"  sudo touchtape replay --loop 0 --max-gap 1 --speed 2 bug-1234.jsonl\n"
-		"  sudo touchtape replay --libinput --libinput-config tap=on -o out.jsonl bug-1234.jsonl\n"
+		"  sudo touchtape replay --libinput --libinput-config tap=on -o out.jsonl touchpad.jsonl\n"
 		"  touchtape replay --dry-run --from 2s --to 5s bug-1234.jsonl\n");
 }
 
