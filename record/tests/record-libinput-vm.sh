@@ -7,12 +7,12 @@
 #     with the kernel's touches, at their frames' times, and the evdev
 #     frames equal those of a plain record of the same replay;
 #     --libinput-config tap=on on a touchscreen alone is refused (exit 2);
+#     libinput record --with-libinput of the same replay, imported: its
+#     libinput events become li records;
 #  3. a touchpad (a one-finger move, a tap, a two-finger swipe) with
 #     --libinput-config tap=on: the setting is in the li_device record,
 #     the move gives pointer motion, the tap one click, the swipe finger
-#     scrolling;
-#  4. libinput record --with-libinput of the touchscreen, imported: its
-#     libinput events become li records.
+#     scrolling.
 set -uo pipefail
 : "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 . "$abs_top_srcdir/tests/vm/lib.sh"
@@ -63,6 +63,7 @@ if "$T" record --libinput --duration 1 -o "$tmp/noudev.jsonl" "touchtape replay:
 fi
 grep -q "systemd-udevd" "$tmp/noudev.err" && note "without udevd: $(cat "$tmp/noudev.err")" ||
 	bad "no word of udevd: $(cat "$tmp/noudev.err")"
+kill -INT "$rpid"
 wait "$rpid"
 
 for d in /lib/systemd /usr/lib/systemd; do
@@ -82,27 +83,17 @@ fi
 start_rec "$tmp/ts-li.jsonl" --libinput
 li=$recpid
 start_rec "$tmp/ts-plain.jsonl"
+node="$("$T" list 2>/dev/null | grep "touchtape replay:" | grep -o '/dev/input/event[0-9]*' | head -n1)"
+libinput record --with-libinput -o "$tmp/lr.yml" "$node" >/dev/null 2>"$tmp/lr.err" &
+lr=$!
 finish "$li" "$recpid"
+kill -INT "$lr" 2>/dev/null
+wait "$lr"
 $check touches "$tmp/ts-li.jsonl" || bad "touchscreen: libinput's touches"
 $check same-frames "$tmp/ts-li.jsonl" "$tmp/ts-plain.jsonl" || bad "touchscreen: evdev layer"
 "$T" validate -q "$tmp/ts-li.jsonl" || bad "the --libinput recording does not validate"
-"$T" print "$tmp/ts-li.jsonl" | grep -m3 -E 'LI .*TOUCH_(DOWN|UP)' || bad "print shows no li touch"
-
-# 3. The touchpad, tapping on.
-$check touchpad "$samples/touchpad-two-finger-swipe.jsonl" "$tmp/tp.jsonl"
-replay "$tmp/tp.jsonl"
-start_rec "$tmp/tp-li.jsonl" --libinput-config tap=on
-finish "$recpid"
-$check touchpad-li "$tmp/tp-li.jsonl" || bad "touchpad"
-
-# 4. libinput record --with-libinput, imported.
-replay "$samples/3m-two-finger.jsonl"
-node="$("$T" list 2>/dev/null | grep "touchtape replay:" | grep -o '/dev/input/event[0-9]*' | head -n1)"
-libinput record --with-libinput -o "$tmp/lr.yml" "$node" >/dev/null 2>"$tmp/lr.err" &
-lrpid=$!
-wait "$rpid"
-sleep 1
-kill -INT "$lrpid" 2>/dev/null; wait "$lrpid"
+"$T" print "$tmp/ts-li.jsonl" >"$tmp/ts-li.txt" || bad "print failed"
+grep -m3 -E 'LI .*TOUCH_(DOWN|UP)' "$tmp/ts-li.txt" || bad "print shows no li touch"
 if grep -q "libinput:" "$tmp/lr.yml" 2>/dev/null; then
 	"$T" convert -o "$tmp/lr.jsonl" "$tmp/lr.yml" || bad "libinput record file not converted"
 	$check imported "$tmp/lr.jsonl" || bad "import of libinput: entries"
@@ -110,6 +101,13 @@ else
 	cat "$tmp/lr.err"
 	bad "libinput record --with-libinput wrote no libinput: entries"
 fi
+
+# 3. The touchpad, tapping on.
+$check touchpad "$samples/touchpad-two-finger-swipe.jsonl" "$tmp/tp.jsonl"
+replay "$tmp/tp.jsonl"
+start_rec "$tmp/tp-li.jsonl" --libinput-config tap=on
+finish "$recpid"
+$check touchpad-li "$tmp/tp-li.jsonl" || bad "touchpad"
 
 ((failures == 0)) || exit 1
 note "record --libinput: all checks passed"
