@@ -27,22 +27,34 @@ bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 
 replay_dev() { "$T" list 2>/dev/null | grep -q "touchtape replay:"; }
 
-# replay FILE: starts the replay, waits for its device; $rpid.
+# replay FILE: creates the replay's device, which waits for go(); $rpid.
+# (Started at once, a replay under a loaded emulated guest would be over
+# before the recorders run.)
 replay() {
-	# The delay leaves a loaded emulated guest time to start the recorders.
-	"$T" replay --quiet --start-delay 4 "$1" >"$tmp/replay.out" 2>&1 &
+	rm -f "$tmp/go"
+	mkfifo "$tmp/go"
+	"$T" replay --quiet --wait "$1" <"$tmp/go" >"$tmp/replay.out" 2>&1 &
 	rpid=$!
+	exec 3>"$tmp/go"
 	wait_for 20 replay_dev || { cat "$tmp/replay.out"; fail "$1: no replay device"; }
 }
 
-# start_rec OUT ARGS...: a recorder of the replay device, started; $recpid.
+# go: the replay starts playing.
+go() {
+	echo >&3
+	exec 3>&-
+}
+
+# start_rec OUT ARGS...: a recorder of the replay device, started (and
+# with --libinput*, libinput's view of it written); $recpid.
 start_rec() {
-	local out=$1
+	local out=$1 want='"kind":"start"'
 	shift
+	[[ "$*" == *--libinput* ]] && want='"type":"li_device"'
 	"$T" record --quiet "$@" -o "$out" "touchtape replay:*" 2>"$out.err" &
 	recpid=$!
-	_started() { grep -q '"kind":"start"' "$out" 2>/dev/null; }
-	wait_for 20 _started || { cat "$out.err"; bad "$out: the recorder did not start"; }
+	_started() { grep -q "$want" "$out" 2>/dev/null; }
+	wait_for 30 _started || { cat "$out.err"; bad "$out: the recorder did not start"; }
 }
 
 # finish PID...: waits for the replay, then stops the recorders (they may
@@ -64,6 +76,7 @@ fi
 grep -q "systemd-udevd" "$tmp/noudev.err" && note "without udevd: $(cat "$tmp/noudev.err")" ||
 	bad "no word of udevd: $(cat "$tmp/noudev.err")"
 kill -INT "$rpid"
+exec 3>&-
 wait "$rpid"
 
 for d in /lib/systemd /usr/lib/systemd; do
@@ -86,6 +99,9 @@ start_rec "$tmp/ts-plain.jsonl"
 node="$("$T" list 2>/dev/null | grep "touchtape replay:" | grep -o '/dev/input/event[0-9]*' | head -n1)"
 libinput record --with-libinput -o "$tmp/lr.yml" "$node" >/dev/null 2>"$tmp/lr.err" &
 lr=$!
+_lr_started() { grep -q "events:" "$tmp/lr.yml" 2>/dev/null; }
+wait_for 15 _lr_started || note "libinput record has not written its device yet"
+go
 finish "$li" "$recpid"
 kill -INT "$lr" 2>/dev/null
 wait "$lr"
@@ -106,6 +122,7 @@ fi
 $check touchpad "$samples/touchpad-two-finger-swipe.jsonl" "$tmp/tp.jsonl"
 replay "$tmp/tp.jsonl"
 start_rec "$tmp/tp-li.jsonl" --libinput-config tap=on
+go
 finish "$recpid"
 $check touchpad-li "$tmp/tp-li.jsonl" || bad "touchpad"
 
