@@ -555,7 +555,7 @@ usage(FILE *out)
 		"                              the axis range (default 0.005)\n"
 		"      --scroll-tolerance F    libinput scroll distances may differ by a\n"
 		"                              fraction F of the larger (default 0.1)\n"
-		"  -k, --kernel-only           ignore XI data\n"
+		"  -k, --kernel-only           ignore XI data and the libinput layer\n"
 		"      --no-anomalies          do not compare the anomalies of the two files\n"
 		"  -j, --json                  the differences as one JSON document\n"
 		"\n"
@@ -676,7 +676,8 @@ compare(struct side *a, struct side *b, const struct diff_opts *o)
 	compare_kernel(&df);
 	if (diff_xi_compared(&df))
 		compare_xi(&df);
-	diff_compare_li(&df);
+	if (!o->kernel_only)
+		diff_compare_li(&df);
 	diff_output_end(&df);
 	if (o->json)
 		tt_json_emit_release(&json);

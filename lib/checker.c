@@ -5,11 +5,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 #include <X11/extensions/XI2.h>
 
 #include "checker.h"
 #include "evnames.h"
 #include "hid-desc.h"
+#include "model-li.h"
 #include "util-mem.h"
 
 struct dev_state {
@@ -78,6 +80,9 @@ struct tt_checker {
 	bool saw_xi;
 	struct hid_state hids[TT_MAX_DEVICES];
 	size_t nhids;
+	/* The libinput layer: touches down and gestures active. */
+	struct li_open { uint32_t device; int32_t id; } *li_open;
+	size_t nli_open, cap_li_open;
 };
 
 static void
@@ -123,6 +128,7 @@ tt_checker_free(struct tt_checker *c)
 		free(c->hids[i].evdev);
 	free(c->touches);
 	free(c->first);
+	free(c->li_open);
 	free(c);
 }
 
@@ -510,6 +516,100 @@ check_hid_evdev(struct tt_checker *c)
 	}
 }
 
+/* ---- the libinput layer ---- */
+
+/* Open touches (id = seat slot) and gestures (id = -1 - kind): without
+ * bound, hostile input could grow the table; past this, the rules stop
+ * looking (nothing is reported that is not certain). */
+#define TT_MAX_LI_OPEN 1024
+
+static ssize_t
+li_find(const struct tt_checker *c, uint32_t device, int32_t id)
+{
+	for (size_t i = 0; i < c->nli_open; i++) {
+		if (c->li_open[i].device == device && c->li_open[i].id == id)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/* Opens (@open) or closes the touch or gesture @id of @device: false
+ * when it already was (open) or was not (close). */
+static bool
+li_toggle(struct tt_checker *c, uint32_t device, int32_t id, bool open)
+{
+	ssize_t i = li_find(c, device, id);
+
+	if (open && i < 0) {
+		if (c->nli_open == c->cap_li_open) {
+			c->cap_li_open = c->cap_li_open ? c->cap_li_open * 2 : 16;
+			c->li_open = tt_reallocarray(c->li_open, c->cap_li_open, sizeof(*c->li_open));
+		}
+		if (c->nli_open < TT_MAX_LI_OPEN)
+			c->li_open[c->nli_open++] = (struct li_open){ device, id };
+		return true;
+	}
+	if (!open && i >= 0) {
+		c->li_open[i] = c->li_open[--c->nli_open];
+		return true;
+	}
+	/* A table full: not known. */
+	return c->nli_open >= TT_MAX_LI_OPEN;
+}
+
+static void
+li_touch(struct tt_checker *c, const struct tt_li_event *ev, size_t line)
+{
+	bool down = ev->kind == TT_LI_TOUCH_DOWN;
+	bool ok;
+
+	if (ev->kind == TT_LI_TOUCH_MOTION)
+		ok = li_find(c, ev->device, ev->seat_slot) >= 0 || c->nli_open >= TT_MAX_LI_OPEN;
+	else
+		ok = li_toggle(c, ev->device, ev->seat_slot, down);
+	if (!ok)
+		report(c, TT_CHECK_LI_TOUCH_SEQUENCE, line, ev->time_us, ev->device,
+		       "libinput %s of seat slot %" PRId32 " %s", tt_li_event_name(ev->kind), ev->seat_slot, down ? "while it is down" : "without a TOUCH_DOWN");
+}
+
+static void
+li_gesture(struct tt_checker *c, const struct tt_li_event *ev, size_t line,
+	   enum tt_li_gesture_kind kind, int phase)
+{
+	int32_t id = -1 - (int32_t)kind;
+	bool ok;
+
+	if (phase == 1)
+		ok = li_find(c, ev->device, id) >= 0 || c->nli_open >= TT_MAX_LI_OPEN;
+	else
+		ok = li_toggle(c, ev->device, id, phase == 0);
+	if (!ok)
+		report(c, TT_CHECK_LI_GESTURE_SEQUENCE, line, ev->time_us, ev->device,
+		       "libinput %s %s", tt_li_event_name(ev->kind),
+		       phase == 0 ? "while that gesture is active" : "without its BEGIN");
+}
+
+static void
+feed_li(struct tt_checker *c, const struct tt_record *rec)
+{
+	const struct tt_li_event *ev = rec->li_event;
+	enum tt_li_gesture_kind kind;
+	int phase;
+
+	switch (ev->kind) {
+	case TT_LI_TOUCH_DOWN:
+	case TT_LI_TOUCH_MOTION:
+	case TT_LI_TOUCH_UP:
+	case TT_LI_TOUCH_CANCEL:
+		li_touch(c, ev, rec->line);
+		return;
+	default:
+		break;
+	}
+	if (tt_li_gesture_phase(ev->kind, &kind, &phase))
+		li_gesture(c, ev, rec->line, kind, phase);
+}
+
 void
 tt_checker_feed(struct tt_checker *c, const struct tt_record *rec)
 {
@@ -520,6 +620,7 @@ tt_checker_feed(struct tt_checker *c, const struct tt_record *rec)
 	case TT_RECORD_XI_EVENT: c->saw_xi = true; feed_xi(c, rec); break;
 	case TT_RECORD_HID_DEVICE: feed_hid_device(c, rec); break;
 	case TT_RECORD_HID_REPORT: feed_hid_report(c, rec); break;
+	case TT_RECORD_LI_EVENT: feed_li(c, rec); break;
 	default: break;
 	}
 }

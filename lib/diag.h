@@ -42,6 +42,9 @@ enum tt_check {
 	TT_CHECK_HID_UNKNOWN_DEVICE,
 	TT_CHECK_HID_BAD_DESCRIPTOR,
 	TT_CHECK_HID_UNKNOWN_EVDEV,
+	/* lib/checker.c, the libinput layer */
+	TT_CHECK_LI_TOUCH_SEQUENCE,
+	TT_CHECK_LI_GESTURE_SEQUENCE,
 	/* lib/detect.h: what the touch-sequence model shows */
 	TT_CHECK_JUMP,
 	TT_CHECK_CONTACT_FLICKER,

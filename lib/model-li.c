@@ -281,8 +281,8 @@ touch_event(struct tt_li_model *m, const struct tt_li_event *ev, size_t line, st
 
 /* ---- gestures ---- */
 
-static bool
-gesture_kind(enum tt_li_event_type type, enum tt_li_gesture_kind *kind, int *phase)
+bool
+tt_li_gesture_phase(enum tt_li_event_type type, enum tt_li_gesture_kind *kind, int *phase)
 {
 	static const struct { enum tt_li_event_type type; enum tt_li_gesture_kind kind; int phase; } map[] = {
 		{ TT_LI_GESTURE_SWIPE_BEGIN, TT_LI_GESTURE_SWIPE, 0 },
@@ -476,7 +476,7 @@ feed_li(struct tt_li_model *m, const struct tt_li_event *ev, size_t line)
 	default:
 		break;
 	}
-	if (gesture_kind(ev->kind, &kind, &phase))
+	if (tt_li_gesture_phase(ev->kind, &kind, &phase))
 		gesture_event(m, ev, line, kind, phase, d);
 	else if (d)
 		pointer_event(d, ev);

@@ -122,5 +122,8 @@ const struct tt_li_counts *tt_li_model_counts(const struct tt_li_model *m, size_
 bool tt_li_model_has_layer(const struct tt_li_model *m);
 
 const char *tt_li_gesture_kind_name(enum tt_li_gesture_kind kind);
+/* Whether @type is a gesture event: its kind and phase (0 BEGIN,
+ * 1 UPDATE, 2 END). */
+bool tt_li_gesture_phase(enum tt_li_event_type type, enum tt_li_gesture_kind *kind, int *phase);
 /* Motion path length with acceleration over without it; NAN without motion. */
 double tt_li_counts_accel_ratio(const struct tt_li_counts *c);

@@ -25,6 +25,8 @@ struct path_list {
 	size_t n;
 };
 
+static void usage_notes(FILE *out);
+
 static void
 usage(FILE *out)
 {
@@ -86,7 +88,15 @@ usage(FILE *out)
 		"                          middle-emulation, accel-speed, accel-profile,\n"
 		"                          send-events, rotation (e.g. tap=on,natural-scroll=on)\n"
 		"  -q, --quiet             no messages except errors\n"
-		"  -h, --help              show this help\n"
+		"  -h, --help              show this help\n");
+	usage_notes(out);
+}
+
+/* The second half of --help: how a recording ends, privacy, examples. */
+static void
+usage_notes(FILE *out)
+{
+	fprintf(out,
 		"\n"
 		"Stop with Ctrl-C, SIGTERM or SIGHUP; the file then ends with a stop marker.\n"
 		"A device that disappears gets a device-removed marker; the others go on.\n"
@@ -96,7 +106,8 @@ usage(FILE *out)
 		"are written as placeholders (the n-th such key held at once becomes the\n"
 		"keyboard's n-th lowest such code, e.g. KEY_1), and MSC_SCAN values as 0.\n"
 		"Touch, pointer, tablet and button codes are never masked. The header's\n"
-		"keycodes_masked says whether masking was on.\n"
+		"keycodes_masked says whether masking was on. With --libinput, libinput's\n"
+		"key events of the masked keys are written with key code 0.\n"
 		"\n"
 		"Reading devices needs root or membership of the group 'input'.\n"
 		"\n"

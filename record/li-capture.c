@@ -545,7 +545,13 @@ tt_li_capture_add(struct tt_li_capture *cap, const char *node, uint32_t evdev_id
 	d->evdev_id = evdev_id;
 	d->node = steal(&clean);
 	libinput_device_set_user_data(dev, d);
-	return li_config_apply(cap->opts.config, dev, cap->applied, d->node);
+	int rc = li_config_apply(cap->opts.config, dev, cap->applied, d->node);
+	/* DEVICE_ADDED waits in libinput's queue, which its fd does not
+	 * signal: the li_device record goes out now, not at the first
+	 * touch. */
+	if (rc == 0)
+		tt_li_capture_dispatch(cap);
+	return rc;
 }
 
 int

@@ -65,8 +65,9 @@ struct tt_li_capture;
 /* A context with no devices yet, its fd added to @opts->loop. 0 or -errno
  * (reported). */
 int tt_li_capture_new(const struct tt_li_capture_options *opts, struct tt_li_capture **out);
-/* Adds @node, whose evdev device record is @evdev_id, and applies the
- * configuration settings it supports. 0, or -errno after an error
+/* Adds @node, whose evdev device record is @evdev_id, applies the
+ * configuration settings it supports and writes its li_device record
+ * (write it after the evdev device record). 0, or -errno after an error
  * message: -ENODEV when libinput does not take the device (not tagged
  * by udev, or not an input device libinput handles), -EINVAL when
  * libinput refuses a configured value for it. */

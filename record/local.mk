@@ -75,3 +75,5 @@ EXTRA_DIST += record/tests/vm-san.sh
 # record --libinput in the VM, with udevd (one boot).
 TESTS += record/tests/record-libinput-vm.sh
 EXTRA_DIST += record/tests/record-libinput-vm.sh record/tests/li-vm-check.py
+TESTS += record/tests/cli-libinput.sh
+EXTRA_DIST += record/tests/cli-libinput.sh

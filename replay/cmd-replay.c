@@ -19,6 +19,8 @@
 #include "clock.h"
 #include "hid-player.h"
 #include "hid-verify.h"
+#include "li-capture.h"
+#include "li-replay.h"
 #include "commands.h"
 #include "output.h"
 #include "read-options.h"
@@ -38,10 +40,14 @@
  * answers ENODEV before it drains the buffer): the pause between the last
  * (release) frame and destroying the devices, for other readers to get it. */
 #define RELEASE_SETTLE_MS 100
+/* libinput decides a tap 180 ms after the touch ends, ends a finger
+ * scroll and a hold on timers too: what it may still say after the
+ * last frame. */
+#define LIBINPUT_DRAIN_MS 600
 
 enum replay_option {
 	O_SPEED = TT_OPT_FIRST_PRIVATE, O_MAXGAP, O_LOOP, O_DELAY, O_WAIT, O_VERIFY, O_EXACT,
-	O_KEYS, O_DRY, O_REPORT, O_SPIN, O_NO_RT, O_HID,
+	O_KEYS, O_DRY, O_REPORT, O_SPIN, O_NO_RT, O_HID, O_LIBINPUT, O_LI_CONFIG,
 };
 
 struct replay_args {
@@ -56,6 +62,11 @@ struct replay_args {
 	const char *file;
 	int64_t spin_max_us;
 	bool no_realtime;
+	/* --libinput: the timeline of the replay written to -o */
+	bool libinput;
+	const char *output;
+	const char *li_config_spec;
+	struct tt_li_config *li_config;
 };
 
 static void
@@ -95,6 +106,14 @@ usage(FILE *out)
 		"                         still down are lifted on exit; with --verify, compare\n"
 		"                         the driver's evdev frames with the recording's\n"
 		"      --exact            create the devices with fuzz 0 (no kernel smoothing)\n"
+		"      --libinput         run the installed libinput on the replayed devices and\n"
+		"                         write what the kernel delivered and what libinput made\n"
+		"                         of it (touches, pointer, scroll, taps, gestures) as one\n"
+		"                         timeline to -o (needs systemd-udevd running)\n"
+		"      --libinput-config SETTINGS  with --libinput: libinput's configuration,\n"
+		"                         as 'touchtape record' takes it (tap=on,natural-scroll=on)\n"
+		"  -o, --output FILE      with --libinput: the timeline to write (never onto an\n"
+		"                         input; written beside FILE, then renamed)\n"
 		"      --allow-keys       also replay the keys that can type or act on your session\n"
 		"                         (letters, digits, Enter, modifiers, F1-F24, power...):\n"
 		"                         by default a device is replayed without them, and a\n"
@@ -126,8 +145,9 @@ usage(FILE *out)
 		"Exit status: 0 replayed (and with --verify, no unexplained difference and no\n"
 		"new anomaly); 1 refused file (errors in it), unexplained differences or new\n"
 		"anomalies; 2 bad usage, a\n"
-		"file that cannot be read, devices that cannot be created, a report not\n"
-		"written; 128+N when stopped by signal N (130 for Ctrl-C), after the release.\n"
+		"file that cannot be read, devices that cannot be created, a report or a\n"
+		"--libinput timeline not written; 128+N when stopped by signal N (130 for\n"
+		"Ctrl-C), after the release.\n"
 		"\n"
 		"Examples:\n"
 		"  sudo touchtape replay bug-1234.jsonl\n"
@@ -135,6 +155,7 @@ usage(FILE *out)
 		"  sudo touchtape replay --loop 0 --max-gap 1 --speed 2 bug-1234.jsonl\n"
 		"  sudo touchtape replay --hid --verify bug-1234.jsonl\n"
 		"  sudo touchtape replay --hid --max-gap 1 touchpad.hid\n"
+		"  sudo touchtape replay --libinput --libinput-config tap=on -o out.jsonl touchpad.jsonl\n"
 		"  touchtape replay --dry-run --from 2s --to 5s bug-1234.jsonl\n");
 }
 
@@ -197,6 +218,7 @@ static const struct flag_option {
 	{ O_DRY, offsetof(struct replay_args, dry_run) },
 	{ O_NO_RT, offsetof(struct replay_args, no_realtime) },
 	{ O_HID, offsetof(struct replay_args, hid) },
+	{ O_LIBINPUT, offsetof(struct replay_args, libinput) },
 	{ 'q', offsetof(struct replay_args, quiet) },
 };
 
@@ -245,9 +267,31 @@ parse_option(int opt, const char *arg, struct replay_args *a)
 		a->o.loops = (uint32_t)v;
 		return 0;
 	case O_REPORT: a->report_path = arg; return 0;
+	case 'o': a->output = arg; return 0;
+	case O_LI_CONFIG: a->li_config_spec = arg; return 0;
 	case 'h': usage(stdout); return -1;
 	default: return tt_usage_error("replay", "unknown option");
 	}
+}
+
+/* --libinput, -o and --libinput-config go together. */
+static int
+check_libinput_args(struct replay_args *a)
+{
+	char why[256];
+
+	if (!a->libinput)
+		return a->output || a->li_config_spec ?
+			tt_usage_error("replay", "%s needs --libinput", a->output ? "-o" : "--libinput-config") : 0;
+	if (!a->output)
+		return tt_usage_error("replay", "--libinput needs -o FILE: where to write the timeline");
+	if (a->dry_run)
+		return tt_usage_error("replay", "--libinput needs real devices: not with --dry-run");
+	if (a->o.loops == 0)
+		return tt_usage_error("replay", "--libinput needs an end: not with --loop 0");
+	if (a->li_config_spec && tt_li_config_parse(a->li_config_spec, &a->li_config, why, sizeof(why)) < 0)
+		return tt_usage_error("replay", "--libinput-config: %s", why);
+	return 0;
 }
 
 static int
@@ -262,7 +306,9 @@ check_args(struct replay_args *a)
 				      "driver sets the fuzz");
 	if (a->hid && a->o.desc)
 		return tt_usage_error("replay", "--desc is for evemu files: not with --hid");
-	return 0;
+	if (a->hid && a->libinput)
+		return tt_usage_error("replay", "--libinput replays through uinput: not with --hid");
+	return check_libinput_args(a);
 }
 
 static int
@@ -282,6 +328,9 @@ parse_args(int argc, char **argv, struct replay_args *a)
 		{ "spin", required_argument, NULL, O_SPIN },
 		{ "no-realtime", no_argument, NULL, O_NO_RT },
 		{ "hid", no_argument, NULL, O_HID },
+		{ "libinput", no_argument, NULL, O_LIBINPUT },
+		{ "libinput-config", required_argument, NULL, O_LI_CONFIG },
+		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		TT_READ_LONG_OPTIONS,
@@ -292,7 +341,7 @@ parse_args(int argc, char **argv, struct replay_args *a)
 
 	tt_read_options_init(&ro, "replay", TT_READ_ALL | TT_READ_DEVICES);
 	optind = 1;
-	while (rc == 0 && (opt = getopt_long(argc, argv, "qh" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while (rc == 0 && (opt = getopt_long(argc, argv, "qho:" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
 		rc = tt_read_option(&ro, opt, optarg);
 		rc = rc == 1 ? 0 : rc ? rc : parse_option(opt, optarg, a);
 	}
@@ -353,6 +402,7 @@ struct live {
 	struct rp_live_clock *clock;
 	struct rp_uinput **devs;
 	struct rp_verify *verify;
+	struct rp_li *li;	/* --libinput */
 };
 
 static int
@@ -536,6 +586,8 @@ static void
 live_release(struct live *l)
 {
 	rp_verify_free(l->verify);
+	rp_li_free(l->li);
+	l->li = NULL;
 	if (l->devs)
 		destroy_all(l->devs, l->s->ndevices);
 	l->verify = NULL;
@@ -557,6 +609,56 @@ attach_verify(struct live *l)
 			return rc;
 		}
 	}
+	return 0;
+}
+
+/* --libinput: the output, opened before any device is created so a
+ * refused path costs nothing. */
+static int
+open_libinput(struct live *l, const struct replay_args *a)
+{
+	const char *inputs[] = { a->file, a->o.desc, NULL };
+	const struct rp_li_options o = {
+		.output = a->output, .inputs = inputs, .config = a->li_config,
+		.show_keycodes = a->o.allow_keys,
+	};
+
+	if (!rp_li_udev_running())
+		tt_warning("--libinput: systemd-udevd does not seem to run (no /run/udev/control): libinput "
+			   "takes only the devices udev has tagged, and classifies them by udev's properties");
+	return rp_li_open(&o, &l->li);
+}
+
+/* --libinput: a reader on every created device, then libinput on all
+ * of them, before the first frame. */
+static int
+attach_libinput(struct live *l)
+{
+	struct tt_loop *loop = rp_live_clock_loop(l->clock);
+	int rc;
+
+	for (size_t i = 0; i < l->s->ndevices; i++) {
+		rc = rp_li_attach(l->li, loop, l->s->devices[i].dev->id, rp_uinput_node(l->devs[i]));
+		if (rc < 0)
+			return rc;
+	}
+	return rp_li_start(l->li, loop);
+}
+
+/* --libinput: libinput's last word (a tap is told after its timeout),
+ * then the file, before the devices go. */
+static int
+finish_libinput(struct live *l, const struct replay_args *a)
+{
+	size_t frames, events;
+
+	rp_li_drain(l->li, rp_live_clock_loop(l->clock), LIBINPUT_DRAIN_MS);
+	if (rp_li_commit(l->li) < 0)
+		return -EIO;
+	rp_li_counts(l->li, &frames, &events);
+	if (!a->quiet)
+		printf("wrote %s: %zu frames as the kernel delivered them, %zu libinput events\n",
+		       rp_li_output_name(l->li), frames, events);
 	return 0;
 }
 
@@ -583,9 +685,13 @@ live_setup(struct live *l, const struct replay_args *a)
 
 	if (rc < 0)
 		return rc;
+	if (a->libinput && (rc = open_libinput(l, a)) < 0)
+		return rc;
 	if ((rc = create_all(l->s, a, &l->devs)) < 0)
 		return rc;
 	if (a->verify && (rc = attach_verify(l)) < 0)
+		return rc;
+	if (a->libinput && (rc = attach_libinput(l)) < 0)
 		return rc;
 	if (a->wait_enter && (rc = wait_for_enter(l->clock)) < 0)
 		return rc;
@@ -606,8 +712,10 @@ live_play(struct live *l, const struct replay_args *a, struct rp_stats *st)
 		tt_error("writing to the replayed device failed: %s (touches were released)", strerror(-rc));
 	if (l->verify)
 		rp_verify_drain(l->verify, rp_live_clock_loop(l->clock), VERIFY_DRAIN_MS);
-	else
+	else if (!l->li)
 		nanosleep(&(struct timespec){ .tv_nsec = RELEASE_SETTLE_MS * 1000000L }, NULL);
+	if (l->li && finish_libinput(l, a) < 0)
+		rc = -EIO;
 	destroy_all(l->devs, l->s->ndevices);
 	l->devs = NULL;
 	return rc < 0 ? TT_EXIT_TROUBLE : TT_EXIT_OK;
@@ -911,10 +1019,12 @@ tt_cmd_replay(int argc, char **argv)
 	struct replay_args a = { .spin_max_us = TT_LOOP_DEFAULT_SPIN_US };
 	_cleanup_(rp_schedule_freep) struct rp_schedule *s = NULL;
 	_cleanup_(tt_output_freep) struct tt_output *report = NULL;
+	_cleanup_(tt_li_config_freep) struct tt_li_config *li_config = NULL;
 	int rc;
 
 	rp_options_init(&a.o);
 	rc = parse_args(argc, argv, &a);
+	li_config = a.li_config;
 	if (rc != 0) {
 		free(a.o.device_ids);
 		return rc < 0 ? TT_EXIT_OK : rc;

@@ -21,6 +21,7 @@ touchtape_sources += \
 	replay/hid-verify.c replay/hid-verify.h \
 	replay/verify.c replay/verify.h \
 	replay/report.c replay/report.h \
+	replay/li-replay.c replay/li-replay.h \
 	replay/cmd-replay.c
 
 dist_man_MANS += man/touchtape-replay.1
@@ -62,3 +63,6 @@ EXTRA_DIST += replay/tests/cli-hid.sh
 TESTS += replay/tests/hid-replay-vm.sh replay/tests/hid-stop-vm.sh
 EXTRA_DIST += replay/tests/hid-replay-vm.sh replay/tests/hid-stop-vm.sh \
 	replay/tests/hid-vm-lib.sh
+# --libinput: gestures, taps (tap on/off diffed), touches linked, in the VM.
+TESTS += replay/tests/replay-libinput-vm.sh
+EXTRA_DIST += replay/tests/replay-libinput-vm.sh replay/tests/libinput-tap.jsonl

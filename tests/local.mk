@@ -39,8 +39,8 @@ libtouchtape_san_la_SOURCES = $(libtouchtape_sources)
 libtouchtape_san_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(SANITIZE_FLAGS)
 libtouchtape_san_la_LIBADD = $(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) -lm
 
-check_PROGRAMS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san tests/test-json-emit-san
-TESTS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san tests/test-json-emit-san
+check_PROGRAMS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san tests/test-json-emit-san tests/test-li-records-san
+TESTS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san tests/test-json-emit-san tests/test-li-records-san
 tt_san_cflags = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 tt_san_ldadd = libtouchtape-san.la -lm
 tt_san_ldflags = $(SANITIZE_FLAGS)
@@ -68,6 +68,10 @@ tests_test_json_emit_san_SOURCES = $(tests_test_json_emit_SOURCES)
 tests_test_json_emit_san_CFLAGS = $(tt_san_cflags)
 tests_test_json_emit_san_LDADD = $(tt_san_ldadd)
 tests_test_json_emit_san_LDFLAGS = $(tt_san_ldflags)
+tests_test_li_records_san_SOURCES = $(tests_test_li_records_SOURCES)
+tests_test_li_records_san_CFLAGS = $(tt_san_cflags)
+tests_test_li_records_san_LDADD = $(tt_san_ldadd)
+tests_test_li_records_san_LDFLAGS = $(tt_san_ldflags)
 endif
 
 

@@ -92,4 +92,25 @@ sed '/GESTURE_HOLD/d' "$tp" >"$tmp/nohold.jsonl"
 expect_exit 1 "diff hold not recognised" -- "$TOUCHTAPE" diff "$tp" "$tmp/nohold.jsonl"
 expect_grep 'hold 2-finger at \+0\.020000 s: not recognised in' "$tmp/out" "gesture not recognised"
 expect_exit 2 "bad --scroll-tolerance" -- "$TOUCHTAPE" diff --scroll-tolerance 2 "$tp" "$tp"
+
+# validate: the libinput layer's sequences.
+expect_exit 0 "validate touchpad" -- "$TOUCHTAPE" validate "$tp"
+expect_exit 0 "validate touchscreen" -- "$TOUCHTAPE" validate "$ts"
+{ cat "$samples/3m-two-finger.jsonl"; cat <<'LI'
+{"type":"li","li":"TOUCH_DOWN","t":19,"dev":0,"slot":0,"seat_slot":0,"mm":[1,1],"norm":[0.1,0.1]}
+{"type":"li","li":"TOUCH_DOWN","t":20,"dev":0,"slot":0,"seat_slot":0,"mm":[1,1],"norm":[0.1,0.1]}
+{"type":"li","li":"TOUCH_UP","t":2493419,"dev":0,"slot":1,"seat_slot":1}
+{"type":"li","li":"TOUCH_UP","t":2493419,"dev":0,"slot":0,"seat_slot":0}
+{"type":"li","li":"GESTURE_PINCH_UPDATE","t":2493420,"dev":0,"fingers":2,"delta":[0,0],"unaccel":[0,0],"scale":1,"angle":0}
+{"type":"li","li":"GESTURE_SWIPE_BEGIN","t":2493420,"dev":0,"fingers":3}
+{"type":"li","li":"GESTURE_SWIPE_END","t":2493430,"dev":0,"fingers":3}
+{"type":"li","li":"GESTURE_HOLD_END","t":2493430,"dev":0,"fingers":3}
+LI
+} >"$tmp/bad.jsonl"
+expect_exit 1 "validate bad sequences" -- "$TOUCHTAPE" validate "$tmp/bad.jsonl"
+expect_grep '4 errors, 0 warnings' "$tmp/out" "4 errors"
+expect_grep 'bad.jsonl:492: error: device 0: libinput TOUCH_DOWN of seat slot 0 while it is down \[li-touch-sequence\]' "$tmp/err" "down twice"
+expect_grep 'bad.jsonl:493: error: .*TOUCH_UP of seat slot 1 without a TOUCH_DOWN \[li-touch-sequence\]' "$tmp/err" "up without down"
+expect_grep 'bad.jsonl:495: error: .*GESTURE_PINCH_UPDATE without its BEGIN \[li-gesture-sequence\]' "$tmp/err" "update without begin"
+expect_grep 'bad.jsonl:498: error: .*GESTURE_HOLD_END without its BEGIN' "$tmp/err" "end without begin"
 finish

@@ -7,12 +7,12 @@
 #     with the kernel's touches, at their frames' times, and the evdev
 #     frames equal those of a plain record of the same replay;
 #     --libinput-config tap=on on a touchscreen alone is refused (exit 2);
+#     libinput record --with-libinput of the same replay, imported: its
+#     libinput events become li records;
 #  3. a touchpad (a one-finger move, a tap, a two-finger swipe) with
 #     --libinput-config tap=on: the setting is in the li_device record,
 #     the move gives pointer motion, the tap one click, the swipe finger
-#     scrolling;
-#  4. libinput record --with-libinput of the touchscreen, imported: its
-#     libinput events become li records.
+#     scrolling.
 set -uo pipefail
 : "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 . "$abs_top_srcdir/tests/vm/lib.sh"
@@ -27,22 +27,34 @@ bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 
 replay_dev() { "$T" list 2>/dev/null | grep -q "touchtape replay:"; }
 
-# replay FILE: starts the replay, waits for its device; $rpid.
+# replay FILE: creates the replay's device, which waits for go(); $rpid.
+# (Started at once, a replay under a loaded emulated guest would be over
+# before the recorders run.)
 replay() {
-	# The delay leaves a loaded emulated guest time to start the recorders.
-	"$T" replay --quiet --start-delay 4 "$1" >"$tmp/replay.out" 2>&1 &
+	rm -f "$tmp/go"
+	mkfifo "$tmp/go"
+	"$T" replay --quiet --wait "$1" <"$tmp/go" >"$tmp/replay.out" 2>&1 &
 	rpid=$!
+	exec 3>"$tmp/go"
 	wait_for 20 replay_dev || { cat "$tmp/replay.out"; fail "$1: no replay device"; }
 }
 
-# start_rec OUT ARGS...: a recorder of the replay device, started; $recpid.
+# go: the replay starts playing.
+go() {
+	echo >&3
+	exec 3>&-
+}
+
+# start_rec OUT ARGS...: a recorder of the replay device, started (and
+# with --libinput*, libinput's view of it written); $recpid.
 start_rec() {
-	local out=$1
+	local out=$1 want='"kind":"start"'
 	shift
+	[[ "$*" == *--libinput* ]] && want='"type":"li_device"'
 	"$T" record --quiet "$@" -o "$out" "touchtape replay:*" 2>"$out.err" &
 	recpid=$!
-	_started() { grep -q '"kind":"start"' "$out" 2>/dev/null; }
-	wait_for 20 _started || { cat "$out.err"; bad "$out: the recorder did not start"; }
+	_started() { grep -q "$want" "$out" 2>/dev/null; }
+	wait_for 30 _started || { cat "$out.err"; bad "$out: the recorder did not start"; }
 }
 
 # finish PID...: waits for the replay, then stops the recorders (they may
@@ -63,6 +75,8 @@ if "$T" record --libinput --duration 1 -o "$tmp/noudev.jsonl" "touchtape replay:
 fi
 grep -q "systemd-udevd" "$tmp/noudev.err" && note "without udevd: $(cat "$tmp/noudev.err")" ||
 	bad "no word of udevd: $(cat "$tmp/noudev.err")"
+kill -INT "$rpid"
+exec 3>&-
 wait "$rpid"
 
 for d in /lib/systemd /usr/lib/systemd; do
@@ -82,27 +96,20 @@ fi
 start_rec "$tmp/ts-li.jsonl" --libinput
 li=$recpid
 start_rec "$tmp/ts-plain.jsonl"
+node="$("$T" list 2>/dev/null | grep "touchtape replay:" | grep -o '/dev/input/event[0-9]*' | head -n1)"
+libinput record --with-libinput -o "$tmp/lr.yml" "$node" >/dev/null 2>"$tmp/lr.err" &
+lr=$!
+_lr_started() { grep -q "events:" "$tmp/lr.yml" 2>/dev/null; }
+wait_for 15 _lr_started || note "libinput record has not written its device yet"
+go
 finish "$li" "$recpid"
+kill -INT "$lr" 2>/dev/null
+wait "$lr"
 $check touches "$tmp/ts-li.jsonl" || bad "touchscreen: libinput's touches"
 $check same-frames "$tmp/ts-li.jsonl" "$tmp/ts-plain.jsonl" || bad "touchscreen: evdev layer"
 "$T" validate -q "$tmp/ts-li.jsonl" || bad "the --libinput recording does not validate"
-"$T" print "$tmp/ts-li.jsonl" | grep -m3 -E 'LI .*TOUCH_(DOWN|UP)' || bad "print shows no li touch"
-
-# 3. The touchpad, tapping on.
-$check touchpad "$samples/touchpad-two-finger-swipe.jsonl" "$tmp/tp.jsonl"
-replay "$tmp/tp.jsonl"
-start_rec "$tmp/tp-li.jsonl" --libinput-config tap=on
-finish "$recpid"
-$check touchpad-li "$tmp/tp-li.jsonl" || bad "touchpad"
-
-# 4. libinput record --with-libinput, imported.
-replay "$samples/3m-two-finger.jsonl"
-node="$("$T" list 2>/dev/null | grep "touchtape replay:" | grep -o '/dev/input/event[0-9]*' | head -n1)"
-libinput record --with-libinput -o "$tmp/lr.yml" "$node" >/dev/null 2>"$tmp/lr.err" &
-lrpid=$!
-wait "$rpid"
-sleep 1
-kill -INT "$lrpid" 2>/dev/null; wait "$lrpid"
+"$T" print "$tmp/ts-li.jsonl" >"$tmp/ts-li.txt" || bad "print failed"
+grep -m3 -E 'LI .*TOUCH_(DOWN|UP)' "$tmp/ts-li.txt" || bad "print shows no li touch"
 if grep -q "libinput:" "$tmp/lr.yml" 2>/dev/null; then
 	"$T" convert -o "$tmp/lr.jsonl" "$tmp/lr.yml" || bad "libinput record file not converted"
 	$check imported "$tmp/lr.jsonl" || bad "import of libinput: entries"
@@ -110,6 +117,14 @@ else
 	cat "$tmp/lr.err"
 	bad "libinput record --with-libinput wrote no libinput: entries"
 fi
+
+# 3. The touchpad, tapping on.
+$check touchpad "$samples/touchpad-two-finger-swipe.jsonl" "$tmp/tp.jsonl"
+replay "$tmp/tp.jsonl"
+start_rec "$tmp/tp-li.jsonl" --libinput-config tap=on
+go
+finish "$recpid"
+$check touchpad-li "$tmp/tp-li.jsonl" || bad "touchpad"
 
 ((failures == 0)) || exit 1
 note "record --libinput: all checks passed"
