@@ -12,6 +12,7 @@ tt_analyze_tests = \
 	analyze/tests/analyze-answers.sh \
 	analyze/tests/analyze-window.sh \
 	analyze/tests/analyze-hid.sh \
+	analyze/tests/analyze-hid-link-vm.sh \
 	analyze/tests/diff-changes.sh \
 	analyze/tests/diff-anomalies.sh \
 	analyze/tests/diff-xi-pairing.sh \
