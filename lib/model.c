@@ -82,7 +82,7 @@ tt_model_new(const struct tt_model_callbacks *cb, void *data)
 	m->data = data;
 	m->link_window_us = 250000;
 	m->link_tolerance = 0.03;
-	m->hid_before_us = 20000;
+	m->hid_before_us = 100000;
 	m->hid_after_us = 100000;
 	return m;
 }

@@ -303,9 +303,10 @@ void tt_model_finish(struct tt_model *m);
 
 /* The HID-to-kernel link pairs a HID contact with a kernel touch of one
  * of the evdev devices its hid_device lists, begun from @before_us before
- * to @after_us after it (defaults 20 ms and 100 ms when 0: the kernel
- * stamps the evdev frame before the recorder reads hidraw, and a hybrid
- * frame completes some reports later), positions agreeing like the XI
+ * to @after_us after it (defaults 100 ms both when 0: the kernel stamps
+ * the evdev frame before the recorder reads hidraw, tens of milliseconds
+ * before when the recorder is busy, and a hybrid frame completes some
+ * reports later), positions agreeing like the XI
  * link's once the HID logical range is scaled onto the evdev absinfo
  * range. On with tt_model_set_link(). */
 void tt_model_set_hid_link(struct tt_model *m, int64_t before_us, int64_t after_us);
