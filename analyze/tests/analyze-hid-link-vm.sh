@@ -6,9 +6,8 @@
 # sends all its reports while touchtape record --hid records its hidraw
 # node and its evdev nodes. Every HID contact (3, each lifted) pairs with
 # the kernel touch hid-multitouch made of it, every kernel touch with its
-# contact, at a negative latency (the kernel stamps the evdev frame, the
-# recorder then reads hidraw), and every evdev frame of the touchscreen
-# with the report that produced it.
+# contact, within the link window, and every evdev frame of the
+# touchscreen with the report that produced it.
 set -uo pipefail
 : "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 . "$abs_top_srcdir/tests/vm/lib.sh"
@@ -81,10 +80,11 @@ check(len(touches) == 3, "3 kernel touches on the touchscreen: %d" % len(touches
 check(all(t["hid_link"] == "linked" and t["hid"]["device"] == 0 for t in touches),
       "every kernel touch made of a HID contact: %s" % [t["hid_link"] for t in touches])
 lat = [t["hid"]["latency_us"] for t in touches if t["hid"]]
-# The kernel stamps the frame, then the recorder reads hidraw: up to tens
-# of milliseconds later when it is busy (under emulation), never much
-# earlier.
-check(all(-100000 <= x <= 1000 for x in lat), "latencies from -100 ms to +1 ms: %s us" % lat)
+# hidraw has the report before hid-multitouch makes the frame: the
+# recorder may read it a little before the kernel stamps the frame (by
+# the driver's time, some milliseconds under emulation), or tens of
+# milliseconds after when it is busy.
+check(all(-100000 <= x <= 10000 for x in lat), "latencies from -100 ms to +10 ms: %s us" % lat)
 check(sorted(lat)[(len(lat) + 1) // 2 - 1] == links["median_latency_us"] if lat else False,
       "the median is the touches' own: %s" % links["median_latency_us"])
 frames = [d for d in a["devices"] if d["id"] == touch_id][0]["frames"]
