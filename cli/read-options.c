@@ -26,6 +26,13 @@ tt_read_options_clear(struct tt_read_options *ro)
 	free(ro->devices);
 	ro->devices = NULL;
 	ro->ndevices = 0;
+	free(ro->hid_devices);
+	ro->hid_devices = NULL;
+	ro->nhid_devices = 0;
+	if (ro->hid)
+		free(ro->hid->kept);
+	free(ro->hid);
+	ro->hid = NULL;
 }
 
 static int
@@ -34,21 +41,44 @@ unsupported(const struct tt_read_options *ro, const char *opt, const char *why)
 	return tt_usage_error(ro->cmd, "%s: %s", opt, why);
 }
 
+static void
+add_id(uint32_t **ids, size_t *n, uint32_t id)
+{
+	*ids = tt_reallocarray(*ids, *n + 1, sizeof(**ids));
+	(*ids)[(*n)++] = id;
+}
+
+static bool
+has_id(const uint32_t *ids, size_t n, uint32_t id)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (ids[i] == id)
+			return true;
+	}
+	return false;
+}
+
+/* "5" is evdev device 5, "hid5" HID device 5 (print's "# HID device 5"). */
 static int
 take_device(struct tt_read_options *ro, const char *arg)
 {
+	bool hid = strncmp(arg, "hid", 3) == 0;
 	int64_t v;
 
 	if (!(ro->caps & (TT_READ_DEVICE | TT_READ_DEVICES)))
 		return unsupported(ro, "--device", "this command reads every device (--device is for print, "
 				   "validate, analyze, inspect, convert, replay and diff)");
-	if (tt_parse_int64(arg, &v) < 0 || v < 0 || v > UINT32_MAX)
-		return tt_usage_error(ro->cmd, "--device takes a device id (as 'touchtape print' shows), not '%s'",
-				      arg);
-	if (ro->ndevices && !(ro->caps & TT_READ_DEVICES))
+	if (tt_parse_int64(arg + (hid ? 3 : 0), &v) < 0 || v < 0 || v > UINT32_MAX)
+		return tt_usage_error(ro->cmd, "--device takes a device id (0) or a HID device id (hid0), "
+				      "as 'touchtape print' shows, not '%s'", arg);
+	if ((ro->ndevices || ro->nhid_devices) && !(ro->caps & TT_READ_DEVICES))
 		return tt_usage_error(ro->cmd, "--device: one device at a time");
-	ro->devices = tt_reallocarray(ro->devices, ro->ndevices + 1, sizeof(*ro->devices));
-	ro->devices[ro->ndevices++] = (uint32_t)v;
+	if (hid)
+		add_id(&ro->hid_devices, &ro->nhid_devices, (uint32_t)v);
+	else
+		add_id(&ro->devices, &ro->ndevices, (uint32_t)v);
+	if (!ro->hid)
+		ro->hid = tt_zalloc(sizeof(*ro->hid));
 	return 1;
 }
 
@@ -102,13 +132,42 @@ tt_read_options_check(const struct tt_read_options *ro)
 bool
 tt_read_options_has_device(const struct tt_read_options *ro, uint32_t id)
 {
-	if (!ro->ndevices)
+	if (!ro->ndevices && !ro->nhid_devices)
 		return true;
-	for (size_t i = 0; i < ro->ndevices; i++) {
-		if (ro->devices[i] == id)
+	return has_id(ro->devices, ro->ndevices, id);
+}
+
+bool
+tt_read_options_has_hid_device(const struct tt_read_options *ro, const struct tt_hid_device *d)
+{
+	if (!ro->ndevices && !ro->nhid_devices)
+		return true;
+	if (has_id(ro->hid_devices, ro->nhid_devices, d->id))
+		return true;
+	for (uint32_t i = 0; i < d->nevdev; i++) {
+		if (has_id(ro->devices, ro->ndevices, d->evdev_devices[i]))
 			return true;
 	}
 	return false;
+}
+
+/* A HID device record decides for the reports that follow it: they
+ * name only their HID device. */
+static bool
+keep_hid_device(const struct tt_read_options *ro, const struct tt_hid_device *d)
+{
+	struct tt_read_hid *h = ro->hid;
+	bool keep = tt_read_options_has_hid_device(ro, d);
+
+	if (keep && h && !has_id(h->kept, h->nkept, d->id))
+		add_id(&h->kept, &h->nkept, d->id);
+	return keep;
+}
+
+static bool
+keep_hid_report(const struct tt_read_options *ro, const struct tt_hid_report *r)
+{
+	return !ro->hid || has_id(ro->hid->kept, ro->hid->nkept, r->device);
 }
 
 static bool
@@ -120,7 +179,12 @@ in_time(const struct tt_read_options *ro, int64_t t)
 bool
 tt_read_options_keep_device(const struct tt_read_options *ro, const struct tt_record *rec)
 {
-	return rec->type != TT_RECORD_FRAME || tt_read_options_has_device(ro, rec->frame->device);
+	switch (rec->type) {
+	case TT_RECORD_FRAME: return tt_read_options_has_device(ro, rec->frame->device);
+	case TT_RECORD_HID_DEVICE: return keep_hid_device(ro, rec->hid_device);
+	case TT_RECORD_HID_REPORT: return keep_hid_report(ro, rec->hid_report);
+	default: return true;
+	}
 }
 
 bool
@@ -213,6 +277,14 @@ tt_read_options_finish(const struct tt_read_options *ro, struct tt_reader *r)
 			continue;
 		tt_error("%s: there is no device %" PRIu32 " (--device; 'touchtape print' lists the devices)",
 			 tt_reader_name(r), ro->devices[i]);
+		return -ENODEV;
+	}
+	for (size_t i = 0; i < ro->nhid_devices; i++) {
+		if (tt_reader_hid_device(r, ro->hid_devices[i]))
+			continue;
+		tt_error("%s: there is no HID device %" PRIu32 " (--device hid%" PRIu32
+			 "; 'touchtape print' lists the devices)", tt_reader_name(r), ro->hid_devices[i],
+			 ro->hid_devices[i]);
 		return -ENODEV;
 	}
 	return 0;

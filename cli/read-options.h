@@ -5,7 +5,9 @@
  *
  *   --desc FILE   the device description of an evemu events-only file
  *   -d, --device ID  only this device (the record id print shows); an id
- *                 the file does not have is an error (exit 2)
+ *                 the file does not have is an error (exit 2). "hidN"
+ *                 names HID device N (its own id space); an evdev device
+ *                 brings the HID device that produced it along
  *   --from TIME, --to TIME  a part of the recording, in the times print
  *                 shows (the timeline's microseconds since its start);
  *                 validate and analyze still read what comes before it
@@ -25,6 +27,7 @@
 
 struct tt_reader;
 struct tt_record;
+struct tt_hid_device;
 
 enum {
 	TT_OPT_DEVICE = 'd',
@@ -51,12 +54,23 @@ enum tt_read_caps {
 	TT_READ_ALL = TT_READ_DEVICE | TT_READ_TIME,
 };
 
+/* The HID devices a --device choice keeps: named ("hid0"), or found by
+ * tt_read_options_keep() to have produced a chosen evdev device, so that
+ * their reports, which name only the HID device, follow. */
+struct tt_read_hid {
+	uint32_t *kept;
+	size_t nkept;
+};
+
 struct tt_read_options {
 	const char *cmd;	/* for messages */
 	unsigned int caps;
 	const char *desc;
 	uint32_t *devices;
 	size_t ndevices;
+	uint32_t *hid_devices;	/* --device hidN */
+	size_t nhid_devices;
+	struct tt_read_hid *hid;	/* with any --device; see above */
 	bool have_from, have_to;
 	int64_t from_us, to_us;
 };
@@ -72,10 +86,16 @@ int tt_read_option(struct tt_read_options *ro, int opt, const char *arg);
 int tt_read_options_check(const struct tt_read_options *ro);
 
 /* Whether a record passes --device and --from/--to. Headers and device
- * records always do; a frame must be of a chosen device, and frames, XI
- * events and markers within the times. */
+ * records always do; a frame must be of a chosen device, a HID device
+ * chosen or the producer of a chosen evdev device, a HID report of such a
+ * HID device, and frames, XI events, markers and HID reports within the
+ * times. Records must come in file order: a HID device's record decides
+ * for its reports. */
 bool tt_read_options_keep(const struct tt_read_options *ro, const struct tt_record *rec);
 bool tt_read_options_has_device(const struct tt_read_options *ro, uint32_t id);
+/* Whether a HID device passes --device (named, or producing a chosen
+ * evdev device); true without --device. */
+bool tt_read_options_has_hid_device(const struct tt_read_options *ro, const struct tt_hid_device *d);
 /* The two halves of _keep(): --device alone, --from/--to alone. */
 bool tt_read_options_keep_device(const struct tt_read_options *ro, const struct tt_record *rec);
 bool tt_read_options_in_window(const struct tt_read_options *ro, const struct tt_record *rec);

@@ -7,6 +7,7 @@ libtouchtape_sources += \
 	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
 	formats/timeline-writer.c formats/writer.h \
 	formats/evemu-reader.c formats/libinput-reader.c formats/hidrec-reader.c \
+	formats/libinput-li.c formats/libinput-li.h \
 	formats/export.c formats/export.h formats/export-private.h \
 	formats/evemu-writer.c formats/libinput-writer.c formats/hidrec-writer.c
 EXTRA_DIST += formats/timeline.md formats/timeline.schema.json

@@ -34,17 +34,20 @@ usage(FILE *out)
 		"Usage: touchtape inspect [OPTIONS] FILE|-\n"
 		"\n"
 		"Shows a recording as touches over time: one lane per touch sequence (kernel:\n"
-		"device, slot and tracking ID; XI: device, touch id and client), kernel touches\n"
-		"next to the XI touches they became with the latency between them, markers for\n"
+		"device, slot and tracking ID; XI: device, touch id and client; HID: HID device\n"
+		"and contact id), kernel touches next to the HID contacts they were made of and\n"
+		"the XI touches they became, with the latency between them, markers for\n"
 		"ownership, accept/reject, pending end, pointer emulation, SYN_DROPPED, device\n"
 		"removal and anomalies. Panes show the frame at the cursor, the slot table of\n"
 		"each device and the whole life of the selected touch. Press ? for the keys.\n"
-		"Reads timelines, evemu and libinput-record files; - reads standard input and\n"
-		"follows it as it grows. Without a terminal it prints the summary.\n"
+		"Reads timelines, evemu, libinput-record and hid-recorder files; - reads\n"
+		"standard input and follows it as it grows. Without a terminal it prints the\n"
+		"summary.\n"
 		"\n"
 		"Options:\n"
 		"  -s, --summary       print devices, duration, frames, touch sequences, maximum\n"
-		"                      simultaneous touches, ownership outcomes and anomalies\n"
+		"                      simultaneous touches, ownership outcomes, HID devices\n"
+		"                      with their reports and contact sequences, and anomalies\n"
 		"  -j, --json          the summary as one JSON object (implies --summary)\n"
 		"  -t, --text          print the lane view as plain text (for bug reports)\n"
 		"      --from TIME     with --text: start there (1.5, 250ms, 2s, in the times\n"
@@ -52,8 +55,9 @@ usage(FILE *out)
 		"      --to TIME       with --text: end there (default: the end)\n"
 		"      --width N       with --text: columns (default 100)\n"
 		"  -d, --device ID     only the evdev device with this record id (as 'touchtape\n"
-		"                      print' shows; repeat for more): its lanes, the XI touches\n"
-		"                      they became, its numbers and anomalies\n"
+		"                      print' shows; repeat for more): its lanes, the HID\n"
+		"                      contacts and XI touches linked to them, its numbers and\n"
+		"                      anomalies; hidN: HID device N only\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"  -h, --help          show this help\n"
 		"\n"
@@ -228,6 +232,10 @@ devices_known(struct tt_index *ix, const struct options *o)
 {
 	for (size_t i = 0; i < o->ro.ndevices; i++) {
 		if (!tt_reader_device(tt_index_reader(ix), o->ro.devices[i]))
+			return false;
+	}
+	for (size_t i = 0; i < o->ro.nhid_devices; i++) {
+		if (!tt_reader_hid_device(tt_index_reader(ix), o->ro.hid_devices[i]))
 			return false;
 	}
 	return true;
@@ -452,6 +460,7 @@ tt_cmd_inspect(int argc, char **argv)
 	if (tt_apply_desc(tt_index_reader(ix), o.desc, false) < 0)
 		return TT_EXIT_TROUBLE;
 	tt_index_set_devices(ix, o.ro.devices, o.ro.ndevices);
+	tt_index_set_hid_devices(ix, o.ro.hid_devices, o.ro.nhid_devices);
 	const char *headless = getenv("TOUCHTAPE_INSPECT_HEADLESS");
 	const char *script = getenv("TOUCHTAPE_INSPECT_KEYS");
 	if (o.summary || o.text)

@@ -58,8 +58,14 @@ struct tt_index {
 	size_t nspare, capspare;
 	struct ti_marker scratch;	/* lean: where markers not kept go */
 
-	uint32_t *devices;	/* tt_index_set_devices(), NULL: all */
+	uint32_t *devices;	/* tt_index_set_devices() */
 	size_t ndevices;
+	uint32_t *hid_choice;	/* tt_index_set_hid_devices() */
+	size_t nhid_choice;
+	bool choosing;		/* either was given: the others are left out */
+
+	struct ti_hid_device *hdevs;
+	size_t nhdevs;
 
 	uint64_t generation;	/* bumped whenever something was added */
 	bool done;		/* the whole input was read */
@@ -165,6 +171,8 @@ add_lane(struct tt_index *ix, enum ti_lane_kind kind)
 	l->owned_us = -1;
 	l->resolved_us = -1;
 	l->xi_begin_us = -1;
+	l->hid_linked = -1;
+	l->hid_begin_us = -1;
 	return l;
 }
 
@@ -214,6 +222,7 @@ copy_ktouch(struct tt_index *ix, struct ti_lane *l, const struct tt_ktouch *t)
 	l->device = t->device;
 	l->slot = t->slot;
 	l->id = t->tracking_id;
+	l->serial = t->serial;
 	l->flags = t->flags;
 	l->begin_us = t->begin_us;
 	l->end_us = t->end_us;
@@ -306,6 +315,8 @@ on_kernel_end(void *data, struct tt_ktouch *t)
 	l->xi_deviceid = t->xi_deviceid;
 	l->xi_touchid = t->xi_touchid;
 	l->xi_begin_us = t->xi_begin_us;
+	l->hid_link = t->hid_link;
+	l->hid_begin_us = t->hid_begin_us;
 	/* A lean index reuses ended lanes: nothing to point at. */
 	if (t->link == TT_LINK_LINKED && !ix->lean)
 		link_xi_lanes(ix, l, t);
@@ -328,11 +339,22 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 }
 
 static void
+add_xupd(struct tt_index *ix, struct ti_lane *l, int64_t t, double x, double y)
+{
+	size_t cap = l->capupd;
+
+	if (ix->lean)
+		return;
+	l->xupd = grow(l->xupd, &cap, (size_t)l->nupd + 1, sizeof(*l->xupd));
+	l->capupd = (uint32_t)cap;
+	l->xupd[l->nupd++] = (struct ti_xupd){ t, (float)x, (float)y };
+}
+
+static void
 on_xi_begin(void *data, struct tt_xtouch *t)
 {
 	struct tt_index *ix = data;
 	struct ti_lane *l = add_lane(ix, (t->flags & TT_XTOUCH_RAW) ? TI_LANE_XI_RAW : TI_LANE_XI);
-	size_t cap = 0;
 
 	t->user = l;
 	l->device = (uint32_t)t->deviceid;
@@ -343,12 +365,7 @@ on_xi_begin(void *data, struct tt_xtouch *t)
 	l->begin_us = l->end_us = t->begin_us;
 	l->begin_line = l->end_line = t->begin_line;
 	l->slot = -1;
-	if (!ix->lean) {
-		l->xupd = grow(NULL, &cap, 1, sizeof(*l->xupd));
-		l->capupd = (uint32_t)cap;
-		l->xupd[0] = (struct ti_xupd){ t->begin_us, (float)t->root_x, (float)t->root_y };
-		l->nupd = 1;
-	}
+	add_xupd(ix, l, t->begin_us, t->root_x, t->root_y);
 	if (t->flags & TT_XTOUCH_EMULATING_POINTER)
 		add_marker(ix, TI_MARK_EMULATING, t->begin_us, t->begin_line, l->index, t->deviceid);
 }
@@ -358,16 +375,10 @@ on_xi_update(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev, size
 {
 	struct tt_index *ix = data;
 	struct ti_lane *l = t->user;
-	size_t cap;
 
 	if (!l)
 		return;
-	if (!ix->lean) {
-		cap = l->capupd;
-		l->xupd = grow(l->xupd, &cap, (size_t)l->nupd + 1, sizeof(*l->xupd));
-		l->capupd = (uint32_t)cap;
-		l->xupd[l->nupd++] = (struct ti_xupd){ ev->time_us, (float)ev->root_x, (float)ev->root_y };
-	}
+	add_xupd(ix, l, ev->time_us, ev->root_x, ev->root_y);
 	if (l->kind == TI_LANE_XI && l->nupd >= 2) {
 		double dx = t->root_x - l->xupd[l->nupd - 2].x, dy = t->root_y - l->xupd[l->nupd - 2].y;
 		l->distance += __builtin_sqrt(dx * dx + dy * dy);
@@ -433,6 +444,89 @@ on_diag(void *userdata, const struct tt_diag *diag)
 	m->lane = -1;
 }
 
+static struct ti_hid_device *
+find_hdev(const struct tt_index *ix, uint32_t id)
+{
+	for (size_t i = 0; i < ix->nhdevs; i++) {
+		if (ix->hdevs[i].id == id)
+			return &ix->hdevs[i];
+	}
+	return NULL;
+}
+
+static void
+on_hid_begin(void *data, struct tt_htouch *t)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = add_lane(ix, TI_LANE_HID);
+
+	t->user = l;
+	l->device = t->device;
+	l->id = t->contact_id;
+	l->slot = -1;
+	l->serial = t->serial;
+	l->flags = t->flags;
+	l->begin_us = l->end_us = t->begin_us;
+	l->begin_line = l->end_line = t->begin_line;
+	add_xupd(ix, l, t->begin_us, t->x, t->y);
+}
+
+static void
+on_hid_update(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = t->user;
+
+	if (!l)
+		return;
+	add_xupd(ix, l, u->time_us, t->x, t->y);
+	l->end_us = u->time_us;
+	l->end_line = u->line;
+}
+
+/* The kernel lane of the touch the model paired with HID lane @l: begun
+ * at kernel_begin_us, so at most a few lanes back from the end. */
+static void
+link_hid_lane(struct tt_index *ix, struct ti_lane *l, const struct tt_htouch *t)
+{
+	for (size_t i = ix->nlanes; i-- > 0;) {
+		struct ti_lane *k = ix->lanes[i];
+		if (k->begin_us < t->kernel_begin_us)
+			break;
+		if (k->kind != TI_LANE_KERNEL || k->serial != t->ktouch_serial)
+			continue;
+		l->linked = k->index;
+		k->hid_linked = l->index;
+		return;
+	}
+}
+
+static void
+on_hid_end(void *data, struct tt_htouch *t)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = t->user;
+
+	if (!l)
+		return;
+	lane_end_at(l, t->flags, t->end_us, t->end_line);
+	l->link = t->link;
+	/* A lean index reuses ended lanes: nothing to point at. */
+	if (t->link == TT_LINK_LINKED && !ix->lean)
+		link_hid_lane(ix, l, t);
+	release_lane(ix, l);
+}
+
+static void
+on_hid_report(void *data, const struct tt_hreport *r)
+{
+	struct tt_index *ix = data;
+	struct ti_hid_device *h = find_hdev(ix, r->device->id);
+
+	if (h && r->nactive > h->max_simultaneous)
+		h->max_simultaneous = r->nactive;
+}
+
 static const struct tt_model_callbacks callbacks = {
 	.kernel_begin = on_kernel_begin,
 	.kernel_update = on_kernel_update,
@@ -442,6 +536,10 @@ static const struct tt_model_callbacks callbacks = {
 	.xi_update = on_xi_update,
 	.xi_ownership = on_xi_ownership,
 	.xi_end = on_xi_end,
+	.hid_begin = on_hid_begin,
+	.hid_update = on_hid_update,
+	.hid_end = on_hid_end,
+	.hid_report = on_hid_report,
 };
 
 static void
@@ -567,18 +665,36 @@ index_marker(struct tt_index *ix, const struct tt_marker *mk, size_t line)
 }
 
 static bool
-device_chosen(const struct tt_index *ix, int64_t id)
+id_in(const uint32_t *ids, size_t n, int64_t id)
 {
-	if (!ix->devices || id < 0)
-		return true;
-	for (size_t i = 0; i < ix->ndevices; i++) {
-		if (ix->devices[i] == id)
+	for (size_t i = 0; i < n; i++) {
+		if (ids[i] == id)
 			return true;
 	}
 	return false;
 }
 
-/* --device: what is of another evdev device is skipped whole. */
+static bool
+device_chosen(const struct tt_index *ix, int64_t id)
+{
+	return !ix->choosing || id < 0 || id_in(ix->devices, ix->ndevices, id);
+}
+
+/* Chosen by its own id, or for an evdev device it produced. */
+static bool
+hid_device_chosen(const struct tt_index *ix, const struct tt_hid_device *d)
+{
+	if (!ix->choosing || id_in(ix->hid_choice, ix->nhid_choice, d->id))
+		return true;
+	for (uint32_t i = 0; i < d->nevdev; i++) {
+		if (id_in(ix->devices, ix->ndevices, d->evdev_devices[i]))
+			return true;
+	}
+	return false;
+}
+
+/* --device: what is of another device is skipped whole; a HID report
+ * follows its HID device, indexed only when chosen. */
 static bool
 record_chosen(const struct tt_index *ix, const struct tt_record *rec)
 {
@@ -586,9 +702,33 @@ record_chosen(const struct tt_index *ix, const struct tt_record *rec)
 	case TT_RECORD_DEVICE: return device_chosen(ix, rec->device->id);
 	case TT_RECORD_FRAME: return device_chosen(ix, rec->frame->device);
 	case TT_RECORD_MARKER: return device_chosen(ix, rec->marker->device);
+	case TT_RECORD_HID_DEVICE: return hid_device_chosen(ix, rec->hid_device);
+	case TT_RECORD_HID_REPORT: return !ix->choosing || find_hdev(ix, rec->hid_report->device);
 	default: return true;
 	}
 }
+
+static void
+index_hid_device(struct tt_index *ix, const struct tt_hid_device *d)
+{
+	struct ti_hid_device *h = find_hdev(ix, d->id);
+	const char *name = d->name ? d->name : "";
+
+	if (!h) {
+		ix->hdevs = tt_reallocarray(ix->hdevs, ix->nhdevs + 1, sizeof(*ix->hdevs));
+		h = &ix->hdevs[ix->nhdevs++];
+	} else {
+		free(h->name);
+		free(h->evdev);
+	}
+	*h = (struct ti_hid_device){ .id = d->id, .bus = d->bus, .vendor = d->vendor, .product = d->product };
+	h->name = tt_str_sanitize(name, strlen(name), 256);
+	h->nevdev = d->nevdev;
+	h->evdev = tt_reallocarray(NULL, d->nevdev + 1, sizeof(*h->evdev));
+	if (d->nevdev)
+		memcpy(h->evdev, d->evdev_devices, d->nevdev * sizeof(*h->evdev));
+}
+
 
 static void
 on_record(struct tt_index *ix, const struct tt_record *rec)
@@ -606,6 +746,9 @@ on_record(struct tt_index *ix, const struct tt_record *rec)
 		break;
 	case TT_RECORD_MARKER:
 		index_marker(ix, rec->marker, rec->line);
+		break;
+	case TT_RECORD_HID_DEVICE:
+		index_hid_device(ix, rec->hid_device);
 		break;
 	default:
 		break;
@@ -695,23 +838,38 @@ tt_index_set_lean(struct tt_index *ix, bool lean)
 	ix->lean = lean;
 }
 
+static void
+set_ids(uint32_t **dst, size_t *ndst, const uint32_t *ids, size_t n)
+{
+	free(*dst);
+	*dst = NULL;
+	*ndst = 0;
+	if (!n)
+		return;
+	*dst = tt_reallocarray(NULL, n, sizeof(*ids));
+	memcpy(*dst, ids, n * sizeof(*ids));
+	*ndst = n;
+}
+
 void
 tt_index_set_devices(struct tt_index *ix, const uint32_t *ids, size_t n)
 {
-	free(ix->devices);
-	ix->devices = NULL;
-	ix->ndevices = 0;
-	if (!n)
-		return;
-	ix->devices = tt_reallocarray(NULL, n, sizeof(*ids));
-	memcpy(ix->devices, ids, n * sizeof(*ids));
-	ix->ndevices = n;
+	set_ids(&ix->devices, &ix->ndevices, ids, n);
+	ix->choosing = ix->ndevices || ix->nhid_choice;
 }
 
+void
+tt_index_set_hid_devices(struct tt_index *ix, const uint32_t *ids, size_t n)
+{
+	set_ids(&ix->hid_choice, &ix->nhid_choice, ids, n);
+	ix->choosing = ix->ndevices || ix->nhid_choice;
+}
+
+/* HID lanes are of chosen HID devices only: the index has no others. */
 bool
 tt_index_lane_chosen(const struct tt_index *ix, const struct ti_lane *l)
 {
-	return !ix->devices || l->kind == TI_LANE_KERNEL || l->linked >= 0;
+	return !ix->choosing || l->kind == TI_LANE_KERNEL || l->kind == TI_LANE_HID || l->linked >= 0;
 }
 
 void
@@ -746,6 +904,12 @@ tt_index_free(struct tt_index *ix)
 	free(ix->first_error);
 	free(ix->first_warning);
 	free(ix->devices);
+	free(ix->hid_choice);
+	for (size_t i = 0; i < ix->nhdevs; i++) {
+		free(ix->hdevs[i].name);
+		free(ix->hdevs[i].evdev);
+	}
+	free(ix->hdevs);
 	free(ix->name);
 	pthread_mutex_destroy(&ix->lock);
 	free(ix);
@@ -867,6 +1031,12 @@ tt_index_lane_label(const struct tt_index *ix, const struct ti_lane *l, char *bu
 		snprintf(buf, size, "raw%d t%d %s", l->sourceid ? l->sourceid : (int32_t)l->device,
 			 l->id, l->client[0] ? l->client : "-");
 		break;
+	case TI_LANE_HID:
+		if (l->id < 0)
+			snprintf(buf, size, "hid%u pen", l->device);
+		else
+			snprintf(buf, size, "hid%u c%d", l->device, l->id);
+		break;
 	}
 	return buf;
 }
@@ -923,6 +1093,24 @@ int64_t
 tt_index_last_us(const struct tt_index *ix)
 {
 	return ix->stats->have_time ? ix->stats->last_us : 0;
+}
+
+size_t
+tt_index_nhid_devices(const struct tt_index *ix)
+{
+	return ix->nhdevs;
+}
+
+const struct ti_hid_device *
+tt_index_hid_device_at(const struct tt_index *ix, size_t i)
+{
+	return &ix->hdevs[i];
+}
+
+const struct ti_hid_device *
+tt_index_hid_device(const struct tt_index *ix, uint32_t id)
+{
+	return find_hdev(ix, id);
 }
 
 bool

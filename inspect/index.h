@@ -19,6 +19,11 @@
  * lanes, markers) are read through the accessors below, its numbers
  * through tt_index_stats().
  *
+ * The HID layer: a lane per HID contact sequence (HID device + contact
+ * id, or a pen's tip down to tip up) as lib/model.h assembles them from
+ * the reports, linked by the model to the kernel touch it became; the
+ * kernel lane points back at it.
+ *
  * Memory: about 6 bytes per kernel event, 24 per frame, 16 per touch
  * update (kernel or XI) and 64 per marker.
  */
@@ -53,6 +58,19 @@ enum ti_lane_kind {
 	TI_LANE_KERNEL,
 	TI_LANE_XI,
 	TI_LANE_XI_RAW,
+	TI_LANE_HID,
+};
+
+/* A HID device as the index keeps it; its numbers are the stats'
+ * (tt_stats_hid()), but for the most contacts down at once. */
+struct ti_hid_device {
+	uint32_t id;		/* the file's HID device id */
+	char *name;		/* sanitized */
+	uint16_t bus;
+	uint32_t vendor, product;
+	uint32_t nevdev;
+	uint32_t *evdev;	/* the evdev device ids it produced */
+	uint32_t max_simultaneous;
 };
 
 /* A kernel update: the frame that changed the touch and its values then.
@@ -75,12 +93,15 @@ struct ti_xupd {
 struct ti_lane {
 	enum ti_lane_kind kind;
 	uint32_t index;		/* position in the lane array */
-	uint32_t device;	/* kernel: device record id; XI: deviceid */
+	uint32_t device;	/* kernel: device record id; XI: deviceid;
+				   HID: HID device id */
 	int32_t sourceid;	/* XI: the slave device */
 	int32_t slot;		/* kernel */
-	int32_t id;		/* kernel: tracking ID; XI: touch id */
+	int32_t id;		/* kernel: tracking ID; XI: touch id; HID:
+				   contact id, -1 for a pen */
+	uint64_t serial;	/* kernel and HID: the model's, for the link */
 	char client[32];	/* XI: "observer", "grab", "window" */
-	uint32_t flags;		/* tt_ktouch_flags or tt_xtouch_flags */
+	uint32_t flags;		/* tt_ktouch_flags, tt_xtouch_flags or tt_htouch_flags */
 	bool ended;		/* false while the sequence is still going */
 	int64_t begin_us, end_us;
 	size_t begin_line, end_line;
@@ -92,11 +113,17 @@ struct ti_lane {
 	int32_t xi_deviceid;
 	uint32_t xi_touchid;
 	int64_t xi_begin_us;
-	int64_t linked;		/* lane index of the linked lane, -1 */
+	int64_t linked;		/* lane index of the linked lane, -1: kernel: its
+				   first XI lane; XI and HID: their kernel lane */
+	/* Kernel: the HID contact it was made of (model's hid_link), and
+	 * its lane, -1. HID: link is the model's link to the kernel. */
+	enum tt_link_status hid_link;
+	int64_t hid_linked;
+	int64_t hid_begin_us;	/* kernel: the HID contact's begin */
 	/* XI: ownership. */
 	enum tt_own_outcome outcome;
 	int64_t owned_us, resolved_us;
-	/* Updates, begin included. */
+	/* Updates, begin included (HID: logical x and y). */
 	union {
 		struct ti_kupd *kupd;
 		struct ti_xupd *xupd;
@@ -158,6 +185,11 @@ void tt_index_set_lean(struct tt_index *ix, bool lean);
  * became), and tt_index_lane_chosen() says which XI lanes came of a
  * chosen device. Call before the first tt_index_step(). */
 void tt_index_set_devices(struct tt_index *ix, const uint32_t *ids, size_t n);
+/* --device hidN: these HID devices too. A HID device is indexed when
+ * chosen so, or when it produced a chosen evdev device; with a choice of
+ * HID devices only, no evdev device is. Call before the first
+ * tt_index_step(). */
+void tt_index_set_hid_devices(struct tt_index *ix, const uint32_t *ids, size_t n);
 /* False for an XI lane no kernel touch of a tt_index_set_devices() device
  * became; true for every lane without such a choice. */
 bool tt_index_lane_chosen(const struct tt_index *ix, const struct ti_lane *l);
@@ -180,7 +212,8 @@ const char *tt_index_name(const struct tt_index *ix);
  * prints): times, frames, touch sequences per device, outcomes... */
 const struct tt_stats *tt_index_stats(const struct tt_index *ix);
 /* The first and the last time of the timed records read so far (frames,
- * XI events, markers): the stats' first_us and last_us, 0 before any. */
+ * XI events, markers, HID reports): the stats' first_us and last_us, 0
+ * before any. */
 int64_t tt_index_first_us(const struct tt_index *ix);
 int64_t tt_index_last_us(const struct tt_index *ix);
 /* The whole input was read. */
@@ -193,6 +226,10 @@ size_t tt_index_ndevices(const struct tt_index *ix);
 const struct ti_device *tt_index_device_at(const struct tt_index *ix, size_t i);
 /* By the file's record id, or NULL. */
 const struct ti_device *tt_index_device(const struct tt_index *ix, uint32_t id);
+/* HID devices in the order the file declares them. */
+size_t tt_index_nhid_devices(const struct tt_index *ix);
+const struct ti_hid_device *tt_index_hid_device_at(const struct tt_index *ix, size_t i);
+const struct ti_hid_device *tt_index_hid_device(const struct tt_index *ix, uint32_t id);
 /* Frames in file order; ti_frame.device is a tt_index_device_at() index. */
 size_t tt_index_nframes(const struct tt_index *ix);
 const struct ti_frame *tt_index_frame(const struct tt_index *ix, size_t f);
@@ -236,7 +273,8 @@ const char *tt_index_marker_text(const struct tt_index *ix, const struct ti_mark
  * that carries its diagnostic. */
 bool tt_index_marker_is_diag(const struct tt_index *ix, const struct ti_marker *m);
 const char *ti_marker_kind_name(enum ti_marker_kind k);
-/* A short label for the lane: "dev0 s1 #22", "xi2/11 t5 grab". */
+/* A short label for the lane: "dev0 s1 #22", "xi2/11 t5 grab", "hid0 c3",
+ * "hid0 pen". */
 const char *tt_index_lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t size);
 /* Memory the index holds, in bytes (arrays' capacity). */
 size_t tt_index_memory(const struct tt_index *ix);

@@ -30,11 +30,13 @@ check_PROGRAMS += inspect/tests/test-index-san
 TESTS += inspect/tests/test-index-san
 endif
 
-TESTS += inspect/tests/cli-inspect.sh inspect/tests/device.sh inspect/tests/headless.sh inspect/tests/tmux.sh
+TESTS += inspect/tests/cli-inspect.sh inspect/tests/device.sh inspect/tests/headless.sh inspect/tests/tmux.sh \
+	inspect/tests/hid.sh
 EXTRA_DIST += inspect/tests/cli-inspect.sh inspect/tests/device.sh inspect/tests/headless.sh inspect/tests/tmux.sh \
-	inspect/tests/gen-data.py inspect/tests/gen-hour.py \
-	inspect/tests/data/ownership.jsonl \
+	inspect/tests/hid.sh \
+	inspect/tests/gen-data.py inspect/tests/gen-hour.py inspect/tests/gen-hid.py \
+	inspect/tests/data/ownership.jsonl inspect/tests/data/hid-two-layer.jsonl \
 	inspect/tests/golden/first.txt inspect/tests/golden/ownership.txt \
 	inspect/tests/golden/filters.txt inspect/tests/golden/search.txt \
-	inspect/tests/golden/help.txt inspect/tests/golden/atmel.txt
+	inspect/tests/golden/help.txt inspect/tests/golden/atmel.txt inspect/tests/golden/hid.txt
 dist_man_MANS += man/touchtape-inspect.1

@@ -34,6 +34,19 @@ device_text(const struct ti_device *d, const struct tt_stats_device *sd, FILE *o
 	fputc('\n', out);
 }
 
+/* The stats' lines (analyze's), then what the index adds: where the
+ * device came from and the most contacts down at once. */
+static void
+hid_device_text(const struct ti_hid_device *h, const struct tt_stats_hid *sh, FILE *out)
+{
+	tt_stats_hid_text(sh, h->name, out);
+	fprintf(out, "  I: %x %04x %04x, max %u simultaneous, evdev device%s", h->bus, h->vendor, h->product,
+		h->max_simultaneous, tt_plural_s(h->nevdev));
+	for (uint32_t i = 0; i < h->nevdev; i++)
+		fprintf(out, " %u", h->evdev[i]);
+	fprintf(out, "%s\n", h->nevdev ? "" : " none");
+}
+
 static void
 text_summary(const struct tt_index *ix, FILE *out)
 {
@@ -50,6 +63,12 @@ text_summary(const struct tt_index *ix, FILE *out)
 		const struct tt_stats_device *sd = tt_stats_device(st, tt_index_device_at(ix, i)->id);
 		if (sd)
 			device_text(tt_index_device_at(ix, i), sd, out);
+	}
+	for (size_t i = 0; i < tt_index_nhid_devices(ix); i++) {
+		const struct ti_hid_device *h = tt_index_hid_device_at(ix, i);
+		const struct tt_stats_hid *sh = tt_stats_hid(st, h->id);
+		if (sh)
+			hid_device_text(h, sh, out);
 	}
 	tt_stats_xi_text(st, out);
 	tt_stats_anomalies_text(st, out);
@@ -78,6 +97,25 @@ device_json(const struct ti_device *d, const struct tt_stats_device *sd, struct 
 	tt_json_emit_member_int(j, "slots", d->num_slots);
 	tt_stats_device_json(sd, j);
 	tt_json_emit_member_bool(j, "removed", d->removed);
+	tt_json_emit_object_end(j);
+}
+
+static void
+hid_device_json(const struct ti_hid_device *h, const struct tt_stats_hid *sh, struct tt_json_emit *j)
+{
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "id", h->id);
+	tt_json_emit_member_string(j, "name", h->name);
+	tt_json_emit_member_int(j, "bus", h->bus);
+	tt_json_emit_member_int(j, "vendor", h->vendor);
+	tt_json_emit_member_int(j, "product", h->product);
+	tt_json_emit_key(j, "evdev");
+	tt_json_emit_array_begin(j);
+	for (uint32_t i = 0; i < h->nevdev; i++)
+		tt_json_emit_int(j, h->evdev[i]);
+	tt_json_emit_array_end(j);
+	tt_stats_hid_json(sh, j);
+	tt_json_emit_member_int(j, "max_simultaneous", h->max_simultaneous);
 	tt_json_emit_object_end(j);
 }
 
@@ -126,6 +164,15 @@ json_summary(const struct tt_index *ix, FILE *out)
 		const struct tt_stats_device *sd = tt_stats_device(tt_index_stats(ix), d->id);
 		if (sd)
 			device_json(d, sd, &j);
+	}
+	tt_json_emit_array_end(&j);
+	tt_json_emit_key(&j, "hid_devices");
+	tt_json_emit_array_begin(&j);
+	for (size_t i = 0; i < tt_index_nhid_devices(ix); i++) {
+		const struct ti_hid_device *h = tt_index_hid_device_at(ix, i);
+		const struct tt_stats_hid *sh = tt_stats_hid(tt_index_stats(ix), h->id);
+		if (sh)
+			hid_device_json(h, sh, &j);
 	}
 	tt_json_emit_array_end(&j);
 	first_anomalies_json(ix, &j);

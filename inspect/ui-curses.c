@@ -94,6 +94,7 @@ static const short colour_of[TV_C_COUNT] = {
 	[TV_C_GOOD] = COLOR_GREEN,
 	[TV_C_BAD] = COLOR_RED,
 	[TV_C_DIM] = -1,
+	[TV_C_HID] = COLOR_BLUE,
 };
 
 static bool ui_colours;

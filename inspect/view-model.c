@@ -131,21 +131,67 @@ tv_fmt_span(char *buf, size_t size, int64_t us)
 /* ---- lanes ---- */
 
 static bool
+is_xi_lane(const struct ti_lane *l)
+{
+	return l->kind == TI_LANE_XI || l->kind == TI_LANE_XI_RAW;
+}
+
+static bool
+source_passes(enum tv_source src, const struct ti_lane *l)
+{
+	switch (src) {
+	case TV_SRC_KERNEL: return l->kind == TI_LANE_KERNEL;
+	case TV_SRC_XI: return is_xi_lane(l);
+	case TV_SRC_HID: return l->kind == TI_LANE_HID;
+	default: return true;
+	}
+}
+
+/* A HID device's lanes show with an evdev device it produced, linked to
+ * one of its touches or not. */
+static bool
+hid_lane_of(const struct tt_index *ix, const struct ti_lane *l, int64_t dev)
+{
+	const struct ti_hid_device *h = tt_index_hid_device(ix, l->device);
+
+	for (uint32_t i = 0; h && i < h->nevdev; i++) {
+		if (h->evdev[i] == dev)
+			return true;
+	}
+	return false;
+}
+
+/* A HID device's lanes, and the kernel touches they became. */
+static bool
+hid_lane_is(const struct tt_index *ix, const struct ti_lane *l, int64_t hid)
+{
+	if (l->kind == TI_LANE_KERNEL && l->hid_linked >= 0)
+		l = tt_index_lane(ix, l->hid_linked);
+	return l->kind == TI_LANE_HID && (int64_t)l->device == hid;
+}
+
+/* The filter names an evdev device. */
+static bool
+filter_kernel(const struct tv_state *st)
+{
+	return st->filter_dev >= 0 && st->filter_kind == TV_DEV_KERNEL;
+}
+
+static bool
 lane_passes(const struct tv_state *st, const struct ti_lane *l)
 {
-	if (!tt_index_lane_chosen(st->ix, l))
-		return false;
-	if (st->source == TV_SRC_KERNEL && l->kind != TI_LANE_KERNEL)
-		return false;
-	if (st->source == TV_SRC_XI && l->kind == TI_LANE_KERNEL)
+	if (!tt_index_lane_chosen(st->ix, l) || !source_passes(st->source, l))
 		return false;
 	if (st->filter_dev < 0)
 		return true;
-	if (st->filter_xi_dev)
-		return l->kind != TI_LANE_KERNEL && (l->sourceid == st->filter_dev ||
-						     (int64_t)l->device == st->filter_dev);
+	if (st->filter_kind == TV_DEV_XI)
+		return is_xi_lane(l) && (l->sourceid == st->filter_dev || (int64_t)l->device == st->filter_dev);
+	if (st->filter_kind == TV_DEV_HID)
+		return hid_lane_is(st->ix, l, st->filter_dev);
 	if (l->kind == TI_LANE_KERNEL)
 		return (int64_t)l->device == st->filter_dev;
+	if (l->kind == TI_LANE_HID && hid_lane_of(st->ix, l, st->filter_dev))
+		return true;
 	/* XI lanes of a kernel device: those its touches became. */
 	return l->linked >= 0 && (int64_t)tt_index_lane(st->ix, l->linked)->device == st->filter_dev;
 }
@@ -293,7 +339,31 @@ lane_attr(const struct ti_lane *l)
 	switch (l->kind) {
 	case TI_LANE_KERNEL: return TV_C_KERNEL;
 	case TI_LANE_XI: return TV_C_XI;
+	case TI_LANE_HID: return TV_C_HID;
 	default: return TV_C_RAW;
+	}
+}
+
+/* What a lane's body shows where it was updated, and its flag for
+ * "still down when the recording ends". */
+static char
+lane_body(const struct ti_lane *l)
+{
+	switch (l->kind) {
+	case TI_LANE_KERNEL: return '=';
+	case TI_LANE_XI: return '~';
+	case TI_LANE_HID: return '+';
+	default: return ':';
+	}
+}
+
+static uint32_t
+lane_active_at_end(const struct ti_lane *l)
+{
+	switch (l->kind) {
+	case TI_LANE_KERNEL: return TT_KTOUCH_ACTIVE_AT_END;
+	case TI_LANE_HID: return TT_HTOUCH_ACTIVE_AT_END;
+	default: return TT_XTOUCH_ACTIVE_AT_END;
 	}
 }
 
@@ -319,8 +389,11 @@ fmt_span_fit(char *buf, size_t size, int64_t us, int width)
 	return NULL;
 }
 
-/* @width: the columns the label gets; an XI lane's latency is shortened
- * or left out to fit, the name may be cut. */
+/* @width: the columns the label gets; an XI or HID lane's latency is
+ * shortened or left out to fit, the name may be cut. The latency is
+ * always the later layer's: an XI touch "+1.5ms" after its kernel touch,
+ * a kernel touch "+0.4ms" after the HID contact it was made of (the
+ * kernel may stamp its frame before hidraw is read: then "-"). */
 static void
 lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t size, int width)
 {
@@ -330,10 +403,10 @@ lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t
 	/* @buf: at least 128 bytes. */
 	if (l->kind != TI_LANE_KERNEL && l->linked >= 0) {
 		const struct ti_lane *k = tt_index_lane(ix, l->linked);
-		const char *span = fmt_span_fit(sb, sizeof(sb), l->begin_us - k->begin_us,
-						width - (int)strlen(lb) - 4);
+		int64_t lat = l->kind == TI_LANE_HID ? k->begin_us - l->begin_us : l->begin_us - k->begin_us;
+		const char *span = fmt_span_fit(sb, sizeof(sb), lat, width - (int)strlen(lb) - 4);
 		if (span)
-			snprintf(buf, size, " `%s +%s", lb, span);
+			snprintf(buf, size, " `%s %s%s", lb, lat < 0 ? "" : "+", span);
 		else
 			snprintf(buf, size, " `%s", lb);
 	} else {
@@ -374,7 +447,7 @@ draw_lane(const struct tv_state *st, struct tv_screen *s, int row, int x0, int w
 	const struct tt_index *ix = st->ix;
 	uint8_t a = lane_attr(l);
 	int64_t end = tv_lane_end(ix, l);
-	char body = l->kind == TI_LANE_KERNEL ? '=' : l->kind == TI_LANE_XI ? '~' : ':';
+	char body = lane_body(l);
 
 	for (int c = 0; c < width; c++) {
 		int64_t t0 = st->view_start + (int64_t)c * st->scale, t1 = t0 + st->scale;
@@ -382,7 +455,7 @@ draw_lane(const struct tv_state *st, struct tv_screen *s, int row, int x0, int w
 		if (l->begin_us >= t1 || end < t0)
 			continue;
 		bool b = l->begin_us >= t0, e = end < t1 && l->ended;
-		if (e && (l->flags & (l->kind == TI_LANE_KERNEL ? TT_KTOUCH_ACTIVE_AT_END : TT_XTOUCH_ACTIVE_AT_END)))
+		if (e && (l->flags & lane_active_at_end(l)))
 			ch = '>';	/* still down when the recording ends */
 		else if (b && e)
 			ch = 'o';
@@ -419,8 +492,7 @@ draw_markers(const struct tv_state *st, struct tv_screen *s, int x0, int width, 
 			continue;
 		char ch = marker_char(m->kind);
 		if (m->lane < 0) {
-			if (m->device >= 0 && st->filter_dev >= 0 && !st->filter_xi_dev &&
-			    m->device != st->filter_dev)
+			if (m->device >= 0 && filter_kernel(st) && m->device != st->filter_dev)
 				continue;
 			put(s, marker_row, x0 + c, ch, tv_marker_attr(m->kind));
 			continue;
@@ -511,14 +583,23 @@ set_message(struct tv_state *st, const char *fmt, ...)
 	va_end(ap);
 }
 
+static const char *
+source_name(enum tv_source src)
+{
+	static const char *names[TV_SRC_COUNT] = {
+		[TV_SRC_ALL] = "all", [TV_SRC_KERNEL] = "kernel", [TV_SRC_XI] = "xi", [TV_SRC_HID] = "hid",
+	};
+	return names[src];
+}
+
 static bool
 frame_passes(const struct tv_state *st, const struct ti_frame *f)
 {
-	if (st->source == TV_SRC_XI)
+	if (st->source == TV_SRC_XI || st->source == TV_SRC_HID)
 		return false;
 	if (st->filter_dev < 0)
 		return true;
-	return !st->filter_xi_dev && tt_index_device_at(st->ix, f->device)->id == (uint32_t)st->filter_dev;
+	return filter_kernel(st) && tt_index_device_at(st->ix, f->device)->id == (uint32_t)st->filter_dev;
 }
 
 /* The next (dir > 0) or previous "frame": a kernel frame of a shown
@@ -687,45 +768,60 @@ jump_marker(struct tv_state *st, int dir, bool ownership)
 		    text ? ": " : "", text ? text : "");
 }
 
-/* Device filter cycle: all, each kernel device, each XI source device. */
+static const char *const dev_kind_prefix[] = {
+	[TV_DEV_KERNEL] = "dev", [TV_DEV_XI] = "xi", [TV_DEV_HID] = "hid",
+};
+
+struct dev_cands {
+	int64_t id[TT_MAX_DEVICES + 64 + TT_MAX_DEVICES];
+	enum tv_dev_kind kind[TT_MAX_DEVICES + 64 + TT_MAX_DEVICES];
+	size_t n;
+};
+
+static void
+add_cand(struct dev_cands *c, int64_t id, enum tv_dev_kind kind)
+{
+	for (size_t k = 0; k < c->n; k++) {
+		if (c->id[k] == id && c->kind[k] == kind)
+			return;
+	}
+	if (c->n < ARRAY_LENGTH(c->id)) {
+		c->id[c->n] = id;
+		c->kind[c->n++] = kind;
+	}
+}
+
+/* Device filter cycle: all, each kernel device, each XI source device,
+ * each HID device. */
 static void
 cycle_device(struct tv_state *st)
 {
+	static const char *const what[] = { [TV_DEV_KERNEL] = "kernel", [TV_DEV_XI] = "XI", [TV_DEV_HID] = "HID" };
 	const struct tt_index *ix = st->ix;
-	int64_t cand[TT_MAX_DEVICES + 64];
-	bool isxi[TT_MAX_DEVICES + 64];
-	size_t n = 0, cur = SIZE_MAX;
+	struct dev_cands c = { .n = 0 };
+	size_t cur = SIZE_MAX;
 
-	for (size_t i = 0; i < tt_index_ndevices(ix); i++) {
-		cand[n] = tt_index_device_at(ix, i)->id;
-		isxi[n++] = false;
-	}
-	for (size_t i = 0; i < tt_index_nlanes(ix) && n < ARRAY_LENGTH(cand); i++) {
+	for (size_t i = 0; i < tt_index_ndevices(ix); i++)
+		add_cand(&c, tt_index_device_at(ix, i)->id, TV_DEV_KERNEL);
+	for (size_t i = 0; i < tt_index_nlanes(ix); i++) {
 		const struct ti_lane *l = tt_index_lane(ix, i);
-		if (l->kind == TI_LANE_KERNEL || !tt_index_lane_chosen(ix, l))
-			continue;
-		int64_t id = l->sourceid ? l->sourceid : (int64_t)l->device;
-		bool seen = false;
-		for (size_t k = tt_index_ndevices(ix); k < n; k++)
-			seen |= cand[k] == id;
-		if (!seen) {
-			cand[n] = id;
-			isxi[n++] = true;
-		}
+		if (is_xi_lane(l) && tt_index_lane_chosen(ix, l))
+			add_cand(&c, l->sourceid ? l->sourceid : (int64_t)l->device, TV_DEV_XI);
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (st->filter_dev == cand[i] && st->filter_xi_dev == isxi[i])
+	for (size_t i = 0; i < tt_index_nhid_devices(ix); i++)
+		add_cand(&c, tt_index_hid_device_at(ix, i)->id, TV_DEV_HID);
+	for (size_t i = 0; i < c.n; i++) {
+		if (st->filter_dev == c.id[i] && st->filter_kind == c.kind[i])
 			cur = i;
 	}
 	size_t next = cur == SIZE_MAX ? 0 : cur + 1;
-	if (next >= n) {
+	if (next >= c.n) {
 		st->filter_dev = -1;
 		set_message(st, "showing all devices");
 	} else {
-		st->filter_dev = cand[next];
-		st->filter_xi_dev = isxi[next];
-		set_message(st, "showing %s device %" PRId64 " only", isxi[next] ? "XI" : "kernel",
-			    cand[next]);
+		st->filter_dev = c.id[next];
+		st->filter_kind = c.kind[next];
+		set_message(st, "showing %s device %" PRId64 " only", what[c.kind[next]], c.id[next]);
 	}
 	st->lane_top = 0;
 }
@@ -768,7 +864,7 @@ search(struct tv_state *st, const char *q)
 		const struct ti_lane *l = tt_index_lane(ix, (start + k) % n);
 		if (l->id != v || !lane_passes(st, l))
 			continue;
-		if ((kind == 1 && l->kind != TI_LANE_KERNEL) || (kind == 2 && l->kind == TI_LANE_KERNEL))
+		if ((kind == 1 && l->kind != TI_LANE_KERNEL) || (kind == 2 && !is_xi_lane(l)))
 			continue;
 		st->sel = l->index;
 		st->cursor = l->begin_us;
@@ -962,9 +1058,13 @@ act_source(struct tv_state *st, int dir, int cols)
 {
 	(void)dir;
 	(void)cols;
-	st->source = (st->source + 1) % 3;
-	set_message(st, "source: %s", st->source == TV_SRC_ALL ? "kernel and XI" :
-		    st->source == TV_SRC_KERNEL ? "kernel only" : "XI only");
+	static const char *what[TV_SRC_COUNT] = {
+		[TV_SRC_ALL] = "every layer", [TV_SRC_KERNEL] = "kernel only",
+		[TV_SRC_XI] = "XI only", [TV_SRC_HID] = "HID only",
+	};
+
+	st->source = (st->source + 1) % TV_SRC_COUNT;
+	set_message(st, "source: %s", what[st->source]);
 	st->lane_top = 0;
 }
 
@@ -997,8 +1097,9 @@ static const struct key_row keymap[] = {
 	{ { 0 }, { '/' }, act_prompt,
 	  "search: @1.5 or 250ms (time), #22 (tracking ID), x5 (XI touch id), 7 (any)" },
 	{ { 0 }, { 'n' }, act_search_again, "repeat the last search" },
-	{ { 0 }, { 'd' }, act_device, "filter by device: all, each kernel device, each XI device" },
-	{ { 0 }, { 's' }, act_source, "filter by source: all, kernel, XI" },
+	{ { 0 }, { 'd' }, act_device,
+	  "filter by device: all, each kernel device, each XI device, each HID device" },
+	{ { 0 }, { 's' }, act_source, "filter by source: all, kernel, XI, HID" },
 	{ { 0 }, { '?' }, act_help, "this help" },
 	{ { 0 }, { 'q' }, act_quit, "quit" },
 };
@@ -1090,7 +1191,7 @@ tv_key(struct tv_state *st, int key, int cols)
 static const char *const help_legend[] = {
 	"",
 	"Lanes: [ begin  ] end  o both  > still down at the end  = kernel frames  ~ XI events",
-	"       : raw XI events  - down, no change",
+	"       : raw XI events  + HID reports  - down, no change",
 	"Markers: O ownership  A accept  R reject  P pending end  E emulating pointer",
 	"         D SYN_DROPPED  S resync  X device removed  ! anomaly  N marker record",
 	"",
@@ -1252,7 +1353,7 @@ render_title(const struct tv_state *st, struct tv_screen *s)
 
 	tv_fill_row(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE);
 	if (st->filter_dev >= 0)
-		snprintf(filt, sizeof(filt), "%s%" PRId64, st->filter_xi_dev ? "xi" : "dev", st->filter_dev);
+		snprintf(filt, sizeof(filt), "%s%" PRId64, dev_kind_prefix[st->filter_kind], st->filter_dev);
 	else
 		snprintf(filt, sizeof(filt), "all");
 	/* The file's name last and without its directory: a long path must
@@ -1260,7 +1361,7 @@ render_title(const struct tv_state *st, struct tv_screen *s)
 	const char *base = strrchr(name, '/');
 	printf_at(s, 0, 0, s->cols, TV_C_TITLE | TV_A_REVERSE, " t=%s  %s/col  dev:%s src:%s%s  %s",
 		  tv_fmt_time(tb, sizeof(tb), st->cursor), tv_fmt_span(sb, sizeof(sb), st->scale), filt,
-		  st->source == TV_SRC_ALL ? "all" : st->source == TV_SRC_KERNEL ? "kernel" : "xi",
+		  source_name(st->source),
 		  tt_index_done(ix) ? "" : st->follow ? "  [live]" : "  [reading]", base ? base + 1 : name);
 }
 
@@ -1346,6 +1447,7 @@ tv_render_text(struct tt_index *ix, int64_t from, int64_t to, int width, FILE *o
 	render_lanes(&st, &s, 1, rows - 1, false);
 	tv_screen_dump(&s, out);
 	fprintf(out, "lanes: [ begin  ] end  o both  > down at the end  = kernel frames  ~ XI events  : raw XI\n"
+		"       + HID reports\n"
 		"markers: O owner  A accept  R reject  P pending end  E emulating pointer  D SYN_DROPPED\n"
 		"         S resync  X device removed  ! anomaly  N marker record\n");
 	tv_screen_fini(&s);

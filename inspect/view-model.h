@@ -45,6 +45,7 @@ enum tv_attr {
 	TV_C_GOOD,		/* accepted */
 	TV_C_BAD,		/* rejected, anomaly, drop */
 	TV_C_DIM,
+	TV_C_HID,
 	TV_C_COUNT,
 	TV_A_COLOR_MASK = 0x0f,
 	TV_A_BOLD = 0x10,
@@ -67,10 +68,19 @@ void tv_screen_fini(struct tv_screen *s);
 /* Writes the screen as text, trailing blanks removed. */
 void tv_screen_dump(const struct tv_screen *s, FILE *out);
 
+/* What kind of device tv_state.filter_dev names. */
+enum tv_dev_kind {
+	TV_DEV_KERNEL,		/* an evdev device record id */
+	TV_DEV_XI,		/* an XI source (or master) device id */
+	TV_DEV_HID,		/* a HID device id */
+};
+
 enum tv_source {
 	TV_SRC_ALL,
 	TV_SRC_KERNEL,
 	TV_SRC_XI,
+	TV_SRC_HID,
+	TV_SRC_COUNT,
 };
 
 struct tv_state {
@@ -79,8 +89,8 @@ struct tv_state {
 	int64_t view_start;	/* time of the first lane column */
 	int64_t scale;		/* µs per column, >= 1 */
 	int64_t sel;		/* selected lane index, -1 */
-	int64_t filter_dev;	/* -1 all; else a kernel device id or XI source id */
-	bool filter_xi_dev;	/* filter_dev names an XI device */
+	int64_t filter_dev;	/* -1 all; else a device id of filter_kind */
+	enum tv_dev_kind filter_kind;
 	enum tv_source source;
 	bool help;
 	bool prompting;

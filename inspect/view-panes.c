@@ -194,7 +194,7 @@ tv_frame_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 {
 	const struct tt_index *ix = st->ix;
 	int64_t fi = tt_index_frame_at(ix, st->cursor,
-				       st->filter_dev >= 0 && !st->filter_xi_dev ? st->filter_dev : -1);
+				       st->filter_dev >= 0 && st->filter_kind == TV_DEV_KERNEL ? st->filter_dev : -1);
 
 	if (fi < 0) {
 		pane_title(s, p, "frame");
@@ -217,7 +217,7 @@ tv_slot_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 		const struct tt_stats_device *sd = tt_stats_device(tt_index_stats(ix), d->id);
 		if (!d->touch && (!sd || !sd->touch_sequences))
 			continue;
-		if (st->filter_dev >= 0 && (st->filter_xi_dev || d->id != (uint32_t)st->filter_dev))
+		if (st->filter_dev >= 0 && (st->filter_kind != TV_DEV_KERNEL || d->id != (uint32_t)st->filter_dev))
 			continue;
 		int64_t fi = tt_index_frame_at(ix, t, d->id);
 		pane_line(s, p, TV_A_BOLD, "dev%u %s (%s%s)", d->id, d->name,
@@ -278,6 +278,11 @@ touch_header(const struct tt_index *ix, const struct ti_lane *l, struct tv_scree
 		pane_line(s, p, TV_C_NORMAL, "end   %s line %zu", tv_fmt_time(tb, sizeof(tb), l->end_us), l->end_line);
 	else
 		pane_line(s, p, TV_C_MARK, "still down (live)");
+	if (l->kind == TI_LANE_HID) {
+		pane_line(s, p, TV_C_NORMAL, "%s, %u %s", tv_fmt_span(sb, sizeof(sb), tv_lane_end(ix, l) - l->begin_us),
+			  l->nupd, tt_plural(l->nupd, "report", "reports"));
+		return;
+	}
 	pane_line(s, p, TV_C_NORMAL, "%s, %u %s, %.1f %s", tv_fmt_span(sb, sizeof(sb), tv_lane_end(ix, l) - l->begin_us),
 		  l->nupd, kernel ? tt_plural(l->nupd, "frame", "frames") : tt_plural(l->nupd, "event", "events"),
 		  l->distance, !kernel ? "px" : l->distance_mm ? "mm" : "units");
@@ -305,6 +310,24 @@ xi_clients(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen 
 	}
 }
 
+/* The HID contact the kernel touch was made of, when its device has a
+ * HID layer in the recording. */
+static void
+kernel_from_hid(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	char lb[64], sb[32];
+
+	if (l->hid_link == TT_LINK_LINKED && l->hid_linked >= 0)
+		pane_line(s, p, TV_C_HID, "from %s, %s later",
+			  tt_index_lane_label(ix, tt_index_lane(ix, l->hid_linked), lb, sizeof(lb)),
+			  tv_fmt_span(sb, sizeof(sb), l->begin_us - l->hid_begin_us));
+	else if (l->hid_link == TT_LINK_LINKED)
+		pane_line(s, p, TV_C_HID, "from a HID contact, %s later",
+			  tv_fmt_span(sb, sizeof(sb), l->begin_us - l->hid_begin_us));
+	else if (l->hid_link == TT_LINK_NOT_DELIVERED)
+		pane_line(s, p, TV_C_BAD, "no HID contact paired with it");
+}
+
 static void
 kernel_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
 {
@@ -312,6 +335,7 @@ kernel_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_scree
 
 	if (l->flags)
 		pane_line(s, p, TV_C_MARK, "flags:%s", kflags(fb, sizeof(fb), l->flags));
+	kernel_from_hid(ix, l, s, p);
 	switch (l->link) {
 	case TT_LINK_LINKED:
 		pane_line(s, p, TV_C_XI, "became XI dev %d touch %u +%s", l->xi_deviceid, l->xi_touchid,
@@ -365,6 +389,29 @@ xi_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s
 	xi_history(ix, l, s, p);
 }
 
+static void
+hid_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	char lb[64], sb[32];
+
+	if (l->flags)
+		pane_line(s, p, TV_C_MARK, "flags:%s%s%s", l->flags & TT_HTOUCH_VANISHED ? " vanished" : "",
+			  l->flags & TT_HTOUCH_ACTIVE_AT_END ? " active-at-end" : "",
+			  l->flags & TT_HTOUCH_DEVICE_GONE ? " device-gone" : "");
+	if (l->nupd)
+		pane_line(s, p, TV_C_NORMAL, "last at %.0f/%.0f (logical)", l->xupd[l->nupd - 1].x,
+			  l->xupd[l->nupd - 1].y);
+	if (l->linked >= 0) {
+		const struct ti_lane *k = tt_index_lane(ix, l->linked);
+		pane_line(s, p, TV_C_KERNEL, "became %s, %s later", tt_index_lane_label(ix, k, lb, sizeof(lb)),
+			  tv_fmt_span(sb, sizeof(sb), k->begin_us - l->begin_us));
+	} else if (l->ended && l->link == TT_LINK_NOT_DELIVERED) {
+		pane_line(s, p, TV_C_BAD, "no kernel touch came of it");
+	} else if (l->ended) {
+		pane_line(s, p, TV_C_DIM, "no evdev device to link");
+	}
+}
+
 void
 tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 {
@@ -378,6 +425,8 @@ tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 	touch_header(st->ix, l, s, p);
 	if (l->kind == TI_LANE_KERNEL)
 		kernel_touch(st->ix, l, s, p);
+	else if (l->kind == TI_LANE_HID)
+		hid_touch(st->ix, l, s, p);
 	else
 		xi_touch(st->ix, l, s, p);
 }

@@ -60,6 +60,19 @@ report_view(const struct tt_hid_desc *d, const uint8_t *data, size_t len, struct
 	return 0;
 }
 
+/* The view of a report the descriptor declares: -EINVAL when empty,
+ * -ENOENT when undeclared. */
+static int
+declared_view(const struct tt_hid_desc *d, enum tt_hid_report_kind kind, const uint8_t *data,
+	      size_t len, struct report_view *v)
+{
+	int rc = report_view(d, data, len, v);
+
+	if (rc < 0)
+		return rc;
+	return tt_hid_desc_report(d, kind, v->id) ? 0 : -ENOENT;
+}
+
 struct walk {
 	tt_hid_field_fn fn;
 	void *userdata;
@@ -112,12 +125,10 @@ walk_report(const struct tt_hid_desc *d, enum tt_hid_report_kind kind, const uin
 	    size_t len, const struct walk *w)
 {
 	struct report_view v;
-	int rc = report_view(d, data, len, &v);
+	int rc = declared_view(d, kind, data, len, &v);
 
 	if (rc < 0)
 		return rc;
-	if (!tt_hid_desc_report(d, kind, v.id))
-		return -ENOENT;
 	for (size_t i = 0; i < d->nfields; i++) {
 		const struct tt_hid_field *f = &d->fields[i];
 		if (f->kind != kind || f->report_id != v.id)
@@ -142,6 +153,59 @@ tt_hid_report_fields(const struct tt_hid_desc *d, const uint8_t *data, size_t le
 		     tt_hid_field_fn fn, void *userdata)
 {
 	return tt_hid_report_fields_kind(d, TT_HID_INPUT, data, len, fn, userdata);
+}
+
+/* ---- writing values ---- */
+
+static void
+put_bits(uint8_t *p, size_t off, uint32_t n, uint32_t value)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		size_t bit = off + i;
+		uint8_t mask = (uint8_t)(1u << (bit % 8));
+		/* Past 32 bits, a wide field's high bits are cleared (or
+		 * sign-filled, for a negative value). */
+		bool on = i < 32 ? (value >> i) & 1 : (int32_t)value < 0;
+		p[bit / 8] = on ? (uint8_t)(p[bit / 8] | mask) : (uint8_t)(p[bit / 8] & ~mask);
+	}
+}
+
+static int
+set_in_field(const struct tt_hid_field *f, uint8_t *bytes, size_t nbits, uint32_t usage,
+	     int32_t value)
+{
+	int n = 0;
+
+	if ((f->flags & 0x3) != 0x2 || f->nusages == 0)
+		return 0;
+	for (uint32_t i = 0; i < f->count; i++) {
+		size_t off = (size_t)f->bit_offset + (size_t)i * f->bit_size;
+		/* The same values tt_hid_report_fields() names @usage. */
+		uint32_t u = f->usages[i < f->nusages ? i : f->nusages - 1];
+		if (u != usage || off + f->bit_size > nbits)
+			continue;
+		put_bits(bytes, off, f->bit_size, (uint32_t)value);
+		n++;
+	}
+	return n;
+}
+
+int
+tt_hid_report_set(const struct tt_hid_desc *d, uint8_t *data, size_t len, uint32_t usage,
+		  int32_t value)
+{
+	struct report_view v;
+	int rc = declared_view(d, TT_HID_INPUT, data, len, &v);
+	int n = 0;
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < d->nfields; i++) {
+		const struct tt_hid_field *f = &d->fields[i];
+		if (f->kind == TT_HID_INPUT && f->report_id == v.id)
+			n += set_in_field(f, (uint8_t *)v.bytes, v.nbits, usage, value);
+	}
+	return n;
 }
 
 /* ---- the touch view ---- */

@@ -168,3 +168,12 @@ int tt_hid_report_fields(const struct tt_hid_desc *d, const uint8_t *data, size_
  * with HIDIOCGFEATURE start with their ID like input reports). */
 int tt_hid_report_fields_kind(const struct tt_hid_desc *d, enum tt_hid_report_kind kind,
 			      const uint8_t *data, size_t len, tt_hid_field_fn fn, void *userdata);
+
+/* Writes @value into every value of input report @data (ID byte first when
+ * the descriptor is numbered) that a variable field gives @usage (as
+ * tt_hid_report_fields() names them), within @len: what a lift report
+ * needs (every Tip Switch 0). Array fields are left alone. Returns how
+ * many values it wrote, -EINVAL for an empty report, -ENOENT for an
+ * undeclared one. */
+int tt_hid_report_set(const struct tt_hid_desc *d, uint8_t *data, size_t len, uint32_t usage,
+		      int32_t value);

@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "evnames.h"
 #include "log.h"
+#include "print-hid.h"
 #include "read-options.h"
 #include "reader.h"
 #include "util-plural.h"
@@ -48,6 +49,7 @@ struct printer {
 	const struct tt_read_options *ro;	/* --device, --from, --to */
 	struct print_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
+	struct print_hid *hid;
 };
 
 static void
@@ -58,7 +60,10 @@ usage(FILE *out)
 		"\n"
 		"Shows a recording as text: device descriptions, then every kernel event\n"
 		"with its name, the slot it belongs to and its change since that slot's last\n"
-		"value, the gap between frames, XI 2.2 events with their flags, and markers.\n"
+		"value, the gap between frames, XI 2.2 events with their flags, HID reports\n"
+		"as bytes and the fields their descriptor decodes (the hex cut after 24\n"
+		"bytes), and markers. Reads timelines, evemu, libinput-record and\n"
+		"hid-recorder files.\n"
 		"Reads standard input when FILE is -, or absent and standard input is not\n"
 		"a terminal: touchtape record -o - /dev/input/event5 | touchtape print\n"
 		"\n"
@@ -72,9 +77,11 @@ usage(FILE *out)
 		"'input'.\n"
 		"\n"
 		"Options:\n"
-		"  -d, --device ID     only this device's frames (the file's device id;\n"
-		"                      repeatable)\n"
-		"      --from TIME     leave out frames, XI events and markers before TIME\n"
+		"  -d, --device ID     only this device's frames and its HID device's reports\n"
+		"                      (the file's device id; hidN: only HID device N's\n"
+		"                      reports; repeatable)\n"
+		"      --from TIME     leave out frames, XI events, HID reports and markers\n"
+		"                      before TIME\n"
 		"      --to TIME       ... and after TIME (1.5, 250ms, 2s: the times shown)\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"      --no-deltas     do not show per-slot changes\n"
@@ -377,6 +384,102 @@ print_marker(struct printer *p, const struct tt_marker *m)
 	fputc('\n', p->out);
 }
 
+static void
+print_li_device(struct printer *p, const struct tt_li_device *d)
+{
+	fprintf(p->out, "# libinput device on dev%u (%s): \"%s\"", d->device,
+		d->sysname ? d->sysname : "?", d->name ? d->name : "");
+	for (unsigned int bit = 0; bit < 32; bit++) {
+		const char *n = tt_li_capability_name(1u << bit);
+		if ((d->capabilities & (1u << bit)) && n)
+			fprintf(p->out, " %s", n);
+	}
+	if (d->has_size)
+		fprintf(p->out, ", %.1fx%.1fmm", d->width_mm, d->height_mm);
+	fputc('\n', p->out);
+	for (uint32_t i = 0; i < d->nsettings; i++)
+		fprintf(p->out, "%s%s=%s", i ? "," : "#   config ", d->settings[i].name,
+			d->settings[i].value);
+	if (d->nsettings)
+		fputc('\n', p->out);
+}
+
+static void
+print_li_tablet(struct printer *p, const struct tt_li_event *ev)
+{
+	bool tip = ev->kind == TT_LI_TABLET_TOOL_TIP;
+
+	fprintf(p->out, " %.2f/%.2fmm", ev->x, ev->y);
+	if (ev->kind == TT_LI_TABLET_TOOL_PROXIMITY || tip)
+		fprintf(p->out, " %s %s", tt_li_tool_name(ev->tool),
+			ev->pressed ? (tip ? "down" : "in") : (tip ? "up" : "out"));
+	if (ev->tablet_axes & TT_LI_AXIS_PRESSURE)
+		fprintf(p->out, " pressure %.2f", ev->pressure);
+}
+
+static void
+print_li_gesture(struct printer *p, const struct tt_li_event *ev)
+{
+	fprintf(p->out, " %d %s", ev->fingers, tt_plural(ev->fingers, "finger", "fingers"));
+	if (ev->kind == TT_LI_GESTURE_SWIPE_UPDATE || ev->kind == TT_LI_GESTURE_PINCH_UPDATE)
+		fprintf(p->out, " %6.2f/%6.2f", ev->dx, ev->dy);
+	if (ev->kind == TT_LI_GESTURE_PINCH_UPDATE)
+		fprintf(p->out, " scale %.2f angle %+.2f", ev->scale, ev->angle);
+	if (ev->cancelled)
+		fprintf(p->out, " cancelled");
+}
+
+/* The fields of an event the way libinput debug-events shows them. */
+static void
+print_li_fields(struct printer *p, const struct tt_li_event *ev)
+{
+	switch (tt_li_event_class(ev->kind)) {
+	case TT_LI_CLASS_TOUCH:
+		fprintf(p->out, " %d (%d)", ev->slot, ev->seat_slot);
+		if (ev->kind == TT_LI_TOUCH_DOWN || ev->kind == TT_LI_TOUCH_MOTION)
+			fprintf(p->out, " %.2f/%.2fmm", ev->x, ev->y);
+		break;
+	case TT_LI_CLASS_MOTION:
+		fprintf(p->out, " %6.2f/%6.2f (%+.2f/%+.2f unaccelerated)", ev->dx, ev->dy,
+			ev->dx_unaccel, ev->dy_unaccel);
+		break;
+	case TT_LI_CLASS_ABSOLUTE:
+	case TT_LI_CLASS_TABLET:
+		print_li_tablet(p, ev);
+		break;
+	case TT_LI_CLASS_KEY:
+	case TT_LI_CLASS_BUTTON:
+	case TT_LI_CLASS_PAD:
+	case TT_LI_CLASS_SWITCH:
+		fprintf(p->out, " %u %s", ev->code, ev->pressed ? "pressed" : "released");
+		break;
+	case TT_LI_CLASS_SCROLL:
+		fprintf(p->out, " vert %.2f%s horiz %.2f%s", ev->vert, ev->has_vert ? "" : "/-",
+			ev->horiz, ev->has_horiz ? "" : "/-");
+		if (ev->kind == TT_LI_POINTER_SCROLL_WHEEL)
+			fprintf(p->out, " (v120 %.0f/%.0f)", ev->vert_v120, ev->horiz_v120);
+		break;
+	case TT_LI_CLASS_GESTURE:
+		print_li_gesture(p, ev);
+		break;
+	case TT_LI_CLASS_DEVICE:
+	case TT_LI_CLASS_TOUCH_FRAME:
+		break;
+	}
+}
+
+static void
+print_li_event(struct printer *p, const struct tt_li_event *ev)
+{
+	char ts[32];
+
+	tt_format_time(ts, sizeof(ts), ev->time_us);
+	fprintf(p->out, "%s LI    dev%-3u %-24s", ts, ev->device,
+		ev->kind == TT_LI_OTHER && ev->kind_name ? ev->kind_name : tt_li_event_name(ev->kind));
+	print_li_fields(p, ev);
+	fputc('\n', p->out);
+}
+
 static bool
 is_live(const char *path)
 {
@@ -427,9 +530,10 @@ print_records(struct printer *p, struct tt_reader *r, bool live)
 		case TT_RECORD_XI_DEVICE: print_xi_device(p, rec.xi_device); break;
 		case TT_RECORD_XI_EVENT: print_xi_event(p, rec.xi_event); break;
 		case TT_RECORD_MARKER: print_marker(p, rec.marker); break;
-		case TT_RECORD_HID_DEVICE:
-		case TT_RECORD_HID_REPORT:
-			break;	/* shown once the HID layer's printer lands */
+		case TT_RECORD_HID_DEVICE: print_hid_device(p->hid, rec.hid_device); break;
+		case TT_RECORD_HID_REPORT: print_hid_report(p->hid, rec.hid_report); break;
+		case TT_RECORD_LI_DEVICE: print_li_device(p, rec.li_device); break;
+		case TT_RECORD_LI_EVENT: print_li_event(p, rec.li_event); break;
 		}
 		/* A live device never ends by itself: stop at a closed output
 		 * (| head) instead of reading on. */
@@ -594,7 +698,8 @@ tt_cmd_print(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct printer p = { .out = stdout, .deltas = true };
+	_cleanup_(print_hid_freep) struct print_hid *hid = print_hid_new(stdout);
+	struct printer p = { .out = stdout, .deltas = true, .hid = hid };
 	const char *path = NULL;
 	const char *xi = NULL;
 	int opt, rc, status;

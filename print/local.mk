@@ -1,13 +1,14 @@
 # touchtape print and touchtape validate: a recording line by line, as
 # text (or live from a device, like evtest) and checked against the
 # format and its semantics.
-touchtape_sources += print/cmd-print.c print/cmd-validate.c
+touchtape_sources += print/cmd-print.c print/cmd-validate.c print/print-hid.c print/print-hid.h
 dist_man_MANS += man/touchtape-print.1 man/touchtape-validate.1
 
 tt_print_tests = \
 	print/tests/cli-validate.sh \
 	print/tests/print-times.sh \
 	print/tests/print-plurals.sh \
+	print/tests/print-hid.sh \
 	print/tests/print-live-cli.sh \
 	print/tests/print-live-vm.sh
 TESTS += $(tt_print_tests)

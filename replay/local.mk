@@ -16,6 +16,9 @@ replay_core_sources = \
 touchtape_sources += \
 	$(replay_core_sources) \
 	replay/uinput-device.c replay/uinput-device.h \
+	replay/uhid-device.c replay/uhid-device.h \
+	replay/hid-player.c replay/hid-player.h \
+	replay/hid-verify.c replay/hid-verify.h \
 	replay/verify.c replay/verify.h \
 	replay/report.c replay/report.h \
 	replay/cmd-replay.c
@@ -49,3 +52,13 @@ EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/
 # the VM.
 TESTS += replay/tests/corpus-dry.sh replay/tests/real-vm.sh
 EXTRA_DIST += replay/tests/corpus-dry.sh replay/tests/real-vm.sh replay/tests/evkeys.py
+# replay --hid: the schedule, the lift and the refusals on the host
+# (--dry-run).
+TESTS += replay/tests/cli-hid.sh
+EXTRA_DIST += replay/tests/cli-hid.sh
+# In the VM: the corpus hid-recorder files through uhid and the kernel's
+# drivers (evdev devices, record, diff of two replays, --verify), and no
+# contact left down after SIGINT/SIGTERM.
+TESTS += replay/tests/hid-replay-vm.sh replay/tests/hid-stop-vm.sh
+EXTRA_DIST += replay/tests/hid-replay-vm.sh replay/tests/hid-stop-vm.sh \
+	replay/tests/hid-vm-lib.sh

@@ -190,6 +190,35 @@ check_all_reports(const struct recording *r, const struct tt_hid_desc *d, uint8_
 	return many;
 }
 
+/* What tt_hid_report_fields() hands out, in order. */
+struct values {
+	size_t n;
+	uint32_t usage[64];
+	int32_t value[64];
+};
+
+static bool
+collect(void *data, const struct tt_hid_field *f, uint32_t usage, int32_t value)
+{
+	struct values *v = data;
+
+	(void)f;
+	if (v->n < ARRAY_LENGTH(v->usage)) {
+		v->usage[v->n] = usage;
+		v->value[v->n++] = value;
+	}
+	return true;
+}
+
+static struct values
+values_of(const struct tt_hid_desc *d, const uint8_t *report, size_t len)
+{
+	struct values v = { 0 };
+
+	check_int_eq(tt_hid_report_fields(d, report, len, collect, &v), 0);
+	return v;
+}
+
 /* ---- every corpus descriptor ---- */
 
 static void
@@ -311,6 +340,25 @@ test_corpus_ilitek(void)
 		check(!out.contacts[i].tip);
 	check_int_eq(out.contacts[1].contact_id, 9);
 	check(out.has_contact_count && out.contact_count == 1);
+
+	/* A lift report: every Tip Switch of the first report off, the rest
+	 * (IDs, positions) kept. */
+	uint8_t lift[128];
+	check(r->lens[0] <= sizeof(lift));
+	memcpy(lift, r->reports[0], r->lens[0]);
+	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x42), 0), 10);
+	check_int_eq(tt_hid_decode(d, lift, r->lens[0], &out), 0);
+	for (uint32_t i = 0; i < out.ncontacts; i++)
+		check(out.contacts[i].has_tip && !out.contacts[i].tip);
+	check(out.contacts[0].x == 2004 && out.contacts[0].y == 43 && out.contacts[0].contact_id == 0);
+	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x54), 0), 1);
+	check_int_eq(tt_hid_decode(d, lift, r->lens[0], &out), 0);
+	check(out.has_contact_count && out.contact_count == 0);
+	/* Only what fits is written; nothing of an undeclared report. */
+	check_int_eq(tt_hid_report_set(d, lift, 10, DIG(0x42), 1), 0);	/* the first tip is bit 72 */
+	check_int_eq(tt_hid_report_set(d, lift, 11, DIG(0x42), 1), 1);
+	lift[0] = 0x42;
+	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x42), 0), -ENOENT);
 	check_int_eq(check_all_reports(r, d, 1, 1), 587);
 }
 
@@ -345,6 +393,63 @@ test_corpus_synaptics(void)
 		check(out.contacts[1].contact_id != out.contacts[2].contact_id);
 		break;
 	}
+}
+
+/* The corpus has pen descriptors but no pen reports (the PenPartner's
+ * are vendor-defined): these reports are built from the descriptors'
+ * layouts, as their hid-decode comments spell them out. */
+static void
+test_corpus_pens(void)
+{
+	struct tt_hid_decoded out;
+
+	/* Acer's USI pen, report 7: In Range, Tip, Barrel, Invert, Eraser,
+	 * X, Y, Tip Pressure, ..., a 64-bit Transducer Serial Number. */
+	_cleanup_(recording_freep) struct recording *acer = NULL;
+	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *d = load_parsed("acer-usi-touchscreen-pen-rdesc.hid", &acer);
+	if (!d)
+		return;
+	check(tt_hid_desc_is_touch(d));
+	check_int_eq(d->application, DIG(0x04));
+	const uint8_t usi[] = { 0x07, 0x03, 0x34, 0x12, 0x78, 0x06, 0x00, 0x08, 0x64, 0x01, 0x00,
+				0x00, 0x01, 0xef, 0xbe, 0xad, 0xde, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 };
+	check_int_eq(tt_hid_decode(d, usi, sizeof(usi), &out), 0);
+	check(out.declared && !out.short_report && out.pen.present && out.ncontacts == 0);
+	check(out.pen.in_range && out.pen.tip && !out.pen.barrel && !out.pen.invert && !out.pen.eraser);
+	check_int_eq(out.pen.x, 0x1234);
+	check_int_eq(out.pen.y, 0x0678);
+	check_int_eq(out.pen.pressure, 0x0800);
+	const struct tt_hid_field *sn = field_in(d, TT_HID_INPUT, 7, DIG(0x5b));
+	check(sn && sn->bit_size == 64);
+	/* Its touch screen, report 1: five fingers. */
+	const uint8_t touch[42] = { 0x01 };
+	check_int_eq(tt_hid_decode(d, touch, sizeof(touch), &out), 0);
+	check(!out.pen.present);
+	check_int_eq(out.ncontacts, 5);
+	uint8_t ids[256];
+	check_int_eq(tt_hid_desc_feature_ids(d, ids, sizeof(ids)), 12);	/* 6, 10, 68, 97..105 */
+	check(ids[0] == 6 && ids[1] == 10 && ids[2] == 68 && ids[3] == 97 && ids[11] == 105);
+
+	/* Huion Inspiroy 2 S, report 10: Tip, Barrel, Eraser, Invert over six
+	 * bits (the last two are no Inverts), In Range, X, Y, Tip Pressure,
+	 * X and Y Tilt. */
+	_cleanup_(recording_freep) struct recording *huion = NULL;
+	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *h = load_parsed("huion-inspiroy2s-256c-0066-pen.hid", &huion);
+	if (!h)
+		return;
+	check_int_eq(h->application, DIG(0x02));
+	const uint8_t hr[] = { 0x0a, 0x51, 0x34, 0x12, 0x67, 0x05, 0xff, 0x0f, 0xfb, 0x07 };
+	check_int_eq(tt_hid_decode(h, hr, sizeof(hr), &out), 0);
+	check(out.declared && !out.short_report && out.pen.present);
+	check(out.pen.tip && out.pen.in_range && !out.pen.invert && !out.pen.barrel && !out.pen.eraser);
+	check_int_eq(out.pen.x, 0x1234);
+	check_int_eq(out.pen.y, 0x0567);
+	check_int_eq(out.pen.pressure, 0x0fff);
+	const struct tt_hid_field *tilt = field_in(h, TT_HID_INPUT, 10, DIG(0x3d));
+	check(tilt && tilt->logical_min == -127);
+	struct values v = values_of(h, hr, sizeof(hr));
+	check(v.n > 0 && v.usage[v.n - 2] == DIG(0x3d) && v.value[v.n - 2] == -5);
+	check(v.usage[v.n - 1] == DIG(0x3e) && v.value[v.n - 1] == 7);
 }
 
 /* ---- hid-tools' multitouch descriptors ---- */
@@ -560,35 +665,6 @@ test_short_report(void)
 	check_int_eq(tt_hid_report_fields(d, other, sizeof(other), NULL, NULL), -ENOENT);
 }
 
-/* What tt_hid_report_fields() hands out, in order. */
-struct values {
-	size_t n;
-	uint32_t usage[64];
-	int32_t value[64];
-};
-
-static bool
-collect(void *data, const struct tt_hid_field *f, uint32_t usage, int32_t value)
-{
-	struct values *v = data;
-
-	(void)f;
-	if (v->n < ARRAY_LENGTH(v->usage)) {
-		v->usage[v->n] = usage;
-		v->value[v->n++] = value;
-	}
-	return true;
-}
-
-static struct values
-values_of(const struct tt_hid_desc *d, const uint8_t *report, size_t len)
-{
-	struct values v = { 0 };
-
-	check_int_eq(tt_hid_report_fields(d, report, len, collect, &v), 0);
-	return v;
-}
-
 #define PARSE(name, ...)							\
 	static const uint8_t name##_bytes[] = { __VA_ARGS__ };			\
 	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *name = parse_ok(name##_bytes, sizeof(name##_bytes)); \
@@ -626,11 +702,14 @@ test_signed_ranges(void)
 
 /* Usage pages: a short usage takes the page in force, even one given
  * after it but before the main item (hid-core's rule); a 4-byte usage
- * carries its own; Push/Pop keep the globals. */
+ * carries its own; Push/Pop keep the globals; long items and reserved
+ * item types are skipped. */
 static void
 test_usage_pages(void)
 {
-	PARSE(d, 0x09, 0x30, 0x05, 0x01, 0x75, 0x08, 0x95, 0x01, 0x15, 0x00, 0x25, 0x01, 0x81, 0x02,
+	PARSE(d, 0xfe, 0x02, 0x10, 0xb4, 0xb4,	/* a long item (of two Pops), skipped */
+	      0x0c,				/* a reserved item type, ignored */
+	      0x09, 0x30, 0x05, 0x01, 0x75, 0x08, 0x95, 0x01, 0x15, 0x00, 0x25, 0x01, 0x81, 0x02,
 	      0x05, 0x0d, 0x09, 0x42, 0x05, 0x01, 0x09, 0x31, 0x95, 0x02, 0x81, 0x02,
 	      0x0b, 0x56, 0x00, 0x0d, 0x00, 0x95, 0x01, 0x81, 0x02,
 	      0xa4, 0x75, 0x10, 0x25, 0x7f, 0x55, 0x0e, 0x65, 0x11, 0xb4,
@@ -902,6 +981,7 @@ main(void)
 	RUN(test_corpus_elan);
 	RUN(test_corpus_ilitek);
 	RUN(test_corpus_synaptics);
+	RUN(test_corpus_pens);
 	RUN(test_hid_tools_multitouch);
 	RUN(test_short_report);
 	RUN(test_signed_ranges);

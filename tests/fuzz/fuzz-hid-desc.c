@@ -71,6 +71,17 @@ count_value(void *data, const struct tt_hid_field *f, uint32_t usage, int32_t va
 	return true;
 }
 
+#define TIP_SWITCH TT_HID_USAGE(TT_HID_UP_DIGITIZER, 0x42)
+
+static bool
+no_tip_down(void *data, const struct tt_hid_field *f, uint32_t usage, int32_t value)
+{
+	(void)data;
+	if ((f->flags & 0x3) == 0x2 && usage == TIP_SWITCH && value != 0)
+		fail("a Tip Switch still on after tt_hid_report_set()");
+	return true;
+}
+
 static void
 decode_one(const struct tt_hid_desc *d, const uint8_t *bytes, size_t len)
 {
@@ -89,6 +100,9 @@ decode_one(const struct tt_hid_desc *d, const uint8_t *bytes, size_t len)
 	}
 	tt_hid_report_fields(d, report, len, count_value, &sum);
 	tt_hid_report_fields_kind(d, TT_HID_FEATURE, report, len, count_value, &sum);
+	/* A lift report written over it: no variable Tip Switch left on. */
+	if (tt_hid_report_set(d, report, len, TIP_SWITCH, 0) > 0)
+		tt_hid_report_fields(d, report, len, no_tip_down, NULL);
 	free(report);
 }
 
