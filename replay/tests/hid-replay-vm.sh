@@ -8,8 +8,8 @@
 #     touchscreen, BTN_TOOL_PEN for the pen);
 #  2. touchtape record on the touch node during the replay gets the
 #     driver's frames, which validate, print and analyze read;
-#  3. the touchpads and the touchscreen replayed twice: touchtape diff of
-#     the two recordings exits 0 (the same kernel touch sequences);
+#  3. a touchpad and the touchscreen replayed twice: touchtape diff of the
+#     two recordings exits 0 (the same kernel touch sequences);
 #  4. --verify: the touchscreen's HID records together with the evdev
 #     frames recorded in (2) replay with no unexplained difference (exit 0);
 #     the same with one recorded position changed fails (exit 1) naming the
@@ -93,8 +93,11 @@ for key in elan synaptics ilitek pen; do
 	[[ $rc == 0 || $rc == 1 ]] && ok "$key: analyze exit $rc" || bad "$key: analyze exit $rc: $(head -5 "$tmp/$key.analyze")"
 done
 
-# Twice: the same touch sequences each time.
-for key in elan synaptics ilitek; do
+# Twice: the same touch sequences each time. Not the synaptics touchpad:
+# its recording (a ghost-finger report) leaves contacts to
+# hid-multitouch's sticky-finger timer (100 ms after the last report), so
+# when they end depends on how late each report comes.
+for key in elan ilitek; do
 	[[ -s $tmp/$key-1.jsonl ]] || continue
 	replay_recorded "$key" 2 || continue
 	if "$T" diff "$tmp/$key-1.jsonl" "$tmp/$key-2.jsonl" >"$tmp/$key.diff" 2>&1; then

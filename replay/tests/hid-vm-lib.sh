@@ -5,7 +5,7 @@
 
 # The kernel's HID drivers the corpus devices bind to.
 hid_modules() {
-	modprobe -a uhid hid-generic hid-multitouch wacom || fail "cannot load uhid and the HID drivers"
+	modprobe -a uhid hid-multitouch wacom hid-generic || fail "cannot load uhid and the HID drivers"
 	[[ -c /dev/uhid ]] || fail "no /dev/uhid after modprobe uhid"
 }
 
