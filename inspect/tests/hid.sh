@@ -43,6 +43,19 @@ else
 fi
 expect_grep '^hid0 c2  *\[----\+----\]$' "$tmp/out" "text: the unlinked contact on its own"
 
+# The kernel may stamp its frame before the recorder reads the report:
+# a negative latency keeps its sign, however short the label gets.
+python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("type") == "frame":
+        r["t"] -= 2400
+    print(json.dumps(r))
+' "$two" >"$tmp/early.jsonl"
+expect_exit 0 "--text, kernel first" -- "$TOUCHTAPE" inspect --text "$tmp/early.jsonl"
+expect_grep '^ `hid0 c0 -2ms ' "$tmp/out" "text: a negative latency"
+
 # --device: the HID device follows the evdev device it produced; hidN alone.
 expect_exit 0 "--device 0" -- "$TOUCHTAPE" inspect --text --device 0 "$two"
 expect_grep '^hid0 c2 ' "$tmp/out" "--device 0 keeps its HID device's lanes"
