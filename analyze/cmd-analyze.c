@@ -21,6 +21,7 @@
 #include "log.h"
 #include "model.h"
 #include "json-emit.h"
+#include "li-analyze.h"
 #include "model-plot.h"
 #include "output.h"
 #include "read-options.h"
@@ -96,6 +97,7 @@ struct analyze {
 	/* The jump just reported, for the plot: its kernel_update follows. */
 	bool jump_pending;
 	int64_t jump_device, jump_tracking_id;
+	struct li_summary li;	/* the libinput layer, over the whole file */
 };
 
 static struct dev_stats *
@@ -762,6 +764,7 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	list_json(a, "touches", &a->jtouches, a->touches);
 	list_json(a, "xi_touches", &a->jxtouches, a->xtouches);
 	list_json(a, "anomalies", &a->janomalies, a->anomalies);
+	li_analyze_json(&a->li, j);
 	tt_json_emit_object_end(j);
 	tt_json_emit_raw(j, "\n", 1);
 }
@@ -793,6 +796,7 @@ report(struct analyze *a, const struct tt_reader *r)
 	tt_stats_anomalies_text(&st, stdout);
 	copy_out(a->anomalies);
 	tt_diag_filter_print_more(&a->filter, stdout, "  ");
+	li_analyze_text(&a->li, stdout);
 	printf("%" PRIu64 " touch sequence%s, %" PRIu64 " XI touch sequence%s, %" PRIu64 " anomal%s\n",
 	       a->ntouches, a->ntouches == 1 ? "" : "s", a->nxtouches, a->nxtouches == 1 ? "" : "s",
 	       a->nanomalies, a->nanomalies == 1 ? "y" : "ies");
@@ -954,6 +958,7 @@ read_all(struct analyze *a, struct tt_reader *r)
 			continue;
 		a->feeding = &rec;
 		tt_detect_feed(a->detect, &rec);
+		li_summary_feed(&a->li, &rec);
 		a->feeding = NULL;
 		if (a->window && tt_read_options_in_window(a->ro, &rec))
 			tt_detect_feed(a->window, &rec);
@@ -977,8 +982,10 @@ start(struct analyze *a, struct tt_reader *r)
 	if (tt_read_options_has_window(a->ro))
 		a->window = tt_detect_new(&a->opts, NULL, NULL, NULL, NULL);
 	tt_reader_set_warn(r, on_warn, a);
+	li_summary_init(&a->li);
 	rc = read_all(a, r);
 	tt_detect_finish(a->detect);
+	li_summary_finish(&a->li);
 	if (a->window)
 		tt_detect_finish(a->window);
 	return rc;
@@ -1059,6 +1066,7 @@ analyze_free(struct analyze *a)
 	tt_detect_free(a->detect);
 	tt_detect_free(a->window);
 	tt_plot_free(a->plot);
+	li_summary_clear(&a->li);
 	free(a);
 }
 

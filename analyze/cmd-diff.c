@@ -191,6 +191,7 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 	if (tt_open_recording_opts(path, ro, &s->r) < 0)
 		return -1;
 	s->name = tt_reader_name(s->r);
+	li_summary_init(&s->li);
 	d = s->detect = tt_detect_new(&dopts, &cb, s, tt_diag_tally_add, &s->diags);
 	tt_reader_set_warn(s->r, on_warn, s);
 	while ((rc = tt_reader_next(s->r, &rec)) != 0) {
@@ -206,8 +207,10 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 			continue;
 		see_record(s, ro, &rec);
 		tt_detect_feed(d, &rec);
+		li_summary_feed(&s->li, &rec);
 	}
 	tt_detect_finish(d);
+	li_summary_finish(&s->li);
 	tt_reader_set_warn(s->r, NULL, NULL);
 	s->detect = NULL;
 	if (tt_read_options_finish(ro, s->r) < 0)
@@ -523,6 +526,7 @@ side_clear(struct side *s)
 	tt_reader_free(s->r);
 	free(s->k);
 	free(s->x);
+	li_summary_clear(&s->li);
 }
 
 static void
@@ -549,6 +553,8 @@ usage(FILE *out)
 		"                              (default 1.0)\n"
 		"      --units-tolerance F     for devices without resolution: a fraction of\n"
 		"                              the axis range (default 0.005)\n"
+		"      --scroll-tolerance F    libinput scroll distances may differ by a\n"
+		"                              fraction F of the larger (default 0.1)\n"
 		"  -k, --kernel-only           ignore XI data\n"
 		"      --no-anomalies          do not compare the anomalies of the two files\n"
 		"  -j, --json                  the differences as one JSON document\n"
@@ -574,6 +580,7 @@ usage(FILE *out)
 enum {
 	O_UNITS_TOL = TT_OPT_FIRST_PRIVATE,
 	O_NO_ANOMALIES,
+	O_SCROLL_TOL,
 };
 
 static int
@@ -592,6 +599,10 @@ diff_option(struct diff_opts *o, int opt, const char *arg)
 		if (tt_parse_double(arg, &o->pos_tol_frac) < 0 || !(o->pos_tol_frac >= 0) || o->pos_tol_frac > 1)
 			return tt_usage_error("diff", "--units-tolerance takes a fraction 0..1, not '%s'", arg);
 		break;
+	case O_SCROLL_TOL:
+		if (tt_parse_double(arg, &o->scroll_tol) < 0 || !(o->scroll_tol >= 0) || o->scroll_tol > 1)
+			return tt_usage_error("diff", "--scroll-tolerance takes a fraction 0..1, not '%s'", arg);
+		break;
 	case 'k': o->kernel_only = true; break;
 	case 'j': o->json = true; break;
 	case O_NO_ANOMALIES: o->no_anomalies = true; break;
@@ -609,6 +620,7 @@ parse_args(int argc, char **argv, struct diff_opts *o, struct tt_read_options *r
 		{ "time-tolerance", required_argument, NULL, 'T' },
 		{ "position-tolerance", required_argument, NULL, 'P' },
 		{ "units-tolerance", required_argument, NULL, O_UNITS_TOL },
+		{ "scroll-tolerance", required_argument, NULL, O_SCROLL_TOL },
 		TT_READ_LONG_OPTIONS,
 		{ "kernel-only", no_argument, NULL, 'k' },
 		{ "no-anomalies", no_argument, NULL, O_NO_ANOMALIES },
@@ -664,6 +676,7 @@ compare(struct side *a, struct side *b, const struct diff_opts *o)
 	compare_kernel(&df);
 	if (diff_xi_compared(&df))
 		compare_xi(&df);
+	diff_compare_li(&df);
 	diff_output_end(&df);
 	if (o->json)
 		tt_json_emit_release(&json);
@@ -673,7 +686,7 @@ compare(struct side *a, struct side *b, const struct diff_opts *o)
 int
 tt_cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o = { .time_tol = 20000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005 };
+	struct diff_opts o = { .time_tol = 20000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005, .scroll_tol = 0.1 };
 	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 	struct side *a = tt_zalloc(sizeof(*a)), *b = tt_zalloc(sizeof(*b));
 	int status;

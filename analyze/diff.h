@@ -14,6 +14,7 @@
 #include "detect.h"
 #include "diag-tally.h"
 #include "json-emit.h"
+#include "li-summary.h"
 #include "model.h"
 #include "reader.h"
 #include "util-mem.h"
@@ -69,6 +70,7 @@ struct side {
 	bool have_last;
 	struct tt_diag_tally diags;	/* the shared pass's, per kind */
 	struct tt_detect *detect;	/* while it is read */
+	struct li_summary li;		/* the libinput layer */
 };
 
 struct diff_opts {
@@ -78,6 +80,7 @@ struct diff_opts {
 	bool kernel_only;
 	bool no_anomalies;
 	bool json;
+	double scroll_tol;	/* libinput scroll sums: a fraction of the larger */
 };
 
 struct differ {
@@ -109,4 +112,7 @@ void diff_compare_diags(struct differ *df);
 /* Whether diff compares @kind: not the reader's (a file's own caveats),
  * not XI kinds when XI is not compared, not those the touch comparison
  * already reports touch by touch. */
+/* The libinput layers (diff-li.c): devices' numbers, gestures, taps. */
+void diff_compare_li(struct differ *df);
+
 bool diff_diag_compared(const struct differ *df, enum tt_check kind);

@@ -12,11 +12,26 @@
 # BENCH_VM_LOAD=0 skips the loaded run, BENCH_VM_FLOOD=0 the recording
 # flood, BENCH_VM_REPLAY=0 the replay timing; BENCH_VM_LOADED_TOOLS (default
 # all three) limits the replayers of the loaded run.
+# HID replay: touchtape replay --hid next to hid-tools' hid-replay on the
+# corpus touchscreen's hid-recorder file (BENCH_HID_FILE), in the same VM
+# run; hid-tools is not packaged in Debian: --hid-tools DIR (or HID_TOOLS)
+# names a copy of its source, without it its figures are n/a.
+# BENCH_VM_HID=0 skips it.
 set -u
+while [ $# -gt 0 ]; do
+	case $1 in
+	--hid-tools) HID_TOOLS=$(cd "$2" && pwd); shift 2 ;;
+	--hid-tools=*) HID_TOOLS=$(cd "${1#*=}" && pwd); shift ;;
+	*) echo "vm-bench.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+export HID_TOOLS=${HID_TOOLS:-}
 here=$(cd "$(dirname "$0")" && pwd)
 : "${abs_top_srcdir:=$(cd "$here/.." && pwd)}"
 : "${TT_CORPUS:=$abs_top_srcdir/../shared/corpus}"
 read -r c3m cpad <<< "${BENCH_VM_COPIES:-2 6}"
+: "${BENCH_HID_FILE:=$TT_CORPUS/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid}"
+export BENCH_HID_FILE
 log() { printf 'bench: %s\n' "$*" >&2; }
 na_rows() {
 	printf 'replay %s\tn/a (%s)\t-\t-\tmedian < 50 us, p99 < 500 us, drift < 1 ms\tn/a\n' timing "$1"
@@ -69,6 +84,30 @@ if [ -s "$dir/flood.txt" ]; then
 	ev=$(awk -F'\t' '$1 == "evemu-record" { print $2 }' "$dir/flood.sum")
 	li=$(awk -F'\t' '$1 == "libinput" { print $2 }' "$dir/flood.sum")
 	printf 'record flood, 4 uinput screens (VM)\t%s\tevemu-record %s; libinput record %s\t-\tno drops at the highest rate, least CPU\t-\n' "$tt" "$ev" "$li"
+fi
+# hid-timing.txt: "TOOL: N/M reports matched, lateness median A us, p99 B
+# us, max C us, drift at end +D us after S s"
+if [ -s "$dir/hid-timing.txt" ]; then
+	hfig() { # TOOL -> "A/B/C/D" or n/a
+		awk -v t="$1:" '$1 == t && $0 ~ /median/ {
+			for (i = 1; i <= NF; i++) {
+				if ($i == "median") a = $(i + 1)
+				if ($i == "p99") b = $(i + 1)
+				if ($i == "max") c = $(i + 1)
+				if ($i == "end") d = $(i + 1)
+			}
+			printf "%s/%s/%s/%s", a, b, c, d; found = 1
+		} END { if (!found) print "n/a" }' "$dir/hid-timing.txt"
+	}
+	tt=$(hfig touchtape)
+	hr=$(hfig hid-replay)
+	met=n/a
+	[ "$tt" != n/a ] && [ "$hr" != n/a ] && met=$(echo "$tt $hr" | awk '{
+		split($1, t, "/"); split($2, h, "/"); ok = 1
+		for (i = 1; i <= 4; i++) { x = t[i] < 0 ? -t[i] : t[i]; y = h[i] < 0 ? -h[i] : h[i]; if (x > y) ok = 0 }
+		print ok ? "yes" : "NO" }')
+	printf 'HID replay %s, idle (us: median/p99/max/drift)\t%s\thid-replay %s\t-\tbetter than hid-replay\t%s\n' \
+		"$(basename "$BENCH_HID_FILE")" "$tt" "$hr" "$met"
 fi
 [ -s "$dir/timing.txt" ] || na_rows "VM run failed ($rc)"
 

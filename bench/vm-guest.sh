@@ -164,6 +164,61 @@ if [ -x "$dir/uinput-flood" ] && [ "${BENCH_VM_FLOOD:-1}" = 1 ]; then
 	echo "CLK_TCK $(getconf CLK_TCK)" >>"$dir/flood.txt"
 	cat "$dir/flood.txt"
 fi
+# HID replay timing: touchtape replay --hid and hid-tools' hid-replay (from
+# $HID_TOOLS, a copy of its source; n/a without it) replay the same
+# hid-recorder file ($BENCH_HID_FILE) through uhid, one after the other,
+# while hid-timing.py reads the device's hidraw node: every report either
+# sends arrives there, one read each. Writes DIR/hid-timing.txt:
+# "TOOL: <hid-timing.py line>".
+# hidraw_of NAME SECONDS: $hnode, the hidraw node of a HID device NAME.
+hidraw_of() {
+	local end=$((SECONDS + $2)) f
+	hnode=""
+	while [ $SECONDS -lt $end ]; do
+		for f in /sys/class/hidraw/hidraw*/device/uevent; do
+			grep -qx "HID_NAME=$1" "$f" 2>/dev/null || continue
+			hnode=/dev/$(basename "$(dirname "$(dirname "$f")")")
+			[ -c "$hnode" ] && return 0
+		done
+		sleep 0.05
+	done
+	return 1
+}
+hid_play() { # TOOL
+	local tool=$1 key=hid-$1 f=$BENCH_HID_FILE name count pid rpid i
+	name=$(sed -n 's/^N: *//p' "$f" | head -1)
+	count=$(grep -c '^E:' "$f")
+	rm -f "$fifos/$key" "$fifos/$key.ready"; mkfifo "$fifos/$key"
+	case $tool in
+	touchtape)
+		$T replay --hid --wait --max-gap 2s "$f" <"$fifos/$key" >"$dir/$key.log" 2>&1 & ;;
+	hid-replay)
+		PYTHONPATH=$HID_TOOLS $PY "$HID_TOOLS/hid-replay" "$f" <"$fifos/$key" >"$dir/$key.log" 2>&1 & ;;
+	esac
+	pid=$!; exec 3>"$fifos/$key"
+	if ! hidraw_of "$name" 120; then
+		echo "$tool: no hidraw node" >>"$hout"; exec 3>&-; kill $pid; wait $pid; return
+	fi
+	$PY "$here/hid-timing.py" read "$hnode" "$count" "$fifos/$key.read" "$fifos/$key.ready" &
+	rpid=$!
+	for i in $(seq 200); do [ -e "$fifos/$key.ready" ] && break; sleep 0.05; done
+	echo >&3
+	# touchtape ends after the last report; hid-replay asks for Enter
+	# again (fd 3 stays open, so it waits): stopped once the reader has
+	# every report.
+	for i in $(seq 1200); do kill -0 $rpid 2>/dev/null || break; sleep 0.1; done
+	kill -INT $pid 2>/dev/null; exec 3>&-; wait $pid
+	kill $rpid 2>/dev/null; wait $rpid 2>/dev/null
+	$PY "$here/hid-timing.py" score "$tool" "$f" "$fifos/$key.read" >>"$hout" 2>&1
+}
+if [ "${BENCH_VM_HID:-1}" = 1 ] && [ -r "${BENCH_HID_FILE:-}" ]; then
+	hout=$dir/hid-timing.txt
+	: >"$hout"
+	modprobe -a uhid hid-generic hid-multitouch wacom
+	hid_play touchtape
+	if [ -x "${HID_TOOLS:-}/hid-replay" ]; then hid_play hid-replay; else echo "hid-replay: n/a (no HID_TOOLS)" >>"$hout"; fi
+	cat "$hout"
+fi
 [ "${BENCH_VM_REPLAY:-1}" = 1 ] || exit 0
 
 for name in "$@"; do

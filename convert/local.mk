@@ -1,9 +1,10 @@
-# touchtape convert: between the timeline, evemu and libinput record
+# touchtape convert: between the timeline, evemu, libinput record and hid-recorder
 # (the readers and writers themselves are in formats/).
 touchtape_sources += convert/cmd-convert.c
 dist_man_MANS += man/touchtape-convert.1
 
 TESTS += convert/tests/convert-evemu-corpus.sh convert/tests/convert-cli.sh \
-	convert/tests/convert-libinput.sh
+	convert/tests/convert-libinput.sh convert/tests/convert-hidrec.sh
 EXTRA_DIST += convert/tests/convert-evemu-corpus.sh convert/tests/convert-cli.sh \
-	convert/tests/convert-libinput.sh convert/tests/convert-vm-guest.sh
+	convert/tests/convert-libinput.sh convert/tests/convert-vm-guest.sh \
+	convert/tests/convert-hidrec.sh

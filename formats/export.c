@@ -162,6 +162,9 @@ tt_export_record(struct tt_export *e, const struct tt_record *rec)
 	case TT_RECORD_HID_REPORT:
 		rc = export_hid(e, rec);
 		break;
+	case TT_RECORD_LI_DEVICE:
+	case TT_RECORD_LI_EVENT:
+		break;	/* nor does touchtape write libinput's events into them */
 	}
 	if (rc < 0 && !e->error)
 		e->error = rc;

@@ -44,6 +44,8 @@ struct hidrec_dev {
 	uint32_t descriptor_len;
 	size_t first_line;	/* where it was first mentioned */
 	bool dirty;		/* changed since its record went out */
+	size_t refused_line;	/* its R: line was refused there (0: not) */
+	bool refusal_told;	/* its reports were said to be skipped */
 };
 
 /* An R: or E: line being assembled, perhaps over several lines. */
@@ -77,6 +79,21 @@ bytes_reset(struct hidrec_bytes *b)
 {
 	free(b->bytes);
 	memset(b, 0, sizeof(*b));
+}
+
+static struct hidrec_dev *dev_get(struct hidrec_priv *p, uint32_t idx, size_t line);
+
+/* An R: or E: line refused: its bytes go, and an R: line's device
+ * remembers it, so its reports are not each an error of their own. */
+static void
+bytes_refused(struct hidrec_priv *p)
+{
+	struct hidrec_bytes *b = &p->pend;
+
+	if (b->tag == 'R')
+		dev_get(p, b->device, b->line)->refused_line = b->line;
+	bytes_reset(b);
+	p->skip_continuation = true;
 }
 
 static void
@@ -173,6 +190,8 @@ emit_remaining(struct tt_reader *r, struct tt_record *rec)
 			continue;
 		if (!d->descriptor) {
 			d->dirty = false;
+			if (d->refused_line)
+				continue;	/* said at its R: line */
 			return reader_fail(r, d->first_line, "device %u has no R: line (report descriptor)", i);
 		}
 		return emit_device(r, i, rec, d->first_line);
@@ -228,6 +247,14 @@ finish_report(struct tt_reader *r, struct tt_record *rec)
 	struct hidrec_bytes *b = &p->pend;
 	struct hidrec_dev *d = p->devs[b->device];
 
+	if (d && !d->descriptor && d->refused_line) {
+		if (!d->refusal_told)
+			reader_warn(r, b->line, "the reports of device %u are skipped: its R: line (line %zu) was refused",
+				    b->device, d->refused_line);
+		d->refusal_told = true;
+		bytes_reset(b);
+		return 0;
+	}
 	if (!d || !d->descriptor) {
 		int rc = reader_fail(r, b->line, "E: line for device %u before its R: line (report descriptor)",
 				     b->device);
@@ -280,8 +307,7 @@ begin_bytes(struct tt_reader *r, char tag, uint32_t declared, const char *rest,
 	b->device = p->current;
 	rc = take_bytes(r, b, rest, b->line);
 	if (rc < 0) {
-		bytes_reset(b);
-		p->skip_continuation = true;
+		bytes_refused(p);
 		return rc;
 	}
 	return bytes_progress(r, rec);
@@ -502,8 +528,10 @@ next_line(struct tt_reader *r, char **line)
 	}
 	status = linebuf_next(&r->lb, line, &len);
 	if (status < 0) {
+		/* The input ends here: -EIO tells the caller so. */
 		r->done = true;
-		return reader_fail(r, r->lb.lineno, "%s", linebuf_error(&r->lb, status));
+		reader_fail(r, r->lb.lineno, "%s", linebuf_error(&r->lb, status));
+		return -EIO;
 	}
 	if (status == LINEBUF_EOF)
 		return 0;
@@ -524,7 +552,7 @@ pending_cut(struct tt_reader *r, const char *line)
 	int rc = reader_fail(r, b->line, "%c: declares %u bytes but holds %u (a line cut short?)",
 			     b->tag, b->declared, b->have);
 
-	bytes_reset(b);
+	bytes_refused(p);
 	if (line && !p->held) {
 		p->held = tt_strdup(line);
 		p->held_lineno = lineno;
@@ -548,8 +576,7 @@ handle_line(struct tt_reader *r, char *line, struct tt_record *rec)
 	if (p->pend.tag) {
 		int rc = take_bytes(r, &p->pend, line, r->lb.lineno);
 		if (rc < 0) {
-			bytes_reset(&p->pend);
-			p->skip_continuation = true;
+			bytes_refused(p);
 			return rc;
 		}
 		return bytes_progress(r, rec);

@@ -20,8 +20,10 @@
  * Devices get the record ids 0, 1, ... in file order. Each device's
  * frames follow its device record (the file keeps them per device); the
  * times are the file's, which libinput already counts from the first
- * event of the recording. hid:, udev:, quirks:, system: and libinput:
- * event entries have no timeline equivalent and become "note" markers.
+ * event of the recording. libinput: event entries (--with-libinput)
+ * become li records on the same clock (libinput-li.c); hid:, udev:,
+ * quirks: and system: have no timeline equivalent and become "note"
+ * markers.
  */
 #include "config.h"
 
@@ -33,6 +35,7 @@
 #include <yaml.h>
 
 #include "evnames.h"
+#include "libinput-li.h"
 #include "reader-private.h"
 #include "util-mem.h"
 #include "util-strings.h"
@@ -1064,22 +1067,90 @@ state_evdev(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec)
 	return rc;
 }
 
+/* One value of a libinput: entry: a scalar, or a list whose first two
+ * numbers are kept; anything else is skipped. */
 static int
-state_libinput(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec _unused_)
+entry_value(struct tt_reader *r, const yaml_event_t *v, struct li_entry_value *out)
+{
+	if (v->type == YAML_SCALAR_EVENT) {
+		snprintf(out->text, sizeof(out->text), "%s", scalar(v));
+		return 0;
+	}
+	if (v->type != YAML_SEQUENCE_START_EVENT)
+		return skip_node(r, v);
+	for (;;) {
+		_cleanup_yaml_event_ yaml_event_t item = { 0 };
+		char *end;
+		if (next_event(r, &item) < 0)
+			return -EINVAL;
+		if (item.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		if (item.type != YAML_SCALAR_EVENT) {
+			skip_node(r, &item);
+			continue;
+		}
+		double d = strtod(scalar(&item), &end);
+		if (!*end && end != scalar(&item) && out->nnum < 2)
+			out->num[out->nnum++] = d;
+	}
+}
+
+/* Reads the rest of one {time:, type:, ...} mapping into @vals. */
+static int
+read_entry(struct tt_reader *r, struct li_entry_value *vals, size_t *n)
+{
+	for (;;) {
+		_cleanup_yaml_event_ yaml_event_t k = { 0 };
+		_cleanup_yaml_event_ yaml_event_t v = { 0 };
+		if (next_event(r, &k) < 0)
+			return -EINVAL;
+		if (k.type == YAML_MAPPING_END_EVENT)
+			return 0;
+		if (next_event(r, &v) < 0)
+			return -EINVAL;
+		if (k.type != YAML_SCALAR_EVENT || *n >= LI_ENTRY_MAX_KEYS) {
+			skip_node(r, &k);
+			skip_node(r, &v);
+			continue;
+		}
+		struct li_entry_value *e = &vals[(*n)++];
+		memset(e, 0, sizeof(*e));
+		snprintf(e->key, sizeof(e->key), "%s", scalar(&k));
+		if (entry_value(r, &v, e) < 0)
+			return -EINVAL;
+	}
+}
+
+static int
+state_libinput(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec)
 {
 	struct li_priv *p = r->priv;
+	struct li_entry_value vals[LI_ENTRY_MAX_KEYS];
 	char text[1024] = "libinput: ";
+	size_t n = 0;
 	int rc;
 
 	if (ev->type == YAML_SEQUENCE_END_EVENT) {
 		p->state = LI_ITEM;
 		return 0;
 	}
-	rc = node_text(r, ev, text, sizeof(text));
-	if (rc < 0)
+	if (ev->type != YAML_MAPPING_START_EVENT) {
+		/* Not an event entry: kept as a note, as the file has it. */
+		rc = node_text(r, ev, text, sizeof(text));
+		if (rc == 0)
+			add_note(r, p->cur_dev, ev_line(ev), text);
 		return rc;
-	add_note(r, p->cur_dev, ev_line(ev), text);
-	return 0;
+	}
+	if ((rc = read_entry(r, vals, &n)) < 0)
+		return rc;
+	if (li_entry_to_event(vals, n, p->last_time, &r->li, text, sizeof(text)) < 0)
+		return reader_fail(r, ev_line(ev), "%s", text);
+	r->li.device = p->cur_dev;
+	memset(rec, 0, sizeof(*rec));
+	rec->type = TT_RECORD_LI_EVENT;
+	rec->li_event = &r->li;
+	rec->line = ev_line(ev);
+	return 1;
 }
 
 typedef int (*state_fn)(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec);

@@ -7,6 +7,7 @@ libtouchtape_sources += \
 	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
 	formats/timeline-writer.c formats/writer.h \
 	formats/evemu-reader.c formats/libinput-reader.c formats/hidrec-reader.c \
+	formats/libinput-li.c formats/libinput-li.h \
 	formats/export.c formats/export.h formats/export-private.h \
 	formats/evemu-writer.c formats/libinput-writer.c formats/hidrec-writer.c
 EXTRA_DIST += formats/timeline.md formats/timeline.schema.json
@@ -41,3 +42,7 @@ formats_tests_test_hid_records_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 formats_tests_test_hid_records_san_LDADD = libtouchtape-san.la -lm
 formats_tests_test_hid_records_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
+
+# hid-recorder files: hostile and pasted input, several devices.
+TESTS += formats/tests/hidrec-hostile.sh
+EXTRA_DIST += formats/tests/hidrec-hostile.sh

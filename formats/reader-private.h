@@ -47,6 +47,8 @@ struct tt_reader {
 	size_t nhid_devices;
 	struct tt_hid_device *hid_retired[TT_MAX_DEVICES];	/* replaced by a later record */
 	size_t nhid_retired;
+	struct tt_li_device *li_devices[TT_MAX_DEVICES];
+	size_t nli_devices;
 
 	/* Storage for the record handed out last. */
 	struct tt_frame frame;
@@ -54,6 +56,7 @@ struct tt_reader {
 	struct tt_xi_event xi;
 	struct tt_marker marker;
 	struct tt_hid_report hid_report;
+	struct tt_li_event li;
 };
 
 /* Formats "NAME:LINE: message" into r->error; returns -EINVAL. */
@@ -72,6 +75,8 @@ void reader_warn(struct tt_reader *r, size_t line, const char *fmt, ...)
  * replaced TT_MAX_DEVICES times already. */
 int reader_add_device(struct tt_reader *r, struct tt_device *dev);
 int reader_add_xi_device(struct tt_reader *r, struct tt_xi_device *dev);
+/* Adds or replaces (same evdev device) libinput's view of a device. */
+int reader_add_li_device(struct tt_reader *r, struct tt_li_device *dev);
 struct tt_device *reader_find_device(struct tt_reader *r, uint32_t id);
 /* The same for HID devices: their own id space, the same bounds. */
 int reader_add_hid_device(struct tt_reader *r, struct tt_hid_device *dev);

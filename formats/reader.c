@@ -147,6 +147,22 @@ reader_add_hid_device(struct tt_reader *r, struct tt_hid_device *dev)
 	return 0;
 }
 
+int
+reader_add_li_device(struct tt_reader *r, struct tt_li_device *dev)
+{
+	for (size_t i = 0; i < r->nli_devices; i++) {
+		if (r->li_devices[i]->device == dev->device) {
+			tt_li_device_free(r->li_devices[i]);
+			r->li_devices[i] = dev;
+			return 0;
+		}
+	}
+	if (r->nli_devices >= TT_MAX_DEVICES)
+		return -ENOSPC;
+	r->li_devices[r->nli_devices++] = dev;
+	return 0;
+}
+
 void
 reader_frame_reserve(struct tt_reader *r, uint32_t n)
 {
@@ -188,16 +204,30 @@ has_line_start(const char *head, size_t len, const char *const *starts, const ch
 	return false;
 }
 
+/* A line that starts, after mail's "> " quotes at any depth, with @tag. */
+static bool
+has_quoted_line(const char *head, size_t len, const char *tag)
+{
+	size_t n = strlen(tag);
+
+	for (size_t i = 0; i < len; i++) {
+		if (i > 0 && head[i - 1] != '\n')
+			continue;
+		while (i < len && (head[i] == '>' || head[i] == ' ' || head[i] == '\t'))
+			i++;
+		if (len - i >= n && memcmp(head + i, tag, n) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* hid-recorder: "R:" (report descriptor) lines, which evemu never writes,
- * or the descriptor decoded in "# 0x05, 0x0d, // Usage Page" comments
- * that can fill the first kilobytes; also quoted in mail ("> R: "). */
+ * quoted in mail or not, or the descriptor decoded in "# 0x05, 0x0d,
+ * // Usage Page" comments that can fill the first kilobytes. */
 static bool
 is_hid_recorder(const char *head, size_t len)
 {
-	static const char *const starts[] = { "R: ", "> R: ", ">R: ", NULL };
-	static const char *const lines[] = { "\nR: ", "\n> R: ", "\n>R: ", NULL };
-
-	return has_line_start(head, len, starts, lines) ||
+	return has_quoted_line(head, len, "R: ") ||
 	       (contains(head, len, "# 0x") && contains(head, len, "// Usage Page ("));
 }
 
@@ -489,6 +519,16 @@ tt_reader_hid_device(const struct tt_reader *r, uint32_t id)
 	return reader_find_hid_device((struct tt_reader *)r, id);
 }
 
+const struct tt_li_device *
+tt_reader_li_device(const struct tt_reader *r, uint32_t evdev_id)
+{
+	for (size_t i = 0; i < r->nli_devices; i++) {
+		if (r->li_devices[i]->device == evdev_id)
+			return r->li_devices[i];
+	}
+	return NULL;
+}
+
 void
 tt_reader_free(struct tt_reader *r)
 {
@@ -510,6 +550,9 @@ tt_reader_free(struct tt_reader *r)
 	for (size_t i = 0; i < r->nhid_retired; i++)
 		tt_hid_device_free(r->hid_retired[i]);
 	tt_hid_report_clear(&r->hid_report);
+	for (size_t i = 0; i < r->nli_devices; i++)
+		tt_li_device_free(r->li_devices[i]);
+	tt_li_event_clear(&r->li);
 	tt_header_clear(&r->header);
 	free(r->frame.events);
 	tt_xi_event_clear(&r->xi);

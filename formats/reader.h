@@ -79,6 +79,9 @@ const struct tt_device *tt_reader_device_at(const struct tt_reader *r, size_t in
 const struct tt_xi_device *tt_reader_xi_device(const struct tt_reader *r, uint32_t id);
 /* HID devices read so far (they live as long as the reader). */
 const struct tt_hid_device *tt_reader_hid_device(const struct tt_reader *r, uint32_t id);
+/* libinput's view of the evdev device @evdev_id, the latest li_device
+ * record read so far for it (valid until the next record replaces it). */
+const struct tt_li_device *tt_reader_li_device(const struct tt_reader *r, uint32_t evdev_id);
 
 void tt_reader_free(struct tt_reader *r);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_reader *, tt_reader_free);

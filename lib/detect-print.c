@@ -58,6 +58,7 @@ hid_links_json(const struct tt_stats_hid_links *l, struct tt_json_emit *j, const
 	tt_json_emit_object_begin(j);
 	tt_json_emit_member_int(j, "linked", (int64_t)l->linked);
 	tt_json_emit_member_int(j, "not_delivered", (int64_t)l->not_delivered);
+	tt_json_emit_member_int(j, "frames", (int64_t)l->frames);
 	tt_json_emit_key(j, "median_latency_us");
 	if (l->linked)
 		tt_json_emit_int(j, l->median_latency_us);
@@ -109,13 +110,14 @@ tt_stats_hid_text(const struct tt_stats_hid *sh, const char *name, FILE *out)
 		fprintf(out, "  report interval while touching: median %.2f ms (%.1f Hz), p95 %.2f ms, %" PRIu64
 			" intervals\n", (double)sh->median_interval_us / 1e3, rate_hz(sh->median_interval_us),
 			(double)sh->p95_interval_us / 1e3, sh->nintervals);
-	if (!sh->links.linked && !sh->links.not_delivered)
+	if (!sh->links.linked && !sh->links.not_delivered && !sh->links.frames)
 		return;
-	fprintf(out, "  HID to kernel: %" PRIu64 " linked", sh->links.linked);
+	fprintf(out, "  HID to kernel: %" PRIu64 " contacts linked", sh->links.linked);
 	if (sh->links.linked)
 		fprintf(out, " (latency median %.3f ms, p95 %.3f ms)", (double)sh->links.median_latency_us / 1e3,
 			(double)sh->links.p95_latency_us / 1e3);
-	fprintf(out, ", %" PRIu64 " not delivered\n", sh->links.not_delivered);
+	fprintf(out, ", %" PRIu64 " not delivered, %" PRIu64 " reports paired with their evdev frame\n",
+		sh->links.not_delivered, sh->links.frames);
 }
 
 static void

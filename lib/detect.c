@@ -669,6 +669,19 @@ on_hend(void *data, struct tt_htouch *t)
 		d->user_cb.hid_end(d->user_data, t);
 }
 
+static void
+on_hframe(void *data, const struct tt_hframe *l)
+{
+	struct tt_detect *d = data;
+	struct tt_stats_hid *sh = NULL;
+
+	d->stats.hid_links.frames++;
+	if (find_hid(d, l->hid_device, &sh))
+		sh->links.frames++;
+	if (d->user_cb.hid_frame)
+		d->user_cb.hid_frame(d->user_data, l);
+}
+
 static int
 cmp_i64(const void *a, const void *b)
 {
@@ -768,6 +781,7 @@ tt_detect_new(const struct tt_detect_options *opts, const struct tt_model_callba
 		.hid_update = on_hupdate,
 		.hid_end = on_hend,
 		.hid_report = on_hreport,
+		.hid_frame = on_hframe,
 	};
 	struct tt_detect *d = tt_zalloc(sizeof(*d));
 

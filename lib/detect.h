@@ -55,6 +55,7 @@ struct tt_stats_device {
 struct tt_stats_hid_links {
 	uint64_t linked, not_delivered;
 	int64_t median_latency_us, p95_latency_us;	/* meaningful when linked */
+	uint64_t frames;	/* reports paired with the evdev frame they produced */
 };
 
 /* The numbers of one HID device. */

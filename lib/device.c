@@ -199,6 +199,7 @@ static const char *const marker_names[] = {
 	[TT_MARKER_REPLAY_BEGIN] = "replay-begin",
 	[TT_MARKER_REPLAY_END] = "replay-end",
 	[TT_MARKER_DROPS] = "drops",
+	[TT_MARKER_LI_LOG] = "libinput-log",
 };
 
 const char *

@@ -60,6 +60,19 @@ report_view(const struct tt_hid_desc *d, const uint8_t *data, size_t len, struct
 	return 0;
 }
 
+/* The view of a report the descriptor declares: -EINVAL when empty,
+ * -ENOENT when undeclared. */
+static int
+declared_view(const struct tt_hid_desc *d, enum tt_hid_report_kind kind, const uint8_t *data,
+	      size_t len, struct report_view *v)
+{
+	int rc = report_view(d, data, len, v);
+
+	if (rc < 0)
+		return rc;
+	return tt_hid_desc_report(d, kind, v->id) ? 0 : -ENOENT;
+}
+
 struct walk {
 	tt_hid_field_fn fn;
 	void *userdata;
@@ -112,12 +125,10 @@ walk_report(const struct tt_hid_desc *d, enum tt_hid_report_kind kind, const uin
 	    size_t len, const struct walk *w)
 {
 	struct report_view v;
-	int rc = report_view(d, data, len, &v);
+	int rc = declared_view(d, kind, data, len, &v);
 
 	if (rc < 0)
 		return rc;
-	if (!tt_hid_desc_report(d, kind, v.id))
-		return -ENOENT;
 	for (size_t i = 0; i < d->nfields; i++) {
 		const struct tt_hid_field *f = &d->fields[i];
 		if (f->kind != kind || f->report_id != v.id)
@@ -144,15 +155,82 @@ tt_hid_report_fields(const struct tt_hid_desc *d, const uint8_t *data, size_t le
 	return tt_hid_report_fields_kind(d, TT_HID_INPUT, data, len, fn, userdata);
 }
 
+/* ---- writing values ---- */
+
+static void
+put_bits(uint8_t *p, size_t off, uint32_t n, uint32_t value)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		size_t bit = off + i;
+		uint8_t mask = (uint8_t)(1u << (bit % 8));
+		/* Past 32 bits, a wide field's high bits are cleared (or
+		 * sign-filled, for a negative value). */
+		bool on = i < 32 ? (value >> i) & 1 : (int32_t)value < 0;
+		p[bit / 8] = on ? (uint8_t)(p[bit / 8] | mask) : (uint8_t)(p[bit / 8] & ~mask);
+	}
+}
+
+static int
+set_in_field(const struct tt_hid_field *f, uint8_t *bytes, size_t nbits, uint32_t usage,
+	     int32_t value)
+{
+	int n = 0;
+
+	if ((f->flags & 0x3) != 0x2 || f->nusages == 0)
+		return 0;
+	for (uint32_t i = 0; i < f->count; i++) {
+		size_t off = (size_t)f->bit_offset + (size_t)i * f->bit_size;
+		/* The same values tt_hid_report_fields() names @usage. */
+		uint32_t u = f->usages[i < f->nusages ? i : f->nusages - 1];
+		if (u != usage || off + f->bit_size > nbits)
+			continue;
+		put_bits(bytes, off, f->bit_size, (uint32_t)value);
+		n++;
+	}
+	return n;
+}
+
+int
+tt_hid_report_set(const struct tt_hid_desc *d, uint8_t *data, size_t len, uint32_t usage,
+		  int32_t value)
+{
+	struct report_view v;
+	int rc = declared_view(d, TT_HID_INPUT, data, len, &v);
+	int n = 0;
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < d->nfields; i++) {
+		const struct tt_hid_field *f = &d->fields[i];
+		if (f->kind == TT_HID_INPUT && f->report_id == v.id)
+			n += set_in_field(f, (uint8_t *)v.bytes, v.nbits, usage, value);
+	}
+	return n;
+}
+
 /* ---- the touch view ---- */
 
 #define DIG(id) TT_HID_USAGE(TT_HID_UP_DIGITIZER, id)
 #define GD(id) TT_HID_USAGE(TT_HID_UP_GENERIC_DESKTOP, id)
 
+/* The contact usages, as bits, to see one repeat. */
+enum contact_bit {
+	SEEN_ID = 1 << 0,
+	SEEN_TIP = 1 << 1,
+	SEEN_CONFIDENCE = 1 << 2,
+	SEEN_WIDTH = 1 << 3,
+	SEEN_HEIGHT = 1 << 4,
+	SEEN_PRESSURE = 1 << 5,
+	SEEN_X = 1 << 6,
+	SEEN_Y = 1 << 7,
+};
+
 struct decode {
 	const struct tt_hid_desc_priv *priv;
 	struct tt_hid_decoded *out;
-	uint32_t roots[TT_HID_MAX_CONTACTS];	/* the collection of each contact */
+	uint32_t root;		/* the collection of the current contact */
+	unsigned seen;		/* its contact usages so far (enum contact_bit) */
+	bool full;		/* TT_HID_MAX_CONTACTS reached: the rest is dropped */
 };
 
 /* Usages that belong to the report, wherever they are declared. */
@@ -178,35 +256,59 @@ report_usage(struct tt_hid_decoded *out, uint32_t usage, int32_t value)
 	return false;
 }
 
-static bool
-is_contact_usage(uint32_t usage)
+static unsigned
+contact_bit(uint32_t usage)
 {
 	switch (usage) {
-	case DIG(0x51): case DIG(0x42): case DIG(0x47): case DIG(0x48): case DIG(0x49):
-	case DIG(0x30): case GD(0x30): case GD(0x31):
-		return true;
-	default:
-		return false;
+	case DIG(0x51): return SEEN_ID;
+	case DIG(0x42): return SEEN_TIP;
+	case DIG(0x47): return SEEN_CONFIDENCE;
+	case DIG(0x48): return SEEN_WIDTH;
+	case DIG(0x49): return SEEN_HEIGHT;
+	case DIG(0x30): return SEEN_PRESSURE;
+	case GD(0x30): return SEEN_X;
+	case GD(0x31): return SEEN_Y;
+	default: return 0;
 	}
 }
 
-/* The contact of collection @root, in the order the report gives them;
- * NULL past TT_HID_MAX_CONTACTS. */
 static struct tt_hid_contact *
-contact_for(struct decode *dc, uint32_t root)
+new_contact(struct decode *dc, uint32_t root)
 {
 	struct tt_hid_decoded *out = dc->out;
 
-	for (uint32_t i = 0; i < out->ncontacts; i++) {
-		if (dc->roots[i] == root)
-			return &out->contacts[i];
-	}
-	if (out->ncontacts == TT_HID_MAX_CONTACTS)
+	if (out->ncontacts == TT_HID_MAX_CONTACTS) {
+		dc->full = true;
 		return NULL;
-	dc->roots[out->ncontacts] = root;
+	}
+	dc->root = root;
+	dc->seen = 0;
 	struct tt_hid_contact *c = &out->contacts[out->ncontacts];
 	c->contact_id = (int32_t)out->ncontacts++;
 	return c;
+}
+
+/* The contact a value of collection @root belongs to, as hid-multitouch
+ * splits them (mt_store_field()): a new finger collection starts a new
+ * contact, and so does a contact usage the current contact already has,
+ * for descriptors that list every contact in one collection. A repeat
+ * before the contact has its ID, X and Y is a duplicate, dropped (NULL). */
+static struct tt_hid_contact *
+contact_for(struct decode *dc, uint32_t root, uint32_t usage)
+{
+	struct tt_hid_decoded *out = dc->out;
+	unsigned bit = contact_bit(usage);
+
+	if (dc->full)
+		return NULL;
+	if (out->ncontacts == 0 || dc->root != root)
+		return new_contact(dc, root);
+	if (!(dc->seen & bit))
+		return &out->contacts[out->ncontacts - 1];
+	const unsigned complete = SEEN_ID | SEEN_X | SEEN_Y;
+	if ((dc->seen & complete) != complete)
+		return NULL;
+	return new_contact(dc, root);
 }
 
 static void
@@ -258,10 +360,12 @@ on_value(void *userdata, const struct tt_hid_field *f, uint32_t usage, int32_t v
 		return true;
 	/* A finger collection is a contact even when only padding shows
 	 * in it; a touch application's own fields only when they say so. */
-	if (role == TT_HID_ROLE_CONTACT || (role == TT_HID_ROLE_SURFACE && is_contact_usage(usage))) {
-		struct tt_hid_contact *c = contact_for(dc, root);
-		if (c)
+	if (role == TT_HID_ROLE_CONTACT || (role == TT_HID_ROLE_SURFACE && contact_bit(usage))) {
+		struct tt_hid_contact *c = contact_for(dc, root, usage);
+		if (c) {
 			contact_value(c, usage, value);
+			dc->seen |= contact_bit(usage);
+		}
 	} else if (role == TT_HID_ROLE_PEN) {
 		pen_value(&dc->out->pen, usage, value);
 	}

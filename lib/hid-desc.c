@@ -576,6 +576,49 @@ assign_roles(struct tt_hid_desc *d)
 	}
 }
 
+static bool
+inside_surface(const struct tt_hid_desc *d, uint32_t c)
+{
+	/* Parents have lower indices: the walk ends. */
+	for (; c != UINT32_MAX; c = d->collections[c].parent) {
+		if (own_role(&d->collections[c]) == TT_HID_ROLE_SURFACE)
+			return true;
+	}
+	return false;
+}
+
+static bool
+has_usage(const struct tt_hid_field *f, uint32_t usage)
+{
+	for (uint32_t i = 0; i < f->nusages; i++) {
+		if (f->usages[i] == usage)
+			return true;
+	}
+	return false;
+}
+
+/* hid-multitouch reads a Stylus collection of a touch screen that carries
+ * a Contact Identifier (SMART boards do this) as one more finger. */
+static void
+styli_as_contacts(struct tt_hid_desc *d)
+{
+	struct tt_hid_desc_priv *priv = d->priv;
+
+	for (size_t i = 0; i < d->nfields; i++) {
+		const struct tt_hid_field *f = &d->fields[i];
+		if (f->collection == UINT32_MAX || priv->roles[f->collection] != TT_HID_ROLE_PEN ||
+		    !has_usage(f, TT_HID_USAGE(TT_HID_UP_DIGITIZER, 0x51)))
+			continue;
+		uint32_t root = priv->roots[f->collection];
+		if (!inside_surface(d, root))
+			continue;
+		for (size_t c = root; c < d->ncollections; c++) {
+			if (priv->roots[c] == root)
+				priv->roles[c] = TT_HID_ROLE_CONTACT;
+		}
+	}
+}
+
 static int
 parse_items(struct parser *p)
 {
@@ -630,6 +673,7 @@ tt_hid_desc_parse(const uint8_t *data, size_t len, struct tt_hid_desc **out, cha
 		return rc;
 	}
 	assign_roles(d);
+	styli_as_contacts(d);
 	*out = steal(&d);
 	return 0;
 }

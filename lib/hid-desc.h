@@ -57,7 +57,8 @@ struct tt_hid_field {
 	uint32_t unit;
 	int8_t unit_exponent;
 	/* Variable: usages[i] for value i (the last one repeats); array: the
-	 * usages an index selects (usage_min + index). Full 32-bit usages. */
+	 * usages an index selects (index = value - logical_min). Full 32-bit
+	 * usages; none for a constant field (padding). */
 	uint32_t nusages;
 	const uint32_t *usages;
 	uint32_t collection;	/* index of the innermost collection, or UINT32_MAX */
@@ -66,7 +67,7 @@ struct tt_hid_field {
 struct tt_hid_collection {
 	uint32_t usage;		/* full 32-bit usage */
 	uint8_t type;		/* 0 physical, 1 application, 2 logical, ... */
-	uint32_t parent;	/* index, or UINT32_MAX for a top-level one */
+	uint32_t parent;	/* index (always below this one's), or UINT32_MAX for a top-level one */
 };
 
 struct tt_hid_report_info {
@@ -88,7 +89,11 @@ struct tt_hid_desc {
 };
 
 /* 0, or -EINVAL with *why ("item 12 at byte 31: Pop without Push", caller
- * frees) when @why is not NULL. *out untouched on failure. */
+ * frees) when @why is not NULL. *out untouched on failure. Read as
+ * hid-core reads it: Report Size up to 256, Report IDs 1..255, at most 16
+ * Pushes, a Usage Page given after a main item's usages still applies to
+ * them, only the first usage set of a Delimiter counts; the descriptor
+ * must close every collection it opens. */
 int tt_hid_desc_parse(const uint8_t *data, size_t len, struct tt_hid_desc **out, char **why);
 void tt_hid_desc_free(struct tt_hid_desc *d);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_hid_desc *, tt_hid_desc_free);
@@ -106,6 +111,10 @@ bool tt_hid_desc_is_touch(const struct tt_hid_desc *d);
  * static strings or @buf (at least 32 bytes). */
 const char *tt_hid_usage_name(uint32_t usage, char *buf, size_t bufsz);
 
+/* Contacts are split as hid-multitouch splits them: each Digitizers/Finger
+ * collection (or a touch screen's Stylus collection with a Contact
+ * Identifier) starts one, and so does a contact usage the current contact
+ * already has (descriptors listing every contact in one collection). */
 struct tt_hid_contact {
 	int32_t contact_id;	/* Contact Identifier, or the contact's index */
 	bool has_id, has_tip, has_x, has_y, has_pressure, has_confidence;
@@ -131,28 +140,40 @@ struct tt_hid_decoded {
 	bool has_scan_time;
 	int32_t scan_time;
 	uint32_t buttons;	/* Button page 1..32, bit n-1 */
-	uint32_t ncontacts;	/* finger collections in the report */
+	uint32_t ncontacts;	/* contact slots in the report, down or not */
 	struct tt_hid_contact contacts[TT_HID_MAX_CONTACTS];
 	struct tt_hid_pen pen;
 };
 
 /* Decodes an input report (@data starts with the ID byte when the
- * descriptor is numbered). 0, or -EINVAL for an empty report; an
- * undeclared report ID gives 0 with declared false and nothing decoded. */
+ * descriptor is numbered). 0, or -EINVAL for an empty report (*out then
+ * untouched); an undeclared report ID gives 0 with declared false and
+ * nothing decoded. A variable field's values past its usages are padding
+ * here (tt_hid_report_fields() repeats the last usage over them). */
 int tt_hid_decode(const struct tt_hid_desc *d, const uint8_t *data, size_t len,
 		  struct tt_hid_decoded *out);
 
 /* Calls @fn for every value of every field of the input report, in
  * descriptor order, with its usage (0 for padding/constant fields) and its
  * logical value (sign-extended when logical_min < 0). Array fields give
- * the selected usage with value 1. Stops early when @fn returns false. */
+ * the selected usage with value 1 (nothing for an index selecting none).
+ * Values that do not fit in a short report are left out. Stops early when
+ * @fn returns false. 0, -EINVAL for an empty report, -ENOENT when the
+ * descriptor declares no input report of that ID. */
 typedef bool (*tt_hid_field_fn)(void *data, const struct tt_hid_field *f, uint32_t usage,
 				int32_t value);
 int tt_hid_report_fields(const struct tt_hid_desc *d, const uint8_t *data, size_t len,
 			 tt_hid_field_fn fn, void *userdata);
 /* tt_hid_report_fields() for a report of any @kind (feature reports read
- * with HIDIOCGFEATURE start with their ID like input reports). 0, -EINVAL
- * for an empty report, -ENOENT when the descriptor declares no such
- * report (tt_hid_report_fields() too). */
+ * with HIDIOCGFEATURE start with their ID like input reports). */
 int tt_hid_report_fields_kind(const struct tt_hid_desc *d, enum tt_hid_report_kind kind,
 			      const uint8_t *data, size_t len, tt_hid_field_fn fn, void *userdata);
+
+/* Writes @value into every value of input report @data (ID byte first when
+ * the descriptor is numbered) that a variable field gives @usage (as
+ * tt_hid_report_fields() names them), within @len: what a lift report
+ * needs (every Tip Switch 0). Array fields are left alone. Returns how
+ * many values it wrote, -EINVAL for an empty report, -ENOENT for an
+ * undeclared one. */
+int tt_hid_report_set(const struct tt_hid_desc *d, uint8_t *data, size_t len, uint32_t usage,
+		      int32_t value);

@@ -2,7 +2,8 @@
 /*
  * Names of the HID usages touch devices use (HID Usage Tables 1.4: Generic
  * Desktop, Button, Digitizers), spelled as hid-tools' hid-decode spells
- * them so the two tools' output reads alike. Pages and usages without a
+ * them (its HID usage tables: "Contact Id", "Contact Max") so the two
+ * tools' output, and the comments of hid-recorder files, read alike. Pages and usages without a
  * name print as hex; vendor-defined pages (0xff00..0xffff) are hex by
  * nature.
  */
@@ -22,22 +23,22 @@ struct usage_name {
 
 static const struct usage_name generic_desktop[] = {
 	{ 0x01, GD "Pointer" }, { 0x02, GD "Mouse" }, { 0x04, GD "Joystick" }, { 0x05, GD "Game Pad" },
-	{ 0x06, GD "Keyboard" }, { 0x07, GD "Keypad" }, { 0x08, GD "Multi-axis Controller" },
-	{ 0x09, GD "Tablet PC System Controls" }, { 0x0e, GD "System Multi-Axis Controller" },
+	{ 0x06, GD "Keyboard" }, { 0x07, GD "Keypad" }, { 0x08, GD "Multi Axis" },
+	{ 0x0e, GD "System Multi-Axis Controller" },
 	{ 0x30, GD "X" }, { 0x31, GD "Y" }, { 0x32, GD "Z" }, { 0x33, GD "Rx" }, { 0x34, GD "Ry" },
 	{ 0x35, GD "Rz" }, { 0x36, GD "Slider" }, { 0x37, GD "Dial" }, { 0x38, GD "Wheel" },
 	{ 0x39, GD "Hat switch" }, { 0x3a, GD "Counted Buffer" }, { 0x3b, GD "Byte Count" },
-	{ 0x3c, GD "Motion Wakeup" }, { 0x3d, GD "Start" }, { 0x3e, GD "Select" },
+	{ 0x3c, GD "Motion" }, { 0x3d, GD "Start" }, { 0x3e, GD "Select" },
 	{ 0x40, GD "Vx" }, { 0x41, GD "Vy" }, { 0x42, GD "Vz" }, { 0x43, GD "Vbrx" }, { 0x44, GD "Vbry" },
-	{ 0x45, GD "Vbrz" }, { 0x46, GD "Vno" }, { 0x47, GD "Feature Notification" },
+	{ 0x45, GD "Vbrz" }, { 0x46, GD "Vno" }, { 0x47, GD "Feature" },
 	{ 0x48, GD "Resolution Multiplier" }, { 0x80, GD "System Control" },
 	{ 0x81, GD "System Power Down" }, { 0x82, GD "System Sleep" }, { 0x83, GD "System Wake Up" },
 };
 
 static const struct usage_name digitizers[] = {
 	{ 0x01, DIG "Digitizer" }, { 0x02, DIG "Pen" }, { 0x03, DIG "Light Pen" }, { 0x04, DIG "Touch Screen" },
-	{ 0x05, DIG "Touch Pad" }, { 0x06, DIG "Whiteboard" }, { 0x07, DIG "Coordinate Measuring Machine" },
-	{ 0x08, DIG "3D Digitizer" }, { 0x09, DIG "Stereo Plotter" }, { 0x0a, DIG "Articulated Arm" },
+	{ 0x05, DIG "Touch Pad" }, { 0x06, DIG "White Board" }, { 0x07, DIG "Coordinate Measuring Machine" },
+	{ 0x08, DIG "3-D Digitizer" }, { 0x09, DIG "Stereo Plotter" }, { 0x0a, DIG "Articulated Arm" },
 	{ 0x0b, DIG "Armature" }, { 0x0c, DIG "Multiple Point Digitizer" }, { 0x0d, DIG "Free Space Wand" },
 	{ 0x0e, DIG "Device Configuration" }, { 0x0f, DIG "Capacitive Heat Map Digitizer" },
 	{ 0x20, DIG "Stylus" }, { 0x21, DIG "Puck" }, { 0x22, DIG "Finger" }, { 0x23, DIG "Device Settings" },
@@ -50,17 +51,16 @@ static const struct usage_name digitizers[] = {
 	{ 0x41, DIG "Twist" }, { 0x42, DIG "Tip Switch" }, { 0x43, DIG "Secondary Tip Switch" },
 	{ 0x44, DIG "Barrel Switch" }, { 0x45, DIG "Eraser" }, { 0x46, DIG "Tablet Pick" },
 	{ 0x47, DIG "Confidence" }, { 0x48, DIG "Width" }, { 0x49, DIG "Height" },
-	{ 0x51, DIG "Contact Id" }, { 0x52, DIG "Device Mode" }, { 0x53, DIG "Device Identifier" },
-	{ 0x54, DIG "Contact Count" }, { 0x55, DIG "Contact Count Maximum" }, { 0x56, DIG "Scan Time" },
-	{ 0x57, DIG "Surface Switch" }, { 0x58, DIG "Button Switch" }, { 0x59, DIG "Pad Type" },
+	{ 0x51, DIG "Contact Id" }, { 0x52, DIG "Inputmode" }, { 0x53, DIG "Device Index" },
+	{ 0x54, DIG "Contact Count" }, { 0x55, DIG "Contact Max" }, { 0x56, DIG "Scan Time" },
+	{ 0x57, DIG "Surface Switch" }, { 0x58, DIG "Button Switch" }, { 0x59, DIG "Button Type" },
 	{ 0x5a, DIG "Secondary Barrel Switch" }, { 0x5b, DIG "Transducer Serial Number" },
-	{ 0x5c, DIG "Preferred Color" }, { 0x5d, DIG "Preferred Color is Locked" },
+	{ 0x5c, DIG "Preferred Inking Color" }, { 0x5d, DIG "Preferred Color is Locked" },
 	{ 0x5e, DIG "Preferred Line Width" }, { 0x5f, DIG "Preferred Line Width is Locked" },
-	{ 0x60, DIG "Latency Mode" }, { 0x61, DIG "Gesture Character Quality" },
-	{ 0x6e, DIG "Transducer Serial Number Part 2" }, { 0x6f, DIG "No Preferred Color" },
+	{ 0x61, DIG "Gesture Character Quality" },
 	{ 0x70, DIG "Preferred Line Style" }, { 0x71, DIG "Preferred Line Style is Locked" },
-	{ 0x90, DIG "Transducer Software Info" }, { 0x91, DIG "Transducer Vendor Id" },
-	{ 0x92, DIG "Transducer Product Id" }, { 0x93, DIG "Device Supported Protocols" },
+	{ 0x90, DIG "Transducer Software Info." }, { 0x91, DIG "Transducer Vendor ID" },
+	{ 0x92, DIG "Transducer Product ID" }, { 0x93, DIG "Device Supported Protocols" },
 	{ 0x94, DIG "Transducer Supported Protocols" }, { 0x95, DIG "No Protocol" },
 	{ 0x96, DIG "Wacom AES Protocol" }, { 0x97, DIG "USI Protocol" },
 	{ 0x98, DIG "Microsoft Pen Protocol" }, { 0xa0, DIG "Supported Report Rates" },

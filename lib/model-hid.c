@@ -316,6 +316,7 @@ give_up_kernel(struct tt_model *m, size_t i)
 void
 tt_model_hid_advance(struct tt_model *m, int64_t now)
 {
+	tt_model_hid_frames_advance(m, now);
 	for (size_t i = 0; i < m->nhpending;) {
 		if (now - m->hpending[i]->pub.begin_us > m->hid_after_us)
 			give_up_hid(m, i);
@@ -598,6 +599,8 @@ tt_model_hid_report(struct tt_model *m, const struct tt_record *rec)
 	if (h->desc)
 		decode_report(m, h, rec, &r);
 	r.nactive = (uint32_t)h->nactive;
+	if (r.frame_done)
+		tt_model_hid_frames_report(m, h, rec, r.report_id);
 	if (m->cb.hid_report)
 		m->cb.hid_report(m->data, &r);
 }
@@ -644,6 +647,7 @@ tt_model_hid_finish(struct tt_model *m)
 		give_up_hid(m, 0);
 	while (m->nkpending)
 		give_up_kernel(m, 0);
+	tt_model_hid_frames_finish(m);
 }
 
 void
@@ -672,4 +676,5 @@ tt_model_hid_free(struct tt_model *m)
 			tt_model_free_kt(k);
 	}
 	free(m->kpending);
+	tt_model_hid_frames_free(m);
 }

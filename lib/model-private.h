@@ -128,6 +128,11 @@ struct tt_model {
 	size_t nhpending, caphpending;
 	struct kt **kpending;	/* kernel touches waiting for their HID contact */
 	size_t nkpending, capkpending;
+	/* model-hid-frames.c: reports and frames waiting for each other */
+	struct tt_hframe *hreps;	/* the report half filled */
+	size_t nhreps, caphreps;
+	struct tt_hframe *hframes;	/* the frame half filled */
+	size_t nhframes, caphframes;
 };
 
 struct mdev *tt_model_find_dev(struct tt_model *m, uint32_t id);
@@ -145,6 +150,14 @@ void tt_model_hid_advance(struct tt_model *m, int64_t now);
 /* End of input: open HID contacts end, pending links give up. */
 void tt_model_hid_finish(struct tt_model *m);
 void tt_model_hid_free(struct tt_model *m);
+
+/* model-hid-frames.c */
+void tt_model_hid_frames_report(struct tt_model *m, const struct hdev *h, const struct tt_record *rec,
+				uint8_t report_id);
+void tt_model_hid_frames_evdev(struct tt_model *m, const struct mdev *d, const struct tt_record *rec);
+void tt_model_hid_frames_advance(struct tt_model *m, int64_t now);
+void tt_model_hid_frames_finish(struct tt_model *m);
+void tt_model_hid_frames_free(struct tt_model *m);
 
 /* model-link.c */
 void tt_model_link_xi_device(struct tt_model *m, const struct tt_xi_device *d);

@@ -722,6 +722,7 @@ feed_frame(struct tt_model *m, const struct tt_record *rec)
 				slot_event(m, d, f, rec->line, e);
 		}
 	}
+	tt_model_hid_frames_evdev(m, d, rec);
 	switch (d->kind) {
 	case MDEV_B: finish_frame_b(m, d, f, rec->line); break;
 	case MDEV_A: frame_type_a(m, d, f, rec->line); break;

@@ -26,6 +26,7 @@
  *     hid_device record lists.
  *   hid_report: after each HID report, with what the frame assembly
  *     made of it.
+ *   hid_frame: a HID report paired with the evdev frame it produced.
  *
  * Memory is bounded by the number of concurrent touches: a sequence lives
  * from its begin to its end callback (plus the link window, when linking
@@ -234,6 +235,23 @@ struct tt_hreport {
 	uint32_t nactive;	/* HID contacts down on the device after it */
 };
 
+/* A HID report paired with the evdev frame it produced: a report that
+ * completed a frame (tt_hreport.frame_done) and the frame of one of the
+ * evdev devices its hid_device lists nearest in time, from the link's
+ * before_us earlier to after_us later; each frame and each report pairs
+ * once. frame_us - report_us is the latency. A report that changed
+ * nothing the kernel reports produces no frame, and a frame the kernel
+ * made by itself (a release timer) has no report: neither is paired. */
+struct tt_hframe {
+	uint32_t hid_device;
+	uint8_t report_id;
+	int64_t report_us;
+	size_t report_line;
+	uint32_t evdev_device;
+	int64_t frame_us;
+	size_t frame_line;
+};
+
 /* One kernel touch update as the frame left it, for index builders. */
 struct tt_kupdate {
 	int64_t time_us;
@@ -257,6 +275,9 @@ struct tt_model_callbacks {
 	void (*hid_update)(void *data, struct tt_htouch *t, const struct tt_hupdate *u);
 	void (*hid_end)(void *data, struct tt_htouch *t);
 	void (*hid_report)(void *data, const struct tt_hreport *r);
+	/* A report and its frame, once no nearer one can come (up to
+	 * before_us after the frame). */
+	void (*hid_frame)(void *data, const struct tt_hframe *l);
 };
 
 struct tt_model;

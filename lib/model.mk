@@ -3,7 +3,8 @@
 libtouchtape_sources += \
 	lib/model.c lib/model.h lib/model-private.h \
 	lib/model-link.c \
-	lib/model-hid.c \
+	lib/model-hid.c lib/model-hid-frames.c \
+	lib/model-li.c lib/model-li.h \
 	lib/detect.c lib/detect.h lib/detect-run.c lib/detect-print.c \
 	lib/diag-tally.c lib/diag-tally.h \
 	lib/model-plot.c lib/model-plot.h
@@ -43,4 +44,18 @@ lib_tests_test_model_hid_san_LDADD = libtouchtape-san.la -lm
 lib_tests_test_model_hid_san_LDFLAGS = $(SANITIZE_FLAGS)
 check_PROGRAMS += lib/tests/test-model-hid-san
 TESTS += lib/tests/test-model-hid-san
+endif
+
+# The libinput layer's model (lib/model-li.c) on the samples' kernel layers.
+tests_test_model_li_SOURCES = tests/test-model-li.c tests/test-common.c tests/test-common.h
+tests_test_model_li_LDADD = libtouchtape.la -lm
+check_PROGRAMS += tests/test-model-li
+TESTS += tests/test-model-li
+if HAVE_SANITIZERS
+tests_test_model_li_san_SOURCES = $(tests_test_model_li_SOURCES)
+tests_test_model_li_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+tests_test_model_li_san_LDADD = libtouchtape-san.la -lm
+tests_test_model_li_san_LDFLAGS = $(SANITIZE_FLAGS)
+check_PROGRAMS += tests/test-model-li-san
+TESTS += tests/test-model-li-san
 endif

@@ -61,6 +61,8 @@ enum tt_record_type {
 	TT_RECORD_MARKER,
 	TT_RECORD_HID_DEVICE,	/* a HID device (hidraw or a hid-recorder file) */
 	TT_RECORD_HID_REPORT,	/* one HID input report as read */
+	TT_RECORD_LI_DEVICE,	/* libinput's view of an evdev device */
+	TT_RECORD_LI_EVENT,	/* one libinput event */
 };
 
 struct tt_header {
@@ -241,6 +243,7 @@ enum tt_marker_kind {
 	TT_MARKER_REPLAY_BEGIN,
 	TT_MARKER_REPLAY_END,
 	TT_MARKER_DROPS,
+	TT_MARKER_LI_LOG,	/* a message libinput logged (a kernel or client bug) */
 };
 
 struct tt_marker {
@@ -293,6 +296,162 @@ struct tt_hid_report {
 	uint8_t *data;
 };
 
+/* libinput's view of one evdev device: what a compositor using libinput
+ * with this configuration would see. Mirrors libinput's API without
+ * including libinput.h (lib/ stays free of it). */
+enum tt_li_capability {
+	TT_LI_CAP_KEYBOARD = 1 << 0,
+	TT_LI_CAP_POINTER = 1 << 1,
+	TT_LI_CAP_TOUCH = 1 << 2,
+	TT_LI_CAP_TABLET_TOOL = 1 << 3,
+	TT_LI_CAP_TABLET_PAD = 1 << 4,
+	TT_LI_CAP_GESTURE = 1 << 5,
+	TT_LI_CAP_SWITCH = 1 << 6,
+};
+
+/* One configuration setting in effect, as the --libinput-config syntax
+ * spells it ("tap" = "on", "accel-speed" = "0.25"), so a recorded
+ * configuration can be handed back to --libinput-config unchanged. */
+struct tt_li_setting {
+	char *name;
+	char *value;
+};
+
+#define TT_MAX_LI_SETTINGS 64u
+
+struct tt_li_device {
+	uint32_t device;	/* the evdev device record (tt_device.id) */
+	char *sysname;		/* "event5" */
+	char *name;		/* libinput's device name, sanitized */
+	uint32_t capabilities;	/* enum tt_li_capability */
+	bool has_size;
+	double width_mm, height_mm;	/* libinput_device_get_size() */
+	int32_t tap_fingers;	/* libinput_device_config_tap_get_finger_count() */
+	/* Settings this device supports, with the value in effect; settings
+	 * that do not apply to it are absent. */
+	uint32_t nsettings;
+	struct tt_li_setting *settings;
+};
+
+/* libinput's event types, by the names libinput debug-events prints
+ * (TOUCH_DOWN, GESTURE_SWIPE_BEGIN, ...). The legacy POINTER_AXIS is not
+ * recorded: its three POINTER_SCROLL_* successors carry the same. */
+enum tt_li_event_type {
+	TT_LI_OTHER = 0,	/* a name this touchtape does not know */
+	TT_LI_DEVICE_ADDED,
+	TT_LI_DEVICE_REMOVED,
+	TT_LI_KEYBOARD_KEY,
+	TT_LI_POINTER_MOTION,
+	TT_LI_POINTER_MOTION_ABSOLUTE,
+	TT_LI_POINTER_BUTTON,
+	TT_LI_POINTER_SCROLL_WHEEL,
+	TT_LI_POINTER_SCROLL_FINGER,
+	TT_LI_POINTER_SCROLL_CONTINUOUS,
+	TT_LI_TOUCH_DOWN,
+	TT_LI_TOUCH_UP,
+	TT_LI_TOUCH_MOTION,
+	TT_LI_TOUCH_CANCEL,
+	TT_LI_TOUCH_FRAME,
+	TT_LI_TABLET_TOOL_AXIS,
+	TT_LI_TABLET_TOOL_PROXIMITY,
+	TT_LI_TABLET_TOOL_TIP,
+	TT_LI_TABLET_TOOL_BUTTON,
+	TT_LI_TABLET_PAD_BUTTON,
+	TT_LI_TABLET_PAD_RING,
+	TT_LI_TABLET_PAD_STRIP,
+	TT_LI_GESTURE_SWIPE_BEGIN,
+	TT_LI_GESTURE_SWIPE_UPDATE,
+	TT_LI_GESTURE_SWIPE_END,
+	TT_LI_GESTURE_PINCH_BEGIN,
+	TT_LI_GESTURE_PINCH_UPDATE,
+	TT_LI_GESTURE_PINCH_END,
+	TT_LI_GESTURE_HOLD_BEGIN,
+	TT_LI_GESTURE_HOLD_END,
+	TT_LI_SWITCH_TOGGLE,
+};
+
+/* Which of an event's fields its type has (lib/li-names.c maps types to
+ * these); the reader and writer read and write only those. */
+enum tt_li_event_class {
+	TT_LI_CLASS_DEVICE,	/* no fields beyond time and device */
+	TT_LI_CLASS_KEY,	/* key, pressed */
+	TT_LI_CLASS_MOTION,	/* dx/dy, unaccelerated dx/dy */
+	TT_LI_CLASS_ABSOLUTE,	/* x/y (mm), x/y normalized */
+	TT_LI_CLASS_BUTTON,	/* button, pressed, seat_count */
+	TT_LI_CLASS_SCROLL,	/* scroll and v120 per axis */
+	TT_LI_CLASS_TOUCH,	/* slot, seat_slot, and x/y on down and motion */
+	TT_LI_CLASS_TOUCH_FRAME,
+	TT_LI_CLASS_TABLET,	/* tool, axes, proximity/tip/button */
+	TT_LI_CLASS_PAD,	/* number (button, ring, strip), pressed, position */
+	TT_LI_CLASS_GESTURE,	/* fingers, deltas, scale, angle, cancelled */
+	TT_LI_CLASS_SWITCH,	/* number (switch), pressed (on) */
+};
+
+/* enum libinput_tablet_tool_type */
+enum tt_li_tool_type {
+	TT_LI_TOOL_NONE = 0,
+	TT_LI_TOOL_PEN,
+	TT_LI_TOOL_ERASER,
+	TT_LI_TOOL_BRUSH,
+	TT_LI_TOOL_PENCIL,
+	TT_LI_TOOL_AIRBRUSH,
+	TT_LI_TOOL_MOUSE,
+	TT_LI_TOOL_LENS,
+	TT_LI_TOOL_TOTEM,
+};
+
+/* Tablet axes a tool has (tt_li_event.tablet_axes). x/y always. */
+enum tt_li_tablet_axis {
+	TT_LI_AXIS_PRESSURE = 1 << 0,
+	TT_LI_AXIS_DISTANCE = 1 << 1,
+	TT_LI_AXIS_TILT = 1 << 2,
+	TT_LI_AXIS_ROTATION = 1 << 3,
+	TT_LI_AXIS_SLIDER = 1 << 4,
+	TT_LI_AXIS_WHEEL = 1 << 5,
+};
+
+struct tt_li_event {
+	int64_t time_us;	/* libinput's event time, same clock and origin as frames */
+	enum tt_li_event_type kind;
+	char *kind_name;	/* as written; kept for TT_LI_OTHER */
+	uint32_t device;	/* the evdev device record (tt_device.id) */
+
+	/* TOUCH: libinput's slot (-1 on single-touch devices) and seat slot */
+	int32_t slot;
+	int32_t seat_slot;
+	/* TOUCH down/motion, POINTER_MOTION_ABSOLUTE, TABLET: position in mm,
+	 * and normalized to 0..1 over the device (the _transformed
+	 * coordinates with a size of 1) */
+	double x, y;
+	double x_norm, y_norm;
+	/* POINTER_MOTION, GESTURE *_UPDATE: accelerated and unaccelerated */
+	double dx, dy;
+	double dx_unaccel, dy_unaccel;
+	/* KEY, POINTER_BUTTON, TABLET_TOOL_BUTTON, PAD_BUTTON: the code;
+	 * SWITCH: the switch (1 lid, 2 tablet mode); PAD ring/strip: its number */
+	uint32_t code;
+	/* key/button pressed, tip down, proximity in, switch on */
+	bool pressed;
+	uint32_t seat_count;	/* seat-wide count of the key/button held */
+	/* SCROLL: the axes present; a present 0 ends a finger scroll */
+	bool has_vert, has_horiz;
+	double vert, horiz;		/* libinput_event_pointer_get_scroll_value */
+	double vert_v120, horiz_v120;	/* SCROLL_WHEEL only */
+	/* GESTURE */
+	int32_t fingers;
+	double scale;		/* PINCH */
+	double angle;		/* PINCH: angle delta, degrees */
+	bool cancelled;		/* *_END */
+	/* TABLET (also PAD ring/strip use position) */
+	enum tt_li_tool_type tool;
+	uint64_t tool_serial;
+	uint32_t tablet_axes;	/* enum tt_li_tablet_axis: which below are valid */
+	double pressure, distance;
+	double tilt_x, tilt_y;
+	double rotation, slider, wheel;
+	double position;	/* PAD ring (degrees) / strip (0..1), -1 when lifted */
+};
+
 /* One record as the reader hands it out. The pointers stay valid until
  * the next call to the reader, except devices, which live as long as the
  * reader (look them up with tt_reader_device()). */
@@ -308,6 +467,8 @@ struct tt_record {
 		const struct tt_marker *marker;
 		const struct tt_hid_device *hid_device;
 		const struct tt_hid_report *hid_report;
+		const struct tt_li_device *li_device;
+		const struct tt_li_event *li_event;
 	};
 };
 
@@ -321,6 +482,7 @@ tt_record_time(const struct tt_record *rec, int64_t *t)
 	case TT_RECORD_XI_EVENT: *t = rec->xi_event->time_us; return true;
 	case TT_RECORD_MARKER: *t = rec->marker->time_us; return true;
 	case TT_RECORD_HID_REPORT: *t = rec->hid_report->time_us; return true;
+	case TT_RECORD_LI_EVENT: *t = rec->li_event->time_us; return true;
 	default: return false;
 	}
 }
@@ -342,6 +504,20 @@ void tt_xi_event_clear(struct tt_xi_event *ev);
 void tt_marker_clear(struct tt_marker *m);
 void tt_hid_device_free(struct tt_hid_device *d);
 void tt_hid_report_clear(struct tt_hid_report *r);
+
+void tt_li_device_free(struct tt_li_device *d);
+void tt_li_event_clear(struct tt_li_event *ev);
+/* A value the setting @name has on @d, or NULL. */
+const char *tt_li_device_setting(const struct tt_li_device *d, const char *name);
+
+/* libinput names (lib/li-names.c). */
+const char *tt_li_event_name(enum tt_li_event_type kind);
+enum tt_li_event_type tt_li_event_from_name(const char *name);
+enum tt_li_event_class tt_li_event_class(enum tt_li_event_type kind);
+const char *tt_li_tool_name(enum tt_li_tool_type tool);
+enum tt_li_tool_type tt_li_tool_from_name(const char *name);
+/* "keyboard", "pointer", ...: the name of a single capability bit. */
+const char *tt_li_capability_name(enum tt_li_capability cap);
 
 const char *tt_marker_kind_name(enum tt_marker_kind kind);
 enum tt_marker_kind tt_marker_kind_from_name(const char *name);

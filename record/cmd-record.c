@@ -14,6 +14,7 @@
 #include "output.h"
 #include "gzip-out.h"
 #include "input-devices.h"
+#include "li-capture.h"
 #include "log.h"
 #include "recorder.h"
 #include "util-strings.h"
@@ -73,6 +74,17 @@ usage(FILE *out)
 		"      --xi-window         (implies --xi) add a client with a window covering\n"
 		"                          the screen that selects touch events and\n"
 		"                          TouchOwnership, like an application\n"
+		"      --libinput          also record what libinput makes of the devices: its\n"
+		"                          touch, pointer, scroll, gesture and tablet events and\n"
+		"                          each device's view and configuration, on the frames'\n"
+		"                          clock (needs systemd-udevd; not with --grab)\n"
+		"      --libinput-config SETTING=VALUE,...\n"
+		"                          (implies --libinput) configure libinput like your\n"
+		"                          compositor: tap, tap-drag, drag-lock, tap-button-map,\n"
+		"                          natural-scroll, scroll-method, scroll-button,\n"
+		"                          click-method, dwt, dwtp, left-handed,\n"
+		"                          middle-emulation, accel-speed, accel-profile,\n"
+		"                          send-events, rotation (e.g. tap=on,natural-scroll=on)\n"
 		"  -q, --quiet             no messages except errors\n"
 		"  -h, --help              show this help\n"
 		"\n"
@@ -101,7 +113,8 @@ usage(FILE *out)
 		"  touchtape record --hid event5 -o hid-and-kernel.jsonl\n"
 		"  touchtape record --xi event5 -o kernel-and-x.jsonl\n"
 		"  touchtape record --xi=:1 -o x-only.jsonl            # no root needed\n"
-		"  touchtape record --xi-grab=reject-after=50 --xi-window event5 -o own.jsonl\n");
+		"  touchtape record --xi-grab=reject-after=50 --xi-window event5 -o own.jsonl\n"
+		"  touchtape record --libinput-config tap=on event7 -o touchpad.jsonl\n");
 }
 
 static void
@@ -324,6 +337,8 @@ struct record_args {
 	struct tt_xi_options xo;
 	bool use_xi;
 	bool all_touch;
+	bool use_li;
+	struct tt_li_config *li_config;	/* --libinput-config, or NULL */
 };
 
 /* Help printed: done, exit 0. */
@@ -337,6 +352,18 @@ parse_frames(const char *arg, uint64_t *out)
 	if (tt_parse_int64(arg, &n) < 0 || n <= 0)
 		return tt_usage_error("record", "--frames takes a positive number, not '%s'", arg);
 	*out = (uint64_t)n;
+	return TT_EXIT_OK;
+}
+
+static int
+parse_li_config(const char *arg, struct record_args *a)
+{
+	char error[512];
+
+	tt_li_config_free(a->li_config);
+	a->li_config = NULL;
+	if (tt_li_config_parse(arg, &a->li_config, error, sizeof(error)) < 0)
+		return tt_usage_error("record", "--libinput-config: %s", error);
 	return TT_EXIT_OK;
 }
 
@@ -355,6 +382,7 @@ parse_option(int opt, const char *arg, struct record_args *a)
 {
 	/* Every X option turns the X side on. */
 	a->use_xi |= opt == 'X' || opt == 'G' || opt == 'W';
+	a->use_li |= opt == 'L' || opt == 'C';
 	switch (opt) {
 	case 'o': a->ro.output = arg; return TT_EXIT_OK;
 	case 'F': a->ro.force = true; return TT_EXIT_OK;
@@ -369,6 +397,8 @@ parse_option(int opt, const char *arg, struct record_args *a)
 	case 'X': a->xo.display = arg; return TT_EXIT_OK;
 	case 'G': return parse_xi_grab(arg, &a->xo);
 	case 'W': a->xo.window = true; return TT_EXIT_OK;
+	case 'L': return TT_EXIT_OK;
+	case 'C': return parse_li_config(arg, a);
 	case 'h': usage(stdout); return RECORD_HELP_DONE;
 	default: return tt_usage_error("record", "unknown option");
 	}
@@ -390,6 +420,12 @@ check_args(struct record_args *a)
 		return tt_usage_error("record", "--autorestart needs -o FILE (it writes FILE.1, FILE.2, ...)");
 	if (a->use_xi && a->ro.autorestart_us)
 		return tt_usage_error("record", "--autorestart cannot be combined with --xi");
+	if (a->use_li && a->ro.autorestart_us)
+		return tt_usage_error("record", "--autorestart cannot be combined with --libinput");
+	/* A grab would keep the events from libinput's own fds. */
+	if (a->use_li && (a->ro.capture_flags & TT_CAPTURE_GRAB))
+		return tt_usage_error("record", "--grab cannot be combined with --libinput "
+				      "(the grab would hide the events from libinput)");
 	a->xo.quiet = a->ro.quiet;
 	return TT_EXIT_OK;
 }
@@ -411,6 +447,8 @@ parse_args(int argc, char **argv, struct record_args *a)
 		{ "xi", optional_argument, NULL, 'X' },
 		{ "xi-grab", required_argument, NULL, 'G' },
 		{ "xi-window", no_argument, NULL, 'W' },
+		{ "libinput", no_argument, NULL, 'L' },
+		{ "libinput-config", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -436,7 +474,58 @@ devices_to_record(struct record_args *a, char **args, int nargs, struct path_lis
 					"devices: name one, or use --all-touch");
 	if (status == TT_EXIT_OK && check_output(&a->ro, paths) < 0)
 		status = TT_EXIT_TROUBLE;
+	if (status == TT_EXIT_OK && a->use_li && paths->n == 0)
+		status = tt_usage_error("record", "--libinput needs the devices to record");
 	return status;
+}
+
+static void
+li_poll_devices(void *userdata)
+{
+	tt_recorder_poll_devices(userdata);
+}
+
+static void
+li_write_error(void *userdata, int error)
+{
+	tt_error("writing libinput's events: %s; stopping", strerror(-error));
+	tt_recorder_stop(userdata, "write error", TT_EXIT_FAILURE);
+}
+
+static void
+li_drain(void *userdata)
+{
+	tt_li_capture_dispatch(userdata);
+}
+
+/* libinput on the recorded devices, in the recorder's loop and file. */
+static int
+start_libinput(const struct record_args *a, struct tt_recorder *r, const struct path_list *paths,
+	       struct tt_li_capture **out)
+{
+	const struct tt_li_capture_options o = {
+		.loop = tt_recorder_loop(r),
+		.writer = tt_recorder_writer(r),
+		.config = a->li_config,
+		.start_us = tt_recorder_start_us(r),
+		.mask_keys = !(a->ro.capture_flags & TT_CAPTURE_SHOW_KEYCODES),
+		.before_write = li_poll_devices,
+		.on_error = li_write_error,
+		.userdata = r,
+	};
+	_cleanup_(tt_li_capture_freep) struct tt_li_capture *cap = NULL;
+	int rc = tt_li_capture_new(&o, &cap);
+
+	/* The recorder gave device i the record id i. */
+	for (size_t i = 0; rc >= 0 && i < paths->n; i++)
+		rc = tt_li_capture_add(cap, paths->paths[i], (uint32_t)i);
+	if (rc >= 0)
+		rc = tt_li_capture_check_config(cap);
+	if (rc < 0)
+		return rc;
+	tt_recorder_set_drain(r, li_drain, cap);
+	*out = steal(&cap);
+	return 0;
 }
 
 /* Connects to X (before the header is written: it names the server),
@@ -447,6 +536,7 @@ record(struct record_args *a, const struct path_list *paths)
 	_cleanup_(tt_recorder_freep) struct tt_recorder *r = NULL;
 	/* After r: freed first, while r's loop still holds its sources. */
 	_cleanup_(tt_xi_recorder_freep) struct tt_xi_recorder *xr = NULL;
+	_cleanup_(tt_li_capture_freep) struct tt_li_capture *li = NULL;
 	int rc, status;
 
 	if (a->use_xi) {
@@ -458,11 +548,15 @@ record(struct record_args *a, const struct path_list *paths)
 	rc = tt_recorder_new(&a->ro, paths->paths, paths->n, &r);
 	if (rc >= 0 && xr)
 		rc = tt_xi_recorder_start(xr, r, paths->paths, paths->n);
+	if (rc >= 0 && a->use_li)
+		rc = start_libinput(a, r, paths, &li);
 	if (rc < 0)
 		return TT_EXIT_TROUBLE;
 	status = tt_recorder_run(r);
 	if (xr && !a->ro.quiet)
 		tt_xi_recorder_summary(xr);
+	if (li && !a->ro.quiet)
+		fprintf(stderr, "  libinput: %zu events\n", tt_li_capture_nevents(li));
 	/* The recorder's 1 is a read or write error: trouble, not a finding. */
 	return status == TT_EXIT_FAILURE ? TT_EXIT_TROUBLE : status;
 }
@@ -484,5 +578,6 @@ tt_cmd_record(int argc, char **argv)
 		status = record(&a, &paths);
 	}
 	path_list_clear(&paths);
+	tt_li_config_free(a.li_config);
 	return status;
 }

@@ -30,7 +30,7 @@ struct tt_hidraw {
 static char *
 raw_string(int fd, unsigned long request)
 {
-	char buf[256];
+	char buf[256] = { 0 };	/* valgrind does not know these ioctls fill it */
 	int n = ioctl(fd, request, buf);
 
 	if (n <= 0)

@@ -4,6 +4,7 @@ touchtape_sources += \
 	record/recorder.c record/recorder.h \
 	record/hidraw-sysfs.c record/hidraw-sysfs.h \
 	record/hidraw-capture.c record/hidraw-capture.h \
+	record/li-capture.c record/li-capture.h record/li-config.c record/li-private.h \
 	record/cmd-record.c record/cmd-list.c
 dist_man_MANS += man/touchtape-record.1 man/touchtape-list.1
 
@@ -71,3 +72,6 @@ if HAVE_SANITIZERS
 TESTS += record/tests/vm-san.sh
 endif
 EXTRA_DIST += record/tests/vm-san.sh
+# record --libinput in the VM, with udevd (one boot).
+TESTS += record/tests/record-libinput-vm.sh
+EXTRA_DIST += record/tests/record-libinput-vm.sh record/tests/li-vm-check.py

@@ -68,6 +68,8 @@ struct tt_recorder {
 	bool stopped;
 	bool draining;		/* reading what the devices queued before the stop */
 	int write_error;	/* -errno of the first failed write */
+	void (*drain)(void *userdata);	/* another source's pending records */
+	void *drain_data;
 };
 
 static const char *
@@ -681,6 +683,8 @@ tt_recorder_run(struct tt_recorder *r)
 		if (drc < 0 && !r->write_error)
 			device_gone(r, d, drc);
 	}
+	if (r->drain && r->draining && !r->write_error)
+		r->drain(r->drain_data);
 	if (!r->write_error)
 		write_epilogue(r, r->stop_reason);
 	if (!r->opts.quiet)
@@ -695,6 +699,13 @@ tt_recorder_poll_devices(struct tt_recorder *r)
 		if (r->devs[i].source)
 			on_device(r->loop, r->devs[i].source, 0, &r->devs[i]);
 	}
+}
+
+void
+tt_recorder_set_drain(struct tt_recorder *r, void (*fn)(void *userdata), void *userdata)
+{
+	r->drain = fn;
+	r->drain_data = userdata;
 }
 
 struct tt_loop *

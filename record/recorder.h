@@ -3,6 +3,9 @@
  * A recording session: evdev devices captured into one timeline file (or
  * a series of files with --autorestart), driven by one event loop.
  *
+ * With --hid, the hidraw node of each device's HID device is one more
+ * source of the loop, its reports written beside the frames.
+ *
  * The loop is tt_recorder_loop(); another recorder (the XI side) adds its
  * connection as one more source and writes its records through
  * tt_recorder_writer(), with times relative to tt_recorder_start_us().
@@ -31,8 +34,10 @@ struct tt_recorder_options {
 };
 
 /* Opens @paths (@npaths may be 0 when another source, the XI side, is all
- * there is), then the output, and writes the header, device records and
- * start marker. Device errors are reported here. 0 or -errno. */
+ * there is) and, with opts->hid, their HID devices' hidraw nodes (a device
+ * without one is recorded all the same, with a note), then the output, and
+ * writes the header, device records, HID device records and start marker.
+ * Device errors are reported here. 0 or -errno. */
 int tt_recorder_new(const struct tt_recorder_options *opts, char **paths, size_t npaths,
 		    struct tt_recorder **out);
 /* Records until a stop condition; finishes the file. Returns the exit
@@ -49,3 +54,7 @@ void tt_recorder_stop(struct tt_recorder *r, const char *reason, int status);
 /* Reads every device's pending frames now. The XI side calls it before it
  * writes X events, so a frame is in the file before what X made of it. */
 void tt_recorder_poll_devices(struct tt_recorder *r);
+/* @fn runs once the loop has ended, after the devices' pending frames are
+ * read and before the stop marker: another source (libinput) writes what
+ * it still holds. */
+void tt_recorder_set_drain(struct tt_recorder *r, void (*fn)(void *userdata), void *userdata);

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "hid-player.h"
+#include "hid-verify.h"
 #include "commands.h"
 #include "output.h"
 #include "read-options.h"
@@ -24,6 +26,7 @@
 #include "player.h"
 #include "report.h"
 #include "schedule.h"
+#include "uhid-device.h"
 #include "uinput-device.h"
 #include "util-strings.h"
 #include "util-time.h"
@@ -38,12 +41,13 @@
 
 enum replay_option {
 	O_SPEED = TT_OPT_FIRST_PRIVATE, O_MAXGAP, O_LOOP, O_DELAY, O_WAIT, O_VERIFY, O_EXACT,
-	O_KEYS, O_DRY, O_REPORT, O_SPIN, O_NO_RT,
+	O_KEYS, O_DRY, O_REPORT, O_SPIN, O_NO_RT, O_HID,
 };
 
 struct replay_args {
 	struct rp_options o;
 	bool dry_run;
+	bool hid;
 	bool verify;
 	bool exact;
 	bool wait_enter;
@@ -83,6 +87,13 @@ usage(FILE *out)
 		"                         delivered with the recording, frame by frame, and\n"
 		"                         its anomalies (as analyze names them) with those of\n"
 		"                         what was written\n"
+		"      --hid              replay the HID layer instead: create each recorded HID\n"
+		"                         device through /dev/uhid, so the kernel's own driver\n"
+		"                         (hid-multitouch, wacom, hid-generic) makes the evdev\n"
+		"                         devices, and send its input reports (a timeline from\n"
+		"                         'record --hid', or a hid-recorder file); contacts\n"
+		"                         still down are lifted on exit; with --verify, compare\n"
+		"                         the driver's evdev frames with the recording's\n"
 		"      --exact            create the devices with fuzz 0 (no kernel smoothing)\n"
 		"      --allow-keys       also replay the keys that can type or act on your session\n"
 		"                         (letters, digits, Enter, modifiers, F1-F24, power...):\n"
@@ -122,6 +133,8 @@ usage(FILE *out)
 		"  sudo touchtape replay bug-1234.jsonl\n"
 		"  sudo touchtape replay --verify --exact --report out.json bug-1234.jsonl\n"
 		"  sudo touchtape replay --loop 0 --max-gap 1 --speed 2 bug-1234.jsonl\n"
+		"  sudo touchtape replay --hid --verify bug-1234.jsonl\n"
+		"  sudo touchtape replay --hid --max-gap 1 touchpad.hid\n"
 		"  touchtape replay --dry-run --from 2s --to 5s bug-1234.jsonl\n");
 }
 
@@ -183,6 +196,7 @@ static const struct flag_option {
 	{ O_KEYS, offsetof(struct replay_args, o.allow_keys) },
 	{ O_DRY, offsetof(struct replay_args, dry_run) },
 	{ O_NO_RT, offsetof(struct replay_args, no_realtime) },
+	{ O_HID, offsetof(struct replay_args, hid) },
 	{ 'q', offsetof(struct replay_args, quiet) },
 };
 
@@ -243,6 +257,11 @@ check_args(struct replay_args *a)
 		return tt_usage_error("replay", "--verify needs real devices: not with --dry-run");
 	if (a->verify && a->o.loops == 0)
 		return tt_usage_error("replay", "--verify needs an end: not with --loop 0");
+	if (a->hid && a->exact)
+		return tt_usage_error("replay", "--exact is for uinput devices: with --hid the kernel's "
+				      "driver sets the fuzz");
+	if (a->hid && a->o.desc)
+		return tt_usage_error("replay", "--desc is for evemu files: not with --hid");
 	return 0;
 }
 
@@ -262,6 +281,7 @@ parse_args(int argc, char **argv, struct replay_args *a)
 		{ "report", required_argument, NULL, O_REPORT },
 		{ "spin", required_argument, NULL, O_SPIN },
 		{ "no-realtime", no_argument, NULL, O_NO_RT },
+		{ "hid", no_argument, NULL, O_HID },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		TT_READ_LONG_OPTIONS,
@@ -427,6 +447,13 @@ wait_for_enter(struct rp_live_clock *clock)
 }
 
 static void
+print_lateness(const struct rp_summary *sum)
+{
+	printf("lateness: median %" PRId64 " us, p99 %" PRId64 " us, max %" PRId64 " us; drift %" PRId64
+	       " us\n", sum->median_us, sum->p99_us, sum->max_us, sum->drift_us);
+}
+
+static void
 print_summary(const struct rp_schedule *s, const struct rp_stats *st, const struct rp_summary *sum, bool dry)
 {
 	printf("%s %zu frame%s in %" PRIu32 " loop%s (%zu release/preparation frames)",
@@ -437,8 +464,7 @@ print_summary(const struct rp_schedule *s, const struct rp_stats *st, const stru
 	putchar('\n');
 	/* A dry run meets every deadline by construction: no lateness to tell. */
 	if (!dry)
-		printf("lateness: median %" PRId64 " us, p99 %" PRId64 " us, max %" PRId64
-		       " us; drift %" PRId64 " us\n", sum->median_us, sum->p99_us, sum->max_us, sum->drift_us);
+		print_lateness(sum);
 }
 
 /* --report: opened before the replay, so a refused path costs nothing. */
@@ -534,10 +560,12 @@ attach_verify(struct live *l)
 	return 0;
 }
 
+/* The live clock (its loop serves everything), and the priority to keep
+ * its deadlines. */
 static int
-live_setup(struct live *l, const struct replay_args *a)
+start_clock(const struct replay_args *a, struct rp_live_clock **out)
 {
-	int rc = rp_live_clock_new(a->spin_max_us, &l->clock);
+	int rc = rp_live_clock_new(a->spin_max_us, out);
 
 	if (rc < 0) {
 		tt_error("cannot set up the event loop: %s", strerror(-rc));
@@ -545,6 +573,16 @@ live_setup(struct live *l, const struct replay_args *a)
 	}
 	if (!a->no_realtime)
 		become_realtime();
+	return 0;
+}
+
+static int
+live_setup(struct live *l, const struct replay_args *a)
+{
+	int rc = start_clock(a, &l->clock);
+
+	if (rc < 0)
+		return rc;
 	if ((rc = create_all(l->s, a, &l->devs)) < 0)
 		return rc;
 	if (a->verify && (rc = attach_verify(l)) < 0)
@@ -616,6 +654,257 @@ run_live(const struct rp_schedule *s, const struct replay_args *a, struct tt_out
 	return status;
 }
 
+/* ------------------------------------------------------------------ */
+/* --hid: the HID devices through uhid, their reports at their deadlines. */
+
+static void
+print_hex(FILE *out, const uint8_t *data, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		fprintf(out, "%s%02x", i ? " " : "", data[i]);
+}
+
+struct hid_dry {
+	const struct rp_hid_schedule *s;
+	int64_t now;
+};
+
+static int
+hid_dry_write(void *data, uint32_t dev, const uint8_t *bytes, size_t len, int64_t tag)
+{
+	struct hid_dry *d = data;
+	char tbuf[32];
+
+	printf("%s hid %" PRIu32 " ", tt_format_time(tbuf, sizeof(tbuf), d->now),
+	       d->s->devices[dev].dev->id);
+	if (tag >= 0 && d->s->nreports)
+		printf("line %zu: ", d->s->reports[(size_t)tag % d->s->nreports].line);
+	else
+		printf("lift: ");
+	print_hex(stdout, bytes, len);
+	putchar('\n');
+	return 0;
+}
+
+static void
+print_hid_summary(const struct rp_stats *st, const struct rp_summary *sum, bool dry)
+{
+	printf("%s %zu HID report%s in %" PRIu32 " loop%s (%zu lift report%s)\n",
+	       dry ? "would replay" : "replayed", st->frames_written, st->frames_written == 1 ? "" : "s",
+	       st->loops_done, st->loops_done == 1 ? "" : "s", st->extra_frames,
+	       st->extra_frames == 1 ? "" : "s");
+	if (!dry)
+		print_lateness(sum);
+}
+
+static int
+run_hid_dry(const struct rp_hid_schedule *s, const struct replay_args *a)
+{
+	struct hid_dry d = { .s = s };
+	struct rp_clock clock = { dry_now, dry_wait, &d };
+	struct rp_hid_sink sink = { hid_dry_write, &d };
+	struct rp_options o = a->o;
+	struct rp_stats st = { 0 };
+	struct rp_summary sum;
+	int rc;
+
+	if (o.loops == 0) {
+		tt_info("--dry-run --loop 0 prints one loop");
+		o.loops = 1;
+	}
+	rc = rp_hid_play(s, &o, o.start_delay_us, &clock, &sink, &st);
+	rp_stats_summary(&st, &sum);
+	print_hid_summary(&st, &sum, true);
+	rp_stats_release(&st);
+	return rc < 0 ? TT_EXIT_TROUBLE : TT_EXIT_OK;
+}
+
+/* What a live HID replay holds, released in one place (hid_live_release). */
+struct hid_live {
+	const struct rp_hid_schedule *s;
+	struct rp_live_clock *clock;
+	struct rp_uhid **devs;
+	struct rp_hid_verify *verify;
+	bool lifting;
+};
+
+static void
+hid_destroy_all(struct hid_live *l)
+{
+	for (size_t i = 0; l->devs && i < l->s->ndevices; i++)
+		rp_uhid_destroy(l->devs[i]);
+	free(l->devs);
+	l->devs = NULL;
+}
+
+static void
+hid_live_release(struct hid_live *l)
+{
+	rp_hid_verify_free(l->verify);
+	l->verify = NULL;
+	hid_destroy_all(l);
+	rp_live_clock_free(l->clock);
+}
+
+static int
+hid_live_write(void *data, uint32_t dev, const uint8_t *bytes, size_t len, int64_t tag)
+{
+	struct hid_live *l = data;
+
+	if (tag < 0 && !l->lifting) {
+		l->lifting = true;
+		rp_hid_verify_lifting(l->verify, rp_live_clock_loop(l->clock));
+	}
+	return rp_uhid_input(l->devs[dev], bytes, len);
+}
+
+static void
+print_hid_device(const struct tt_hid_device *d, const struct rp_uhid *u)
+{
+	printf("HID device %" PRIu32 " \"%s\": %s, driver %s", d->id, d->name,
+	       rp_uhid_hidraw(u) ? rp_uhid_hidraw(u) : "no hidraw", rp_uhid_driver(u));
+	for (size_t i = 0; i < rp_uhid_nnodes(u); i++)
+		printf("%s%s \"%s\"", i ? ", " : ": ", rp_uhid_node(u, i), rp_uhid_node_name(u, i));
+	putchar('\n');
+}
+
+/* Every device created first: their drivers bind in parallel. */
+static int
+hid_create_all(struct hid_live *l, const struct replay_args *a)
+{
+	struct tt_loop *loop = rp_live_clock_loop(l->clock);
+	char why[512];
+
+	l->devs = tt_zalloc(l->s->ndevices * sizeof(*l->devs));
+	for (size_t i = 0; i < l->s->ndevices; i++) {
+		const struct tt_hid_device *d = l->s->devices[i].dev;
+		int rc = rp_uhid_create(d, (uint32_t)i, loop, &l->devs[i], why, sizeof(why));
+		if (rc < 0) {
+			tt_error("HID device %" PRIu32 " \"%s\": %s", d->id, d->name, why);
+			return rc;
+		}
+	}
+	for (size_t i = 0; i < l->s->ndevices; i++) {
+		const struct tt_hid_device *d = l->s->devices[i].dev;
+		int rc = rp_uhid_wait_bound(l->devs[i], loop, NODE_TIMEOUT_MS, why, sizeof(why));
+		if (rc < 0) {
+			tt_error("HID device %" PRIu32 " \"%s\": %s", d->id, d->name, why);
+			return rc;
+		}
+		if (!a->quiet)
+			print_hid_device(d, l->devs[i]);
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* --verify: a reader on every evdev device made of a HID device the
+ * recording has evdev frames of. */
+static int
+hid_attach_verify(struct hid_live *l)
+{
+	l->verify = rp_hid_verify_new(l->s);
+	for (size_t i = 0; i < l->s->ndevices; i++) {
+		for (size_t k = 0; k < rp_uhid_nnodes(l->devs[i]); k++) {
+			const char *node = rp_uhid_node(l->devs[i], k);
+			int rc = rp_hid_verify_attach(l->verify, (uint32_t)i, node,
+						      rp_uhid_node_name(l->devs[i], k),
+						      rp_live_clock_loop(l->clock));
+			if (rc < 0) {
+				tt_error("--verify: cannot read %s back: %s", node, strerror(-rc));
+				return rc;
+			}
+		}
+	}
+	if (!rp_hid_verify_any(l->verify))
+		tt_info("--verify: %s has no evdev frames of the evdev devices the driver made (a HID-only "
+			"recording, or other device names): nothing to compare", tt_reader_name(l->s->reader));
+	return 0;
+}
+
+static int
+hid_live_setup(struct hid_live *l, const struct replay_args *a)
+{
+	int rc = start_clock(a, &l->clock);
+
+	if (rc < 0)
+		return rc;
+	if ((rc = hid_create_all(l, a)) < 0)
+		return rc;
+	if (a->verify && (rc = hid_attach_verify(l)) < 0)
+		return rc;
+	if (a->wait_enter && (rc = wait_for_enter(l->clock)) < 0)
+		return rc;
+	return 0;
+}
+
+static int
+hid_live_play(struct hid_live *l, const struct replay_args *a, struct rp_stats *st)
+{
+	struct rp_clock clock = rp_live_clock_get(l->clock);
+	struct rp_hid_sink sink = { hid_live_write, l };
+	int rc = 1;
+
+	if (!rp_live_clock_stop_signal(l->clock))
+		rc = rp_hid_play(l->s, &a->o, clock.now(clock.data) + a->o.start_delay_us, &clock,
+				 &sink, st);
+	if (rc < 0)
+		tt_error("writing to /dev/uhid failed: %s (contacts were lifted)", strerror(-rc));
+	if (rp_hid_verify_any(l->verify))
+		rp_hid_verify_drain(l->verify, rp_live_clock_loop(l->clock), VERIFY_DRAIN_MS);
+	else
+		nanosleep(&(struct timespec){ .tv_nsec = RELEASE_SETTLE_MS * 1000000L }, NULL);
+	hid_destroy_all(l);
+	return rc < 0 ? TT_EXIT_TROUBLE : TT_EXIT_OK;
+}
+
+static int
+hid_live_conclude(struct hid_live *l, const struct rp_stats *st, int status)
+{
+	struct rp_summary sum;
+	int sig;
+
+	rp_stats_summary(st, &sum);
+	print_hid_summary(st, &sum, false);
+	if (rp_hid_verify_any(l->verify)) {
+		struct rp_hid_verify_result vres;
+		rp_hid_verify_compare(l->verify, stdout, 50, &vres);
+		rp_hid_verify_print(stdout, &vres);
+		if (vres.unexplained)
+			status = TT_EXIT_FAILURE;
+	}
+	sig = rp_live_clock_stop_signal(l->clock);
+	if (sig) {
+		tt_error("stopped by signal %d; contacts were lifted", sig);
+		return 128 + sig;
+	}
+	return status;
+}
+
+static int
+run_hid(struct replay_args *a)
+{
+	_cleanup_(rp_hid_schedule_freep) struct rp_hid_schedule *s = NULL;
+	_cleanup_(hid_live_release) struct hid_live l = { 0 };
+	struct rp_stats st = { 0 };
+	int rc = rp_hid_schedule_load(a->file, &a->o, stderr, &s);
+	int status;
+
+	if (rc < 0)
+		return rc == -EINVAL ? TT_EXIT_FAILURE : TT_EXIT_TROUBLE;
+	if (a->report_path)
+		return tt_usage_error("replay", "--report is not available with --hid yet");
+	if (a->dry_run)
+		return run_hid_dry(s, a);
+	l.s = s;
+	if (hid_live_setup(&l, a) < 0)
+		return TT_EXIT_TROUBLE;
+	status = hid_live_play(&l, a, &st);
+	status = hid_live_conclude(&l, &st, status);
+	rp_stats_release(&st);
+	return status;
+}
+
 int
 tt_cmd_replay(int argc, char **argv)
 {
@@ -629,6 +918,11 @@ tt_cmd_replay(int argc, char **argv)
 	if (rc != 0) {
 		free(a.o.device_ids);
 		return rc < 0 ? TT_EXIT_OK : rc;
+	}
+	if (a.hid) {
+		rc = run_hid(&a);
+		free(a.o.device_ids);
+		return rc;
 	}
 	rc = rp_schedule_load(a.file, &a.o, stderr, &s);
 	free(a.o.device_ids);

@@ -16,6 +16,9 @@ replay_core_sources = \
 touchtape_sources += \
 	$(replay_core_sources) \
 	replay/uinput-device.c replay/uinput-device.h \
+	replay/uhid-device.c replay/uhid-device.h \
+	replay/hid-player.c replay/hid-player.h \
+	replay/hid-verify.c replay/hid-verify.h \
 	replay/verify.c replay/verify.h \
 	replay/report.c replay/report.h \
 	replay/cmd-replay.c
@@ -49,3 +52,7 @@ EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/
 # the VM.
 TESTS += replay/tests/corpus-dry.sh replay/tests/real-vm.sh
 EXTRA_DIST += replay/tests/corpus-dry.sh replay/tests/real-vm.sh replay/tests/evkeys.py
+# replay --hid: the schedule, the lift and the refusals on the host
+# (--dry-run).
+TESTS += replay/tests/cli-hid.sh
+EXTRA_DIST += replay/tests/cli-hid.sh

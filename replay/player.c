@@ -15,8 +15,8 @@ rp_stats_release(struct rp_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
-static void
-note_lateness(struct rp_stats *st, int64_t deadline, int64_t late)
+void
+rp_stats_note(struct rp_stats *st, int64_t deadline, int64_t late)
 {
 	if (st->nlateness == st->cap) {
 		st->cap = st->cap ? st->cap * 2 : 1024;
@@ -140,7 +140,7 @@ play_loop(struct player *p, int64_t base)
 			return rc;
 		if ((rc = write_frame(p, f->dev, f->events, f->nevents, (int64_t)p->stats->nlateness)) < 0)
 			return rc;
-		note_lateness(p->stats, deadline, p->clock->now(p->clock->data) - deadline);
+		rp_stats_note(p->stats, deadline, p->clock->now(p->clock->data) - deadline);
 		p->stats->frames_written++;
 	}
 	return 0;

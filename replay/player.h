@@ -26,6 +26,8 @@ struct rp_stats {
 };
 
 void rp_stats_release(struct rp_stats *st);
+/* One recorded frame (or HID report) written @late_us after @deadline_us. */
+void rp_stats_note(struct rp_stats *st, int64_t deadline_us, int64_t late_us);
 
 struct rp_summary {
 	int64_t median_us;

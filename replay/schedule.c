@@ -266,30 +266,39 @@ cmp_frames(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* Deadlines from the recording's times: offset = (t - base - removed) /
- * speed, where removed is what --max-gap took out of the idle gaps so far,
- * itself a sum of differences of recorded times. */
+void
+rp_timebase_init(struct rp_timebase *tb, const struct rp_options *o, int64_t first_us)
+{
+	tb->base = o->from_us != INT64_MIN && o->from_us < first_us ? o->from_us : first_us;
+	tb->prev = tb->base;
+	tb->removed = 0;
+}
+
+/* offset = (t - base - removed) / speed, where removed is what --max-gap
+ * took out of the idle gaps so far, itself a sum of differences of
+ * recorded times: errors cannot accumulate. */
+int64_t
+rp_timebase_offset(struct rp_timebase *tb, const struct rp_options *o, int64_t t_us)
+{
+	int64_t gap = t_us - tb->prev;
+
+	if (o->max_gap_us >= 0 && gap > o->max_gap_us)
+		tb->removed += gap - o->max_gap_us;
+	tb->prev = t_us;
+	return llround((double)(t_us - tb->base - tb->removed) / o->speed);
+}
+
 static void
 compute_offsets(struct rp_schedule *s, const struct rp_options *o)
 {
-	int64_t base, prev, removed = 0;
+	struct rp_timebase tb;
 
 	if (!s->nframes)
 		return;
 	qsort(s->frames, s->nframes, sizeof(*s->frames), cmp_frames);
-	base = o->from_us != INT64_MIN ? o->from_us : s->frames[0].time_us;
-	if (base > s->frames[0].time_us)
-		base = s->frames[0].time_us;
-	prev = base;
-	for (size_t i = 0; i < s->nframes; i++) {
-		struct rp_frame *f = &s->frames[i];
-		int64_t gap = f->time_us - prev;
-
-		if (o->max_gap_us >= 0 && gap > o->max_gap_us)
-			removed += gap - o->max_gap_us;
-		prev = f->time_us;
-		f->offset_us = llround((double)(f->time_us - base - removed) / o->speed);
-	}
+	rp_timebase_init(&tb, o, s->frames[0].time_us);
+	for (size_t i = 0; i < s->nframes; i++)
+		s->frames[i].offset_us = rp_timebase_offset(&tb, o, s->frames[i].time_us);
 	s->span_us = s->frames[s->nframes - 1].offset_us;
 }
 

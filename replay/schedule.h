@@ -36,6 +36,17 @@ struct rp_options {
 
 void rp_options_init(struct rp_options *o);
 
+/* The deadlines of a recording's records (evdev frames, HID reports),
+ * from their recorded times: init with the first time, then the offset
+ * from the start of a loop of each time, in ascending order. */
+struct rp_timebase {
+	int64_t base;
+	int64_t prev;
+	int64_t removed;	/* what --max-gap took out so far */
+};
+void rp_timebase_init(struct rp_timebase *tb, const struct rp_options *o, int64_t first_us);
+int64_t rp_timebase_offset(struct rp_timebase *tb, const struct rp_options *o, int64_t t_us);
+
 struct rp_frame {
 	int64_t time_us;	/* in the recording */
 	int64_t offset_us;	/* deadline, from the start of a loop */

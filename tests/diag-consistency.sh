@@ -1,7 +1,8 @@
 #!/bin/sh
 # analyze, inspect --summary and validate give one set of answers on every
 # sample, every hand-made anomaly timeline and every corpus recording
-# (evemu with and without its description, libinput record YAML): see
+# (evemu with and without its description, libinput record YAML,
+# hid-recorder): see
 # diag-consistency.py for what is compared.
 . "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
@@ -12,7 +13,8 @@ for f in "$samples"/*.jsonl "$abs_top_srcdir"/tests/data/analyze/*.jsonl; do
 	printf '%s\n' "$f" >>"$tmp/list"
 done
 if [ -n "$corpus" ] && [ -d "$corpus/evemu" ]; then
-	for f in "$corpus"/evemu/* "$corpus"/libinput-record/*; do
+	for f in "$corpus"/evemu/* "$corpus"/libinput-record/* "$corpus"/hid-recorder/*.hid \
+		"$corpus"/hid-recorder/*.txt; do
 		printf '%s\n' "$f" >>"$tmp/list"
 	done
 	# Events-only evemu files once more, with their description.

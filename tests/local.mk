@@ -7,7 +7,8 @@ tt_unit_tests = \
 	tests/test-checker \
 	tests/test-fastpath \
 	tests/test-linebuf \
-	tests/test-json-emit
+	tests/test-json-emit \
+	tests/test-li-records
 
 tests_common_sources = tests/test-common.c tests/test-common.h
 
@@ -18,6 +19,7 @@ tests_test_checker_SOURCES = tests/test-checker.c $(tests_common_sources)
 tests_test_fastpath_SOURCES = tests/test-fastpath.c $(tests_common_sources)
 tests_test_linebuf_SOURCES = tests/test-linebuf.c $(tests_common_sources)
 tests_test_json_emit_SOURCES = tests/test-json-emit.c $(tests_common_sources)
+tests_test_li_records_SOURCES = tests/test-li-records.c $(tests_common_sources)
 
 check_PROGRAMS += $(tt_unit_tests)
 TESTS += $(tt_unit_tests)
@@ -29,6 +31,7 @@ tests_test_checker_LDADD = $(tt_test_ldadd)
 tests_test_fastpath_LDADD = $(tt_test_ldadd)
 tests_test_linebuf_LDADD = $(tt_test_ldadd)
 tests_test_json_emit_LDADD = $(tt_test_ldadd)
+tests_test_li_records_LDADD = $(tt_test_ldadd)
 
 if HAVE_SANITIZERS
 check_LTLIBRARIES = libtouchtape-san.la

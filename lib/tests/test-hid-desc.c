@@ -171,6 +171,8 @@ check_all_reports(const struct recording *r, const struct tt_hid_desc *d, uint8_
 		check_int_eq(tt_hid_decode(d, r->reports[i], r->lens[i], &out), 0);
 		check(out.declared && out.report_id == id);
 		check(!out.short_report);
+		/* hidraw hands out exactly the declared size. */
+		check_int_eq(r->lens[i], 1 + (tt_hid_desc_report(d, TT_HID_INPUT, id)->bits + 7) / 8);
 		for (uint32_t c = 0; c < out.ncontacts; c++) {
 			const struct tt_hid_contact *t = &out.contacts[c];
 			if (!t->tip)
@@ -186,6 +188,35 @@ check_all_reports(const struct recording *r, const struct tt_hid_desc *d, uint8_
 			many++;
 	}
 	return many;
+}
+
+/* What tt_hid_report_fields() hands out, in order. */
+struct values {
+	size_t n;
+	uint32_t usage[64];
+	int32_t value[64];
+};
+
+static bool
+collect(void *data, const struct tt_hid_field *f, uint32_t usage, int32_t value)
+{
+	struct values *v = data;
+
+	(void)f;
+	if (v->n < ARRAY_LENGTH(v->usage)) {
+		v->usage[v->n] = usage;
+		v->value[v->n++] = value;
+	}
+	return true;
+}
+
+static struct values
+values_of(const struct tt_hid_desc *d, const uint8_t *report, size_t len)
+{
+	struct values v = { 0 };
+
+	check_int_eq(tt_hid_report_fields(d, report, len, collect, &v), 0);
+	return v;
 }
 
 /* ---- every corpus descriptor ---- */
@@ -309,6 +340,25 @@ test_corpus_ilitek(void)
 		check(!out.contacts[i].tip);
 	check_int_eq(out.contacts[1].contact_id, 9);
 	check(out.has_contact_count && out.contact_count == 1);
+
+	/* A lift report: every Tip Switch of the first report off, the rest
+	 * (IDs, positions) kept. */
+	uint8_t lift[128];
+	check(r->lens[0] <= sizeof(lift));
+	memcpy(lift, r->reports[0], r->lens[0]);
+	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x42), 0), 10);
+	check_int_eq(tt_hid_decode(d, lift, r->lens[0], &out), 0);
+	for (uint32_t i = 0; i < out.ncontacts; i++)
+		check(out.contacts[i].has_tip && !out.contacts[i].tip);
+	check(out.contacts[0].x == 2004 && out.contacts[0].y == 43 && out.contacts[0].contact_id == 0);
+	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x54), 0), 1);
+	check_int_eq(tt_hid_decode(d, lift, r->lens[0], &out), 0);
+	check(out.has_contact_count && out.contact_count == 0);
+	/* Only what fits is written; nothing of an undeclared report. */
+	check_int_eq(tt_hid_report_set(d, lift, 10, DIG(0x42), 1), 0);	/* the first tip is bit 72 */
+	check_int_eq(tt_hid_report_set(d, lift, 11, DIG(0x42), 1), 1);
+	lift[0] = 0x42;
+	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x42), 0), -ENOENT);
 	check_int_eq(check_all_reports(r, d, 1, 1), 587);
 }
 
@@ -343,6 +393,223 @@ test_corpus_synaptics(void)
 		check(out.contacts[1].contact_id != out.contacts[2].contact_id);
 		break;
 	}
+}
+
+/* The corpus has pen descriptors but no pen reports (the PenPartner's
+ * are vendor-defined): these reports are built from the descriptors'
+ * layouts, as their hid-decode comments spell them out. */
+static void
+test_corpus_pens(void)
+{
+	struct tt_hid_decoded out;
+
+	/* Acer's USI pen, report 7: In Range, Tip, Barrel, Invert, Eraser,
+	 * X, Y, Tip Pressure, ..., a 64-bit Transducer Serial Number. */
+	_cleanup_(recording_freep) struct recording *acer = NULL;
+	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *d = load_parsed("acer-usi-touchscreen-pen-rdesc.hid", &acer);
+	if (!d)
+		return;
+	check(tt_hid_desc_is_touch(d));
+	check_int_eq(d->application, DIG(0x04));
+	const uint8_t usi[] = { 0x07, 0x03, 0x34, 0x12, 0x78, 0x06, 0x00, 0x08, 0x64, 0x01, 0x00,
+				0x00, 0x01, 0xef, 0xbe, 0xad, 0xde, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 };
+	check_int_eq(tt_hid_decode(d, usi, sizeof(usi), &out), 0);
+	check(out.declared && !out.short_report && out.pen.present && out.ncontacts == 0);
+	check(out.pen.in_range && out.pen.tip && !out.pen.barrel && !out.pen.invert && !out.pen.eraser);
+	check_int_eq(out.pen.x, 0x1234);
+	check_int_eq(out.pen.y, 0x0678);
+	check_int_eq(out.pen.pressure, 0x0800);
+	const struct tt_hid_field *sn = field_in(d, TT_HID_INPUT, 7, DIG(0x5b));
+	check(sn && sn->bit_size == 64);
+	/* Its touch screen, report 1: five fingers. */
+	const uint8_t touch[42] = { 0x01 };
+	check_int_eq(tt_hid_decode(d, touch, sizeof(touch), &out), 0);
+	check(!out.pen.present);
+	check_int_eq(out.ncontacts, 5);
+	uint8_t ids[256];
+	check_int_eq(tt_hid_desc_feature_ids(d, ids, sizeof(ids)), 12);	/* 6, 10, 68, 97..105 */
+	check(ids[0] == 6 && ids[1] == 10 && ids[2] == 68 && ids[3] == 97 && ids[11] == 105);
+
+	/* Huion Inspiroy 2 S, report 10: Tip, Barrel, Eraser, Invert over six
+	 * bits (the last two are no Inverts), In Range, X, Y, Tip Pressure,
+	 * X and Y Tilt. */
+	_cleanup_(recording_freep) struct recording *huion = NULL;
+	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *h = load_parsed("huion-inspiroy2s-256c-0066-pen.hid", &huion);
+	if (!h)
+		return;
+	check_int_eq(h->application, DIG(0x02));
+	const uint8_t hr[] = { 0x0a, 0x51, 0x34, 0x12, 0x67, 0x05, 0xff, 0x0f, 0xfb, 0x07 };
+	check_int_eq(tt_hid_decode(h, hr, sizeof(hr), &out), 0);
+	check(out.declared && !out.short_report && out.pen.present);
+	check(out.pen.tip && out.pen.in_range && !out.pen.invert && !out.pen.barrel && !out.pen.eraser);
+	check_int_eq(out.pen.x, 0x1234);
+	check_int_eq(out.pen.y, 0x0567);
+	check_int_eq(out.pen.pressure, 0x0fff);
+	const struct tt_hid_field *tilt = field_in(h, TT_HID_INPUT, 10, DIG(0x3d));
+	check(tilt && tilt->logical_min == -127);
+	struct values v = values_of(h, hr, sizeof(hr));
+	check(v.n > 0 && v.usage[v.n - 2] == DIG(0x3d) && v.value[v.n - 2] == -5);
+	check(v.usage[v.n - 1] == DIG(0x3e) && v.value[v.n - 1] == 7);
+}
+
+/* ---- hid-tools' multitouch descriptors ---- */
+
+/* The top-level collection of field @f's collection, or NULL. */
+static const struct tt_hid_collection *
+application_of(const struct tt_hid_desc *d, const struct tt_hid_field *f)
+{
+	uint32_t c = f->collection;
+
+	if (c == UINT32_MAX)
+		return NULL;
+	while (d->collections[c].parent != UINT32_MAX)
+		c = d->collections[c].parent;
+	return &d->collections[c];
+}
+
+static void
+set_bits(uint8_t *buf, uint32_t off, uint32_t size, uint32_t value)
+{
+	for (uint32_t i = 0; i < size && i < 32; i++) {
+		uint32_t bit = off + i;
+		if (value & (1u << i))
+			buf[bit / 8] |= (uint8_t)(1u << (bit % 8));
+	}
+}
+
+/* The value of the @k-th occurrence (from 1) of a contact usage, kept
+ * within the field's logical range. */
+static int32_t
+nth_value(const struct tt_hid_field *f, uint32_t usage, uint32_t k)
+{
+	int64_t range = (int64_t)f->logical_max - f->logical_min + 1;
+	uint32_t step = usage == DIG(0x51) ? 1 : usage == GD(0x31) ? 11 : 7;
+
+	if (usage == DIG(0x42))
+		return 1;
+	return (int32_t)(f->logical_min + (int64_t)(k * step) % (range > 0 ? range : 1));
+}
+
+/* Builds input report @id of @d with every touch application's contact
+ * usages numbered in order (the k-th Contact Id is k, the k-th X is 7k,
+ * ...), decodes it and checks the k-th contact has the k-th values: the
+ * contacts are split where hid-multitouch splits them. Returns how many
+ * contacts the report carries. */
+static uint32_t
+check_numbered_contacts(const struct tt_hid_desc *d, uint8_t id, const char *name)
+{
+	static const uint32_t usages[] = { DIG(0x51), DIG(0x42), GD(0x30), GD(0x31) };
+	uint32_t seen[ARRAY_LENGTH(usages)] = { 0 };
+	int32_t want[ARRAY_LENGTH(usages)][TT_HID_MAX_CONTACTS];
+	const struct tt_hid_report_info *r = tt_hid_desc_report(d, TT_HID_INPUT, id);
+	uint8_t buf[TT_HID_MAX_REPORT_BYTES + 1] = { id };
+	size_t off = d->numbered ? 8 : 0;
+
+	for (size_t i = 0; i < d->nfields; i++) {
+		const struct tt_hid_field *f = &d->fields[i];
+		const struct tt_hid_collection *app = application_of(d, f);
+		if (f->kind != TT_HID_INPUT || f->report_id != id || (f->flags & 0x3) != 0x2 || !app ||
+		    (app->usage != DIG(0x04) && app->usage != DIG(0x05)))
+			continue;
+		for (uint32_t v = 0; v < f->count && v < f->nusages; v++) {
+			for (size_t u = 0; u < ARRAY_LENGTH(usages); u++) {
+				if (f->usages[v] != usages[u] || seen[u] == TT_HID_MAX_CONTACTS)
+					continue;
+				int32_t value = nth_value(f, usages[u], seen[u] + 1);
+				want[u][seen[u]++] = value;
+				set_bits(buf, (uint32_t)off + f->bit_offset + v * f->bit_size, f->bit_size,
+					 (uint32_t)value);
+			}
+		}
+	}
+	if (seen[0] == 0)
+		return 0;
+
+	struct tt_hid_decoded out;
+	check_int_eq(tt_hid_decode(d, buf, off / 8 + (r->bits + 7) / 8, &out), 0);
+	check(!out.short_report);
+	check_int_eq(out.ncontacts, seen[0]);
+	if (out.ncontacts != seen[0])
+		fprintf(stderr, "  in %s, report %u\n", name, id);
+	for (uint32_t k = 0; k < out.ncontacts && k < seen[0]; k++) {
+		const struct tt_hid_contact *c = &out.contacts[k];
+		check(c->has_id && c->contact_id == want[0][k]);
+		check(k >= seen[1] || (c->has_tip && c->tip));
+		check(k >= seen[2] || (c->has_x && c->x == want[2][k]));
+		check(k >= seen[3] || (c->has_y && c->y == want[3][k]));
+	}
+	return seen[0];
+}
+
+/* "0/16=62 2/17=3": each report's size, from hid-tools, against ours. */
+static void
+check_sizes(const struct tt_hid_desc *d, const char *sizes, const char *name)
+{
+	size_t n = 0;
+
+	for (const char *s = sizes; *s;) {
+		unsigned kind, id, size;
+		int used;
+		if (sscanf(s, "%u/%u=%u%n", &kind, &id, &size, &used) != 3)
+			break;
+		s += used;
+		while (*s == ' ')
+			s++;
+		n++;
+		const struct tt_hid_report_info *r = tt_hid_desc_report(d, (enum tt_hid_report_kind)kind, (uint8_t)id);
+		check(r != NULL);
+		if (!r)
+			continue;
+		if ((d->numbered ? 1u : 0u) + (r->bits + 7) / 8 != size)
+			fprintf(stderr, "  %s: report %u/%u is %u bits, hid-tools says %u bytes\n",
+				name, kind, id, r->bits, size);
+		check_int_eq((d->numbered ? 1u : 0u) + (r->bits + 7) / 8, size);
+	}
+	check_int_eq(n, d->nreports);
+}
+
+/* Every descriptor of lib/tests/data/hid-tools-multitouch.hid parses, has
+ * the report sizes hid-tools computes, and decodes its contacts. */
+static void
+test_hid_tools_multitouch(void)
+{
+	char path[4096];
+	int devices = 0;
+	uint32_t contacts = 0;
+
+	snprintf(path, sizeof(path), "%s/lib/tests/data/hid-tools-multitouch.hid", tt_test_srcdir());
+	_cleanup_free_ char *text = tt_test_slurp(path, NULL);
+	check(text != NULL);
+	if (!text)
+		return;
+	static uint8_t desc[16384];
+	const char *name = "?";
+	long len = -1;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strncmp(line, "N: ", 3) == 0) {
+			name = line + 3;
+		} else if (strncmp(line, "R: ", 3) == 0) {
+			len = parse_hex(line + 3, desc, sizeof(desc));
+			check(len > 0);
+		} else if (strncmp(line, "S: ", 3) == 0 && len > 0) {
+			_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *d = parse_ok(desc, (size_t)len);
+			if (!d) {
+				fprintf(stderr, "  in %s\n", name);
+				continue;
+			}
+			devices++;
+			check(tt_hid_desc_is_touch(d));
+			check_sizes(d, line + 3, name);
+			for (size_t i = 0; i < d->nreports; i++) {
+				if (d->reports[i].kind == TT_HID_INPUT)
+					contacts += check_numbered_contacts(d, d->reports[i].id, name);
+			}
+			len = -1;
+		}
+	}
+	check_int_eq(devices, 93);
+	check(contacts > 300);
+	fprintf(stderr, "  %d devices, %u contacts\n", devices, contacts);
 }
 
 /* ---- hand-built descriptors ---- */
@@ -396,6 +663,191 @@ test_short_report(void)
 	check_int_eq(tt_hid_decode(d, other, sizeof(other), &out), 0);
 	check(!out.declared && out.report_id == 7 && out.ncontacts == 0);
 	check_int_eq(tt_hid_report_fields(d, other, sizeof(other), NULL, NULL), -ENOENT);
+}
+
+#define PARSE(name, ...)							\
+	static const uint8_t name##_bytes[] = { __VA_ARGS__ };			\
+	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *name = parse_ok(name##_bytes, sizeof(name##_bytes)); \
+	if (!name)								\
+		return
+
+/* Logical ranges: signed when the minimum is negative, else unsigned. */
+static void
+test_signed_ranges(void)
+{
+	PARSE(rel, 0x05, 0x01, 0x09, 0x30, 0x09, 0x31, 0x15, 0x81, 0x25, 0x7f,
+	      0x75, 0x08, 0x95, 0x02, 0x81, 0x06,
+	      0x09, 0x38, 0x15, 0x00, 0x25, 0xff, 0x95, 0x01, 0x81, 0x02,
+	      0x09, 0x32, 0x16, 0x00, 0x80, 0x26, 0xff, 0x7f, 0x75, 0x10, 0x81, 0x02);
+	check(!rel->numbered);
+	check_int_eq(rel->nfields, 3);
+	check_int_eq(rel->fields[0].logical_min, -127);
+	check_int_eq(rel->fields[0].logical_max, 127);
+	check_int_eq(rel->fields[0].flags, 0x06);
+	check_int_eq(rel->fields[1].logical_max, 255);	/* 0xff after a minimum of 0 */
+	check_int_eq(rel->fields[2].logical_min, -32768);
+	check_int_eq(rel->fields[2].logical_max, 32767);
+	check_int_eq(rel->fields[2].bit_offset, 24);
+
+	const uint8_t report[] = { 0xff, 0x05, 0xf0, 0x00, 0x80 };
+	struct values v = values_of(rel, report, sizeof(report));
+	check_int_eq(v.n, 4);
+	check_int_eq(v.usage[0], GD(0x30));
+	check_int_eq(v.value[0], -1);
+	check_int_eq(v.value[1], 5);
+	check_int_eq(v.usage[2], GD(0x38));
+	check_int_eq(v.value[2], 240);			/* unsigned field */
+	check_int_eq(v.value[3], -32768);
+}
+
+/* Usage pages: a short usage takes the page in force, even one given
+ * after it but before the main item (hid-core's rule); a 4-byte usage
+ * carries its own; Push/Pop keep the globals; long items and reserved
+ * item types are skipped. */
+static void
+test_usage_pages(void)
+{
+	PARSE(d, 0xfe, 0x02, 0x10, 0xb4, 0xb4,	/* a long item (of two Pops), skipped */
+	      0x0c,				/* a reserved item type, ignored */
+	      0x09, 0x30, 0x05, 0x01, 0x75, 0x08, 0x95, 0x01, 0x15, 0x00, 0x25, 0x01, 0x81, 0x02,
+	      0x05, 0x0d, 0x09, 0x42, 0x05, 0x01, 0x09, 0x31, 0x95, 0x02, 0x81, 0x02,
+	      0x0b, 0x56, 0x00, 0x0d, 0x00, 0x95, 0x01, 0x81, 0x02,
+	      0xa4, 0x75, 0x10, 0x25, 0x7f, 0x55, 0x0e, 0x65, 0x11, 0xb4,
+	      0x09, 0x33, 0x81, 0x02,
+	      0x55, 0xfe, 0x09, 0x34, 0x81, 0x02);
+	check_int_eq(d->nfields, 5);
+	check_int_eq(d->fields[0].usages[0], GD(0x30));	/* page after usage */
+	check_int_eq(d->fields[1].nusages, 2);
+	check_int_eq(d->fields[1].usages[0], DIG(0x42));	/* earlier page kept */
+	check_int_eq(d->fields[1].usages[1], GD(0x31));
+	check_int_eq(d->fields[2].usages[0], DIG(0x56));	/* extended usage */
+	check_int_eq(d->fields[3].bit_size, 8);		/* popped */
+	check_int_eq(d->fields[3].logical_max, 1);
+	check_int_eq(d->fields[3].unit_exponent, 0);
+	check_int_eq(d->fields[3].unit, 0);
+	check_int_eq(d->fields[4].unit_exponent, -2);	/* a whole signed byte */
+}
+
+/* Usage Minimum/Maximum in either order, delimiters, arrays. */
+static void
+test_usage_lists(void)
+{
+	PARSE(d, 0x05, 0x09, 0x29, 0x03, 0x19, 0x01, 0x15, 0x00, 0x25, 0x01,
+	      0x75, 0x01, 0x95, 0x03, 0x81, 0x02, 0x95, 0x05, 0x81, 0x01,
+	      0x05, 0x01, 0xa9, 0x01, 0x09, 0x30, 0xa9, 0x00, 0xa9, 0x01, 0x09, 0x31, 0xa9, 0x00,
+	      0x75, 0x08, 0x95, 0x01, 0x81, 0x02,
+	      0x05, 0x07, 0x19, 0x00, 0x29, 0x65, 0x25, 0x65, 0x95, 0x02, 0x81, 0x00);
+	check_int_eq(d->nfields, 4);
+	check_int_eq(d->fields[0].nusages, 3);
+	check_int_eq(d->fields[0].usages[2], TT_HID_USAGE(TT_HID_UP_BUTTON, 3));
+	check_int_eq(d->fields[1].nusages, 0);			/* constant padding */
+	check_int_eq(d->fields[2].nusages, 1);			/* the second set is an alternative */
+	check_int_eq(d->fields[2].usages[0], GD(0x30));
+	check_int_eq(d->fields[3].nusages, 0x66);		/* array: one per index */
+
+	const uint8_t report[] = { 0x05, 0x7f, 0x04, 0x70 };
+	struct values v = values_of(d, report, sizeof(report));
+	check_int_eq(v.n, 3 + 5 + 1 + 1);			/* 0x70 selects nothing */
+	check_int_eq(v.value[0], 1);
+	check_int_eq(v.value[1], 0);
+	check_int_eq(v.value[2], 1);
+	check_int_eq(v.usage[3], 0);				/* padding */
+	check_int_eq(v.usage[8], GD(0x30));
+	check_int_eq(v.value[8], 0x7f);
+	check_int_eq(v.usage[9], TT_HID_USAGE(0x07, 0x04));
+	check_int_eq(v.value[9], 1);
+
+	struct tt_hid_decoded out;
+	check_int_eq(tt_hid_decode(d, report, sizeof(report), &out), 0);
+	check_int_eq(out.buttons, 0x5);
+}
+
+/* A 32-bit value at an odd bit offset, and a value past a variable
+ * field's usages: the walk repeats the last usage, the decoder does not. */
+static void
+test_wide_values(void)
+{
+	PARSE(d, 0x05, 0x0d, 0x09, 0x04, 0xa1, 0x01, 0x75, 0x03, 0x95, 0x01, 0x81, 0x03,
+	      0x09, 0x56, 0x15, 0x00, 0x27, 0xff, 0xff, 0xff, 0x7f, 0x75, 0x20, 0x81, 0x02,
+	      0x09, 0x22, 0xa1, 0x02, 0x09, 0x42, 0x25, 0x01, 0x75, 0x01, 0x95, 0x05, 0x81, 0x02,
+	      0xc0, 0xc0);
+	/* 0x12345678 << 3, then the tip and four more bits set. */
+	const uint8_t report[] = { 0xc0, 0xb3, 0xa2, 0x91, 0xf8 };
+	struct tt_hid_decoded out;
+	check_int_eq(tt_hid_decode(d, report, sizeof(report), &out), 0);
+	check(out.declared && !out.short_report);
+	check(out.has_scan_time && out.scan_time == 0x12345678);
+	check_int_eq(out.ncontacts, 1);
+	check(out.contacts[0].tip);
+	/* The four bits past the one Tip Switch usage are no more tips. */
+	const uint8_t up[] = { 0xc0, 0xb3, 0xa2, 0x91, 0xf0 };
+	check_int_eq(tt_hid_decode(d, up, sizeof(up), &out), 0);
+	check(out.contacts[0].has_tip && !out.contacts[0].tip);
+	struct values v = values_of(d, report, sizeof(report));
+	check_int_eq(v.n, 1 + 1 + 5);
+	check_int_eq(v.usage[6], DIG(0x42));
+	/* Report Size 64 (a USI pen's serial number): the low 32 bits. */
+	PARSE(serial, 0x05, 0x0d, 0x09, 0x5b, 0x75, 0x40, 0x95, 0x01, 0x81, 0x02);
+	const uint8_t sn[] = { 0x78, 0x56, 0x34, 0x12, 0xff, 0xff, 0xff, 0xff };
+	v = values_of(serial, sn, sizeof(sn));
+	check_int_eq(v.n, 1);
+	check_int_eq(v.value[0], 0x12345678);
+}
+
+/* A pen, and styli that hid-multitouch counts as fingers. */
+static void
+test_pen_and_styli(void)
+{
+	PARSE(pen, 0x05, 0x0d, 0x09, 0x02, 0xa1, 0x01, 0x85, 0x02, 0x09, 0x20, 0xa1, 0x00,
+	      0x09, 0x42, 0x09, 0x44, 0x09, 0x45, 0x09, 0x3c, 0x09, 0x32, 0x15, 0x00, 0x25, 0x01,
+	      0x75, 0x01, 0x95, 0x05, 0x81, 0x02, 0x95, 0x03, 0x81, 0x03,
+	      0x05, 0x01, 0x09, 0x30, 0x09, 0x31, 0x26, 0xff, 0x7f, 0x75, 0x10, 0x95, 0x02, 0x81, 0x02,
+	      0x05, 0x0d, 0x09, 0x30, 0x26, 0xff, 0x0f, 0x95, 0x01, 0x81, 0x02, 0xc0, 0xc0);
+	check(tt_hid_desc_is_touch(pen));
+	check_int_eq(pen->application, DIG(0x02));
+	const uint8_t report[] = { 0x02, 0x13, 0x34, 0x12, 0x78, 0x56, 0xff, 0x0f };
+	struct tt_hid_decoded out;
+	check_int_eq(tt_hid_decode(pen, report, sizeof(report), &out), 0);
+	check(out.pen.present && out.ncontacts == 0);
+	check(out.pen.tip && out.pen.barrel && !out.pen.eraser && !out.pen.invert && out.pen.in_range);
+	check_int_eq(out.pen.x, 0x1234);
+	check_int_eq(out.pen.y, 0x5678);
+	check_int_eq(out.pen.pressure, 0x0fff);
+
+	/* A touch screen whose contacts are Stylus collections with a
+	 * Contact Identifier (as SMART boards have). */
+	PARSE(smart, 0x05, 0x0d, 0x09, 0x04, 0xa1, 0x01, 0x85, 0x05,
+	      0x09, 0x20, 0xa1, 0x00, 0x09, 0x42, 0x15, 0x00, 0x25, 0x01, 0x75, 0x01, 0x95, 0x01, 0x81, 0x02,
+	      0x95, 0x07, 0x81, 0x03, 0x09, 0x51, 0x25, 0x7f, 0x75, 0x08, 0x95, 0x01, 0x81, 0x02, 0xc0,
+	      0x09, 0x20, 0xa1, 0x00, 0x09, 0x42, 0x25, 0x01, 0x75, 0x01, 0x81, 0x02,
+	      0x95, 0x07, 0x81, 0x03, 0x09, 0x51, 0x25, 0x7f, 0x75, 0x08, 0x95, 0x01, 0x81, 0x02, 0xc0,
+	      0x09, 0x54, 0x81, 0x02, 0xc0);
+	const uint8_t two[] = { 0x05, 0x01, 0x03, 0x01, 0x04, 0x02 };
+	check_int_eq(tt_hid_decode(smart, two, sizeof(two), &out), 0);
+	check(!out.pen.present);
+	check_int_eq(out.ncontacts, 2);
+	check(out.contacts[0].tip && out.contacts[0].contact_id == 3);
+	check(out.contacts[1].tip && out.contacts[1].contact_id == 4);
+	check(out.has_contact_count && out.contact_count == 2);
+}
+
+/* Feature reports of an unnumbered descriptor are report 0. */
+static void
+test_unnumbered_features(void)
+{
+	PARSE(d, 0x05, 0x0d, 0x09, 0x0e, 0xa1, 0x01, 0x09, 0x52, 0x15, 0x00, 0x25, 0x0a,
+	      0x75, 0x08, 0x95, 0x01, 0xb1, 0x02, 0xc0);
+	uint8_t ids[4];
+	check(!tt_hid_desc_is_touch(d));
+	check_int_eq(tt_hid_desc_feature_ids(d, ids, ARRAY_LENGTH(ids)), 1);
+	check_int_eq(ids[0], 0);
+	const struct tt_hid_report_info *r = tt_hid_desc_report(d, TT_HID_FEATURE, 0);
+	check(r && r->bits == 8);
+	const uint8_t feature[] = { 0x03 };
+	struct values v = { 0 };
+	check_int_eq(tt_hid_report_fields_kind(d, TT_HID_FEATURE, feature, 1, collect, &v), 0);
+	check(v.n == 1 && v.usage[0] == DIG(0x52) && v.value[0] == 3);
+	check_int_eq(tt_hid_report_fields(d, feature, 1, collect, &v), -ENOENT);
 }
 
 struct bad {
@@ -514,6 +966,12 @@ test_usage_names(void)
 	check_str_eq(tt_hid_usage_name(TT_HID_USAGE(0xff00, 1), buf, sizeof(buf)), "0xff00/0x0001");
 	check_str_eq(tt_hid_usage_name(DIG(0xff), buf, sizeof(buf)), "Digitizers/0x00ff");
 	check_str_eq(tt_hid_usage_name(TT_HID_USAGE(0x0c, 0x238), buf, sizeof(buf)), "Consumer/0x0238");
+	/* hid-decode's spelling, as in hid-recorder files' comments. */
+	check_str_eq(tt_hid_usage_name(DIG(0x51), buf, sizeof(buf)), "Digitizers/Contact Id");
+	check_str_eq(tt_hid_usage_name(DIG(0x55), buf, sizeof(buf)), "Digitizers/Contact Max");
+	/* The longest number form still fits in 32 bytes. */
+	check_str_eq(tt_hid_usage_name(TT_HID_USAGE(0x06, 0xffff), buf, sizeof(buf)),
+		     "Generic Device Controls/0xffff");
 }
 
 int
@@ -523,7 +981,15 @@ main(void)
 	RUN(test_corpus_elan);
 	RUN(test_corpus_ilitek);
 	RUN(test_corpus_synaptics);
+	RUN(test_corpus_pens);
+	RUN(test_hid_tools_multitouch);
 	RUN(test_short_report);
+	RUN(test_signed_ranges);
+	RUN(test_usage_pages);
+	RUN(test_usage_lists);
+	RUN(test_wide_values);
+	RUN(test_pen_and_styli);
+	RUN(test_unnumbered_features);
 	RUN(test_malformed);
 	RUN(test_limits);
 	RUN(test_usage_names);

@@ -123,6 +123,8 @@ struct run {
 	int diags[TT_CHECK_COUNT];
 	char diag_text[4096];
 	size_t dlen;
+	char frames[2048];	/* report-to-frame links */
+	size_t flen;
 	struct tt_stats stats;
 };
 
@@ -188,6 +190,15 @@ kend(void *data, struct tt_ktouch *t)
 }
 
 static void
+hframe(void *data, const struct tt_hframe *l)
+{
+	struct run *r = data;
+
+	logf_(r->frames, sizeof(r->frames), &r->flen, "L%zu->L%zu %+" PRId64 "us\n", l->report_line,
+	      l->frame_line, l->frame_us - l->report_us);
+}
+
+static void
 on_diag(void *data, const struct tt_diag *d)
 {
 	struct run *r = data;
@@ -202,6 +213,7 @@ run_timeline(const struct timeline *tl, struct run *r)
 {
 	const struct tt_model_callbacks cb = {
 		.hid_begin = hbegin, .hid_update = hupdate, .hid_end = hend, .kernel_end = kend,
+		.hid_frame = hframe,
 	};
 	struct tt_reader *rd = NULL;
 	struct tt_record rec;
@@ -472,6 +484,18 @@ test_link(void)
 	check_int_eq(sh->links.p95_latency_us, 300);
 	check_int_eq(r.stats.hid_links.linked, 2);
 	check_int_eq(r.stats.hid_links.median_latency_us, -400);
+	/* Each report that completed a frame and the nearest frame it may
+	 * have produced; the contact at line 12 produced none, the frames at
+	 * lines 14, 15 and 20 came from no report. Reports and frames pair
+	 * by time alone: line 16's report and line 17's frame too. */
+	check_str_eq(r.frames,
+		     "L4->L5 +300us\n"
+		     "L6->L7 +200us\n"
+		     "L9->L8 -400us\n"
+		     "L11->L10 -300us\n"
+		     "L16->L17 +100us\n"
+		     "L18->L19 +100us\n");
+	check_int_eq(sh->links.frames, 6);
 }
 
 /* ---- validate's rules ---- */

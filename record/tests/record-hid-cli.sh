@@ -14,5 +14,6 @@ status=$?
 [[ $err == *"--hid records the HID devices behind evdev devices"* ]] ||
 	bad "--hid --xi without DEVICE: message '$err'"
 
-"$TOUCHTAPE" record --help | grep -q -- '--hid ' || bad "--help lacks --hid"
+help=$("$TOUCHTAPE" record --help)
+[[ $help == *"      --hid "* ]] || bad "--help lacks --hid"
 ((failures == 0))

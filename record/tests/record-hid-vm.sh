@@ -32,7 +32,7 @@ failures=0
 bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 ok() { printf 'ok: %s\n' "$*"; }
 
-modprobe uhid && modprobe hid-multitouch || fail "cannot load uhid and hid-multitouch"
+modprobe -a uhid hid-multitouch || fail "cannot load uhid and hid-multitouch"
 
 # The evdev node whose device name is exactly $1.
 node_named() {

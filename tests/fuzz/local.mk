@@ -2,6 +2,8 @@
 # harness for FUZZ_SECONDS (default 60); `make check` runs the short test.
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/fuzz-reader.c tests/fuzz/fuzz-short.sh \
 	tests/fuzz/seeds tests/fuzz/regressions
+# The HID descriptor parser and report decoder's harness and its seeds.
+EXTRA_DIST += tests/fuzz/fuzz-hid-desc.c tests/fuzz/seeds-hid
 TESTS += tests/fuzz/fuzz-short.sh
 tt_fuzz_env = TT_FUZZ_SOURCES='$(libtouchtape_sources)' \
 	TT_FUZZ_CFLAGS='$(LIBEVDEV_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS)' \
@@ -15,5 +17,5 @@ fuzz:
 # The harness, its growing corpus and its findings live in the build tree.
 clean-local: clean-fuzz
 clean-fuzz:
-	rm -rf tests/fuzz/corpus-* tests/fuzz/found-* tests/fuzz/fuzz-reader
+	rm -rf tests/fuzz/corpus-* tests/fuzz/found-* tests/fuzz/fuzz-reader tests/fuzz/fuzz-hid-desc
 .PHONY: clean-fuzz

@@ -4,9 +4,11 @@
 # by the fuzz-short test in `make check` (a short run, plus every saved
 # crash input in tests/fuzz/regressions/ replayed).
 #
-# FUZZ_FORMATS picks the runs (default: all four, FUZZ_SECONDS each):
-# "any" lets format detection choose the reader, "timeline", "evemu" and
-# "libinput" hold the harness to one reader (TT_FUZZ_FORMAT).
+# FUZZ_FORMATS picks the reader runs (default: all five, FUZZ_SECONDS each):
+# "any" lets format detection choose the reader, "timeline", "evemu",
+# "libinput" and "hid-recorder" hold the harness to one reader
+# (TT_FUZZ_FORMAT). The HID descriptor harness (fuzz-hid-desc) then runs
+# for FUZZ_SECONDS too.
 #
 # Environment (set by make): abs_top_srcdir, abs_top_builddir,
 # TT_FUZZ_SOURCES (the library's .c files, relative to the source tree),
@@ -52,35 +54,22 @@ build() {
 	fi
 }
 
-status=0
-harness=fuzz-reader
-build "$harness"
-# Every saved crash input must now pass.
-if compgen -G "$src/tests/fuzz/regressions/$harness-*" >/dev/null; then
-	"$out/$harness" -runs=0 "$src"/tests/fuzz/regressions/"$harness"-* || status=1
-fi
-for format in ${FUZZ_FORMATS:-any timeline evemu libinput}; do
-	case "$format" in
-	any) corpus="$out/corpus-$harness" ;;
-	timeline | evemu | libinput) corpus="$out/corpus-$harness-$format" ;;
-	*) echo "fuzz: unknown format '$format' in FUZZ_FORMATS" >&2; exit 2 ;;
-	esac
+# One run of harness $1 on corpus folder $2 (created), with seeds in the
+# folders after it that exist; the environment says what else it needs.
+run() {
+	local harness=$1 corpus=$2 name
+	shift 2
+	name=$(basename "$corpus")
 	mkdir -p "$corpus"
-	# Seeds: the bundled samples, the saved regressions, and the public
-	# corpus when it is there.
-	seeds=("$src/samples" "$src/tests/fuzz/seeds")
-	if [ -d "${TT_CORPUS:-$src/../shared/corpus}" ]; then
-		seeds+=("${TT_CORPUS:-$src/../shared/corpus}/evemu" "${TT_CORPUS:-$src/../shared/corpus}/libinput-record")
-	fi
 	existing=()
-	for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
+	for s in "$@"; do [ -d "$s" ] && existing+=("$s"); done
 
-	echo "fuzz: running $harness ($format) for $seconds s"
+	echo "fuzz: running ${name#corpus-} for $seconds s"
 	# Each run's findings go to a folder of their own, so an old finding
 	# does not fail a later run (it is reported by the run that found it).
-	found="$out/found-$harness-$format-$(date +%Y%m%d-%H%M%S)"
+	found="$out/found-${name#corpus-}-$(date +%Y%m%d-%H%M%S)"
 	mkdir -p "$found"
-	if ! (cd "$out" && TT_FUZZ_FORMAT=$format "./$harness" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=1024 \
+	if ! (cd "$out" && "./$harness" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=1024 \
 		-timeout=10 -print_final_stats=1 -artifact_prefix="$found/" \
 		"$corpus" "${existing[@]}" 2>&1 | tail -n 25); then
 		status=1
@@ -92,5 +81,36 @@ for format in ${FUZZ_FORMATS:-any timeline evemu libinput}; do
 	else
 		rmdir "$found"
 	fi
+}
+
+# Every saved crash input of harness $1 must now pass.
+regressions() {
+	if compgen -G "$src/tests/fuzz/regressions/$1-*" >/dev/null; then
+		"$out/$1" -runs=0 "$src"/tests/fuzz/regressions/"$1"-* || status=1
+	fi
+}
+
+status=0
+harness=fuzz-reader
+build "$harness"
+regressions "$harness"
+corpus_dir=${TT_CORPUS:-$src/../shared/corpus}
+for format in ${FUZZ_FORMATS:-any timeline evemu libinput hid-recorder}; do
+	case "$format" in
+	any) corpus="$out/corpus-$harness" ;;
+	timeline | evemu | libinput | hid-recorder) corpus="$out/corpus-$harness-$format" ;;
+	*) echo "fuzz: unknown format '$format' in FUZZ_FORMATS" >&2; exit 2 ;;
+	esac
+	# Seeds: the bundled samples, the saved regressions, and the public
+	# corpus when it is there.
+	TT_FUZZ_FORMAT=$format run "$harness" "$corpus" "$src/samples" "$src/tests/fuzz/seeds" \
+		"$corpus_dir/evemu" "$corpus_dir/libinput-record" "$corpus_dir/hid-recorder"
 done
+
+# The HID descriptor parser and report decoder, seeded with real
+# descriptors and reports (tests/fuzz/seeds-hid/README).
+harness=fuzz-hid-desc
+build "$harness"
+regressions "$harness"
+run "$harness" "$out/corpus-$harness" "$src/tests/fuzz/seeds-hid"
 exit $status

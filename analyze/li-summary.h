@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What analyze and diff keep of a recording's libinput layer: the
+ * libinput model's counts per device (lib/model-li.h), every gesture,
+ * every tap with its time, and the libinput-to-kernel latencies of the
+ * linked touches. Gestures and taps are few; the latencies are one
+ * number per touch.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model-li.h"
+
+struct li_tap {
+	uint32_t device;
+	int64_t time_us;
+	uint32_t button;	/* 0 left, 1 right, 2 middle */
+	size_t line;
+};
+
+struct li_summary {
+	struct tt_li_model *m;
+	bool has_layer;
+	struct tt_li_counts *counts;	/* per device, after li_summary_finish() */
+	size_t ncounts;
+	struct tt_li_gesture *gestures;
+	size_t ngestures, capgestures;
+	struct li_tap *taps;
+	size_t ntaps, captaps;
+	int64_t *latencies;	/* of linked touches, µs; sorted after finish */
+	size_t nlatencies, caplatencies;
+	int64_t *gesture_latencies;	/* sorted after finish */
+	size_t ngesture_latencies, capgesture_latencies;
+};
+
+void li_summary_init(struct li_summary *s);
+void li_summary_feed(struct li_summary *s, const struct tt_record *rec);
+void li_summary_finish(struct li_summary *s);
+void li_summary_clear(struct li_summary *s);
+
+/* "up", "down", "left", "right" by the larger summed delta, "in"/"out"
+ * for a pinch by its scale, "" for a hold or no movement. */
+const char *li_gesture_direction(const struct tt_li_gesture *g);
+/* Nearest-rank percentile @q (0..1) of the sorted @v; -1 when empty. */
+int64_t li_percentile(const int64_t *v, size_t n, double q);
+const char *li_tap_button_name(uint32_t button);

@@ -1,0 +1,166 @@
+#!/bin/bash
+# replay --hid against the kernel's own HID drivers (tests/vm/run), in one
+# VM boot: the hid-recorder files of the corpus that hold reports
+# ($TT_CORPUS/hid-recorder/) replayed through uhid, with idle gaps cut to
+# 50 ms (a few seconds each):
+#  1. the kernel binds the driver the device had and makes the evdev
+#     devices expected of it (names; MT slots for the touchpads and the
+#     touchscreen, BTN_TOOL_PEN for the pen);
+#  2. touchtape record on the touch node during the replay gets the
+#     driver's frames, which validate, print and analyze read;
+#  3. the touchpads and the touchscreen replayed twice: touchtape diff of
+#     the two recordings exits 0 (the same kernel touch sequences);
+#  4. --verify: the touchscreen's HID records together with the evdev
+#     frames recorded in (2) replay with no unexplained difference (exit 0);
+#     the same with one recorded position changed fails (exit 1) naming the
+#     line; a HID-only recording says there is nothing to compare (exit 0).
+# Skipped (77) when TT_CORPUS is unset or QEMU cannot start.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+set -uo pipefail
+. "${abs_top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/vm/lib.sh"
+
+: "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
+if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
+	[[ -n "${TT_CORPUS:-}" ]] || { note "TT_CORPUS is not set: skipped"; exit 77; }
+fi
+vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 400
+. "$abs_top_srcdir/replay/tests/hid-vm-lib.sh"
+
+T=$TOUCHTAPE
+corpus=$TT_CORPUS/hid-recorder
+failures=0
+bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
+ok() { printf 'ok: %s\n' "$*"; }
+
+# KEY: file, driver, the evdev device to record, what it must have.
+declare -A file=(
+	[elan]=elan1206-04f3-30f1-touchpad.hid
+	[synaptics]=synaptics-dll0945-06cb-ce26-touchpad.hid
+	[ilitek]=ilitek-iltp7807-222a-fff1-touchscreen.hid
+	[pen]="wacom-hid-descriptors__Wacom PenPartner_hidrecord.txt"
+)
+declare -A driver=([elan]=hid-multitouch [synaptics]=hid-multitouch [ilitek]=hid-multitouch [pen]=wacom)
+declare -A evname=(
+	[elan]="ELAN1206:00 04F3:30F1 Touchpad"
+	[synaptics]="DLL0945:00 06CB:CE26 Touchpad"
+	[ilitek]="ILTP7807:00 222A:FFF1"
+	[pen]="Wacom PenStation2 Pen"
+)
+declare -A has=([elan]='"slots":[0-9]' [synaptics]='"slots":[0-9]' [ilitek]='"slots":[0-9]' [pen]='"BTN_TOOL_PEN"')
+
+hid_modules
+
+# replay_recorded KEY RUN [options]: replays KEY's file, recording its
+# touch node into $tmp/KEY-RUN.jsonl.
+replay_recorded() {
+	local key=$1 run=$2 src=${3:-$corpus/${file[$1]}} out=$tmp/$1-$2.jsonl
+	shift 3 2>/dev/null || shift $#
+	hid_start "$key-$run" "$src" --max-gap 50ms "$@"
+	if ! hid_node "$key-$run" "${evname[$key]}"; then
+		bad "$key-$run: no evdev device \"${evname[$key]}\": $(tr '\n' ' ' <"$tmp/$key-$run.log")"
+		kill "$hpid" 2>/dev/null; wait "$hpid"; return 1
+	fi
+	rec_start "$out" "$node"
+	hid_go
+	rec_stop
+	[[ $hrc == 0 ]] || { bad "$key-$run: replay exit $hrc: $(tail -n 5 "$tmp/$key-$run.log")"; return 1; }
+}
+
+for key in elan synaptics ilitek pen; do
+	replay_recorded "$key" 1 || continue
+	log=$tmp/$key-1.log rec=$tmp/$key-1.jsonl
+	grep -q "driver ${driver[$key]}: " "$log" && ok "$key: bound to ${driver[$key]}" ||
+		bad "$key: not bound to ${driver[$key]}: $(cat "$log")"
+	grep -q '"type":"device"' "$rec" && grep -q -- "${has[$key]}" "$rec" &&
+		ok "$key: \"${evname[$key]}\" has ${has[$key]}" || bad "$key: \"${evname[$key]}\" lacks ${has[$key]}"
+	frames=$(grep -c '"type":"frame"' "$rec")
+	reports=$(grep -c '^E:' "$corpus/${file[$key]}")
+	((frames > 0)) && ok "$key: $reports reports made $frames frames" || bad "$key: no frame from $reports reports"
+	if [[ $key != pen ]]; then
+		grep -q '\[3,57,[0-9]' "$rec" && ok "$key: contacts begin" || bad "$key: no tracking id"
+		"$T" print "$rec" >"$tmp/$key.print" 2>&1 && grep -q ABS_MT_POSITION_X "$tmp/$key.print" &&
+			ok "$key: print shows the contacts" || bad "$key: print: $(head -5 "$tmp/$key.print")"
+	fi
+	# The driver's output has what the device sent: the synaptics
+	# recording (a ghost-finger report) has a jump, a finding (exit 1).
+	"$T" validate "$rec" >"$tmp/$key.validate" 2>&1
+	rc=$?
+	[[ $rc == 0 || $rc == 1 ]] && grep -q 'touchtape timeline, [0-9]* records' "$tmp/$key.validate" &&
+		ok "$key: validate exit $rc: $(tail -n 1 "$tmp/$key.validate")" ||
+		bad "$key: validate exit $rc: $(head -5 "$tmp/$key.validate")"
+	"$T" analyze "$rec" >"$tmp/$key.analyze" 2>&1
+	rc=$?
+	[[ $rc == 0 || $rc == 1 ]] && ok "$key: analyze exit $rc" || bad "$key: analyze exit $rc: $(head -5 "$tmp/$key.analyze")"
+done
+
+# Twice: the same touch sequences each time.
+for key in elan synaptics ilitek; do
+	[[ -s $tmp/$key-1.jsonl ]] || continue
+	replay_recorded "$key" 2 || continue
+	if "$T" diff "$tmp/$key-1.jsonl" "$tmp/$key-2.jsonl" >"$tmp/$key.diff" 2>&1; then
+		ok "$key: replayed twice, diff exit 0"
+	else
+		bad "$key: the second replay differs: $(head -20 "$tmp/$key.diff")"
+	fi
+done
+
+# --verify: the HID records and the evdev frames they made, in one file.
+merge() { # HID-TIMELINE EVDEV-RECORDING OUT [CHANGE-ONE]
+	/usr/bin/python3 - "$@" <<'PY'
+import json, sys
+hid, ev, out = sys.argv[1:4]
+change = len(sys.argv) > 4
+evl = [json.loads(l) for l in open(ev)]
+hidl = [json.loads(l) for l in open(hid)]
+frames = [r for r in evl if r.get("type") == "frame"]
+devs = [r for r in evl if r.get("type") == "device"]
+reports = [r for r in hidl if r.get("type") == "hid"]
+shift = frames[0]["t"] - reports[0]["t"]
+head = [evl[0]] + devs
+for r in hidl:
+    if r.get("type") == "hid_device":
+        r["evdev"] = [d["id"] for d in devs]
+        head.append(r)
+for r in reports:
+    r["t"] += shift
+if change:  # one position of the 20th frame
+    for e in frames[20]["ev"]:
+        if e[0] == 3 and e[1] == 53:
+            e[2] += 7
+            break
+body = sorted(frames + reports, key=lambda r: r["t"])
+with open(out, "w") as f:
+    for r in head + body:
+        f.write(json.dumps(r, separators=(",", ":")) + "\n")
+PY
+}
+if [[ -s $tmp/ilitek-1.jsonl ]]; then
+	hid_timeline "$corpus/${file[ilitek]}" "$tmp/ilitek-hid.jsonl"
+	merge "$tmp/ilitek-hid.jsonl" "$tmp/ilitek-1.jsonl" "$tmp/both.jsonl"
+	"$T" replay --hid --verify --max-gap 50ms "$tmp/both.jsonl" >"$tmp/verify.log" 2>&1
+	rc=$?
+	if [[ $rc == 0 ]] && grep -q ' 0 unexplained differences' "$tmp/verify.log"; then
+		ok "--verify: $(grep '^verify:' "$tmp/verify.log")"
+	else
+		bad "--verify exit $rc: $(head -30 "$tmp/verify.log")"
+	fi
+	merge "$tmp/ilitek-hid.jsonl" "$tmp/ilitek-1.jsonl" "$tmp/changed.jsonl" change
+	"$T" replay --hid --verify --max-gap 50ms "$tmp/changed.jsonl" >"$tmp/changed.log" 2>&1
+	rc=$?
+	if [[ $rc == 1 ]] && grep -q 'line [0-9]*: device 0 frame 20 differs' "$tmp/changed.log"; then
+		ok "--verify finds a changed frame: exit 1"
+	else
+		bad "--verify with a changed frame: exit $rc: $(head -30 "$tmp/changed.log")"
+	fi
+	"$T" replay --hid --verify --max-gap 50ms "$tmp/ilitek-hid.jsonl" >"$tmp/hidonly.log" 2>&1
+	rc=$?
+	[[ $rc == 0 ]] && grep -q 'nothing to compare' "$tmp/hidonly.log" &&
+		ok "--verify of a HID-only recording: nothing to compare, exit 0" ||
+		bad "--verify of a HID-only recording: exit $rc: $(cat "$tmp/hidonly.log")"
+fi
+
+if ((failures)); then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "PASS: replay --hid through uhid"
