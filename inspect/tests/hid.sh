@@ -11,7 +11,7 @@ two="$abs_top_srcdir/inspect/tests/data/hid-two-layer.jsonl"
 expect_exit 0 "--summary" -- "$TOUCHTAPE" inspect --summary "$two"
 expect_grep '^HID device 0 "ELAN1206:00 04F3:30F1"$' "$tmp/out" "summary: the HID device"
 expect_grep '^  0\.116 s, 12 reports, 3 contacts$' "$tmp/out" "summary: its reports and contacts"
-expect_grep 'HID to kernel: 2 linked \(latency median 0\.400 ms, p95 0\.400 ms\), 1 not delivered' "$tmp/out" \
+expect_grep 'HID to kernel: 2 contacts linked \(latency median 0\.400 ms, p95 0\.400 ms\), 1 not delivered' "$tmp/out" \
 	"summary: the link and its latency"
 expect_grep '^  I: 18 04f3 30f1, max 1 simultaneous, evdev device 0$' "$tmp/out" "summary: where it came from"
 
