@@ -56,3 +56,9 @@ EXTRA_DIST += replay/tests/corpus-dry.sh replay/tests/real-vm.sh replay/tests/ev
 # (--dry-run).
 TESTS += replay/tests/cli-hid.sh
 EXTRA_DIST += replay/tests/cli-hid.sh
+# In the VM: the corpus hid-recorder files through uhid and the kernel's
+# drivers (evdev devices, record, diff of two replays, --verify), and no
+# contact left down after SIGINT/SIGTERM.
+TESTS += replay/tests/hid-replay-vm.sh replay/tests/hid-stop-vm.sh
+EXTRA_DIST += replay/tests/hid-replay-vm.sh replay/tests/hid-stop-vm.sh \
+	replay/tests/hid-vm-lib.sh

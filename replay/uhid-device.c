@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/netlink.h>
 #include <linux/uhid.h>
 
 #include "uhid-device.h"
@@ -25,6 +27,12 @@ struct rp_uhid {
 	int fd;
 	struct tt_loop *loop;
 	struct tt_loop_source *source;
+	/* The kernel's uevents: "bind" says the driver's probe is done (the
+	 * driver link appears before the probe runs). -1 when they cannot be
+	 * read: then the driver link and a pause stand in. */
+	int uevent_fd;
+	struct tt_loop_source *uevent_source;
+	bool bind_seen;
 	char uniq[64];
 	bool started;
 	int read_error;			/* a negative errno reading the fd */
@@ -136,6 +144,72 @@ copy_str(char *dst, size_t dstsz, const char *src)
 	dst[n] = '\0';
 }
 
+/* A uevent is "ACTION@DEVPATH\0KEY=VALUE\0...": ours is the hid
+ * subsystem's bind with our uniq. Its DRIVER is the driver bound (the
+ * generic one can bind first and hand over to a specific one). */
+static bool
+is_our_bind(const char *msg, size_t len, const char *uniq, char *driver, size_t driversz)
+{
+	bool bind = false, ours = false;
+	const char *drv = NULL;
+	char want[96];
+
+	snprintf(want, sizeof(want), "HID_UNIQ=%s", uniq);
+	for (size_t at = 0; at < len; at += strlen(msg + at) + 1) {
+		bind |= strcmp(msg + at, "ACTION=bind") == 0;
+		ours |= strcmp(msg + at, want) == 0;
+		if (strncmp(msg + at, "DRIVER=", 7) == 0)
+			drv = msg + at + 7;
+	}
+	if (bind && ours && drv)
+		copy_str(driver, driversz, drv);
+	return bind && ours;
+}
+
+static void
+on_uevent(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *userdata)
+{
+	struct rp_uhid *u = userdata;
+	char buf[8192];
+	ssize_t n;
+
+	(void)loop;
+	(void)source;
+	(void)events;
+	while ((n = recv(u->uevent_fd, buf, sizeof(buf) - 1, MSG_DONTWAIT)) > 0) {
+		buf[n] = '\0';
+		if (is_our_bind(buf, (size_t)n, u->uniq, u->driver, sizeof(u->driver)))
+			u->bind_seen = true;
+	}
+}
+
+static void
+watch_uevents(struct rp_uhid *u, struct tt_loop *loop)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+
+	if (fd < 0)
+		return;
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
+	    !(u->uevent_source = tt_loop_add(loop, fd, on_uevent, u))) {
+		close(fd);
+		return;
+	}
+	u->uevent_fd = fd;
+}
+
+static void
+unwatch_uevents(struct rp_uhid *u)
+{
+	if (u->uevent_source)
+		tt_loop_remove(u->loop, u->uevent_source);
+	u->uevent_source = NULL;
+	if (u->uevent_fd >= 0)
+		close(u->uevent_fd);
+	u->uevent_fd = -1;
+}
+
 static int
 send_create(struct rp_uhid *u)
 {
@@ -166,6 +240,7 @@ rp_uhid_create(const struct tt_hid_device *dev, uint32_t index, struct tt_loop *
 
 	u->dev = dev;
 	u->fd = -1;
+	u->uevent_fd = -1;
 	if (dev->descriptor_len == 0 || dev->descriptor_len > HID_MAX_DESCRIPTOR_SIZE) {
 		snprintf(why, whysize, "a report descriptor of %" PRIu32 " bytes cannot be created "
 			 "(1..%d)", dev->descriptor_len, HID_MAX_DESCRIPTOR_SIZE);
@@ -187,6 +262,8 @@ rp_uhid_create(const struct tt_hid_device *dev, uint32_t index, struct tt_loop *
 		return rc;
 	}
 	u->loop = loop;
+	/* Before the device exists, or its bind could come first. */
+	watch_uevents(u, loop);
 	if ((rc = send_create(u)) < 0) {
 		snprintf(why, whysize, "UHID_CREATE2 failed: %s", strerror(-rc));
 		return rc;
@@ -347,19 +424,31 @@ missing(const struct rp_uhid *u)
 {
 	if (!u->sysfs[0])
 		return "the kernel made no HID device of it";
-	if (!u->driver[0])
+	if (!u->driver[0] || (u->uevent_fd >= 0 && !u->bind_seen))
 		return "no driver bound to it (is its module loaded? modprobe -a hid-generic "
 		       "hid-multitouch wacom)";
 	return "its /dev/input nodes did not appear (is devtmpfs mounted on /dev?)";
 }
 
+/* Without uevents, the driver link appears when the probe starts: give
+ * the probe this long to make its evdev devices. */
+#define PROBE_SETTLE_US 500000
+
 static bool
-bound(struct rp_uhid *u)
+bound(struct rp_uhid *u, int64_t *linked_us)
 {
 	if (!u->sysfs[0] && !find_sysfs(u))
 		return false;
 	if (!u->driver[0] && !driver_bound(u))
 		return false;
+	if (u->uevent_fd >= 0 && !u->bind_seen)
+		return false;
+	if (u->uevent_fd < 0) {
+		if (!*linked_us)
+			*linked_us = tt_now_us(CLOCK_MONOTONIC);
+		if (tt_now_us(CLOCK_MONOTONIC) - *linked_us < PROBE_SETTLE_US)
+			return false;
+	}
 	list_inputs(u);
 	return nodes_exist(u);
 }
@@ -369,10 +458,11 @@ rp_uhid_wait_bound(struct rp_uhid *u, struct tt_loop *loop, int timeout_ms, char
 		   size_t whysize)
 {
 	int64_t end = tt_now_us(CLOCK_MONOTONIC) + (int64_t)timeout_ms * 1000;
+	int64_t linked_us = 0;
 
 	/* The driver's probe asks for reports (answered from the loop) and
-	 * makes its evdev devices before the driver link appears. */
-	while (!bound(u)) {
+	 * makes its evdev devices; its bind uevent says it is done. */
+	while (!bound(u, &linked_us)) {
 		if (u->read_error) {
 			snprintf(why, whysize, "reading /dev/uhid: %s", strerror(-u->read_error));
 			return u->read_error;
@@ -387,6 +477,7 @@ rp_uhid_wait_bound(struct rp_uhid *u, struct tt_loop *loop, int timeout_ms, char
 			return rc;
 		}
 	}
+	unwatch_uevents(u);
 	return 0;
 }
 
@@ -447,6 +538,7 @@ rp_uhid_destroy(struct rp_uhid *u)
 		struct uhid_event ev = { .type = UHID_DESTROY };
 		(void)uhid_send(u, &ev);
 	}
+	unwatch_uevents(u);
 	if (u->source)
 		tt_loop_remove(u->loop, u->source);
 	if (u->fd >= 0)

@@ -13,6 +13,9 @@ hdr='{"format":"touchtape-timeline","version":1,"start":{"monotonic_us":0,"realt
 touch_desc=050d0904a10185010922a102094215002501750195018102750781030951250f7508810205010930
 touch_desc=${touch_desc}26ff0f7510810209318102c0050d0954250a75088102c0
 kbd_desc=05010906a1018502050719e029e715002501750195088102c0
+# A pen (report 2: tip, barrel, in range, X, Y, pressure).
+pen_desc=050d0902a10185020920a10009420944093215002501750195038102950581030501
+pen_desc=${pen_desc}0930093126ff7f751095028102050d093026ff03751095018102c0c0
 hid_dev() {
 	printf '{"type":"hid_device","id":%s,"name":"test hid","bus":3,"vendor":1,"product":2,"version":3,"descriptor":"%s"}\n' "$1" "$2"
 }
@@ -51,6 +54,11 @@ expect_grep 'would replay 6 HID reports in 2 loops \(2 lift reports\)' "$tmp/out
 
 expect_exit 0 "nothing down at the end" -- $T replay --hid --dry-run "$tmp/lifted.jsonl"
 if grep -q 'lift:' "$tmp/out"; then fail "a lift with nothing down"; else pass "no lift with nothing down"; fi
+
+{ echo "$hdr"; hid_dev 0 "$pen_desc"; report 0 020510002000f401; } >"$tmp/pen.jsonl"
+expect_exit 0 "a pen in range" -- $T replay --hid --dry-run "$tmp/pen.jsonl"
+expect_grep '^0\.000000 hid 0 lift: 02 00 10 00 20 00 00 00$' "$tmp/out" \
+	"the pen's lift: tip, in range and pressure off, X and Y kept"
 
 expect_exit 1 "no HID device" -- $T replay --hid --dry-run "$tmp/evdev.jsonl"
 expect_grep 'no HID device to replay' "$tmp/err" "says there is no HID device"

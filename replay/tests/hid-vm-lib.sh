@@ -5,7 +5,7 @@
 
 # The kernel's HID drivers the corpus devices bind to.
 hid_modules() {
-	modprobe -a uhid hid-generic hid-multitouch wacom || fail "cannot load uhid and the HID drivers"
+	modprobe -a uhid hid-multitouch wacom hid-generic || fail "cannot load uhid and the HID drivers"
 	[[ -c /dev/uhid ]] || fail "no /dev/uhid after modprobe uhid"
 }
 
@@ -44,10 +44,10 @@ hid_go() {
 	wait "$hpid" || hrc=$?
 }
 
-# rec_start OUT NODE: touchtape record of NODE into OUT ($rpid), returns
-# once its device record is written.
+# rec_start OUT NODE [record options]: touchtape record of NODE into OUT
+# ($rpid), returns once its device record is written.
 rec_start() {
-	"$T" record -q -o "$1" "$2" 2>"$1.err" &
+	"$T" record -q -o "$1" "${@:3}" "$2" 2>"$1.err" &
 	rpid=$!
 	_rec_up() { grep -qs '"type":"device"' "$1" || ! kill -0 "$rpid" 2>/dev/null; }
 	wait_for 30 _rec_up "$1"
