@@ -13,6 +13,7 @@ tt_analyze_tests = \
 	analyze/tests/analyze-answers.sh \
 	analyze/tests/analyze-window.sh \
 	analyze/tests/analyze-hid.sh \
+	analyze/tests/analyze-hid-link-vm.sh \
 	analyze/tests/analyze-libinput.sh \
 	analyze/tests/diff-changes.sh \
 	analyze/tests/diff-anomalies.sh \

@@ -17,7 +17,7 @@ const struct tt_command tt_commands[] = {
 	{ "list", "list the kernel's input devices: touch-capable, MT protocol, slots", tt_cmd_list },
 	{ "record", "record kernel evdev frames from one or more devices", tt_cmd_record },
 	{ "replay", "recreate recorded devices through uinput and replay them without drift", tt_cmd_replay },
-	{ "convert", "convert between the timeline, evemu and libinput-record formats", tt_cmd_convert },
+	{ "convert", "convert between the timeline, evemu, libinput-record and hid-recorder formats", tt_cmd_convert },
 	{ "analyze", "per-device and per-touch numbers and anomalies of a recording", tt_cmd_analyze },
 	{ "diff", "compare two recordings touch by touch (regression check)", tt_cmd_diff },
 	{ "inspect", "view a recording as touches over time (ncurses; --summary, --text)", tt_cmd_inspect },

@@ -64,7 +64,7 @@ usage(FILE *out)
 		"  touchtape convert --format evemu --device 1 session.jsonl -o touchpad.evemu\n"
 		"  touchtape convert --format libinput session.jsonl -o session.yml\n"
 		"  touchtape convert touchpad.hid -o touchpad.jsonl\n"
-		"  touchtape convert --format hid-recorder session.jsonl -o session.hid\n"
+		"  touchtape convert --format hid-recorder touchpad.jsonl -o touchpad-again.hid\n"
 		"  touchtape convert --from 2s --to 5s session.jsonl -o excerpt.jsonl\n"
 		"  touchtape convert bug.evemu -o bug.jsonl.gz\n");
 }

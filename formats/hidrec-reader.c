@@ -528,8 +528,10 @@ next_line(struct tt_reader *r, char **line)
 	}
 	status = linebuf_next(&r->lb, line, &len);
 	if (status < 0) {
+		/* The input ends here: -EIO tells the caller so. */
 		r->done = true;
-		return reader_fail(r, r->lb.lineno, "%s", linebuf_error(&r->lb, status));
+		reader_fail(r, r->lb.lineno, "%s", linebuf_error(&r->lb, status));
+		return -EIO;
 	}
 	if (status == LINEBUF_EOF)
 		return 0;

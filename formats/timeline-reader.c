@@ -1282,7 +1282,8 @@ next_record(struct tt_reader *r, struct tt_record *rec)
 			return rc;
 		memset(rec, 0, sizeof(*rec));
 		rec->line = r->lb.lineno;
-		if (p->fastpath && p->header_seen && timeline_fast_frame(r, line, len, rec))
+		if (p->fastpath && p->header_seen &&
+		    (timeline_fast_frame(r, line, len, rec) || timeline_fast_hid(r, line, len, rec)))
 			return 1;
 		rc = parse_json_line(r, line, len, last, &o);
 		if (rc <= 0)

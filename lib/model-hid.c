@@ -577,6 +577,7 @@ decode_report(struct tt_model *m, struct hdev *h, const struct tt_record *rec, s
 	if (!r->touch)
 		return;
 	uint32_t app = report_application(h->desc, dec.report_id);
+	r->collection = app;
 	if (dec.pen.present)
 		apply_pen(m, h, app, &dec, rec);
 	struct hcoll *c = find_coll(h, app);
@@ -600,7 +601,7 @@ tt_model_hid_report(struct tt_model *m, const struct tt_record *rec)
 		decode_report(m, h, rec, &r);
 	r.nactive = (uint32_t)h->nactive;
 	if (r.frame_done)
-		tt_model_hid_frames_report(m, h, rec, r.report_id);
+		tt_model_hid_frames_report(m, h, rec, r.report_id, r.collection);
 	if (m->cb.hid_report)
 		m->cb.hid_report(m->data, &r);
 }

@@ -33,6 +33,13 @@ struct hcoll {
 	int32_t prev_scan;
 };
 
+/* One half of a report-to-frame pair, and the state it left: the
+ * positions of the contacts down (model-hid-frames.c). */
+struct hpair {
+	struct tt_hframe l;
+	uint64_t state;
+};
+
 struct hdev {
 	uint32_t id;
 	const struct tt_hid_device *dev;
@@ -129,9 +136,9 @@ struct tt_model {
 	struct kt **kpending;	/* kernel touches waiting for their HID contact */
 	size_t nkpending, capkpending;
 	/* model-hid-frames.c: reports and frames waiting for each other */
-	struct tt_hframe *hreps;	/* the report half filled */
+	struct hpair *hreps;	/* the report half filled */
 	size_t nhreps, caphreps;
-	struct tt_hframe *hframes;	/* the frame half filled */
+	struct hpair *hframes;	/* the frame half filled */
 	size_t nhframes, caphframes;
 };
 
@@ -152,8 +159,9 @@ void tt_model_hid_finish(struct tt_model *m);
 void tt_model_hid_free(struct tt_model *m);
 
 /* model-hid-frames.c */
+/* @collection: the application collection the report was about. */
 void tt_model_hid_frames_report(struct tt_model *m, const struct hdev *h, const struct tt_record *rec,
-				uint8_t report_id);
+				uint8_t report_id, uint32_t collection);
 void tt_model_hid_frames_evdev(struct tt_model *m, const struct mdev *d, const struct tt_record *rec);
 void tt_model_hid_frames_advance(struct tt_model *m, int64_t now);
 void tt_model_hid_frames_finish(struct tt_model *m);

@@ -82,7 +82,7 @@ tt_model_new(const struct tt_model_callbacks *cb, void *data)
 	m->data = data;
 	m->link_window_us = 250000;
 	m->link_tolerance = 0.03;
-	m->hid_before_us = 20000;
+	m->hid_before_us = 100000;
 	m->hid_after_us = 100000;
 	return m;
 }
@@ -722,13 +722,13 @@ feed_frame(struct tt_model *m, const struct tt_record *rec)
 				slot_event(m, d, f, rec->line, e);
 		}
 	}
-	tt_model_hid_frames_evdev(m, d, rec);
 	switch (d->kind) {
 	case MDEV_B: finish_frame_b(m, d, f, rec->line); break;
 	case MDEV_A: frame_type_a(m, d, f, rec->line); break;
 	case MDEV_ST: frame_single(m, d, f, rec->line, was_down); break;
 	case MDEV_NONE: break;
 	}
+	tt_model_hid_frames_evdev(m, d, rec);
 	if (m->cb.frame)
 		m->cb.frame(m->data, d->dev, f, rec->line, count_active(d));
 }

@@ -232,14 +232,17 @@ struct tt_hreport {
 	 * hid-multitouch never looks at them. */
 	uint32_t beyond_count;
 	bool frame_done;	/* completed a frame: the kernel syncs evdev here */
+	uint32_t collection;	/* its application collection, when touch */
 	uint32_t nactive;	/* HID contacts down on the device after it */
 };
 
 /* A HID report paired with the evdev frame it produced: a report that
- * completed a frame (tt_hreport.frame_done) and the frame of one of the
- * evdev devices its hid_device lists nearest in time, from the link's
- * before_us earlier to after_us later; each frame and each report pairs
- * once. frame_us - report_us is the latency. A report that changed
+ * completed a frame (tt_hreport.frame_done) and a frame of one of the
+ * touch devices its hid_device lists, from the link's before_us earlier
+ * to after_us later, that left the same contacts down at the same
+ * positions (hid-multitouch passes the logical values on), the nearest in
+ * time of those (or of all, when none did); each frame and each report
+ * pairs once. frame_us - report_us is the latency. A report that changed
  * nothing the kernel reports produces no frame, and a frame the kernel
  * made by itself (a release timer) has no report: neither is paired. */
 struct tt_hframe {
@@ -300,9 +303,10 @@ void tt_model_finish(struct tt_model *m);
 
 /* The HID-to-kernel link pairs a HID contact with a kernel touch of one
  * of the evdev devices its hid_device lists, begun from @before_us before
- * to @after_us after it (defaults 20 ms and 100 ms when 0: the kernel
- * stamps the evdev frame before the recorder reads hidraw, and a hybrid
- * frame completes some reports later), positions agreeing like the XI
+ * to @after_us after it (defaults 100 ms both when 0: the kernel stamps
+ * the evdev frame before the recorder reads hidraw, tens of milliseconds
+ * before when the recorder is busy, and a hybrid frame completes some
+ * reports later), positions agreeing like the XI
  * link's once the HID logical range is scaled onto the evdev absinfo
  * range. On with tt_model_set_link(). */
 void tt_model_set_hid_link(struct tt_model *m, int64_t before_us, int64_t after_us);

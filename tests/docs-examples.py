@@ -42,7 +42,7 @@ import time
 
 INTERRUPT_AFTER = 2.0     # seconds before the Ctrl-C of an example
 TIMEOUT = 30.0            # an example that runs longer has failed
-RECORDING_EXT = ('.jsonl', '.evemu', '.yml', '.yaml', '.desc', '.events', '.prop', '.gz')
+RECORDING_EXT = ('.jsonl', '.evemu', '.yml', '.yaml', '.desc', '.events', '.prop', '.gz', '.hid')
 OUTPUT_OPTS = ('-o', '--output', '--report', '--plot', '-p')
 SAMPLE = {  # file names the examples use -> the sample they stand for
     'tap': 'xi-ownership-reject-after-50',
@@ -51,6 +51,15 @@ SAMPLE = {  # file names the examples use -> the sample they stand for
 DEFAULT_SAMPLE = '3m-two-finger'
 VM_SAMPLE = 'xi-touchscreen-two-finger'     # 0.4 s of frames: short replays
 TOUCHPAD_SAMPLE = 'touchpad-two-finger-swipe'
+
+
+HID_RECORDING = (
+    '# docs-examples touchscreen\n'
+    'R: 26 05 0d 09 04 a1 01 85 01 09 22 a1 02 09 42 15 00 25 01 75 01 95 01 81 02 c0 c0\n'
+    'N: docs-examples touchscreen\n'
+    'I: 18 04f3 30f1\n'
+    'E: 000000.000000 2 01 01\n'
+    'E: 000000.008000 2 01 00\n')
 
 
 class Example:
@@ -260,6 +269,9 @@ def make_input(touchtape, samples, folder, name, vm):
         run_tt(touchtape, 'convert', '--to', 'evemu', sample, '-o', path)
     elif ext in ('.yml', '.yaml'):
         run_tt(touchtape, 'convert', '--to', 'libinput', sample, '-o', path)
+    elif ext == '.hid':     # hid-recorder: a one-finger digitizer, two reports
+        with open(path, 'w') as f:
+            f.write(HID_RECORDING)
     else:   # a description (.desc, .prop) or events-only (.events) evemu file
         evemu = path + '.tmp'
         run_tt(touchtape, 'convert', '--to', 'evemu', os.path.join(samples, TOUCHPAD_SAMPLE + '.jsonl'),

@@ -26,9 +26,15 @@ if [ -n "$corpus" ] && [ -d "$corpus/hid-recorder" ]; then
 		[ "${f##*/}" = SOURCES.tsv ] && continue
 		rel=${f#"$corpus"/}
 		n=$((n + 1))
-		expect_exit 0 "$rel: validate" -- "$TOUCHTAPE" validate "$f"
-		expect_grep "hid-recorder, [0-9]+ records, 0 errors" "$tmp/out" "$rel: read with 0 errors"
-		expect_exit 0 "$rel: to a timeline" -- "$TOUCHTAPE" convert "$f" -o "$tmp/a.jsonl"
+		# (validate's semantic rules may find what the recording was
+		# made to show, such as contacts that vanish without a tip up:
+		# reading is what is checked here, and convert exits 1 on any
+		# line it cannot read.)
+		expect_exit 0 "$rel: to a timeline, read with 0 errors" -- "$TOUCHTAPE" convert "$f" -o "$tmp/a.jsonl"
+		grep -q 'error' "$tmp/err" && fail "$rel: messages while reading" || pass "$rel: no message"
+		"$TOUCHTAPE" validate --max 0 "$f" >"$tmp/out" 2>"$tmp/err"
+		grep -qE '\[(bad-line|reader-warning)\]' "$tmp/err" && fail "$rel: validate cannot read lines" ||
+			pass "$rel: validate reads every line"
 		raw_lines "$f" >"$tmp/want"
 		timeline_bytes "$tmp/a.jsonl" >"$tmp/got"
 		[ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got" && pass "$rel: every R: and E: byte" ||

@@ -299,6 +299,73 @@ test_redeclared_and_recovery(void)
 	unlink(path);
 }
 
+/* One hid line read with the fast path and with json-c: the same record
+ * or the same message. */
+static void
+check_paths_agree(const char *line)
+{
+	char *text = NULL;
+	char got[2][1200];
+	size_t n = 0;
+
+	check(asprintf(&text, "%s{\"type\":\"hid_device\",\"id\":0,\"name\":\"x\",\"bus\":3,"
+		       "\"vendor\":1,\"product\":2,\"version\":3,\"descriptor\":\"05\"}\n%s\n",
+		       header_line(), line) > 0);
+	const char *path = tt_test_tmpfile(text, strlen(text));
+	for (int slow = 0; slow < 2; slow++) {
+		struct tt_reader *r = NULL;
+		struct tt_record rec;
+		int rc;
+
+		if (slow)
+			setenv("TT_READER_NO_FASTPATH", "1", 1);
+		else
+			unsetenv("TT_READER_NO_FASTPATH");
+		check_int_eq(tt_reader_open(path, &r), 0);
+		tt_reader_next(r, &rec);
+		tt_reader_next(r, &rec);
+		rc = tt_reader_next(r, &rec);
+		n = (size_t)snprintf(got[slow], sizeof(got[slow]), "%d ", rc);
+		if (rc > 0 && rec.type == TT_RECORD_HID_REPORT) {
+			n += (size_t)snprintf(got[slow] + n, sizeof(got[slow]) - n, "dev %u t %lld len %u:",
+					      rec.hid_report->device, (long long)rec.hid_report->time_us,
+					      rec.hid_report->len);
+			for (uint32_t i = 0; i < rec.hid_report->len && n + 3 < sizeof(got[slow]); i++)
+				n += (size_t)snprintf(got[slow] + n, sizeof(got[slow]) - n, "%02x",
+						      rec.hid_report->data[i]);
+		} else if (rc < 0) {
+			snprintf(got[slow] + n, sizeof(got[slow]) - n, "%s", tt_reader_error(r));
+		}
+		tt_reader_free(r);
+	}
+	unsetenv("TT_READER_NO_FASTPATH");
+	check_str_eq(got[0], got[1]);
+	unlink(path);
+	free(text);
+}
+
+static void
+test_fast_path(void)
+{
+	static const char *const lines[] = {
+		"{\"type\":\"hid\",\"dev\":0,\"t\":12,\"data\":\"0401a00c\"}",
+		"{\"type\":\"hid\",\"dev\":0,\"t\":-12,\"data\":\"0401A00C\"}  \r",
+		"{\"type\":\"hid\",\"dev\":1,\"t\":12,\"data\":\"04\"}",
+		"{\"type\":\"hid\",\"dev\":0,\"t\":12,\"data\":\"040\"}",
+		"{\"type\":\"hid\",\"dev\":0,\"t\":12,\"data\":\"\"}",
+		"{\"type\":\"hid\",\"dev\":0,\"t\":12,\"data\":\"04g0\"}",
+		"{\"type\":\"hid\",\"dev\":0,\"t\":12,\"data\":\"\\u00304\"}",
+		"{\"type\":\"hid\",\"dev\":0,\"t\":12,\"data\":\"04\",\"dev\":1}",
+		"{\"type\":\"hid\",\"dev\":0,\"t\":12.5,\"data\":\"04\"}",
+		"{\"type\":\"hid\",\"dev\":0,\"t\":4611686018427387905,\"data\":\"04\"}",
+		"{\"type\":\"hid\",\"dev\":0,\"t\":1,\"data\":\"04\"",
+		"{\"type\":\"hid\",\"dev\":0,\"t\":1,\"data\":\"04\"}x",
+	};
+
+	for (size_t i = 0; i < ARRAY_LENGTH(lines); i++)
+		check_paths_agree(lines[i]);
+}
+
 int
 main(void)
 {
@@ -306,5 +373,6 @@ main(void)
 	RUN(test_writer_refuses);
 	RUN(test_hostile);
 	RUN(test_redeclared_and_recovery);
+	RUN(test_fast_path);
 	return tt_test_result();
 }

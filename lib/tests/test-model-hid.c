@@ -498,6 +498,27 @@ test_link(void)
 	check_int_eq(sh->links.frames, 6);
 }
 
+/* The recorder reads hidraw some milliseconds after the kernel stamped
+ * the frame: the frame of line 7 is nearer in time to line 6's report,
+ * which changed nothing and produced no frame, than to line 8's, which
+ * moved the finger to where the frame has it. */
+static void
+test_frames_by_state(void)
+{
+	struct timeline tl;
+	struct run r;
+
+	start(&tl, true);
+	frame(&tl, 7000, 1, 100, 100);
+	report(&tl, 10000, true, 0, 100, 100, 10, 1);
+	report(&tl, 14000, true, 0, 100, 100, 50, 1);
+	frame(&tl, 15000, 1, 120, 100);
+	report(&tl, 18000, true, 0, 120, 100, 90, 1);
+	run_timeline(&tl, &r);
+	check_str_eq(r.frames, "L5->L4 -3000us\nL8->L7 -3000us\n");
+	check_contains(r.log, "ke id1 L8 <- hid3 c0 L5 -3000us\n");
+}
+
 /* ---- validate's rules ---- */
 
 struct checked {
@@ -572,6 +593,7 @@ main(void)
 	RUN(test_beyond_count);
 	RUN(test_undeclared_and_short);
 	RUN(test_link);
+	RUN(test_frames_by_state);
 	RUN(test_checker);
 	return tt_test_result();
 }

@@ -10,10 +10,10 @@
 #     driver's frames, which validate, print and analyze read;
 #  3. a touchpad and the touchscreen replayed twice: touchtape diff of the
 #     two recordings exits 0 (the same kernel touch sequences);
-#  4. --verify: the touchscreen's HID records together with the evdev
-#     frames recorded in (2) replay with no unexplained difference (exit 0);
-#     the same with one recorded position changed fails (exit 1) naming the
-#     line; a HID-only recording says there is nothing to compare (exit 0).
+#  4. --verify: the touchscreen's recording of (2), made with record --hid
+#     (both layers), replays with no unexplained difference (exit 0); the
+#     same with one recorded position changed fails (exit 1) naming the
+#     frame; a HID-only recording says there is nothing to compare (exit 0).
 # Skipped (77) when TT_CORPUS is unset or QEMU cannot start.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -uo pipefail
@@ -48,6 +48,9 @@ declare -A evname=(
 )
 declare -A has=([elan]='"slots":[0-9]' [synaptics]='"slots":[0-9]' [ilitek]='"slots":[0-9]' [pen]='"BTN_TOOL_PEN"')
 
+# The touchscreen is recorded at both layers, for --verify.
+declare -A recopts=([ilitek]=--hid)
+
 hid_modules
 
 # replay_recorded KEY RUN [options]: replays KEY's file, recording its
@@ -60,7 +63,7 @@ replay_recorded() {
 		bad "$key-$run: no evdev device \"${evname[$key]}\": $(tr '\n' ' ' <"$tmp/$key-$run.log")"
 		kill "$hpid" 2>/dev/null; wait "$hpid"; return 1
 	fi
-	rec_start "$out" "$node"
+	rec_start "$out" "$node" ${recopts[$key]:-}
 	hid_go
 	rec_stop
 	[[ $hrc == 0 ]] || { bad "$key-$run: replay exit $hrc: $(tail -n 5 "$tmp/$key-$run.log")"; return 1; }
@@ -107,47 +110,38 @@ for key in elan ilitek; do
 	fi
 done
 
-# --verify: the HID records and the evdev frames they made, in one file.
-merge() { # HID-TIMELINE EVDEV-RECORDING OUT [CHANGE-ONE]
-	/usr/bin/python3 - "$@" <<'PY'
+# --verify: the recording of both layers, as made (the replayed device's
+# HID reports and the frames its driver made of them).
+change() { # IN OUT: one position of the 20th frame changed
+	/usr/bin/python3 - "$1" "$2" <<'PY'
 import json, sys
-hid, ev, out = sys.argv[1:4]
-change = len(sys.argv) > 4
-evl = [json.loads(l) for l in open(ev)]
-hidl = [json.loads(l) for l in open(hid)]
-frames = [r for r in evl if r.get("type") == "frame"]
-devs = [r for r in evl if r.get("type") == "device"]
-reports = [r for r in hidl if r.get("type") == "hid"]
-shift = frames[0]["t"] - reports[0]["t"]
-head = [evl[0]] + devs
-for r in hidl:
-    if r.get("type") == "hid_device":
-        r["evdev"] = [d["id"] for d in devs]
-        head.append(r)
-for r in reports:
-    r["t"] += shift
-if change:  # one position of the 20th frame
-    for e in frames[20]["ev"]:
-        if e[0] == 3 and e[1] == 53:
-            e[2] += 7
-            break
-body = sorted(frames + reports, key=lambda r: r["t"])
-with open(out, "w") as f:
-    for r in head + body:
-        f.write(json.dumps(r, separators=(",", ":")) + "\n")
+n = 0
+with open(sys.argv[2], "w") as out:
+    for line in open(sys.argv[1]):
+        r = json.loads(line)
+        if r.get("type") == "frame":
+            n += 1
+            if n == 21:
+                for e in r["ev"]:
+                    if e[0] == 3 and e[1] == 53:
+                        e[2] += 7
+                        break
+        out.write(json.dumps(r, separators=(",", ":")) + "\n")
 PY
 }
-if [[ -s $tmp/ilitek-1.jsonl ]]; then
-	hid_timeline "$corpus/${file[ilitek]}" "$tmp/ilitek-hid.jsonl"
-	merge "$tmp/ilitek-hid.jsonl" "$tmp/ilitek-1.jsonl" "$tmp/both.jsonl"
-	"$T" replay --hid --verify --max-gap 50ms "$tmp/both.jsonl" >"$tmp/verify.log" 2>&1
+both=$tmp/ilitek-1.jsonl
+if [[ -s $both ]]; then
+	grep -q '"type":"hid_device".*"evdev":\[0\]' "$both" && grep -q '"type":"hid"' "$both" &&
+		ok "record --hid: both layers, the HID device linked to the evdev device" ||
+		bad "record --hid: no linked hid_device or no hid record: $(grep -v '"type":"\(frame\|hid\)"' "$both" | head -c 600)"
+	"$T" replay --hid --verify --max-gap 50ms "$both" >"$tmp/verify.log" 2>&1
 	rc=$?
 	if [[ $rc == 0 ]] && grep -q ' 0 unexplained differences' "$tmp/verify.log"; then
 		ok "--verify: $(grep '^verify:' "$tmp/verify.log")"
 	else
 		bad "--verify exit $rc: $(head -30 "$tmp/verify.log")"
 	fi
-	merge "$tmp/ilitek-hid.jsonl" "$tmp/ilitek-1.jsonl" "$tmp/changed.jsonl" change
+	change "$both" "$tmp/changed.jsonl"
 	"$T" replay --hid --verify --max-gap 50ms "$tmp/changed.jsonl" >"$tmp/changed.log" 2>&1
 	rc=$?
 	if [[ $rc == 1 ]] && grep -q 'line [0-9]*: device 0 frame 20 differs' "$tmp/changed.log"; then
@@ -155,6 +149,7 @@ if [[ -s $tmp/ilitek-1.jsonl ]]; then
 	else
 		bad "--verify with a changed frame: exit $rc: $(head -30 "$tmp/changed.log")"
 	fi
+	hid_timeline "$corpus/${file[ilitek]}" "$tmp/ilitek-hid.jsonl"
 	"$T" replay --hid --verify --max-gap 50ms "$tmp/ilitek-hid.jsonl" >"$tmp/hidonly.log" 2>&1
 	rc=$?
 	[[ $rc == 0 ]] && grep -q 'nothing to compare' "$tmp/hidonly.log" &&

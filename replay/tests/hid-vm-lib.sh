@@ -44,10 +44,10 @@ hid_go() {
 	wait "$hpid" || hrc=$?
 }
 
-# rec_start OUT NODE: touchtape record of NODE into OUT ($rpid), returns
-# once its device record is written.
+# rec_start OUT NODE [record options]: touchtape record of NODE into OUT
+# ($rpid), returns once its device record is written.
 rec_start() {
-	"$T" record -q -o "$1" "$2" 2>"$1.err" &
+	"$T" record -q -o "$1" "${@:3}" "$2" 2>"$1.err" &
 	rpid=$!
 	_rec_up() { grep -qs '"type":"device"' "$1" || ! kill -0 "$rpid" 2>/dev/null; }
 	wait_for 30 _rec_up "$1"

@@ -2,8 +2,8 @@
 /*
  * libFuzzer harness for every reader behind tt_reader_open_fd(): the
  * input is served through a pipe, so format detection, the timeline
- * reader (fast path and json-c path), and the evemu and libinput-record
- * readers all see it as a file; a gzip input (the .gz seed) is inflated
+ * reader (fast path and json-c path), and the evemu, libinput-record
+ * and hid-recorder readers all see it as a file; a gzip input (the .gz seed) is inflated
  * by the line layer first, so mutations reach the inflate path too. Each
  * input is read twice, with and without the frame fast path, and the two
  * record streams must agree; records also go through the semantic
@@ -12,7 +12,7 @@
  * kernel-to-XI link on) that inspect,
  * analyze and diff build on.
  *
- * TT_FUZZ_FORMAT=timeline|evemu|libinput in the environment narrows a
+ * TT_FUZZ_FORMAT=timeline|evemu|libinput|hid-recorder in the environment narrows a
  * run to one reader: inputs detected as another format are rejected
  * (return -1 keeps them out of the corpus), so an hour of fuzzing is an
  * hour of that reader rather than a share of one.
@@ -105,6 +105,25 @@ on_xtouch(void *data, struct tt_xtouch *t)
 	mix(d, t->client, strnlen(t->client, sizeof(t->client)));
 }
 
+/* The HID records, every byte of them, so the sanitizers check their
+ * lengths. */
+static void
+mix_hid(struct digest *d, const struct tt_record *rec)
+{
+	if (rec->type == TT_RECORD_HID_REPORT) {
+		mix(d, &rec->hid_report->device, sizeof(rec->hid_report->device));
+		mix(d, &rec->hid_report->time_us, sizeof(rec->hid_report->time_us));
+		mix(d, rec->hid_report->data, rec->hid_report->len);
+	} else if (rec->type == TT_RECORD_HID_DEVICE) {
+		const struct tt_hid_device *h = rec->hid_device;
+		mix(d, h->name, strlen(h->name));
+		mix(d, h->descriptor, h->descriptor_len);
+		mix(d, h->evdev_devices, h->nevdev * sizeof(*h->evdev_devices));
+		for (uint32_t i = 0; i < h->nfeatures; i++)
+			mix(d, h->features[i].data, h->features[i].len);
+	}
+}
+
 static void
 read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out_fd)
 {
@@ -150,6 +169,7 @@ read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out
 			mix(d, &rec.frame->flags, sizeof(rec.frame->flags));
 			mix(d, rec.frame->events, rec.frame->nevents * sizeof(*rec.frame->events));
 		}
+		mix_hid(d, &rec);
 		tt_checker_feed(c, &rec);
 		tt_model_feed(m, &rec);
 		if (w)
@@ -177,6 +197,8 @@ wanted_format(void)
 			wanted = TT_FORMAT_EVEMU;
 		else if (s && strcmp(s, "libinput") == 0)
 			wanted = TT_FORMAT_LIBINPUT;
+		else if (s && strcmp(s, "hid-recorder") == 0)
+			wanted = TT_FORMAT_HID_RECORDER;
 		else if (s && *s && strcmp(s, "any") != 0)
 			abort(); /* a typo would silently fuzz every reader */
 	}

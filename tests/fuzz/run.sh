@@ -4,10 +4,11 @@
 # by the fuzz-short test in `make check` (a short run, plus every saved
 # crash input in tests/fuzz/regressions/ replayed).
 #
-# FUZZ_FORMATS picks the reader runs (default: all four, FUZZ_SECONDS each):
-# "any" lets format detection choose the reader, "timeline", "evemu" and
-# "libinput" hold the harness to one reader (TT_FUZZ_FORMAT). The HID
-# descriptor harness (fuzz-hid-desc) then runs for FUZZ_SECONDS too.
+# FUZZ_FORMATS picks the reader runs (default: all five, FUZZ_SECONDS each):
+# "any" lets format detection choose the reader, "timeline", "evemu",
+# "libinput" and "hid-recorder" hold the harness to one reader
+# (TT_FUZZ_FORMAT). The HID descriptor harness (fuzz-hid-desc) then runs
+# for FUZZ_SECONDS too.
 #
 # Environment (set by make): abs_top_srcdir, abs_top_builddir,
 # TT_FUZZ_SOURCES (the library's .c files, relative to the source tree),
@@ -94,16 +95,16 @@ harness=fuzz-reader
 build "$harness"
 regressions "$harness"
 corpus_dir=${TT_CORPUS:-$src/../shared/corpus}
-for format in ${FUZZ_FORMATS:-any timeline evemu libinput}; do
+for format in ${FUZZ_FORMATS:-any timeline evemu libinput hid-recorder}; do
 	case "$format" in
 	any) corpus="$out/corpus-$harness" ;;
-	timeline | evemu | libinput) corpus="$out/corpus-$harness-$format" ;;
+	timeline | evemu | libinput | hid-recorder) corpus="$out/corpus-$harness-$format" ;;
 	*) echo "fuzz: unknown format '$format' in FUZZ_FORMATS" >&2; exit 2 ;;
 	esac
 	# Seeds: the bundled samples, the saved regressions, and the public
 	# corpus when it is there.
 	TT_FUZZ_FORMAT=$format run "$harness" "$corpus" "$src/samples" "$src/tests/fuzz/seeds" \
-		"$corpus_dir/evemu" "$corpus_dir/libinput-record"
+		"$corpus_dir/evemu" "$corpus_dir/libinput-record" "$corpus_dir/hid-recorder"
 done
 
 # The HID descriptor parser and report decoder, seeded with real
