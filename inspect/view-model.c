@@ -404,9 +404,10 @@ lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t
 	if (l->kind != TI_LANE_KERNEL && l->linked >= 0) {
 		const struct ti_lane *k = tt_index_lane(ix, l->linked);
 		int64_t lat = l->kind == TI_LANE_HID ? k->begin_us - l->begin_us : l->begin_us - k->begin_us;
-		const char *span = fmt_span_fit(sb, sizeof(sb), lat, width - (int)strlen(lb) - 4);
+		/* The sign here: fmt_span_fit() drops it when it shortens. */
+		const char *span = fmt_span_fit(sb, sizeof(sb), lat < 0 ? -lat : lat, width - (int)strlen(lb) - 4);
 		if (span)
-			snprintf(buf, size, " `%s %s%s", lb, lat < 0 ? "" : "+", span);
+			snprintf(buf, size, " `%s %c%s", lb, lat < 0 ? '-' : '+', span);
 		else
 			snprintf(buf, size, " `%s", lb);
 	} else {

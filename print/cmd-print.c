@@ -72,7 +72,9 @@ usage(FILE *out)
 		"the device's events are shown as they come: touchtape record runs and its\n"
 		"recording is printed the same way as a file. With --xi the X server's\n"
 		"touch, raw touch and ownership events are shown too, like xinput test-xi2\n"
-		"--root; --xi without DEVICE shows the X side only. Ctrl-C ends it (exit 0);\n"
+		"--root; --xi without DEVICE shows the X side only. With --hid the HID layer\n"
+		"below the device too: its HID device and every report it sent, decoded.\n"
+		"Ctrl-C ends it (exit 0);\n"
 		"so does the device going away. Reading devices needs root or the group\n"
 		"'input'.\n"
 		"\n"
@@ -87,6 +89,7 @@ usage(FILE *out)
 		"      --no-deltas     do not show per-slot changes\n"
 		"      --xi[=DISPLAY]  live: also the X server's XI 2.2 events (DISPLAY\n"
 		"                      defaults to $DISPLAY)\n"
+		"      --hid           live: also the device's HID reports (record --hid)\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when the file was read whole, 1 when lines of it had\n"
@@ -96,6 +99,7 @@ usage(FILE *out)
 		"  touchtape print bug-1234.jsonl | less\n"
 		"  touchtape print /dev/input/event5          # live, like evtest\n"
 		"  touchtape print --xi /dev/input/event5     # and what X made of it\n"
+		"  touchtape print --hid /dev/input/event5    # and the HID reports it came of\n"
 		"  touchtape print --xi=:1                    # X only, like xinput test-xi2\n");
 }
 
@@ -646,12 +650,12 @@ wait_recorder(pid_t pid)
 
 /* @device: a node, or NULL for the picker (or, with --xi, the X side only). */
 static int
-print_live(struct printer *p, const char *device, const char *xi)
+print_live(struct printer *p, const char *device, const char *xi, bool hid)
 {
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
 	_cleanup_free_ char *why = NULL;
 	char xi_arg[300];
-	char *args[8];
+	char *args[9];
 	size_t n = 0;
 	int fd = -1;
 	int status, rc;
@@ -665,6 +669,8 @@ print_live(struct printer *p, const char *device, const char *xi)
 		snprintf(xi_arg, sizeof(xi_arg), "--xi%s%s", *xi ? "=" : "", xi);
 		args[n++] = xi_arg;
 	}
+	if (hid)
+		args[n++] = (char *)"--hid";
 	if (device)
 		args[n++] = (char *)device;
 	args[n] = NULL;
@@ -690,11 +696,12 @@ print_live(struct printer *p, const char *device, const char *xi)
 int
 tt_cmd_print(int argc, char **argv)
 {
-	enum { OPT_NO_DELTAS = TT_OPT_FIRST_PRIVATE, OPT_XI };
+	enum { OPT_NO_DELTAS = TT_OPT_FIRST_PRIVATE, OPT_XI, OPT_HID };
 	static const struct option opts[] = {
 		TT_READ_LONG_OPTIONS,
 		{ "no-deltas", no_argument, NULL, OPT_NO_DELTAS },
 		{ "xi", optional_argument, NULL, OPT_XI },
+		{ "hid", no_argument, NULL, OPT_HID },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -702,6 +709,7 @@ tt_cmd_print(int argc, char **argv)
 	struct printer p = { .out = stdout, .deltas = true, .hid = hid };
 	const char *path = NULL;
 	const char *xi = NULL;
+	bool live_hid = false;
 	int opt, rc, status;
 	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 
@@ -721,6 +729,7 @@ tt_cmd_print(int argc, char **argv)
 			if (strlen(xi) > 255)
 				return tt_usage_error("print", "--xi: not a display name: '%.40s...'", xi);
 			break;
+		case OPT_HID: live_hid = true; break;
 		case 'h': usage(stdout); return TT_EXIT_OK;
 		default: return tt_usage_error("print", "unknown option");
 		}
@@ -734,11 +743,14 @@ tt_cmd_print(int argc, char **argv)
 
 	/* A device node, --xi, or nothing to read but a terminal: live. */
 	if (path && is_device_node(path))
-		status = print_live(&p, path, xi);
+		status = print_live(&p, path, xi, live_hid);
 	else if (!path && (xi || isatty(STDIN_FILENO)))
-		status = print_live(&p, NULL, xi);
+		status = print_live(&p, NULL, xi, live_hid);
 	else if (xi)
 		return tt_usage_error("print", "--xi shows the X server live: give a device node, or none");
+	else if (live_hid)
+		return tt_usage_error("print", "--hid records the HID layer live: give a device node (a file's "
+				      "HID records are printed without it)");
 	else
 		status = print_file(&p, path ? path : "-");
 	for (size_t i = 0; i < p.ndevs; i++)

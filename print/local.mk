@@ -10,6 +10,7 @@ tt_print_tests = \
 	print/tests/print-plurals.sh \
 	print/tests/print-hid.sh \
 	print/tests/print-live-cli.sh \
-	print/tests/print-live-vm.sh
+	print/tests/print-live-vm.sh \
+	print/tests/print-hid-vm.sh
 TESTS += $(tt_print_tests)
 EXTRA_DIST += $(tt_print_tests)

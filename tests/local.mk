@@ -119,3 +119,10 @@ EXTRA_DIST += tests/read-variants.sh tests/gz-hostile.sh
 # No production function over complexity 30 or 80 lines (pmccabe).
 TESTS += tests/complexity.sh
 EXTRA_DIST += tests/complexity.sh
+
+# Both layers end to end in the VM: a corpus touchscreen replayed through
+# uhid and recorded with --hid; validate, analyze, print and inspect show
+# the HID contacts linked to the kernel touches; that recording replayed
+# at the HID layer makes the same touches again (diff, --verify).
+TESTS += tests/hid-layers-vm.sh
+EXTRA_DIST += tests/hid-layers-vm.sh

@@ -11,7 +11,7 @@ two="$abs_top_srcdir/inspect/tests/data/hid-two-layer.jsonl"
 expect_exit 0 "--summary" -- "$TOUCHTAPE" inspect --summary "$two"
 expect_grep '^HID device 0 "ELAN1206:00 04F3:30F1"$' "$tmp/out" "summary: the HID device"
 expect_grep '^  0\.116 s, 12 reports, 3 contacts$' "$tmp/out" "summary: its reports and contacts"
-expect_grep 'HID to kernel: 2 linked \(latency median 0\.400 ms, p95 0\.400 ms\), 1 not delivered' "$tmp/out" \
+expect_grep 'HID to kernel: 2 contacts linked \(latency median 0\.400 ms, p95 0\.400 ms\), 1 not delivered' "$tmp/out" \
 	"summary: the link and its latency"
 expect_grep '^  I: 18 04f3 30f1, max 1 simultaneous, evdev device 0$' "$tmp/out" "summary: where it came from"
 
@@ -42,6 +42,19 @@ else
 	fail "text: hid0 c1 under dev0 s0 #101"
 fi
 expect_grep '^hid0 c2  *\[----\+----\]$' "$tmp/out" "text: the unlinked contact on its own"
+
+# The kernel may stamp its frame before the recorder reads the report:
+# a negative latency keeps its sign, however short the label gets.
+python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("type") == "frame":
+        r["t"] -= 2400
+    print(json.dumps(r))
+' "$two" >"$tmp/early.jsonl"
+expect_exit 0 "--text, kernel first" -- "$TOUCHTAPE" inspect --text "$tmp/early.jsonl"
+expect_grep '^ `hid0 c0 -2ms ' "$tmp/out" "text: a negative latency"
 
 # --device: the HID device follows the evdev device it produced; hidN alone.
 expect_exit 0 "--device 0" -- "$TOUCHTAPE" inspect --text --device 0 "$two"

@@ -171,6 +171,22 @@ expect_grep '^#   report descriptor: 1206 bytes, not decoded: ' "$tmp/out" \
 expect_grep '^0\.000018 hid2  ff$' "$tmp/out" "hostile: its report shown as bytes only"
 if awk 'length > 300 { exit 1 }' "$tmp/out"; then pass "hostile: no line over 300 columns"; else
 	fail "hostile: a line over 300 columns"; fi
+
+# A hostile hid-recorder file: a descriptor cut inside an item, an escape
+# sequence in the name, E: lines whose byte count lies or whose time is
+# not one: each refused as FILE:LINE, the rest printed.
+printf 'R: 3 05 01 09\nN: x\033[31m\nI: 3 1 2\nE: 0.000000 3 01 02\nE: 0.1 5 01 02\nE: zz 2 01 02\nE: 0.2 2 01 02 03\nE: 0.3 2 01 02\n' \
+	>"$tmp/hostile.hid"
+expect_exit 1 "hostile hid-recorder file" -- "$TOUCHTAPE" print "$tmp/hostile.hid"
+for l in 4 5 6 7; do
+	expect_grep "^touchtape print: .*hostile\\.hid:$l: E: " "$tmp/err" "hostile hid-recorder: line $l refused as FILE:LINE"
+done
+expect_grep '^#   report descriptor: 3 bytes, not decoded: item 2 at byte 2: ' "$tmp/out" \
+	"hostile hid-recorder: the cut descriptor's reason"
+expect_grep '^[0-9.]+ hid0  01 02$' "$tmp/out" "hostile hid-recorder: its good report as bytes"
+if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out"; then fail "hostile hid-recorder: an escape reached the output"; else
+	pass "hostile hid-recorder: no escape in the output"; fi
+expect_exit 2 "--hid on a file" -- "$TOUCHTAPE" print --hid "$two"
 # Every hid-recorder file of the corpus: read as a HID recording, every
 # E: line a report line; the two touchpads' reports decoded as above.
 corpus="${TT_CORPUS:-}"
