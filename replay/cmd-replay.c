@@ -69,6 +69,8 @@ struct replay_args {
 	struct tt_li_config *li_config;
 };
 
+static void usage_notes(FILE *out);
+
 static void
 usage(FILE *out)
 {
@@ -98,6 +100,7 @@ usage(FILE *out)
 		"                         delivered with the recording, frame by frame, and\n"
 		"                         its anomalies (as analyze names them) with those of\n"
 		"                         what was written\n"
+		"      --exact            create the devices with fuzz 0 (no kernel smoothing)\n"
 		"      --hid              replay the HID layer instead: create each recorded HID\n"
 		"                         device through /dev/uhid, so the kernel's own driver\n"
 		"                         (hid-multitouch, wacom, hid-generic) makes the evdev\n"
@@ -105,7 +108,6 @@ usage(FILE *out)
 		"                         'record --hid', or a hid-recorder file); contacts\n"
 		"                         still down are lifted on exit; with --verify, compare\n"
 		"                         the driver's evdev frames with the recording's\n"
-		"      --exact            create the devices with fuzz 0 (no kernel smoothing)\n"
 		"      --libinput         run the installed libinput on the replayed devices and\n"
 		"                         write what the kernel delivered and what libinput made\n"
 		"                         of it (touches, pointer, scroll, taps, gestures) as one\n"
@@ -130,7 +132,15 @@ usage(FILE *out)
 		"                         real-time priority (SCHED_FIFO 10) and locks its memory\n"
 		"                         when allowed, so a busy machine does not delay frames\n"
 		"  -q, --quiet            no per-device lines, only problems and the summary\n"
-		"  -h, --help             show this help\n"
+		"  -h, --help             show this help\n");
+	usage_notes(out);
+}
+
+/* The second half of --help: units, what is refused, exit status. */
+static void
+usage_notes(FILE *out)
+{
+	fprintf(out,
 		"\n"
 		"TIME and SECONDS take units: 1.5, 250ms, 2s, 1m.\n"
 		"\n"
