@@ -661,14 +661,18 @@ hidrec("h-hex.hid", ["E: 0.005000 4 01 zz 05 05", "E: 0.006000 4 01 0x5 05 05", 
 # Refused R: lines, then a good one: the device has its descriptor.
 hidrec("h-rbad.hid", [], lines=[3, 4], head=HHEAD[:2] + ["R: 54 05 01 zz", "R: 9999999 05 01"] + HHEAD[2:])
 hidrec("h-e-before-r.hid", [], lines=[2], head=["D: 0", HEV[0]] + HHEAD[2:])
-hidrec("h-drange.hid", ["D: 99999999999", "D: -1", "D: 5", "D: x"])
-hidrec("h-unknown.hid", ["Q: 1 2 3", "E:", "R:", "I: 3 zzzz 0002", "I: 99999999999 0001 0002"])
+# D: 5 is a device without R: yet: its E: lines are refused.
+hidrec("h-drange.hid", ["D: 99999999999", "D: -1", "D: 5", "D: x"], lines=[HFIRST, HFIRST + 1, HFIRST + 3, HFIRST + 4])
+# (An unknown line type is only a warning, as in hid-tools.)
+hidrec("h-unknown.hid", ["Q: 1 2 3", "E:", "R:", "I: 3 zzzz 0002", "I: 99999999999 0001 0002"],
+       lines=range(HFIRST + 1, HFIRST + 5))
 # Descriptors the parser refuses: validate and analyze name the fault
-# at the R: line; the viewers and converters show the bytes as recorded.
+# at the line that completes the device (its first report), the
+# viewers and converters show the bytes as recorded.
 for tag, desc in [("pop", "b4"), ("size0", "0501090275009501810 2"), ("unbalanced", "05010902a101a101c0"),
                   ("endcoll", "c0c0"), ("cut", "05010902a10126")]:
     d = bytes.fromhex(desc.replace(" ", ""))
-    hidrec("h-desc-%s.hid" % tag, [], "hsem", [3], head=HHEAD[:2] + [rline(d)] + HHEAD[3:])
+    hidrec("h-desc-%s.hid" % tag, [], "hsem", [len(HHEAD) + 1], head=HHEAD[:2] + [rline(d)] + HHEAD[3:])
 # Reports the descriptor does not declare: longer (accepted, as the
 # kernel does), shorter, an undeclared report ID.
 hidrec("h-reports.hid", ["E: 0.005000 6 01 00 05 05 07 07", "E: 0.006000 2 01 00",
