@@ -117,11 +117,16 @@ li_summary_finish(struct li_summary *s)
 	tt_li_model_finish(s->m);
 	c = tt_li_model_counts(s->m, &n);
 	s->counts = tt_reallocarray(NULL, n ? n : 1, sizeof(*s->counts));
-	memcpy(s->counts, c, n * sizeof(*c));
+	/* With no libinput layer the arrays are NULL: memcpy and qsort
+	 * may not be given NULL even for 0 elements (UBSan says so). */
+	if (n > 0)
+		memcpy(s->counts, c, n * sizeof(*c));
 	s->ncounts = n;
 	s->has_layer = tt_li_model_has_layer(s->m);
-	qsort(s->latencies, s->nlatencies, sizeof(*s->latencies), cmp_i64);
-	qsort(s->gesture_latencies, s->ngesture_latencies, sizeof(*s->gesture_latencies), cmp_i64);
+	if (s->nlatencies > 0)
+		qsort(s->latencies, s->nlatencies, sizeof(*s->latencies), cmp_i64);
+	if (s->ngesture_latencies > 0)
+		qsort(s->gesture_latencies, s->ngesture_latencies, sizeof(*s->gesture_latencies), cmp_i64);
 }
 
 void

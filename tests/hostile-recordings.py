@@ -21,6 +21,9 @@ it to exit statuses):
   ok         accepted as it is: hostile bytes that are harmless
   nodev      a valid recording of nothing: a header without devices
   unreadable not a recording at all: a message without a line
+  hbad, hsem, hok          bad, semantic, ok for a file of the HID layer
+                           alone (a hid-recorder file)
+  hidbad, hidsem, hidok    the same for a timeline of both layers
 TIER: "all" (every command, plain and sanitized build), "big" (every
 command; the sanitized build only validates) or "huge" (only validate:
 the million-record files whose smaller copies are "big").
@@ -35,6 +38,8 @@ import sys
 out = sys.argv[1]
 cases = []
 MiB = 1024 * 1024
+# A device name with invalid UTF-8 and control characters (ESC, BEL).
+HID_BAD_NAME = b"bad \xff\xfe\xc0\xaf utf8 \x1b[2J esc\x07 bel"
 
 
 def write(name, data, cls, lines=(), tier="all"):
@@ -620,6 +625,166 @@ write("y-truncated.yml", YWHOLE[:len(YWHOLE) - 20], "bad", [YWHOLE.count("\n")])
 write("y-tags.yml", YWHOLE.replace("  hid: [0x05, 0x0d]\n", "  hid: !!binary aGVsbG8=\n  udev: !!python/object:os.system [rm]\n")
       .replace("id: [3, 1, 2, 3]", "id: !!seq [3, 1, 2, 3]") + "---\nversion: 1\n...\n", "ok")
 write("y-garbage.yml", b"---\n" + garbage[:100000], "bad", [2])
+
+# ---- the HID layer: hid-recorder files ----
+# A mouse with report ID 1: buttons, X, Y (4-byte input reports).
+HDESC = bytes.fromhex("05010902a10185010901a100050919012903150025019503750181029501750581010501"
+                      "093009311581257f750895028106c0c0")
+
+
+def hexs(b):
+    return " ".join("%02x" % c for c in b)
+
+
+def rline(desc):
+    return "R: %d %s" % (len(desc), hexs(desc))
+
+
+HHEAD = ["# hostile hid-recorder file", "D: 0", rline(HDESC), "N: hostile hid mouse", "P: usb-hostile",
+         "I: 3 0001 0002", "D: 0"]
+HEV = ["E: 0.000000 4 01 00 05 05", "E: 0.010000 4 01 01 05 05", "E: 0.020000 4 01 00 00 00"]
+HFIRST = len(HHEAD) + 2	# the line after the first report
+
+
+def hidrec(name, middle, cls="hbad", lines=None, head=HHEAD, tier="all"):
+    """@head, the first report, @middle (each line at fault unless @lines
+    says which), the other reports."""
+    if lines is None:
+        lines = range(HFIRST, HFIRST + len(middle)) if cls in ("hbad", "hsem") else ()
+    write(name, join(head + HEV[:1] + middle + HEV[1:]), cls, lines, tier)
+
+
+hidrec("h-counts.hid", ["E: 0.005000 5 01 00 05 05", "E: 0.006000 3 01 00 05 05", "E: 0.007000 0",
+                        "E: 0.008000 99999999999999999999 01", "E: 0.009000 -4 01 00 05 05"])
+hidrec("h-hex.hid", ["E: 0.005000 4 01 zz 05 05", "E: 0.006000 4 01 0x5 05 05", "E: 0.007000 4 01 000 05 05",
+                     "E: 0.008000 4 01 -1 05 05", "E: nan 4 01 00 05 05", "E: 1e400 4 01 00 05 05"])
+# Refused R: lines, then a good one: the device has its descriptor.
+hidrec("h-rbad.hid", [], lines=[3, 4], head=HHEAD[:2] + ["R: 54 05 01 zz", "R: 9999999 05 01"] + HHEAD[2:])
+hidrec("h-e-before-r.hid", [], lines=[2], head=["D: 0", HEV[0]] + HHEAD[2:])
+# D: 5 is a device without R: yet: its E: lines are refused.
+hidrec("h-drange.hid", ["D: 99999999999", "D: -1", "D: 5", "D: x"], lines=[HFIRST, HFIRST + 1, HFIRST + 3, HFIRST + 4])
+# (An unknown line type is only a warning, as in hid-tools.)
+hidrec("h-unknown.hid", ["Q: 1 2 3", "E:", "R:", "I: 3 zzzz 0002", "I: 99999999999 0001 0002"],
+       lines=range(HFIRST + 1, HFIRST + 5))
+# Descriptors the parser refuses: validate and analyze name the fault
+# at the line that completes the device (its first report), the
+# viewers and converters show the bytes as recorded.
+for tag, desc in [("pop", "b4"), ("size0", "0501090275009501810 2"), ("unbalanced", "05010902a101a101c0"),
+                  ("endcoll", "c0c0"), ("cut", "05010902a10126")]:
+    d = bytes.fromhex(desc.replace(" ", ""))
+    hidrec("h-desc-%s.hid" % tag, [], "hsem", [len(HHEAD) + 1], head=HHEAD[:2] + [rline(d)] + HHEAD[3:])
+# Reports the descriptor does not declare: longer (accepted, as the
+# kernel does), shorter, an undeclared report ID.
+hidrec("h-reports.hid", ["E: 0.005000 6 01 00 05 05 07 07", "E: 0.006000 2 01 00",
+                         "E: 0.007000 4 09 00 05 05"], "hsem", [HFIRST + 1, HFIRST + 2])
+# The largest report a line may hold, and one byte more.
+hidrec("h-maxreport.hid", ["E: 0.005000 16384 " + hexs(b"\x01" + bytes(16383))], "hok")
+hidrec("h-bigreport.hid", ["E: 0.005000 16385 " + hexs(b"\x01" + bytes(16384))])
+# Names with control characters and invalid UTF-8: sanitized.
+write("h-names.hid", join(HHEAD + HEV).replace(b"hostile hid mouse", HID_BAD_NAME), "hok")
+hidrec("h-times.hid", ["E: 0.001000 4 01 00 05 05", "E: 0.000500 4 01 00 05 05"], "hsem", [HFIRST + 1])
+cut = "\n".join(HHEAD + HEV)
+write("h-truncated.hid", cut[:len(cut) - 6], "hbad", [len(HHEAD) + len(HEV)])
+
+# ---- the HID and libinput layers in the timeline ----
+
+HDEV = ('{"type":"hid_device","id":0,"name":"hostile hid mouse","bus":3,"vendor":1,"product":2,"version":3,'
+        '"descriptor":"%s","evdev":[0]}' % HDESC.hex())
+
+
+def hid(t, data, dev=0):
+    return '{"type":"hid","dev":%d,"t":%d,"data":"%s"}' % (dev, t, data)
+
+
+def hidtimeline(name, middle, cls="hidbad", lines=None, head=(HDEV, hid(500, "01000505"))):
+    """A valid recording of both layers with @middle after its first
+    report: each line at fault unless @lines says which."""
+    if lines is None:
+        lines = range(3 + len(head), 3 + len(head) + len(middle)) if cls in ("hidbad", "hidsem") else ()
+    write(name, join([HDR, DEV] + list(head) + middle + FRAMES), cls, lines)
+
+
+hidtimeline("t-hid-ok.jsonl", [hid(600, "01010505")], "hidok")
+hidtimeline("t-hid-hex.jsonl", [hid(600, "0101050"), hid(600, "01zz0505"), hid(600, "0x010505"), hid(600, ""),
+                                hid(600, "01 01 05 05"), hid(600, "01" * 16385),
+                                '{"type":"hid","dev":0,"t":600,"data":[1,1,5,5]}',
+                                '{"type":"hid","dev":0,"t":NaN,"data":"01010505"}',
+                                '{"type":"hid","dev":-1,"t":600,"data":"01010505"}'])
+hidtimeline("t-hid-undeclared.jsonl", [hid(600, "01010505", dev=7), hid(600, "01010505", dev=4294967295)])
+hidtimeline("t-hid-devices.jsonl", [
+    HDEV.replace(HDESC.hex(), "0501zz"),
+    HDEV.replace(HDESC.hex(), ""),
+    HDEV.replace(HDESC.hex(), "00" * 4097),
+    HDEV.replace('"id":0', '"id":-1'),
+    HDEV.replace('"bus":3', '"bus":"usb"'),
+    HDEV.replace('"vendor":1', '"vendor":4294967296'),
+    HDEV.replace('"name":"hostile hid mouse"', '"name":["a"]'),
+    HDEV.replace('"evdev":[0]', '"evdev":[' + ",".join(["0"] * 257) + "]"),
+    HDEV.replace('"evdev":[0]', '"evdev":[-1]'),
+    HDEV.replace('"evdev":[0]', '"features":[' + ",".join(['{"report_id":1,"data":"01"}'] * 257) + "]"),
+    HDEV.replace('"evdev":[0]', '"features":[{"report_id":256,"data":"01"}]'),
+    HDEV.replace('"evdev":[0]', '"features":[{"report_id":1,"data":"0g"}]'),
+    HDEV.replace('"evdev":[0]', '"features":[{"report_id":1}]'),
+], head=(HDEV,))
+# Descriptors the parser refuses, in a recording with an evdev layer:
+# validate and analyze name the record, the rest read it.
+hidtimeline("t-hid-baddesc.jsonl", [], "hidsem", [3], head=(
+    HDEV.replace(HDESC.hex(), "b4"),
+    HDEV.replace('"id":0', '"id":1').replace(HDESC.hex(), "05010902a101a101c0"),
+    HDEV.replace('"id":0', '"id":2').replace(HDESC.hex(), "0501090275009501810 2".replace(" ", "")),
+    hid(500, "01000505", dev=1)))
+# 257 HID devices: 256 are read, the next is an error.
+write("t-hid-many.jsonl", join([HDR, DEV] + [HDEV.replace('"id":0', '"id":%d' % i) for i in range(257)] + FRAMES),
+      "hidbad", [3 + 256])
+hidtimeline("t-hid-names.jsonl", [], "hidok", head=(
+    HDEV.replace("hostile hid mouse", "esc \\u001b[2J\\u0000nul \\ud800 lone \\n nl \\u0007"),))
+
+LIDEV = ('{"type":"li_device","dev":0,"sysname":"event5","name":"hostile touchscreen",'
+         '"capabilities":["touch"],"size_mm":[100,100],"config":{"tap":"on"}}')
+
+
+def li(kind, t=1000, extra=""):
+    return '{"type":"li","li":"%s","t":%d,"dev":0%s}' % (kind, t, extra)
+
+
+timeline("t-li-types.jsonl", [
+    LIDEV.replace('"dev":0', '"dev":"0"'),
+    LIDEV.replace('"capabilities":["touch"]', '"capabilities":"touch"'),
+    LIDEV.replace('"size_mm":[100,100]', '"size_mm":[100]'),
+    LIDEV.replace('"size_mm":[100,100]', '"size_mm":[NaN,1e400]'),
+    LIDEV.replace('"config":{"tap":"on"}', '"config":{"tap":1}'),
+    LIDEV.replace('"config":{"tap":"on"}', '"config":["tap"]'),
+    LIDEV.replace('"config":{"tap":"on"}', '"config":{' + ",".join('"k%d":"on"' % i for i in range(65)) + "}"),
+    LIDEV.replace('"name":"hostile touchscreen"', '"name":7'),
+    LIDEV.replace('"dev":0', '"dev":-1'),
+    '{"type":"li","li":7,"t":1000,"dev":0}',
+    '{"type":"li","li":"TOUCH_DOWN","t":"1000","dev":0}',
+    li("TOUCH_DOWN", extra=',"slot":"0","seat_slot":0,"mm":[1,2],"norm":[0,0]'),
+    li("TOUCH_DOWN", extra=',"slot":0,"seat_slot":0,"mm":[NaN,2],"norm":[0,0]'),
+    li("TOUCH_DOWN", extra=',"slot":0,"seat_slot":0,"mm":[1e400,2],"norm":[0,0]'),
+    li("TOUCH_DOWN", extra=',"slot":0,"seat_slot":0,"mm":1,"norm":[0,0]'),
+    li("TOUCH_DOWN", extra=',"slot":99999999999,"seat_slot":0,"mm":[1,2],"norm":[0,0]'),
+    li("POINTER_SCROLL_FINGER", extra=',"vert":Infinity'),
+    li("POINTER_BUTTON", extra=',"button":272,"state":5,"seat_count":1'),
+    li("GESTURE_PINCH_UPDATE", extra=',"fingers":"2","delta":[0,0],"unaccel":[0,0],"scale":1,"angle":0'),
+    li("GESTURE_SWIPE_END", extra=',"fingers":3,"cancelled":"yes"'),
+    '{"type":"li","t":1000,"dev":0}',
+])
+# Kinds and capabilities libinput may add later: kept by name; escapes
+# in names, sanitized.
+timeline("t-li-unknown.jsonl", [
+    LIDEV.replace('"capabilities":["touch"]', '"capabilities":["touch","telepathy"]'),
+    li("TELEPATHY_BEGIN", extra=',"thoughts":[1,2]'),
+    li("TOUCH_FRAME", extra=',"future":{"a":NaN}'),
+    LIDEV.replace('"config":{"tap":"on"}', '"config":{"tap":"' + "B" * 4000 + '"}'),
+    LIDEV.replace("hostile touchscreen", "esc \\u001b[2J\\u0000nul \\ud800 \\n nl"),
+], "ok")
+# Strings of a megabyte where names are kept: refused (4096 bytes at most).
+timeline("t-li-huge.jsonl", [
+    LIDEV.replace('"name":"hostile touchscreen"', '"name":"' + "A" * MiB + '"'),
+    li("X" * MiB),
+    LIDEV.replace('"sysname":"event5"', '"sysname":"' + "\\u001b" * (MiB // 6) + '"'),
+])
 
 with open(os.path.join(out, "cases.tsv"), "w") as f:
     for c in cases:

@@ -63,29 +63,40 @@ cd "$h" || exit 1
 # "header": a timeline whose header cannot be read: the rest means nothing
 # without it, so the file is unreadable (trouble, 2), with one message at
 # line 1.
-classes=(bad semantic warn ok nodev unreadable added header)
+# The HID layer's classes: "h..." files hold only the HID layer (a
+# hid-recorder file), "hid..." files both layers. A file with no evdev
+# layer cannot be written as evemu or libinput-record, nor replayed
+# without --hid (trouble 2, and findings 1 as for nodev); a file with no
+# HID layer cannot be written as hid-recorder, nor replayed with --hid.
+# "hsem"/"hidsem": every line reads, the HID layer breaks the format's
+# rules (a descriptor the parser refuses, reports it does not declare,
+# time backwards): validate and analyze fail, the rest show it as
+# recorded and replay --hid sends it as recorded (the kernel judges).
+classes=(bad semantic warn ok nodev unreadable added header hbad hsem hok hidbad hidsem hidok)
 commands=(
-	"validate|validate --max 0|1 1 0 0 0 2 1 2"
-	"print|print|1 0 0 0 0 2 0 2"
-	"analyze|analyze|1 1 0 0 0 2 1 2"
+	"validate|validate --max 0|1 1 0 0 0 2 1 2 1 1 0 1 1 0"
+	"print|print|1 0 0 0 0 2 0 2 1 0 0 1 0 0"
+	"analyze|analyze|1 1 0 0 0 2 1 2 1 1 0 1 1 0"
 	# (No --device here: an id the file lacks is trouble, exit 2, and
 	# many of these files have no device 0.)
-	"analyze-json|analyze --json --no-link|1 1 0 0 0 2 1 2"
-	"analyze-plot|analyze --plot PLOT --jump-units 100|1 1 0 0 0 2 1 2"
-	"diff-sample|diff @ $sample|2 1 1 1 1 2 1 2"
-	"diff-self|diff @ @|2 0 0 0 0 2 0 2"
-	"convert|convert -o CONV|1 0 0 0 0 2 0 2"
-	"convert-evemu|convert --to evemu -o CONV|1 0 0 0 0 2 0 2"
-	"convert-libinput|convert --to libinput -o CONV|1 0 0 0 0 2 0 2"
-	"inspect-text|inspect --text --width 80|1 0 0 0 0 2 0 2"
-	"inspect-summary|inspect --summary|1 0 0 0 0 2 0 2"
-	"inspect-json|inspect --summary --json|1 0 0 0 0 2 0 2"
-	"inspect-ui|inspect|1 0 0 0 0 2 0 2"
-	"replay-dry|replay --dry-run --max-gap 0.1|1 1 0 0 1 2 0 2"
+	"analyze-json|analyze --json --no-link|1 1 0 0 0 2 1 2 1 1 0 1 1 0"
+	"analyze-plot|analyze --plot PLOT --jump-units 100|1 1 0 0 0 2 1 2 1 1 0 1 1 0"
+	"diff-sample|diff @ $sample|2 1 1 1 1 2 1 2 2 1 1 2 1 1"
+	"diff-self|diff @ @|2 0 0 0 0 2 0 2 2 0 0 2 0 0"
+	"convert|convert -o CONV|1 0 0 0 0 2 0 2 1 0 0 1 0 0"
+	"convert-evemu|convert --to evemu -o CONV|1 0 0 0 0 2 0 2 2 2 2 1 0 0"
+	"convert-libinput|convert --to libinput -o CONV|1 0 0 0 0 2 0 2 2 2 2 1 0 0"
+	"convert-hidrec|convert --to hid-recorder -o CONV|2 2 2 2 2 2 2 2 1 0 0 1 0 0"
+	"inspect-text|inspect --text --width 80|1 0 0 0 0 2 0 2 1 0 0 1 0 0"
+	"inspect-summary|inspect --summary|1 0 0 0 0 2 0 2 1 0 0 1 0 0"
+	"inspect-json|inspect --summary --json|1 0 0 0 0 2 0 2 1 0 0 1 0 0"
+	"inspect-ui|inspect|1 0 0 0 0 2 0 2 1 0 0 1 0 0"
+	"replay-dry|replay --dry-run --max-gap 0.1|1 1 0 0 1 2 0 2 1 1 1 1 0 0"
+	"replay-hid-dry|replay --hid --dry-run --max-gap 0.1|1 1 1 1 1 2 1 2 1 0 0 1 0 0"
 	# Without --dry-run: refused before anything opens /dev/uinput.
 	# The host has none, and a file that passed would fail there, so
 	# only files that must be refused are tried ("-": not run).
-	"replay|replay|1 1 - - - 2 - 2"
+	"replay|replay|1 1 - - - 2 - 2 1 1 1 1 - -"
 )
 
 # run BIN LABEL ARGS...: runs one command on $name and checks it neither
@@ -149,11 +160,12 @@ check() {
 		return
 	fi
 	case $cls/$label in
-	bad/validate | semantic/validate | added/validate)
+	bad/validate | semantic/validate | added/validate | \
+	hbad/validate | hsem/validate | hidbad/validate | hidsem/validate)
 		for l in ${lines//,/ }; do
 			has_line "$l" || fail "$name validate: no message for line $l"
 		done ;;
-	bad/* | header/* | semantic/replay*)
+	bad/* | header/* | semantic/replay | semantic/replay-dry | hbad/* | hidbad/*)
 		has_line "$first" || { fail "$name $label: no '$name:$first:' message"
 			head -3 "$o.err" | cut -c1-200 | sed 's/^/  | /' >&2; } ;;
 	added/replay-dry)
@@ -203,6 +215,30 @@ sweep() {
 	echo "${bin##*/}: $ncases files, $nruns runs in $((SECONDS - start)) s"
 }
 
+# check_names FILE SHOWN: print and inspect --summary show the device
+# name of FILE (control characters and invalid UTF-8 in it) as SHOWN;
+# no view lets a control character but newline and tab, or bytes that
+# are not UTF-8, through to a terminal.
+check_names() {
+	local file=$1 shown=$2 label out
+	for label in print inspect-text inspect-summary inspect-ui; do
+		out="$tmp/names.$label"
+		case $label in
+		print) "$TOUCHTAPE" print "$file" >"$out" 2>&1 ;;
+		inspect-text) "$TOUCHTAPE" inspect --text --width 200 "$file" >"$out" 2>&1 ;;
+		inspect-summary) "$TOUCHTAPE" inspect --summary "$file" >"$out" 2>&1 ;;
+		inspect-ui) env TOUCHTAPE_INSPECT_HEADLESS=200x40 "TOUCHTAPE_INSPECT_KEYS=<Dump>q" \
+			"$TOUCHTAPE" inspect "$file" >"$out" 2>&1 ;;
+		esac
+		case $label in print | inspect-summary)
+			grep -qF -- "$shown" "$out" || fail "$file $label: the name is not shown as '$shown'" ;;
+		esac
+		LC_ALL=C grep -qaP '[\x00-\x08\x0b-\x1f\x7f]' "$out" &&
+			fail "$file $label: control characters reach the terminal"
+		iconv -f UTF-8 -t UTF-8 "$out" >/dev/null 2>&1 || fail "$file $label: output is not UTF-8"
+	done
+}
+
 maxkb=0
 maxwhat=
 ncases=0
@@ -214,6 +250,13 @@ if [ -n "$san" ]; then
 fi
 sweep "$TOUCHTAPE"
 [ "$ncases" -ge 60 ] || fail "only $ncases hostile files were made"
+# hid-recorder's N: line holds raw bytes, the timeline's name JSON escapes.
+# (U+FFFD, the replacement character, as UTF-8 bytes.)
+r=$'\357\277\275'
+before=$failures
+check_names h-names.hid "bad $r$r$r$r utf8 ?[2J esc? bel"
+check_names t-hid-names.jsonl "esc ?[2J?nul $r lone ? nl ?"
+[ "$failures" -eq "$before" ] && pass "HID device names sanitized in print and inspect"
 [ -n "$gnutime" ] && echo "peak memory $((maxkb / 1024)) MiB ($maxwhat)"
 if [ -n "$sanpid" ]; then
 	wait "$sanpid"
