@@ -14,7 +14,7 @@ set -uo pipefail
 . "${abs_top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/vm/lib.sh"
 
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
-vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 300
+vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 480
 
 T=$TOUCHTAPE
 [[ -x "${TOUCHTAPE_SAN:-}" ]] && { T=$TOUCHTAPE_SAN; vm_san_env; }
