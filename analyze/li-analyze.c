@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "li-analyze.h"
+#include "util-plural.h"
 
 static const char *scroll_sources[] = { "finger", "continuous", "wheel" };
 
@@ -76,10 +77,23 @@ latency_text(const char *what, const int64_t *v, size_t n, FILE *out)
 		li_percentile(v, n, 0.5), li_percentile(v, n, 0.95), v[n - 1], n);
 }
 
+static void
+logs_text(const struct li_summary *s, FILE *out)
+{
+	fprintf(out, "  libinput's log: %zu message%s\n", s->nlogs, tt_plural_s(s->nlogs));
+	for (size_t i = 0; i < s->nlogs; i++) {
+		const struct li_log *l = &s->logs[i];
+		fprintf(out, "    %.6f s (line %zu)", l->time_us / 1e6, l->line);
+		if (l->device >= 0)
+			fprintf(out, " device %" PRId64, l->device);
+		fprintf(out, ": %s\n", l->text);
+	}
+}
+
 void
 li_analyze_text(const struct li_summary *s, FILE *out)
 {
-	if (!s->has_layer)
+	if (!li_summary_any(s))
 		return;
 	fprintf(out, "libinput:\n");
 	for (size_t i = 0; i < s->ncounts; i++)
@@ -89,6 +103,7 @@ li_analyze_text(const struct li_summary *s, FILE *out)
 	latency_text("touch latency (libinput - kernel)", s->latencies, s->nlatencies, out);
 	latency_text("gesture recognition (begin - last finger down)", s->gesture_latencies,
 		     s->ngesture_latencies, out);
+	logs_text(s, out);
 }
 
 /* ---- JSON ---- */
@@ -208,10 +223,33 @@ latency_json(struct tt_json_emit *j, const char *key, const int64_t *v, size_t n
 	tt_json_emit_object_end(j);
 }
 
+static void
+logs_json(struct tt_json_emit *j, const struct li_summary *s)
+{
+	tt_json_emit_member_int(j, "log_messages", (int64_t)s->nlogs);
+	tt_json_emit_key(j, "log");
+	tt_json_emit_array_begin(j);
+	for (size_t i = 0; i < s->nlogs; i++) {
+		const struct li_log *l = &s->logs[i];
+		tt_json_emit_newline(j, "    ");
+		tt_json_emit_object_begin(j);
+		tt_json_emit_member_int(j, "t", l->time_us);
+		tt_json_emit_member_int(j, "line", (int64_t)l->line);
+		tt_json_emit_key(j, "device");
+		if (l->device >= 0)
+			tt_json_emit_int(j, l->device);
+		else
+			tt_json_emit_null(j);
+		tt_json_emit_member_string(j, "message", l->text);
+		tt_json_emit_object_end(j);
+	}
+	tt_json_emit_array_end(j);
+}
+
 void
 li_analyze_json(const struct li_summary *s, struct tt_json_emit *j)
 {
-	if (!s->has_layer)
+	if (!li_summary_any(s))
 		return;
 	tt_json_emit_newline(j, "");
 	tt_json_emit_key(j, "libinput");
@@ -228,5 +266,6 @@ li_analyze_json(const struct li_summary *s, struct tt_json_emit *j)
 	tt_json_emit_array_end(j);
 	latency_json(j, "touch_latency_us", s->latencies, s->nlatencies);
 	latency_json(j, "gesture_latency_us", s->gesture_latencies, s->ngesture_latencies);
+	logs_json(j, s);
 	tt_json_emit_object_end(j);
 }
