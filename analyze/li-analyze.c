@@ -6,29 +6,10 @@
 #include <math.h>
 
 #include "li-analyze.h"
+#include "li-counts-print.h"
 #include "util-plural.h"
 
 static const char *scroll_sources[] = { "finger", "continuous", "wheel" };
-
-static void
-gestures_text(const struct tt_li_counts *c, FILE *out)
-{
-	bool any = false;
-
-	for (int k = 0; k < TT_LI_GESTURE_KINDS; k++) {
-		for (int f = 0; f <= TT_LI_MAX_FINGERS; f++) {
-			if (!c->gestures[k][f])
-				continue;
-			fprintf(out, "%s %s %d-finger %" PRIu64, any ? "," : " gestures:",
-				tt_li_gesture_kind_name(k), f, c->gestures[k][f]);
-			any = true;
-		}
-	}
-	if (any && c->gestures_cancelled)
-		fprintf(out, " (%" PRIu64 " cancelled)", c->gestures_cancelled);
-	if (!any)
-		fprintf(out, " no gestures");
-}
 
 static void
 device_text(const struct tt_li_counts *c, FILE *out)
@@ -48,7 +29,7 @@ device_text(const struct tt_li_counts *c, FILE *out)
 		fprintf(out, " %s %" PRIu64, scroll_sources[i], c->scroll_events[i]);
 	fprintf(out, " events, distance vertical %.2f horizontal %.2f, wheel v120 %.0f/%.0f;",
 		c->scroll_vert, c->scroll_horiz, c->wheel_v120_vert, c->wheel_v120_horiz);
-	gestures_text(c, out);
+	tt_li_counts_gestures_text(c, out);
 	fputc('\n', out);
 }
 
@@ -120,26 +101,6 @@ real_or_null(struct tt_json_emit *j, const char *key, double v, int decimals)
 }
 
 static void
-gesture_counts_json(struct tt_json_emit *j, const struct tt_li_counts *c)
-{
-	tt_json_emit_key(j, "gestures");
-	tt_json_emit_array_begin(j);
-	for (int k = 0; k < TT_LI_GESTURE_KINDS; k++) {
-		for (int f = 0; f <= TT_LI_MAX_FINGERS; f++) {
-			if (!c->gestures[k][f])
-				continue;
-			tt_json_emit_object_begin(j);
-			tt_json_emit_member_string(j, "kind", tt_li_gesture_kind_name(k));
-			tt_json_emit_member_int(j, "fingers", f);
-			tt_json_emit_member_int(j, "count", (int64_t)c->gestures[k][f]);
-			tt_json_emit_object_end(j);
-		}
-	}
-	tt_json_emit_array_end(j);
-	tt_json_emit_member_int(j, "gestures_cancelled", (int64_t)c->gestures_cancelled);
-}
-
-static void
 scroll_json(struct tt_json_emit *j, const struct tt_li_counts *c)
 {
 	tt_json_emit_key(j, "scroll");
@@ -175,7 +136,7 @@ device_json(struct tt_json_emit *j, const struct tt_li_counts *c)
 	tt_json_emit_member_int(j, "pointer_motions", (int64_t)c->motions);
 	real_or_null(j, "acceleration_ratio", tt_li_counts_accel_ratio(c), 3);
 	scroll_json(j, c);
-	gesture_counts_json(j, c);
+	tt_li_counts_gestures_json(c, j);
 	tt_json_emit_member_int(j, "unknown_events", (int64_t)c->unknown_events);
 	tt_json_emit_object_end(j);
 }
