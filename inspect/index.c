@@ -178,6 +178,7 @@ add_lane(struct tt_index *ix, enum ti_lane_kind kind)
 	l->hid_linked = -1;
 	l->hid_begin_us = -1;
 	l->li_latency_us = -1;
+	l->li_linked = -1;
 	return l;
 }
 
@@ -830,6 +831,7 @@ link_li_lane(struct tt_index *ix, struct ti_lane *l, const struct tt_li_touch *t
 		    k->id != t->kernel_tracking_id || k->begin_us != kbegin)
 			continue;
 		l->linked = k->index;
+		k->li_linked = l->index;
 		return;
 	}
 }
@@ -1067,11 +1069,13 @@ tt_index_set_hid_devices(struct tt_index *ix, const uint32_t *ids, size_t n)
 	ix->choosing = ix->ndevices || ix->nhid_choice;
 }
 
-/* HID lanes are of chosen HID devices only: the index has no others. */
+/* HID and libinput lanes are of chosen devices only: the index has no
+ * others. */
 bool
 tt_index_lane_chosen(const struct tt_index *ix, const struct ti_lane *l)
 {
-	return !ix->choosing || l->kind == TI_LANE_KERNEL || l->kind == TI_LANE_HID || l->linked >= 0;
+	return !ix->choosing || l->kind == TI_LANE_KERNEL || l->kind == TI_LANE_HID || l->kind == TI_LANE_LI ||
+	       l->kind == TI_LANE_LI_GESTURE || l->linked >= 0;
 }
 
 void

@@ -149,6 +149,7 @@ struct ti_lane {
 	/* libinput: a touch's seat slot (slot is libinput's slot); a
 	 * gesture's kind (enum tt_li_gesture_kind), finger count and the
 	 * time from the last finger landing to its BEGIN (-1: none). */
+	int64_t li_linked;	/* kernel: the libinput touch made of it, -1 */
 	int32_t li_seat_slot;
 	int32_t li_gesture, li_fingers;
 	uint32_t li_nkernel;	/* gesture: kernel touches down during it */

@@ -137,12 +137,19 @@ is_xi_lane(const struct ti_lane *l)
 }
 
 static bool
+is_li_lane(const struct ti_lane *l)
+{
+	return l->kind == TI_LANE_LI || l->kind == TI_LANE_LI_GESTURE;
+}
+
+static bool
 source_passes(enum tv_source src, const struct ti_lane *l)
 {
 	switch (src) {
 	case TV_SRC_KERNEL: return l->kind == TI_LANE_KERNEL;
 	case TV_SRC_XI: return is_xi_lane(l);
 	case TV_SRC_HID: return l->kind == TI_LANE_HID;
+	case TV_SRC_LI: return is_li_lane(l);
 	default: return true;
 	}
 }
@@ -192,6 +199,9 @@ lane_passes(const struct tv_state *st, const struct ti_lane *l)
 		return (int64_t)l->device == st->filter_dev;
 	if (l->kind == TI_LANE_HID && hid_lane_of(st->ix, l, st->filter_dev))
 		return true;
+	/* libinput's lanes carry the evdev device, gestures too. */
+	if (is_li_lane(l))
+		return (int64_t)l->device == st->filter_dev;
 	/* XI lanes of a kernel device: those its touches became. */
 	return l->linked >= 0 && (int64_t)tt_index_lane(st->ix, l->linked)->device == st->filter_dev;
 }
@@ -595,6 +605,7 @@ source_name(enum tv_source src)
 {
 	static const char *names[TV_SRC_COUNT] = {
 		[TV_SRC_ALL] = "all", [TV_SRC_KERNEL] = "kernel", [TV_SRC_XI] = "xi", [TV_SRC_HID] = "hid",
+		[TV_SRC_LI] = "libinput",
 	};
 	return names[src];
 }
@@ -602,7 +613,7 @@ source_name(enum tv_source src)
 static bool
 frame_passes(const struct tv_state *st, const struct ti_frame *f)
 {
-	if (st->source == TV_SRC_XI || st->source == TV_SRC_HID)
+	if (st->source == TV_SRC_XI || st->source == TV_SRC_HID || st->source == TV_SRC_LI)
 		return false;
 	if (st->filter_dev < 0)
 		return true;
@@ -1067,7 +1078,7 @@ act_source(struct tv_state *st, int dir, int cols)
 	(void)cols;
 	static const char *what[TV_SRC_COUNT] = {
 		[TV_SRC_ALL] = "every layer", [TV_SRC_KERNEL] = "kernel only",
-		[TV_SRC_XI] = "XI only", [TV_SRC_HID] = "HID only",
+		[TV_SRC_XI] = "XI only", [TV_SRC_HID] = "HID only", [TV_SRC_LI] = "libinput only",
 	};
 
 	st->source = (st->source + 1) % TV_SRC_COUNT;
@@ -1106,7 +1117,7 @@ static const struct key_row keymap[] = {
 	{ { 0 }, { 'n' }, act_search_again, "repeat the last search" },
 	{ { 0 }, { 'd' }, act_device,
 	  "filter by device: all, each kernel device, each XI device, each HID device" },
-	{ { 0 }, { 's' }, act_source, "filter by source: all, kernel, XI, HID" },
+	{ { 0 }, { 's' }, act_source, "filter by source: all, kernel, XI, HID, libinput" },
 	{ { 0 }, { '?' }, act_help, "this help" },
 	{ { 0 }, { 'q' }, act_quit, "quit" },
 };

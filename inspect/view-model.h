@@ -81,6 +81,7 @@ enum tv_source {
 	TV_SRC_KERNEL,
 	TV_SRC_XI,
 	TV_SRC_HID,
+	TV_SRC_LI,
 	TV_SRC_COUNT,
 };
 

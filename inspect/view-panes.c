@@ -337,6 +337,11 @@ kernel_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_scree
 	if (l->flags)
 		pane_line(s, p, TV_C_MARK, "flags:%s", kflags(fb, sizeof(fb), l->flags));
 	kernel_from_hid(ix, l, s, p);
+	if (l->li_linked >= 0) {
+		const struct ti_lane *li = tt_index_lane(ix, l->li_linked);
+		pane_line(s, p, TV_C_LI, "became %s +%s", tt_index_lane_label(ix, li, fb, sizeof(fb)),
+			  tv_fmt_span(sb, sizeof(sb), li->begin_us - l->begin_us));
+	}
 	switch (l->link) {
 	case TT_LINK_LINKED:
 		pane_line(s, p, TV_C_XI, "became XI dev %d touch %u +%s", l->xi_deviceid, l->xi_touchid,

@@ -48,6 +48,20 @@ expect_grep '^libinput device 0 "3M touch" \(event5\): capabilities touch, 300\.
 expect_grep '^  touches 2 \(2 linked to kernel touches, 1 cancelled\), taps 0 \(left 0, right 0, middle 0\); no gestures$' \
 	"$tmp/out" "summary: touches linked, the model's counts"
 
+# The panes (headless): the kernel touch says what libinput made of it, the
+# libinput touch where it came from; 's' to libinput only keeps its lanes.
+(cd "$tmp" && TOUCHTAPE_INSPECT_HEADLESS=100x24 TOUCHTAPE_INSPECT_KEYS='jj<Dump>ssss<Dump>' \
+	"$TOUCHTAPE" inspect ts.jsonl) >"$tmp/screens" 2>"$tmp/err" && pass "headless" || fail "headless"
+sed -n '/^=== screen 1/,/^=== screen 2/p' "$tmp/screens" >"$tmp/s1"
+sed -n '/^=== screen 2/,$p' "$tmp/screens" >"$tmp/s2"
+expect_grep 'to touch dev0 s1 #3$' "$tmp/s1" "pane: the kernel touch selected"
+expect_grep ' became li0 s1 \+300us$' "$tmp/s1" "pane: what libinput made of it"
+expect_grep 'src:libinput ' "$tmp/s2" "'s': the libinput source"
+grep -q '^ *dev0 s' "$tmp/s2" && fail "'s': a kernel lane with libinput only" || pass "'s': libinput lanes only"
+expect_grep 'to touch li0 s0$' "$tmp/s2" "pane: a libinput touch selected"
+expect_grep ' slot 0, seat slot 0, cancelled$' "$tmp/s2" "pane: its slots, cancelled"
+expect_grep ' from dev0 s0 #2, 0us later$' "$tmp/s2" "pane: where it came from"
+
 # The touchpad: two kernel touches from 0 and 14.862 ms, up by 0.806 s.
 cat >"$tmp/tp-li.jsonl" <<'LI'
 {"type":"li_device","dev":0,"sysname":"event7","name":"touchpad","capabilities":["pointer","gesture"],"size_mm":[99.5,58.25],"tap_fingers":3,"config":{"tap":"on","natural-scroll":"off"}}
@@ -66,6 +80,11 @@ expect_exit 0 "touchpad --text" -- "$TOUCHTAPE" inspect --text "$tp"
 sed -n '/^dev0 s1 /,$p' "$tmp/out" >"$tmp/after"
 expect_grep '^li0 hold 2f ' "$tmp/after" "text: the hold after the kernel touches"
 expect_grep '^li0 swipe 3f  *\[%' "$tmp/out" "text: the swipe lane, its update"
+(cd "$tmp" && TOUCHTAPE_INSPECT_HEADLESS=140x24 TOUCHTAPE_INSPECT_KEYS='jj<Dump>' \
+	"$TOUCHTAPE" inspect tp.jsonl) >"$tmp/screens" 2>"$tmp/err" && pass "headless touchpad" || fail "headless touchpad"
+expect_grep ' touch li0 hold 2f$' "$tmp/screens" "pane: the hold selected"
+expect_grep ' 2 fingers, 2 kernel touches during it, cancelled$' "$tmp/screens" "pane: the model's kernel touches"
+expect_grep ' began 5\.14ms after the last finger landed$' "$tmp/screens" "pane: recognition time"
 expect_exit 0 "touchpad --summary" -- "$TOUCHTAPE" inspect --summary "$tp"
 expect_grep '^libinput device 0 "touchpad" \(event7\): capabilities pointer gesture, 99\.5x58\.2 mm; config tap=on natural-scroll=off$' \
 	"$tmp/out" "summary: capabilities, size and configuration"
