@@ -6,28 +6,10 @@
 #include <math.h>
 
 #include "li-analyze.h"
+#include "li-counts-print.h"
+#include "util-plural.h"
 
 static const char *scroll_sources[] = { "finger", "continuous", "wheel" };
-
-static void
-gestures_text(const struct tt_li_counts *c, FILE *out)
-{
-	bool any = false;
-
-	for (int k = 0; k < TT_LI_GESTURE_KINDS; k++) {
-		for (int f = 0; f <= TT_LI_MAX_FINGERS; f++) {
-			if (!c->gestures[k][f])
-				continue;
-			fprintf(out, "%s %s %d-finger %" PRIu64, any ? "," : " gestures:",
-				tt_li_gesture_kind_name(k), f, c->gestures[k][f]);
-			any = true;
-		}
-	}
-	if (any && c->gestures_cancelled)
-		fprintf(out, " (%" PRIu64 " cancelled)", c->gestures_cancelled);
-	if (!any)
-		fprintf(out, " no gestures");
-}
 
 static void
 device_text(const struct tt_li_counts *c, FILE *out)
@@ -47,7 +29,7 @@ device_text(const struct tt_li_counts *c, FILE *out)
 		fprintf(out, " %s %" PRIu64, scroll_sources[i], c->scroll_events[i]);
 	fprintf(out, " events, distance vertical %.2f horizontal %.2f, wheel v120 %.0f/%.0f;",
 		c->scroll_vert, c->scroll_horiz, c->wheel_v120_vert, c->wheel_v120_horiz);
-	gestures_text(c, out);
+	tt_li_counts_gestures_text(c, out);
 	fputc('\n', out);
 }
 
@@ -76,10 +58,23 @@ latency_text(const char *what, const int64_t *v, size_t n, FILE *out)
 		li_percentile(v, n, 0.5), li_percentile(v, n, 0.95), v[n - 1], n);
 }
 
+static void
+logs_text(const struct li_summary *s, FILE *out)
+{
+	fprintf(out, "  libinput's log: %zu message%s\n", s->nlogs, tt_plural_s(s->nlogs));
+	for (size_t i = 0; i < s->nlogs; i++) {
+		const struct li_log *l = &s->logs[i];
+		fprintf(out, "    %.6f s (line %zu)", l->time_us / 1e6, l->line);
+		if (l->device >= 0)
+			fprintf(out, " device %" PRId64, l->device);
+		fprintf(out, ": %s\n", l->text);
+	}
+}
+
 void
 li_analyze_text(const struct li_summary *s, FILE *out)
 {
-	if (!s->has_layer)
+	if (!li_summary_any(s))
 		return;
 	fprintf(out, "libinput:\n");
 	for (size_t i = 0; i < s->ncounts; i++)
@@ -89,6 +84,7 @@ li_analyze_text(const struct li_summary *s, FILE *out)
 	latency_text("touch latency (libinput - kernel)", s->latencies, s->nlatencies, out);
 	latency_text("gesture recognition (begin - last finger down)", s->gesture_latencies,
 		     s->ngesture_latencies, out);
+	logs_text(s, out);
 }
 
 /* ---- JSON ---- */
@@ -102,26 +98,6 @@ real_or_null(struct tt_json_emit *j, const char *key, double v, int decimals)
 		return;
 	}
 	tt_json_emit_member_fixed(j, key, v, decimals);
-}
-
-static void
-gesture_counts_json(struct tt_json_emit *j, const struct tt_li_counts *c)
-{
-	tt_json_emit_key(j, "gestures");
-	tt_json_emit_array_begin(j);
-	for (int k = 0; k < TT_LI_GESTURE_KINDS; k++) {
-		for (int f = 0; f <= TT_LI_MAX_FINGERS; f++) {
-			if (!c->gestures[k][f])
-				continue;
-			tt_json_emit_object_begin(j);
-			tt_json_emit_member_string(j, "kind", tt_li_gesture_kind_name(k));
-			tt_json_emit_member_int(j, "fingers", f);
-			tt_json_emit_member_int(j, "count", (int64_t)c->gestures[k][f]);
-			tt_json_emit_object_end(j);
-		}
-	}
-	tt_json_emit_array_end(j);
-	tt_json_emit_member_int(j, "gestures_cancelled", (int64_t)c->gestures_cancelled);
 }
 
 static void
@@ -160,7 +136,7 @@ device_json(struct tt_json_emit *j, const struct tt_li_counts *c)
 	tt_json_emit_member_int(j, "pointer_motions", (int64_t)c->motions);
 	real_or_null(j, "acceleration_ratio", tt_li_counts_accel_ratio(c), 3);
 	scroll_json(j, c);
-	gesture_counts_json(j, c);
+	tt_li_counts_gestures_json(c, j);
 	tt_json_emit_member_int(j, "unknown_events", (int64_t)c->unknown_events);
 	tt_json_emit_object_end(j);
 }
@@ -208,10 +184,33 @@ latency_json(struct tt_json_emit *j, const char *key, const int64_t *v, size_t n
 	tt_json_emit_object_end(j);
 }
 
+static void
+logs_json(struct tt_json_emit *j, const struct li_summary *s)
+{
+	tt_json_emit_member_int(j, "log_messages", (int64_t)s->nlogs);
+	tt_json_emit_key(j, "log");
+	tt_json_emit_array_begin(j);
+	for (size_t i = 0; i < s->nlogs; i++) {
+		const struct li_log *l = &s->logs[i];
+		tt_json_emit_newline(j, "    ");
+		tt_json_emit_object_begin(j);
+		tt_json_emit_member_int(j, "t", l->time_us);
+		tt_json_emit_member_int(j, "line", (int64_t)l->line);
+		tt_json_emit_key(j, "device");
+		if (l->device >= 0)
+			tt_json_emit_int(j, l->device);
+		else
+			tt_json_emit_null(j);
+		tt_json_emit_member_string(j, "message", l->text);
+		tt_json_emit_object_end(j);
+	}
+	tt_json_emit_array_end(j);
+}
+
 void
 li_analyze_json(const struct li_summary *s, struct tt_json_emit *j)
 {
-	if (!s->has_layer)
+	if (!li_summary_any(s))
 		return;
 	tt_json_emit_newline(j, "");
 	tt_json_emit_key(j, "libinput");
@@ -228,5 +227,6 @@ li_analyze_json(const struct li_summary *s, struct tt_json_emit *j)
 	tt_json_emit_array_end(j);
 	latency_json(j, "touch_latency_us", s->latencies, s->nlatencies);
 	latency_json(j, "gesture_latency_us", s->gesture_latencies, s->ngesture_latencies);
+	logs_json(j, s);
 	tt_json_emit_object_end(j);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "li-summary.h"
+#include "util-strings.h"
 
 static void *
 grow(void *arr, size_t n, size_t *cap, size_t size)
@@ -87,6 +88,18 @@ tap_counts(const struct li_summary *s, uint32_t device, uint64_t out[3])
 	}
 }
 
+static void
+note_log(struct li_summary *s, const struct tt_record *rec)
+{
+	const char *text = rec->marker->text ? rec->marker->text : "";
+
+	s->logs = grow(s->logs, s->nlogs, &s->caplogs, sizeof(*s->logs));
+	s->logs[s->nlogs++] = (struct li_log){
+		.time_us = rec->marker->time_us, .device = rec->marker->device, .line = rec->line,
+		.text = tt_str_sanitize(text, strlen(text), 512),
+	};
+}
+
 void
 li_summary_feed(struct li_summary *s, const struct tt_record *rec)
 {
@@ -94,6 +107,8 @@ li_summary_feed(struct li_summary *s, const struct tt_record *rec)
 	bool button = rec->type == TT_RECORD_LI_EVENT && rec->li_event->kind == TT_LI_POINTER_BUTTON &&
 		      rec->li_event->pressed;
 
+	if (rec->type == TT_RECORD_MARKER && rec->marker->kind == TT_MARKER_LI_LOG)
+		note_log(s, rec);
 	if (button)
 		tap_counts(s, rec->li_event->device, before);
 	tt_li_model_feed(s->m, rec);
@@ -138,7 +153,16 @@ li_summary_clear(struct li_summary *s)
 	free(s->taps);
 	free(s->latencies);
 	free(s->gesture_latencies);
+	for (size_t i = 0; i < s->nlogs; i++)
+		free(s->logs[i].text);
+	free(s->logs);
 	memset(s, 0, sizeof(*s));
+}
+
+bool
+li_summary_any(const struct li_summary *s)
+{
+	return s->has_layer || s->nlogs;
 }
 
 const char *

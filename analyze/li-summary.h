@@ -4,7 +4,8 @@
  * libinput model's counts per device (lib/model-li.h), every gesture,
  * every tap with its time, and the libinput-to-kernel latencies of the
  * linked touches. Gestures and taps are few; the latencies are one
- * number per touch.
+ * number per touch. libinput's own log messages (libinput-log markers)
+ * are kept too: few, and what a triager reads first.
  */
 #pragma once
 
@@ -21,6 +22,15 @@ struct li_tap {
 	size_t line;
 };
 
+/* A message libinput logged while recording (a libinput-log marker):
+ * its own warnings, e.g. "kernel bug: Touch jump detected". */
+struct li_log {
+	int64_t time_us;
+	int64_t device;		/* evdev device record id, or -1 */
+	size_t line;
+	char *text;		/* sanitized; never NULL */
+};
+
 struct li_summary {
 	struct tt_li_model *m;
 	bool has_layer;
@@ -34,12 +44,16 @@ struct li_summary {
 	size_t nlatencies, caplatencies;
 	int64_t *gesture_latencies;	/* sorted after finish */
 	size_t ngesture_latencies, capgesture_latencies;
+	struct li_log *logs;	/* in file order */
+	size_t nlogs, caplogs;
 };
 
 void li_summary_init(struct li_summary *s);
 void li_summary_feed(struct li_summary *s, const struct tt_record *rec);
 void li_summary_finish(struct li_summary *s);
 void li_summary_clear(struct li_summary *s);
+/* Whether there is anything to report: li records or libinput's log. */
+bool li_summary_any(const struct li_summary *s);
 
 /* "up", "down", "left", "right" by the larger summed delta, "in"/"out"
  * for a pinch by its scale, "" for a hold or no movement. */

@@ -67,6 +67,10 @@ struct tt_index {
 	struct ti_hid_device *hdevs;
 	size_t nhdevs;
 
+	struct tt_li_model *li;		/* the libinput layer's model */
+	struct ti_li_device *lidevs;
+	size_t nlidevs;
+
 	uint64_t generation;	/* bumped whenever something was added */
 	bool done;		/* the whole input was read */
 
@@ -173,6 +177,8 @@ add_lane(struct tt_index *ix, enum ti_lane_kind kind)
 	l->xi_begin_us = -1;
 	l->hid_linked = -1;
 	l->hid_begin_us = -1;
+	l->li_latency_us = -1;
+	l->li_linked = -1;
 	return l;
 }
 
@@ -704,6 +710,8 @@ record_chosen(const struct tt_index *ix, const struct tt_record *rec)
 	case TT_RECORD_MARKER: return device_chosen(ix, rec->marker->device);
 	case TT_RECORD_HID_DEVICE: return hid_device_chosen(ix, rec->hid_device);
 	case TT_RECORD_HID_REPORT: return !ix->choosing || find_hdev(ix, rec->hid_report->device);
+	case TT_RECORD_LI_DEVICE: return device_chosen(ix, rec->li_device->device);
+	case TT_RECORD_LI_EVENT: return device_chosen(ix, rec->li_event->device);
 	default: return true;
 	}
 }
@@ -729,6 +737,193 @@ index_hid_device(struct tt_index *ix, const struct tt_hid_device *d)
 		memcpy(h->evdev, d->evdev_devices, d->nevdev * sizeof(*h->evdev));
 }
 
+/* ---- the libinput layer ---- */
+
+/* The open libinput lane of @kind on @device begun at @begin_us (any
+ * time: -1) with seat slot @seat_slot (gestures: -1). The lanes of one
+ * kind are in begin order, so the search stops at the first begun before
+ * it (the layers of a file need not be in time order with each other). */
+static struct ti_lane *
+find_li_lane(struct tt_index *ix, enum ti_lane_kind kind, uint32_t device, int32_t seat_slot, int64_t begin_us)
+{
+	for (size_t i = ix->nlanes; i-- > 0;) {
+		struct ti_lane *l = ix->lanes[i];
+		if (l->kind != kind)
+			continue;
+		if (begin_us >= 0 && l->begin_us < begin_us)
+			break;
+		if ( l->ended || l->device != device || l->li_seat_slot != seat_slot)
+			continue;
+		if (begin_us < 0 || l->begin_us == begin_us)
+			return l;
+	}
+	return NULL;
+}
+
+static void
+li_lane_begin(struct tt_index *ix, const struct tt_li_event *ev, size_t line, enum ti_lane_kind kind)
+{
+	struct ti_lane *l = add_lane(ix, kind);
+
+	l->device = ev->device;
+	l->slot = kind == TI_LANE_LI ? ev->slot : -1;
+	l->li_seat_slot = kind == TI_LANE_LI ? ev->seat_slot : -1;
+	l->id = l->li_seat_slot;
+	l->li_fingers = ev->fingers;
+	l->begin_us = l->end_us = ev->time_us;
+	l->begin_line = l->end_line = line;
+	add_xupd(ix, l, ev->time_us, ev->x, ev->y);
+}
+
+static void
+li_lane_update(struct tt_index *ix, const struct tt_li_event *ev, size_t line, enum ti_lane_kind kind)
+{
+	struct ti_lane *l = find_li_lane(ix, kind, ev->device, kind == TI_LANE_LI ? ev->seat_slot : -1, -1);
+
+	if (!l)
+		return;
+	add_xupd(ix, l, ev->time_us, kind == TI_LANE_LI ? ev->x : ev->dx_unaccel,
+		 kind == TI_LANE_LI ? ev->y : ev->dy_unaccel);
+	l->end_us = ev->time_us;
+	l->end_line = line;
+}
+
+/* Lanes open at the records that begin and update libinput's sequences;
+ * they end with the model's touch_end and gesture_end, which say what
+ * the sequence was. */
+static void
+index_li_event(struct tt_index *ix, const struct tt_li_event *ev, size_t line)
+{
+	enum tt_li_gesture_kind gk;
+	int phase;
+
+	if (ev->kind == TT_LI_TOUCH_DOWN)
+		li_lane_begin(ix, ev, line, TI_LANE_LI);
+	else if (ev->kind == TT_LI_TOUCH_MOTION)
+		li_lane_update(ix, ev, line, TI_LANE_LI);
+	else if (tt_li_gesture_phase(ev->kind, &gk, &phase) && phase == 0)
+		li_lane_begin(ix, ev, line, TI_LANE_LI_GESTURE);
+	else if (tt_li_gesture_phase(ev->kind, &gk, &phase) && phase == 1)
+		li_lane_update(ix, ev, line, TI_LANE_LI_GESTURE);
+}
+
+static uint32_t
+li_flags(bool cancelled, bool active_at_end)
+{
+	return (cancelled ? TI_LI_CANCELLED : 0) | (active_at_end ? TI_LI_ACTIVE_AT_END : 0);
+}
+
+/* The kernel lane of the touch the libinput model paired with @t: same
+ * device, slot and tracking ID, begun latency_us before it. Only kernel
+ * lanes are in begin order with each other. */
+static void
+link_li_lane(struct tt_index *ix, struct ti_lane *l, const struct tt_li_touch *t)
+{
+	int64_t kbegin = t->begin_us - t->latency_us;
+
+	for (size_t i = ix->nlanes; i-- > 0;) {
+		struct ti_lane *k = ix->lanes[i];
+		if (k->kind != TI_LANE_KERNEL)
+			continue;
+		if (k->begin_us < kbegin)
+			break;
+		if (k->device != t->device || (t->slot >= 0 && k->slot != t->slot) ||
+		    k->id != t->kernel_tracking_id || k->begin_us != kbegin)
+			continue;
+		l->linked = k->index;
+		k->li_linked = l->index;
+		return;
+	}
+}
+
+static void
+on_li_touch_end(void *data, const struct tt_li_touch *t)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = find_li_lane(ix, TI_LANE_LI, t->device, t->seat_slot, t->begin_us);
+
+	if (!l)
+		return;
+	lane_end_at(l, li_flags(t->cancelled, t->active_at_end), t->active_at_end ? l->end_us : t->end_us,
+		    t->active_at_end ? l->end_line : t->end_line);
+	l->ended = !t->active_at_end;
+	l->link = t->kernel_serial ? TT_LINK_LINKED : TT_LINK_NOT_DELIVERED;
+	/* A lean index reuses ended lanes: nothing to point at. */
+	if (t->kernel_serial && !ix->lean)
+		link_li_lane(ix, l, t);
+	release_lane(ix, l);
+}
+
+static void
+on_li_gesture_end(void *data, const struct tt_li_gesture *g)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = find_li_lane(ix, TI_LANE_LI_GESTURE, g->device, -1, g->begin_us);
+
+	if (!l)
+		return;
+	lane_end_at(l, li_flags(g->cancelled, g->active_at_end), g->active_at_end ? l->end_us : g->end_us,
+		    g->active_at_end ? l->end_line : g->end_line);
+	l->ended = !g->active_at_end;
+	l->li_gesture = (int32_t)g->kind;
+	l->li_fingers = g->fingers;
+	l->li_latency_us = g->latency_us;
+	l->li_nkernel = g->nkernel;
+	release_lane(ix, l);
+}
+
+static const struct tt_li_callbacks li_callbacks = {
+	.touch_end = on_li_touch_end,
+	.gesture_end = on_li_gesture_end,
+};
+
+/* The settings as one line: few, and shown as they were recorded. */
+static char *
+li_config_text(const struct tt_li_device *d)
+{
+	char buf[1024];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < d->nsettings && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s=%s", i ? " " : "", d->settings[i].name,
+				      d->settings[i].value ? d->settings[i].value : "");
+	return tt_str_sanitize(buf, strnlen(buf, sizeof(buf)), sizeof(buf));
+}
+
+static void
+li_device_free(struct ti_li_device *d)
+{
+	free(d->sysname);
+	free(d->name);
+	free(d->config);
+}
+
+static void
+index_li_device(struct tt_index *ix, const struct tt_li_device *d)
+{
+	struct ti_li_device *ld = NULL;
+	const char *sysname = d->sysname ? d->sysname : "";
+	const char *name = d->name ? d->name : "";
+
+	for (size_t i = 0; i < ix->nlidevs && !ld; i++) {
+		if (ix->lidevs[i].device == d->device)
+			ld = &ix->lidevs[i];
+	}
+	if (!ld) {
+		ix->lidevs = tt_reallocarray(ix->lidevs, ix->nlidevs + 1, sizeof(*ix->lidevs));
+		ld = &ix->lidevs[ix->nlidevs++];
+	} else {
+		li_device_free(ld);
+	}
+	*ld = (struct ti_li_device){
+		.device = d->device, .capabilities = d->capabilities, .has_size = d->has_size,
+		.width_mm = d->width_mm, .height_mm = d->height_mm, .tap_fingers = d->tap_fingers,
+	};
+	ld->sysname = tt_str_sanitize(sysname, strlen(sysname), 64);
+	ld->name = tt_str_sanitize(name, strlen(name), 256);
+	ld->config = li_config_text(d);
+}
 
 static void
 on_record(struct tt_index *ix, const struct tt_record *rec)
@@ -750,9 +945,16 @@ on_record(struct tt_index *ix, const struct tt_record *rec)
 	case TT_RECORD_HID_DEVICE:
 		index_hid_device(ix, rec->hid_device);
 		break;
+	case TT_RECORD_LI_DEVICE:
+		index_li_device(ix, rec->li_device);
+		break;
+	case TT_RECORD_LI_EVENT:
+		index_li_event(ix, rec->li_event, rec->line);
+		break;
 	default:
 		break;
 	}
+	tt_li_model_feed(ix->li, rec);
 	tt_detect_feed(ix->detect, rec);
 	ix->in_frame = false;
 }
@@ -786,6 +988,7 @@ tt_index_open(const char *path, struct tt_index **out, char **why)
 	tt_reader_set_warn(ix->reader, on_warning, ix);
 	ix->detect = tt_detect_new(NULL, &callbacks, ix, on_diag, ix);
 	ix->stats = tt_detect_stats(ix->detect);
+	ix->li = tt_li_model_new(&li_callbacks, ix);
 	*out = steal(&ix);
 	return 0;
 }
@@ -794,6 +997,7 @@ static void
 finish(struct tt_index *ix)
 {
 	tt_detect_finish(ix->detect);
+	tt_li_model_finish(ix->li);
 	/* A sequence still open at the end keeps its lane as it was. */
 	ix->done = true;
 	ix->generation++;
@@ -865,11 +1069,13 @@ tt_index_set_hid_devices(struct tt_index *ix, const uint32_t *ids, size_t n)
 	ix->choosing = ix->ndevices || ix->nhid_choice;
 }
 
-/* HID lanes are of chosen HID devices only: the index has no others. */
+/* HID and libinput lanes are of chosen devices only: the index has no
+ * others. */
 bool
 tt_index_lane_chosen(const struct tt_index *ix, const struct ti_lane *l)
 {
-	return !ix->choosing || l->kind == TI_LANE_KERNEL || l->kind == TI_LANE_HID || l->linked >= 0;
+	return !ix->choosing || l->kind == TI_LANE_KERNEL || l->kind == TI_LANE_HID || l->kind == TI_LANE_LI ||
+	       l->kind == TI_LANE_LI_GESTURE || l->linked >= 0;
 }
 
 void
@@ -910,6 +1116,10 @@ tt_index_free(struct tt_index *ix)
 		free(ix->hdevs[i].evdev);
 	}
 	free(ix->hdevs);
+	tt_li_model_free(ix->li);
+	for (size_t i = 0; i < ix->nlidevs; i++)
+		li_device_free(&ix->lidevs[i]);
+	free(ix->lidevs);
 	free(ix->name);
 	pthread_mutex_destroy(&ix->lock);
 	free(ix);
@@ -1037,6 +1247,14 @@ tt_index_lane_label(const struct tt_index *ix, const struct ti_lane *l, char *bu
 		else
 			snprintf(buf, size, "hid%u c%d", l->device, l->id);
 		break;
+	case TI_LANE_LI:
+		snprintf(buf, size, "li%u s%d", l->device, l->slot);
+		break;
+	case TI_LANE_LI_GESTURE:
+		snprintf(buf, size, "li%u %s %df", l->device,
+			 l->ended ? tt_li_gesture_kind_name((enum tt_li_gesture_kind)l->li_gesture) : "gesture",
+			 l->li_fingers);
+		break;
 	}
 	return buf;
 }
@@ -1111,6 +1329,30 @@ const struct ti_hid_device *
 tt_index_hid_device(const struct tt_index *ix, uint32_t id)
 {
 	return find_hdev(ix, id);
+}
+
+size_t
+tt_index_nli_devices(const struct tt_index *ix)
+{
+	return ix->nlidevs;
+}
+
+const struct ti_li_device *
+tt_index_li_device_at(const struct tt_index *ix, size_t i)
+{
+	return &ix->lidevs[i];
+}
+
+const struct tt_li_counts *
+tt_index_li_counts(const struct tt_index *ix, size_t *n)
+{
+	return tt_li_model_counts(ix->li, n);
+}
+
+bool
+tt_index_has_li(const struct tt_index *ix)
+{
+	return tt_li_model_has_layer(ix->li);
 }
 
 bool

@@ -24,6 +24,11 @@
  * the reports, linked by the model to the kernel touch it became; the
  * kernel lane points back at it.
  *
+ * The libinput layer: a lane per libinput touch (TOUCH_DOWN to UP or
+ * CANCEL), linked to the kernel touch lib/model-li.h paired it with, and a
+ * lane per gesture (BEGIN to END), standing after the kernel touches that
+ * made it.
+ *
  * Memory: about 6 bytes per kernel event, 24 per frame, 16 per touch
  * update (kernel or XI) and 64 per marker.
  */
@@ -35,6 +40,7 @@
 
 #include "detect.h"
 #include "model.h"
+#include "model-li.h"
 #include "reader.h"
 #include "timeline.h"
 #include "util-mem.h"
@@ -59,6 +65,27 @@ enum ti_lane_kind {
 	TI_LANE_XI,
 	TI_LANE_XI_RAW,
 	TI_LANE_HID,
+	TI_LANE_LI,		/* a libinput touch */
+	TI_LANE_LI_GESTURE,	/* a libinput swipe, pinch or hold */
+};
+
+/* ti_lane.flags of the libinput lanes. */
+enum ti_li_flags {
+	TI_LI_CANCELLED = 1 << 0,	/* TOUCH_CANCEL, or a cancelled gesture */
+	TI_LI_ACTIVE_AT_END = 1 << 1,
+};
+
+/* A device as libinput saw it (its li_device record); what libinput made
+ * of it is the libinput model's (tt_index_li_counts()). */
+struct ti_li_device {
+	uint32_t device;	/* the evdev device record id */
+	char *sysname;		/* sanitized */
+	char *name;		/* sanitized */
+	uint32_t capabilities;	/* enum tt_li_capability */
+	bool has_size;
+	double width_mm, height_mm;
+	int32_t tap_fingers;
+	char *config;		/* "tap=on natural-scroll=off ...", sanitized */
 };
 
 /* A HID device as the index keeps it; its numbers are the stats'
@@ -119,6 +146,14 @@ struct ti_lane {
 	 * its lane, -1. HID: link is the model's link to the kernel. */
 	enum tt_link_status hid_link;
 	int64_t hid_linked;
+	/* libinput: a touch's seat slot (slot is libinput's slot); a
+	 * gesture's kind (enum tt_li_gesture_kind), finger count and the
+	 * time from the last finger landing to its BEGIN (-1: none). */
+	int64_t li_linked;	/* kernel: the libinput touch made of it, -1 */
+	int32_t li_seat_slot;
+	int32_t li_gesture, li_fingers;
+	uint32_t li_nkernel;	/* gesture: kernel touches down during it */
+	int64_t li_latency_us;
 	int64_t hid_begin_us;	/* kernel: the HID contact's begin */
 	/* XI: ownership. */
 	enum tt_own_outcome outcome;
@@ -230,6 +265,14 @@ const struct ti_device *tt_index_device(const struct tt_index *ix, uint32_t id);
 size_t tt_index_nhid_devices(const struct tt_index *ix);
 const struct ti_hid_device *tt_index_hid_device_at(const struct tt_index *ix, size_t i);
 const struct ti_hid_device *tt_index_hid_device(const struct tt_index *ix, uint32_t id);
+/* libinput's devices in the order the file declares them, and the
+ * libinput model's counts (lib/model-li.h: touches linked, taps, gestures
+ * by kind and finger count), per device in the order first seen. */
+size_t tt_index_nli_devices(const struct tt_index *ix);
+const struct ti_li_device *tt_index_li_device_at(const struct tt_index *ix, size_t i);
+const struct tt_li_counts *tt_index_li_counts(const struct tt_index *ix, size_t *n);
+/* Whether the file has a libinput layer. */
+bool tt_index_has_li(const struct tt_index *ix);
 /* Frames in file order; ti_frame.device is a tt_index_device_at() index. */
 size_t tt_index_nframes(const struct tt_index *ix);
 const struct ti_frame *tt_index_frame(const struct tt_index *ix, size_t f);
@@ -274,7 +317,7 @@ const char *tt_index_marker_text(const struct tt_index *ix, const struct ti_mark
 bool tt_index_marker_is_diag(const struct tt_index *ix, const struct ti_marker *m);
 const char *ti_marker_kind_name(enum ti_marker_kind k);
 /* A short label for the lane: "dev0 s1 #22", "xi2/11 t5 grab", "hid0 c3",
- * "hid0 pen". */
+ * "hid0 pen", "li0 s1" (libinput's slot), "li0 swipe 3f". */
 const char *tt_index_lane_label(const struct tt_index *ix, const struct ti_lane *l, char *buf, size_t size);
 /* Memory the index holds, in bytes (arrays' capacity). */
 size_t tt_index_memory(const struct tt_index *ix);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json-emit.h"
+#include "li-counts-print.h"
 #include "summary.h"
 #include "util-plural.h"
 #include "util-strings.h"
@@ -47,6 +48,59 @@ hid_device_text(const struct ti_hid_device *h, const struct tt_stats_hid *sh, FI
 	fprintf(out, "%s\n", h->nevdev ? "" : " none");
 }
 
+/* ---- the libinput layer: the libinput model's counts (analyze's) ---- */
+
+static const struct ti_li_device *
+li_device_of(const struct tt_index *ix, uint32_t device)
+{
+	for (size_t i = 0; i < tt_index_nli_devices(ix); i++) {
+		if (tt_index_li_device_at(ix, i)->device == device)
+			return tt_index_li_device_at(ix, i);
+	}
+	return NULL;
+}
+
+static void
+li_view_text(const struct ti_li_device *d, FILE *out)
+{
+	fprintf(out, " \"%s\" (%s): capabilities", d->name, d->sysname);
+	for (uint32_t b = 0; b < 32; b++) {
+		const char *name = (d->capabilities & (1u << b)) ? tt_li_capability_name(1u << b) : NULL;
+		if (name)
+			fprintf(out, " %s", name);
+	}
+	if (d->has_size)
+		fprintf(out, ", %.1fx%.1f mm", d->width_mm, d->height_mm);
+	fprintf(out, "; config %s", *d->config ? d->config : "none");
+}
+
+static void
+li_text(const struct tt_index *ix, const struct tt_li_counts *c, FILE *out)
+{
+	const struct ti_li_device *d = li_device_of(ix, c->device);
+
+	fprintf(out, "libinput device %u", c->device);
+	if (d)
+		li_view_text(d, out);
+	fprintf(out, "\n  touches %" PRIu64 " (%" PRIu64 " linked to kernel touches, %" PRIu64 " cancelled), taps %"
+		PRIu64 " (left %" PRIu64 ", right %" PRIu64 ", middle %" PRIu64 ");", c->touches, c->touches_linked,
+		c->touches_cancelled, c->taps, c->tap_buttons[0], c->tap_buttons[1], c->tap_buttons[2]);
+	tt_li_counts_gestures_text(c, out);
+	fputc('\n', out);
+}
+
+static void
+li_summary_text(const struct tt_index *ix, FILE *out)
+{
+	size_t n;
+	const struct tt_li_counts *c = tt_index_li_counts(ix, &n);
+
+	if (!tt_index_has_li(ix))
+		return;
+	for (size_t i = 0; i < n; i++)
+		li_text(ix, &c[i], out);
+}
+
 static void
 text_summary(const struct tt_index *ix, FILE *out)
 {
@@ -70,6 +124,7 @@ text_summary(const struct tt_index *ix, FILE *out)
 		if (sh)
 			hid_device_text(h, sh, out);
 	}
+	li_summary_text(ix, out);
 	tt_stats_xi_text(st, out);
 	tt_stats_anomalies_text(st, out);
 	for (size_t i = 0; i < tt_index_nmarkers(ix) && shown < TI_LEAN_MARKERS; i++) {
@@ -117,6 +172,53 @@ hid_device_json(const struct ti_hid_device *h, const struct tt_stats_hid *sh, st
 	tt_stats_hid_json(sh, j);
 	tt_json_emit_member_int(j, "max_simultaneous", h->max_simultaneous);
 	tt_json_emit_object_end(j);
+}
+
+static void
+li_view_json(const struct ti_li_device *d, struct tt_json_emit *j)
+{
+	tt_json_emit_member_string(j, "sysname", d->sysname);
+	tt_json_emit_member_string(j, "name", d->name);
+	tt_json_emit_key(j, "capabilities");
+	tt_json_emit_array_begin(j);
+	for (uint32_t b = 0; b < 32; b++) {
+		const char *name = (d->capabilities & (1u << b)) ? tt_li_capability_name(1u << b) : NULL;
+		if (name)
+			tt_json_emit_string(j, name);
+	}
+	tt_json_emit_array_end(j);
+	tt_json_emit_member_string(j, "config", d->config);
+}
+
+static void
+li_json(const struct tt_index *ix, const struct tt_li_counts *c, struct tt_json_emit *j)
+{
+	const struct ti_li_device *d = li_device_of(ix, c->device);
+
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "device", c->device);
+	if (d)
+		li_view_json(d, j);
+	tt_json_emit_member_int(j, "touches", (int64_t)c->touches);
+	tt_json_emit_member_int(j, "touches_linked", (int64_t)c->touches_linked);
+	tt_json_emit_member_int(j, "touches_cancelled", (int64_t)c->touches_cancelled);
+	tt_json_emit_member_int(j, "taps", (int64_t)c->taps);
+	tt_li_counts_gestures_json(c, j);
+	tt_json_emit_object_end(j);
+}
+
+/* "libinput_devices": empty without the layer. */
+static void
+li_summary_json(const struct tt_index *ix, struct tt_json_emit *j)
+{
+	size_t n;
+	const struct tt_li_counts *c = tt_index_li_counts(ix, &n);
+
+	tt_json_emit_key(j, "libinput_devices");
+	tt_json_emit_array_begin(j);
+	for (size_t i = 0; tt_index_has_li(ix) && i < n; i++)
+		li_json(ix, &c[i], j);
+	tt_json_emit_array_end(j);
 }
 
 /* The first anomalies in the order they were found: the order analyze
@@ -175,6 +277,7 @@ json_summary(const struct tt_index *ix, FILE *out)
 			hid_device_json(h, sh, &j);
 	}
 	tt_json_emit_array_end(&j);
+	li_summary_json(ix, &j);
 	first_anomalies_json(ix, &j);
 	tt_json_emit_member_int(&j, "unreadable_lines", (int64_t)rs.nerrors);
 	tt_json_emit_object_end(&j);

@@ -95,6 +95,7 @@ static const short colour_of[TV_C_COUNT] = {
 	[TV_C_BAD] = COLOR_RED,
 	[TV_C_DIM] = -1,
 	[TV_C_HID] = COLOR_BLUE,
+	[TV_C_LI] = COLOR_WHITE,
 };
 
 static bool ui_colours;

@@ -137,12 +137,19 @@ is_xi_lane(const struct ti_lane *l)
 }
 
 static bool
+is_li_lane(const struct ti_lane *l)
+{
+	return l->kind == TI_LANE_LI || l->kind == TI_LANE_LI_GESTURE;
+}
+
+static bool
 source_passes(enum tv_source src, const struct ti_lane *l)
 {
 	switch (src) {
 	case TV_SRC_KERNEL: return l->kind == TI_LANE_KERNEL;
 	case TV_SRC_XI: return is_xi_lane(l);
 	case TV_SRC_HID: return l->kind == TI_LANE_HID;
+	case TV_SRC_LI: return is_li_lane(l);
 	default: return true;
 	}
 }
@@ -192,6 +199,9 @@ lane_passes(const struct tv_state *st, const struct ti_lane *l)
 		return (int64_t)l->device == st->filter_dev;
 	if (l->kind == TI_LANE_HID && hid_lane_of(st->ix, l, st->filter_dev))
 		return true;
+	/* libinput's lanes carry the evdev device, gestures too. */
+	if (is_li_lane(l))
+		return (int64_t)l->device == st->filter_dev;
 	/* XI lanes of a kernel device: those its touches became. */
 	return l->linked >= 0 && (int64_t)tt_index_lane(st->ix, l->linked)->device == st->filter_dev;
 }
@@ -340,6 +350,8 @@ lane_attr(const struct ti_lane *l)
 	case TI_LANE_KERNEL: return TV_C_KERNEL;
 	case TI_LANE_XI: return TV_C_XI;
 	case TI_LANE_HID: return TV_C_HID;
+	case TI_LANE_LI:
+	case TI_LANE_LI_GESTURE: return TV_C_LI;
 	default: return TV_C_RAW;
 	}
 }
@@ -353,6 +365,8 @@ lane_body(const struct ti_lane *l)
 	case TI_LANE_KERNEL: return '=';
 	case TI_LANE_XI: return '~';
 	case TI_LANE_HID: return '+';
+	case TI_LANE_LI: return '*';
+	case TI_LANE_LI_GESTURE: return '%';
 	default: return ':';
 	}
 }
@@ -363,6 +377,8 @@ lane_active_at_end(const struct ti_lane *l)
 	switch (l->kind) {
 	case TI_LANE_KERNEL: return TT_KTOUCH_ACTIVE_AT_END;
 	case TI_LANE_HID: return TT_HTOUCH_ACTIVE_AT_END;
+	case TI_LANE_LI:
+	case TI_LANE_LI_GESTURE: return TI_LI_ACTIVE_AT_END;
 	default: return TT_XTOUCH_ACTIVE_AT_END;
 	}
 }
@@ -589,6 +605,7 @@ source_name(enum tv_source src)
 {
 	static const char *names[TV_SRC_COUNT] = {
 		[TV_SRC_ALL] = "all", [TV_SRC_KERNEL] = "kernel", [TV_SRC_XI] = "xi", [TV_SRC_HID] = "hid",
+		[TV_SRC_LI] = "libinput",
 	};
 	return names[src];
 }
@@ -596,7 +613,7 @@ source_name(enum tv_source src)
 static bool
 frame_passes(const struct tv_state *st, const struct ti_frame *f)
 {
-	if (st->source == TV_SRC_XI || st->source == TV_SRC_HID)
+	if (st->source == TV_SRC_XI || st->source == TV_SRC_HID || st->source == TV_SRC_LI)
 		return false;
 	if (st->filter_dev < 0)
 		return true;
@@ -1061,7 +1078,7 @@ act_source(struct tv_state *st, int dir, int cols)
 	(void)cols;
 	static const char *what[TV_SRC_COUNT] = {
 		[TV_SRC_ALL] = "every layer", [TV_SRC_KERNEL] = "kernel only",
-		[TV_SRC_XI] = "XI only", [TV_SRC_HID] = "HID only",
+		[TV_SRC_XI] = "XI only", [TV_SRC_HID] = "HID only", [TV_SRC_LI] = "libinput only",
 	};
 
 	st->source = (st->source + 1) % TV_SRC_COUNT;
@@ -1100,7 +1117,7 @@ static const struct key_row keymap[] = {
 	{ { 0 }, { 'n' }, act_search_again, "repeat the last search" },
 	{ { 0 }, { 'd' }, act_device,
 	  "filter by device: all, each kernel device, each XI device, each HID device" },
-	{ { 0 }, { 's' }, act_source, "filter by source: all, kernel, XI, HID" },
+	{ { 0 }, { 's' }, act_source, "filter by source: all, kernel, XI, HID, libinput" },
 	{ { 0 }, { '?' }, act_help, "this help" },
 	{ { 0 }, { 'q' }, act_quit, "quit" },
 };
@@ -1192,7 +1209,8 @@ tv_key(struct tv_state *st, int key, int cols)
 static const char *const help_legend[] = {
 	"",
 	"Lanes: [ begin  ] end  o both  > still down at the end  = kernel frames  ~ XI events",
-	"       : raw XI events  + HID reports  - down, no change",
+	"       : raw XI events  + HID reports  * libinput touch  % libinput gesture",
+	"       - down, no change",
 	"Markers: O ownership  A accept  R reject  P pending end  E emulating pointer",
 	"         D SYN_DROPPED  S resync  X device removed  ! anomaly  N marker record",
 	"",
@@ -1448,7 +1466,7 @@ tv_render_text(struct tt_index *ix, int64_t from, int64_t to, int width, FILE *o
 	render_lanes(&st, &s, 1, rows - 1, false);
 	tv_screen_dump(&s, out);
 	fprintf(out, "lanes: [ begin  ] end  o both  > down at the end  = kernel frames  ~ XI events  : raw XI\n"
-		"       + HID reports\n"
+		"       + HID reports  * libinput touch events  %% libinput gesture updates\n"
 		"markers: O owner  A accept  R reject  P pending end  E emulating pointer  D SYN_DROPPED\n"
 		"         S resync  X device removed  ! anomaly  N marker record\n");
 	tv_screen_fini(&s);

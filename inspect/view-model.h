@@ -46,6 +46,7 @@ enum tv_attr {
 	TV_C_BAD,		/* rejected, anomaly, drop */
 	TV_C_DIM,
 	TV_C_HID,
+	TV_C_LI,		/* libinput touches and gestures */
 	TV_C_COUNT,
 	TV_A_COLOR_MASK = 0x0f,
 	TV_A_BOLD = 0x10,
@@ -80,6 +81,7 @@ enum tv_source {
 	TV_SRC_KERNEL,
 	TV_SRC_XI,
 	TV_SRC_HID,
+	TV_SRC_LI,
 	TV_SRC_COUNT,
 };
 

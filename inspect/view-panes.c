@@ -278,9 +278,10 @@ touch_header(const struct tt_index *ix, const struct ti_lane *l, struct tv_scree
 		pane_line(s, p, TV_C_NORMAL, "end   %s line %zu", tv_fmt_time(tb, sizeof(tb), l->end_us), l->end_line);
 	else
 		pane_line(s, p, TV_C_MARK, "still down (live)");
-	if (l->kind == TI_LANE_HID) {
+	if (l->kind == TI_LANE_HID || l->kind == TI_LANE_LI || l->kind == TI_LANE_LI_GESTURE) {
 		pane_line(s, p, TV_C_NORMAL, "%s, %u %s", tv_fmt_span(sb, sizeof(sb), tv_lane_end(ix, l) - l->begin_us),
-			  l->nupd, tt_plural(l->nupd, "report", "reports"));
+			  l->nupd, l->kind == TI_LANE_HID ? tt_plural(l->nupd, "report", "reports")
+							  : tt_plural(l->nupd, "event", "events"));
 		return;
 	}
 	pane_line(s, p, TV_C_NORMAL, "%s, %u %s, %.1f %s", tv_fmt_span(sb, sizeof(sb), tv_lane_end(ix, l) - l->begin_us),
@@ -336,6 +337,11 @@ kernel_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_scree
 	if (l->flags)
 		pane_line(s, p, TV_C_MARK, "flags:%s", kflags(fb, sizeof(fb), l->flags));
 	kernel_from_hid(ix, l, s, p);
+	if (l->li_linked >= 0) {
+		const struct ti_lane *li = tt_index_lane(ix, l->li_linked);
+		pane_line(s, p, TV_C_LI, "became %s +%s", tt_index_lane_label(ix, li, fb, sizeof(fb)),
+			  tv_fmt_span(sb, sizeof(sb), li->begin_us - l->begin_us));
+	}
 	switch (l->link) {
 	case TT_LINK_LINKED:
 		pane_line(s, p, TV_C_XI, "became XI dev %d touch %u +%s", l->xi_deviceid, l->xi_touchid,
@@ -412,6 +418,40 @@ hid_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *
 	}
 }
 
+/* A libinput touch: where it came from (the libinput model's link). */
+static void
+li_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	char lb[64], sb[32];
+
+	pane_line(s, p, TV_C_NORMAL, "slot %d, seat slot %d%s%s", l->slot, l->li_seat_slot,
+		  l->flags & TI_LI_CANCELLED ? ", cancelled" : "",
+		  l->flags & TI_LI_ACTIVE_AT_END ? ", active at end" : "");
+	if (l->nupd)
+		pane_line(s, p, TV_C_NORMAL, "last at %.2f/%.2f mm", l->xupd[l->nupd - 1].x, l->xupd[l->nupd - 1].y);
+	if (l->linked >= 0) {
+		const struct ti_lane *k = tt_index_lane(ix, l->linked);
+		pane_line(s, p, TV_C_KERNEL, "from %s, %s later", tt_index_lane_label(ix, k, lb, sizeof(lb)),
+			  tv_fmt_span(sb, sizeof(sb), l->begin_us - k->begin_us));
+	} else if (l->ended && l->link == TT_LINK_NOT_DELIVERED) {
+		pane_line(s, p, TV_C_BAD, "no kernel touch it came from");
+	}
+}
+
+/* A libinput gesture: the model's numbers for it. */
+static void
+li_gesture(const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	char sb[32];
+
+	pane_line(s, p, TV_C_NORMAL, "%d fingers, %u kernel %s during it%s%s", l->li_fingers, l->li_nkernel,
+		  tt_plural(l->li_nkernel, "touch", "touches"), l->flags & TI_LI_CANCELLED ? ", cancelled" : "",
+		  l->flags & TI_LI_ACTIVE_AT_END ? ", active at end" : "");
+	if (l->li_latency_us >= 0)
+		pane_line(s, p, TV_C_NORMAL, "began %s after the last finger landed",
+			  tv_fmt_span(sb, sizeof(sb), l->li_latency_us));
+}
+
 void
 tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 {
@@ -427,6 +467,10 @@ tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 		kernel_touch(st->ix, l, s, p);
 	else if (l->kind == TI_LANE_HID)
 		hid_touch(st->ix, l, s, p);
+	else if (l->kind == TI_LANE_LI)
+		li_touch(st->ix, l, s, p);
+	else if (l->kind == TI_LANE_LI_GESTURE)
+		li_gesture(l, s, p);
 	else
 		xi_touch(st->ix, l, s, p);
 }

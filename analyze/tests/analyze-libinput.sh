@@ -113,4 +113,34 @@ expect_grep 'bad.jsonl:492: error: device 0: libinput TOUCH_DOWN of seat slot 0 
 expect_grep 'bad.jsonl:493: error: .*TOUCH_UP of seat slot 1 without a TOUCH_DOWN \[li-touch-sequence\]' "$tmp/err" "up without down"
 expect_grep 'bad.jsonl:495: error: .*GESTURE_PINCH_UPDATE without its BEGIN \[li-gesture-sequence\]' "$tmp/err" "update without begin"
 expect_grep 'bad.jsonl:498: error: .*GESTURE_HOLD_END without its BEGIN' "$tmp/err" "end without begin"
+
+# libinput's own warnings: libinput-log markers (record --libinput writes
+# its error-priority messages so) counted and listed with time and line;
+# a file with the log alone still has the section.
+logf="$tmp/log.jsonl"
+{ cat "$ts"; cat <<'LOG'
+{"type":"marker","t":2498400,"kind":"libinput-log","dev":0,"text":"kernel bug: Touch jump detected and discarded."}
+{"type":"marker","t":2498500,"kind":"libinput-log","text":"client bug: \u001b[31mred"}
+LOG
+} >"$logf"
+expect_exit 0 "analyze libinput-log" -- "$TOUCHTAPE" analyze "$logf"
+expect_grep "^  libinput's log: 2 messages$" "$tmp/out" "the log counted"
+expect_grep '^    2\.498400 s \(line [0-9]+\) device 0: kernel bug: Touch jump detected and discarded\.$' "$tmp/out" \
+	"a message with its time and device"
+expect_grep '^    2\.498500 s \(line [0-9]+\): client bug: .*red$' "$tmp/out" "a message without a device"
+grep -q "$(printf '\033')" "$tmp/out" && fail "an escape reached the terminal" || pass "the message sanitized"
+expect_exit 0 "analyze --json libinput-log" -- "$TOUCHTAPE" analyze --json "$logf"
+python3 - "$tmp/out" <<'PY' && pass "JSON log" || fail "JSON log"
+import json, sys
+li = json.load(open(sys.argv[1]))["libinput"]
+assert li["log_messages"] == 2, li
+assert li["log"][0]["t"] == 2498400 and li["log"][0]["device"] == 0, li["log"]
+assert li["log"][0]["message"] == "kernel bug: Touch jump detected and discarded.", li["log"]
+assert li["log"][1]["device"] is None and li["log"][1]["message"].endswith("red"), li["log"]
+PY
+grep -v '"type":"li"' "$logf" | grep -v li_device >"$tmp/logonly.jsonl"
+expect_exit 0 "analyze, the log alone" -- "$TOUCHTAPE" analyze "$tmp/logonly.jsonl"
+expect_grep "^  libinput's log: 2 messages$" "$tmp/out" "the log without li records"
+expect_exit 0 "analyze without the log" -- "$TOUCHTAPE" analyze "$ts"
+expect_grep "^  libinput's log: 0 messages$" "$tmp/out" "no log: 0 messages"
 finish

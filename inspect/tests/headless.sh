@@ -49,7 +49,7 @@ screen help 100x30 '?<Dump>x<Resize:60x12><Dump><Resize:120x40>' "$own"
 # Two layers: HID contacts under the kernel touches they became (with the
 # latency), the one no kernel touch came of, the HID source alone, then
 # the HID device's filter.
-screen hid 100x24 '<Dump>j<Dump>jj<Dump>sss<Dump>sdd' "$data/hid-two-layer.jsonl"
+screen hid 100x24 '<Dump>j<Dump>jj<Dump>sss<Dump>ssdd' "$data/hid-two-layer.jsonl"
 # A real Type B recording from the corpus, zoomed out, then into the second touch.
 atmel="$corpus/evemu/evemu-devices__touchscreens_Atmel maXTouch Touchscreen.4-finger-drag-down.events"
 if [ -f "$atmel" ]; then

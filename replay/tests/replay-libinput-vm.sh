@@ -111,6 +111,10 @@ replay_li touchscreen "$samples/3m-two-finger.jsonl"
 kernel_same touchscreen "$samples/3m-two-finger.jsonl"
 check touchscreen 'd["touches"] == 2 and d["touches_linked"] == 2 and d["touches_cancelled"] == 0'
 check touchscreen 'li["touch_latency_us"]["count"] == 2 and li["touch_latency_us"]["max"] < 20000'
+# inspect: each libinput touch lane right under the kernel touch it came from.
+"$TOUCHTAPE" inspect --text "$tmp/touchscreen.jsonl" >"$tmp/touchscreen.lanes" || bad "inspect --text failed"
+[[ $(grep -A1 '^dev0 s[01] ' "$tmp/touchscreen.lanes" | grep -c '^ `li0 s[01] ') == 2 ]] ||
+	{ cat "$tmp/touchscreen.lanes"; bad "inspect: the libinput touches are not under their kernel touches"; }
 
 if [[ -n "$corpus" && -d "$corpus/evemu" ]]; then
 	replay_li pinch "$corpus/evemu/kwin-gestures__evemu_touchpad_pinch_in_2"
@@ -119,6 +123,8 @@ if [[ -n "$corpus" && -d "$corpus/evemu" ]]; then
 	replay_li swipe3 "$corpus/evemu/kwin-gestures__evemu_touchpad_stroke_b_3" --to 1.5s
 	check swipe3 '[(x["kind"], x["fingers"]) for x in g if x["kind"] == "swipe"] == [("swipe", 3)]'
 	check swipe3 'all(x["kernel_touches"] >= 3 for x in g if x["kind"] == "swipe")'
+	"$TOUCHTAPE" inspect --text "$tmp/swipe3.jsonl" >"$tmp/swipe3.lanes" || bad "inspect --text swipe3 failed"
+	grep -q '^li0 swipe 3f ' "$tmp/swipe3.lanes" || { cat "$tmp/swipe3.lanes"; bad "inspect: no 3-finger swipe lane"; }
 else
 	note "TT_CORPUS not set: the pinch and the three-finger swipe are not replayed"
 fi
