@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Helper of hid-descriptors-vm.sh.
+
+  hid-descriptors.py make DATA OUTDIR
+      one hid-recorder file per descriptor of DATA (N:/R:/S: lines, see
+      lib/tests/data/hid-tools-multitouch.hid) in OUTDIR/NN.hid, and on
+      stdout one line per descriptor, tab-separated:
+      index, name, kinds (touchscreen,touchpad,... or -), expected slots
+  hid-descriptors.py probe NODE...
+      one line per evdev node: node, ABS_MT_POSITION_X/Y present (1/0),
+      slot count (ABS_MT_SLOT maximum + 1, 0 without ABS_MT_SLOT)
+
+The expected slot count is what hid-multitouch makes of the descriptor
+when the driver's GET_REPORT of the Contact Count Maximum feature gets
+EIO (replay answers from recorded feature reports only, and these files
+have none): mt_get_feature() warns and leaves the field at 0, so
+mt_feature_mapping() takes the field's logical maximum when it is at most
+MT_MAX_MAXCONTACT (250); without a usable one, mt_touch_input_configured()
+falls back to MT_DEFAULT_MAXCONTACT (10). A class of the kernel's
+mt_devices table with its own maxcontacts overrides both (CLASS_MAX).
+"""
+import fcntl
+import os
+import re
+import struct
+import sys
+
+# hid-tools' tests give these devices their USB vendor and product
+# (input_info=(BusType.USB, vvvv, pppp)); the others (the Win8 and
+# precision touchpad classes) get hid-tools' default, USB 0001:0002. Those
+# are the names with a lower-case vendor, and two more.
+BUS_USB = 0x03
+DEFAULT_IDS = (0x0001, 0x0002)
+WITH_IDS = re.compile(r"^Test[A-Z0-9][A-Za-z0-9_]*?_([0-9a-f]{4})_([0-9a-f]{4})(_1)?$")
+WIN8_IDS_IN_NAME = ("Test3m_0596_051c",)
+
+# hid-multitouch classes with a fixed maxcontacts, by vendor:product
+# (drivers/hid/hid-multitouch.c, mt_devices[] and mt_classes[]).
+CLASS_MAX = {
+    (0x0596, 0x0500): 60, (0x0596, 0x0506): 60,     # MT_CLS_3M
+    (0x25b5, 0x0002): 40,                           # MT_CLS_FLATFROG
+    (0x1784, 0x0016): 2,                            # MT_CLS_TOPSEED
+}
+
+CONTACT_MAX = (0x0D << 16) | 0x55
+APPLICATIONS = {
+    (0x0D << 16) | 0x02: "pen",
+    (0x0D << 16) | 0x04: "touchscreen",
+    (0x0D << 16) | 0x05: "touchpad",
+}
+MT_MAX_MAXCONTACT = 250
+MT_DEFAULT_MAXCONTACT = 10
+
+
+def item_value(data, signed):
+    if not data:
+        return 0
+    return int.from_bytes(data, "little", signed=signed)
+
+
+def walk(desc):
+    """(kinds, logical maximum of Contact Count Maximum or None)."""
+    g = {"page": 0, "lmin": 0, "lmax": 0, "count": 0}
+    stack, usages, kinds, cmax = [], [], [], None
+    i = 0
+    while i < len(desc):
+        b = desc[i]
+        if b == 0xFE:  # long item: size, tag, data
+            i += 3 + (desc[i + 1] if i + 1 < len(desc) else 0)
+            continue
+        size = (0, 1, 2, 4)[b & 3]
+        data = bytes(desc[i + 1:i + 1 + size])
+        i += 1 + size
+        kind, tag = (b >> 2) & 3, b >> 4
+        if kind == 1:  # global
+            if tag == 0:
+                g["page"] = item_value(data, False)
+            elif tag == 1:
+                g["lmin"] = item_value(data, True)
+            elif tag == 2:
+                g["lmax"] = item_value(data, g["lmin"] < 0)
+            elif tag == 9:
+                g["count"] = item_value(data, False)
+            elif tag == 10:
+                stack.append(dict(g))
+            elif tag == 11 and stack:
+                g = stack.pop()
+        elif kind == 2 and tag == 0:  # local usage
+            u = item_value(data, False)
+            usages.append(u if size == 4 else (g["page"] << 16) | u)
+        elif kind == 0:  # main
+            if tag == 10 and data and data[0] == 1 and usages:
+                k = APPLICATIONS.get(usages[-1])
+                if k and k not in kinds:
+                    kinds.append(k)
+            if tag == 11 and CONTACT_MAX in usages[:max(g["count"], 1)]:
+                cmax = g["lmax"]
+            usages = []
+    return kinds, cmax
+
+
+def expected_slots(ids, cmax):
+    if ids in CLASS_MAX:
+        return CLASS_MAX[ids]
+    if cmax is not None and 0 < cmax <= MT_MAX_MAXCONTACT:
+        return cmax
+    return MT_DEFAULT_MAXCONTACT
+
+
+def devices(path):
+    name = None
+    for line in open(path):
+        if line.startswith("N: "):
+            name = line[3:].strip()
+        elif line.startswith("R: ") and name:
+            f = line.split()
+            yield name, bytes(int(x, 16) for x in f[2:2 + int(f[1])])
+            name = None
+
+
+def make(data, outdir):
+    for n, (name, desc) in enumerate(devices(data)):
+        m = WITH_IDS.match(name) if name not in WIN8_IDS_IN_NAME else None
+        ids = (int(m.group(1), 16), int(m.group(2), 16)) if m else DEFAULT_IDS
+        kinds, cmax = walk(desc)
+        with open(os.path.join(outdir, "%02d.hid" % n), "w") as out:
+            out.write("# %s, from hid-tools' tests/test_multitouch.py\n" % name)
+            out.write("D: 0\nR: %d %s\n" % (len(desc), " ".join("%02x" % b for b in desc)))
+            out.write("N: tt-desc %s\nP: tt-desc/%02d\n" % (name, n))
+            out.write("I: %x %04x %04x\n" % (BUS_USB, ids[0], ids[1]))
+        print("%02d\t%s\t%s\t%d" % (n, name, ",".join(kinds) or "-", expected_slots(ids, cmax)))
+
+
+EV_ABS, ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y = 3, 0x2f, 0x35, 0x36
+
+
+def ioc_read(nr, size):
+    return (2 << 30) | (size << 16) | (ord("E") << 8) | nr
+
+
+def probe(node):
+    with open(node, "rb") as f:
+        bits = bytearray(8)
+        fcntl.ioctl(f, ioc_read(0x20 + EV_ABS, len(bits)), bits)
+        has = lambda code: bits[code // 8] >> (code % 8) & 1
+        pos = int(has(ABS_MT_POSITION_X) and has(ABS_MT_POSITION_Y))
+        slots = 0
+        if has(ABS_MT_SLOT):
+            absinfo = bytearray(24)
+            fcntl.ioctl(f, ioc_read(0x40 + ABS_MT_SLOT, len(absinfo)), absinfo)
+            slots = struct.unpack("6i", absinfo)[2] + 1
+    print("%s\t%d\t%d" % (node, pos, slots))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "make":
+        make(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) >= 2 and sys.argv[1] == "probe":
+        for node in sys.argv[2:]:
+            probe(node)
+    else:
+        sys.exit(__doc__)
