@@ -36,11 +36,12 @@ total=$(wc -l <"$tmp/expected")
 
 hid_modules
 
-declare -A pid fd fifo probeof
+declare -A pid fd fifo
 # A batch of descriptors replayed at once (their drivers bind in
 # parallel), each held at its Enter; all 93 at once outgrow replay's
-# 5 s wait for the binding under emulation.
-BATCH=24
+# 5 s wait for the binding under emulation, and so may a batch on a busy
+# host: a descriptor the kernel did not bind in time is tried again alone.
+BATCH=16
 
 # start IDX: replay of descriptor IDX, held at its Enter.
 start() {
@@ -51,72 +52,58 @@ start() {
 # up IDX: replay printed its device, or ended.
 up() { grep -q '^HID device' "$tmp/$1.log" || ! kill -0 "${pid[$1]}" 2>/dev/null; }
 
-# stop IDX: Enter (no report to send: it destroys the device), and its exit.
-stop() {
-	local f=${fd[$1]} rc=0
+# release IDX: Enter (no report to send: it destroys the device).
+release() {
+	local f=${fd[$1]}
 	echo >&"$f"
 	exec {f}>&-
 	rm -f "${fifo[$1]}"
+}
+
+# reap IDX: the replay's exit status into $tmp/IDX.rc.
+reap() {
+	local rc=0
 	wait "${pid[$1]}" || rc=$?
 	echo "$rc" >"$tmp/$1.rc"
 }
 
-# batch N IDX...: the kernel's evdev devices of these descriptors, probed
-# into $tmp/probe.N while they exist (event numbers are reused after), by
-# one python3 for all (it starts slowly under emulation).
+# batch IDX...: the kernel's evdev devices of these descriptors, probed
+# into $tmp/IDX.probe while they exist (event numbers are reused after),
+# by one python3 for all (it starts slowly under emulation).
 batch() {
-	local n=$1 idx
-	shift
+	local idx t=$SECONDS
 	for idx; do start "$idx"; done
 	for idx; do wait_for 60 up "$idx"; done
-	for idx; do
-		grep -o '/dev/input/event[0-9]*' "$tmp/$idx.log"
-		probeof[$idx]=$tmp/probe.$n
-	done >"$tmp/nodes"
-	: >"$tmp/probe.$n"
-	# shellcheck disable=SC2046 # one node a word
-	[[ -s $tmp/nodes ]] && $helper probe $(cat "$tmp/nodes") >"$tmp/probe.$n" 2>&1
-	for idx; do stop "$idx"; done
-}
-
-# check IDX NAME KINDS SLOTS: the kernel's devices of one descriptor.
-check() {
-	local idx=$1 name=$2 kinds=$3 want=$4 line driver nodes probe mt slots
-	line=$(grep -m1 '^HID device' "$tmp/$idx.log")
-	if [[ -z $line ]]; then
-		bad "$name: no device: $(tr '\n' ' ' <"$tmp/$idx.log")"
-		return
-	fi
-	[[ $(cat "$tmp/$idx.rc") == 0 ]] || bad "$name: replay exit $(cat "$tmp/$idx.rc"): $(tail -n 3 "$tmp/$idx.log")"
-	driver=$(sed -n 's/.*, driver \([^:]*\).*/\1/p' <<<"$line")
-	mapfile -t nodes < <(grep -o '/dev/input/event[0-9]*' <<<"$line")
-	probe=$(for n in "${nodes[@]}"; do grep "^$n	" "${probeof[$idx]}"; done)
-	mt=$(awk -F'\t' '$2 == 1' <<<"$probe" | wc -l)
-	slots=$(awk -F'\t' '$3 > 0 { print $3 }' <<<"$probe" | sort -u | paste -sd/)
-	printf '%s: driver %s, %d evdev device(s), %d with ABS_MT_POSITION_X/Y, slots %s (expected %s)\n' \
-		"$name" "$driver" "${#nodes[@]}" "$mt" "${slots:-none}" "$want"
-	[[ $driver == hid-multitouch ]] || bad "$name: driver $driver, not hid-multitouch"
-	((${#nodes[@]} > 0)) || bad "$name: no evdev device"
-	if [[ $kinds == *touchscreen* || $kinds == *touchpad* ]]; then
-		((mt > 0)) || bad "$name ($kinds): no evdev device with ABS_MT_POSITION_X/Y: $probe"
-	fi
-	[[ -z $slots || $slots == "$want" ]] || bad "$name: $slots slots, $want expected"
-	[[ -n $slots || $kinds == - ]] || bad "$name ($kinds): no ABS_MT_SLOT"
+	local t_up=$((SECONDS - t))
+	$helper probe "$tmp" "$@" || bad "probing the evdev devices of $1-$idx failed"
+	local t_probe=$((SECONDS - t))
+	# Destroyed in parallel too.
+	for idx; do release "$idx"; done
+	for idx; do reap "$idx"; done
+	note "descriptors $1-$idx: up after $t_up s, probed after $t_probe s, gone after $((SECONDS - t)) s"
 }
 
 t0=$SECONDS
 mapfile -t all < <(cut -f1 "$tmp/expected")
 for ((i = 0; i < total; i += BATCH)); do
-	batch "$i" "${all[@]:i:BATCH}"
+	batch "${all[@]:i:BATCH}"
 done
-while IFS=$'\t' read -r idx name kinds slots; do
-	check "$idx" "$name" "$kinds" "$slots"
-done <"$tmp/expected"
+mapfile -t again < <(cd "$tmp" && grep -L '^HID device' "${all[@]/%/.log}" | sed 's/\.log$//')
+if ((${#again[@]})); then
+	note "not bound within 5 s in a batch, tried again alone: ${again[*]}"
+	for idx in "${again[@]}"; do batch "$idx"; done
+fi
+# One line per descriptor, and what fails (in python3: a few forks per
+# descriptor in bash take minutes under emulation).
+$helper check "$tmp/expected" "$tmp" || failures=$((failures + 1))
 note "$total descriptors in $((SECONDS - t0)) s"
 # The EIO replay answered reached the driver: it warns and goes on.
 eio=$(dmesg | grep -c 'hid-multitouch .*: failed to fetch feature')
-((eio > 0)) && note "hid-multitouch: $eio feature reports answered EIO" ||
+if ((eio > 0)); then
+	note "hid-multitouch: $eio feature reports answered EIO"
+else
 	bad "hid-multitouch never met an unanswered GET_REPORT (dmesg has no 'failed to fetch feature')"
+fi
 
 if ((failures)); then
 	echo "$failures failure(s)"

@@ -7,9 +7,15 @@
       lib/tests/data/hid-tools-multitouch.hid) in OUTDIR/NN.hid, and on
       stdout one line per descriptor, tab-separated:
       index, name, kinds (touchscreen,touchpad,... or -), expected slots
-  hid-descriptors.py probe NODE...
-      one line per evdev node: node, ABS_MT_POSITION_X/Y present (1/0),
-      slot count (ABS_MT_SLOT maximum + 1, 0 without ABS_MT_SLOT)
+  hid-descriptors.py probe DIR IDX...
+      the evdev nodes replay printed in DIR/IDX.log, probed while they
+      exist, into DIR/IDX.probe: one line per node: node,
+      ABS_MT_POSITION_X/Y present (1/0), slot count (ABS_MT_SLOT
+      maximum + 1, 0 without ABS_MT_SLOT)
+  hid-descriptors.py check EXPECTED DIR
+      one line per descriptor of EXPECTED (what make printed) saying what
+      the kernel made of it, a FAIL: line naming it for each check that
+      fails; exits 1 after any
 
 The expected slot count is what hid-multitouch makes of the descriptor
 when the driver's GET_REPORT of the Contact Count Maximum feature gets
@@ -139,7 +145,7 @@ def ioc_read(nr, size):
     return (2 << 30) | (size << 16) | (ord("E") << 8) | nr
 
 
-def probe(node):
+def probe_node(node):
     with open(node, "rb") as f:
         bits = bytearray(8)
         fcntl.ioctl(f, ioc_read(0x20 + EV_ABS, len(bits)), bits)
@@ -150,14 +156,68 @@ def probe(node):
             absinfo = bytearray(24)
             fcntl.ioctl(f, ioc_read(0x40 + ABS_MT_SLOT, len(absinfo)), absinfo)
             slots = struct.unpack("6i", absinfo)[2] + 1
-    print("%s\t%d\t%d" % (node, pos, slots))
+    return pos, slots
+
+
+def replayed(log):
+    """(driver, evdev nodes) of the HID device line replay printed."""
+    for line in open(log, errors="replace"):
+        m = re.match(r"HID device .*, driver ([^:]*)", line)
+        if m:
+            return m.group(1), re.findall(r"/dev/input/event[0-9]+", line)
+    return None, []
+
+
+def probe(outdir, indices):
+    for idx in indices:
+        with open(os.path.join(outdir, idx + ".probe"), "w") as out:
+            for node in replayed(os.path.join(outdir, idx + ".log"))[1]:
+                out.write("%s\t%d\t%d\n" % ((node,) + probe_node(node)))
+
+
+def check_one(outdir, idx, name, kinds, want):
+    """The failures of one descriptor, after printing what it became."""
+    log = os.path.join(outdir, idx + ".log")
+    driver, nodes = replayed(log)
+    if driver is None:
+        return ["%s: no device: %s" % (name, open(log, errors="replace").read().strip())]
+    rows = [line.split("\t") for line in open(os.path.join(outdir, idx + ".probe"))]
+    mt = sum(1 for r in rows if r[1] == "1")
+    slots = sorted({int(r[2]) for r in rows if int(r[2]) > 0})
+    print("%s: driver %s, %d evdev device(s), %d with ABS_MT_POSITION_X/Y, slots %s (expected %s)"
+          % (name, driver, len(nodes), mt, "/".join(map(str, slots)) or "none", want))
+    bad = []
+    rc = open(os.path.join(outdir, idx + ".rc")).read().strip()
+    if rc != "0":
+        bad.append("%s: replay exit %s" % (name, rc))
+    if driver != "hid-multitouch":
+        bad.append("%s: driver %s, not hid-multitouch" % (name, driver))
+    if not nodes:
+        bad.append("%s: no evdev device" % name)
+    if ("touchscreen" in kinds or "touchpad" in kinds) and not mt:
+        bad.append("%s (%s): no evdev device with ABS_MT_POSITION_X/Y" % (name, kinds))
+    if slots and slots != [int(want)]:
+        bad.append("%s: %s slots, %s expected" % (name, "/".join(map(str, slots)), want))
+    if not slots and kinds != "-":
+        bad.append("%s (%s): no ABS_MT_SLOT" % (name, kinds))
+    return bad
+
+
+def check(expected, outdir):
+    bad = []
+    for line in open(expected):
+        bad += check_one(outdir, *line.rstrip("\n").split("\t"))
+    for b in bad:
+        print("FAIL: " + b)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "make":
         make(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) >= 2 and sys.argv[1] == "probe":
-        for node in sys.argv[2:]:
-            probe(node)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "probe":
+        probe(sys.argv[2], sys.argv[3:])
+    elif len(sys.argv) == 4 and sys.argv[1] == "check":
+        sys.exit(check(sys.argv[2], sys.argv[3]))
     else:
         sys.exit(__doc__)
