@@ -63,6 +63,10 @@ EXTRA_DIST += replay/tests/cli-hid.sh
 TESTS += replay/tests/hid-replay-vm.sh replay/tests/hid-stop-vm.sh
 EXTRA_DIST += replay/tests/hid-replay-vm.sh replay/tests/hid-stop-vm.sh \
 	replay/tests/hid-vm-lib.sh
+# In the VM: hid-tools' 93 multitouch descriptors through uhid, each bound
+# by hid-multitouch with the evdev devices and slots it implies.
+TESTS += replay/tests/hid-descriptors-vm.sh
+EXTRA_DIST += replay/tests/hid-descriptors-vm.sh replay/tests/hid-descriptors.py
 # --libinput: gestures, taps (tap on/off diffed), touches linked, in the VM.
 TESTS += replay/tests/replay-libinput-vm.sh
 EXTRA_DIST += replay/tests/replay-libinput-vm.sh replay/tests/libinput-tap.jsonl
