@@ -44,7 +44,9 @@ tm new-session -d -s tt -x 100 -y 30 \
 	"TERM=xterm-256color '$TOUCHTAPE' inspect '$own'; echo \$? >'$tmp/exit'; stty -a >'$tmp/stty'; sleep 60"
 wait_for '^>dev0 s0 #10 ' "opens with the first lane selected"
 expect_grep ' `xi11 t1 grab \+1.5ms' "$tmp/screen" "XI lane under its kernel lane"
-expect_grep 'slots: slot id x y' "$tmp/screen" "slot pane"
+# The panes are drawn after the lanes: under load the capture that showed
+# the lanes may precede them, so poll.
+wait_for 'slots: slot id x y' "slot pane"
 # The scale is on the first line; under load it may not be drawn yet when
 # the previous check matched, so poll for it.
 scale=""
