@@ -140,6 +140,9 @@ report_losses(const struct convert_opts *o, const struct tt_export_stats *s)
 	if (s->xi_devices || s->xi_events)
 		tt_warning("%s has no XInput records: %zu XI device%s and %zu XI event%s were not written", fmt,
 			   s->xi_devices, s->xi_devices == 1 ? "" : "s", s->xi_events, s->xi_events == 1 ? "" : "s");
+	if (s->li_records)
+		tt_warning("%s: libinput's own events are not written: %zu libinput record%s left out", fmt,
+			   s->li_records, s->li_records == 1 ? "" : "s");
 	if (s->markers && o->to != TO_HID_RECORDER)
 		tt_warning("%s has no markers: %zu marker%s written as comments only", fmt, s->markers,
 			   s->markers == 1 ? "" : "s");
