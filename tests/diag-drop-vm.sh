@@ -15,9 +15,6 @@ if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
 	command -v python3 >/dev/null || { note "no python3"; exit 77; }
 	vm_reexec "${BASH_SOURCE[0]}" --timeout 150
 fi
-# The system python: a pyenv shim may not see the guest's /dev.
-py=/usr/bin/python3
-[[ -x $py ]] || py=python3
 rc=0
 "$py" "$abs_top_srcdir/tests/diag-drop-guest.py" "$TOUCHTAPE" \
 	"$abs_top_srcdir/samples/3m-two-finger.jsonl" "$tmp/drop" "${TT_DROP_RUNS:-50}" || rc=$?

@@ -28,8 +28,6 @@ vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 200
 . "$abs_top_srcdir/replay/tests/hid-vm-lib.sh"
 
 T=$TOUCHTAPE
-py=/usr/bin/python3
-[[ -x $py ]] || py=python3
 src=$(ls "$TT_CORPUS"/hid-recorder/ilitek-*.hid | head -n1)
 [[ -f $src ]] || fail "no ilitek hid-recorder file in $TT_CORPUS/hid-recorder"
 evname="ILTP7807:00 222A:FFF1"

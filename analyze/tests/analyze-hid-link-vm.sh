@@ -11,26 +11,11 @@
 set -uo pipefail
 : "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 . "$abs_top_srcdir/tests/vm/lib.sh"
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
-hidfile="$corpus/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid"
-if [[ ! -f "$hidfile" ]]; then
-	echo "SKIP: no corpus hid-recorder file at $hidfile"
-	exit 77
-fi
+vm_corpus_hid ilitek-iltp7807-222a-fff1-touchscreen.hid
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
 vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 120
 
-py=/usr/bin/python3
-[[ -x $py ]] || py=python3
 modprobe uhid && modprobe hid-multitouch || fail "cannot load uhid and hid-multitouch"
-
-node_named() {
-	local e
-	for e in /sys/class/input/event*; do
-		[[ "$(cat "$e/device/name" 2>/dev/null)" == "$1" ]] && { echo "/dev/input/${e##*/}"; return 0; }
-	done
-	return 1
-}
 
 nreports=$(grep -c '^E:' "$hidfile")
 exec 3> >(exec "$py" "$abs_top_srcdir/record/tests/uhid-device.py" "$hidfile" "$tmp/uhid.log")

@@ -12,17 +12,10 @@
 set -uo pipefail
 : "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 . "$abs_top_srcdir/tests/vm/lib.sh"
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
-hidfile="$corpus/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid"
-if [[ ! -f "$hidfile" ]]; then
-	echo "SKIP: no corpus hid-recorder file at $hidfile"
-	exit 77
-fi
+vm_corpus_hid ilitek-iltp7807-222a-fff1-touchscreen.hid
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
 vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 120
 
-py=/usr/bin/python3
-[[ -x $py ]] || py=python3
 failures=0
 bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 ok() { printf 'ok: %s\n' "$*"; }
@@ -31,13 +24,6 @@ check() {	# check FILE PATTERN WHAT
 }
 
 modprobe uhid && modprobe hid-multitouch || fail "cannot load uhid and hid-multitouch"
-node_named() {
-	local e
-	for e in /sys/class/input/event*; do
-		[[ "$(cat "$e/device/name" 2>/dev/null)" == "$1" ]] && { echo "/dev/input/${e##*/}"; return 0; }
-	done
-	return 1
-}
 exec 3> >(exec "$py" "$abs_top_srcdir/record/tests/uhid-device.py" "$hidfile" "$tmp/uhid.log")
 _hid_ready() { touch=$(node_named "ILTP7807:00 222A:FFF1"); }
 wait_for 15 _hid_ready || fail "the kernel made no evdev node of the uhid device"

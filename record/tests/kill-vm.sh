@@ -18,9 +18,6 @@ vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 300
 # killed recorders are the plain binary: a SIGKILL leaves nothing to check.
 replay_tt=$TOUCHTAPE
 [[ -x "${TOUCHTAPE_SAN:-}" ]] && { replay_tt=$TOUCHTAPE_SAN; vm_san_env; }
-# The system python: a pyenv shim may not see the guest's /dev.
-py=/usr/bin/python3
-[[ -x $py ]] || py=python3
 hogs=()
 for _ in 1 2; do
 	"$py" -c 'while True: pass' &

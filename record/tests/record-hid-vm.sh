@@ -16,32 +16,16 @@
 set -uo pipefail
 : "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 . "$abs_top_srcdir/tests/vm/lib.sh"
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
-hidfile="$corpus/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid"
-if [[ ! -f "$hidfile" ]]; then
-	echo "SKIP: no corpus hid-recorder file at $hidfile"
-	exit 77
-fi
+vm_corpus_hid ilitek-iltp7807-222a-fff1-touchscreen.hid
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
 vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 120
 
-py=/usr/bin/python3
-[[ -x $py ]] || py=python3
 here="$abs_top_srcdir/record/tests"
 failures=0
 bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 ok() { printf 'ok: %s\n' "$*"; }
 
 modprobe -a uhid hid-multitouch || fail "cannot load uhid and hid-multitouch"
-
-# The evdev node whose device name is exactly $1.
-node_named() {
-	local e
-	for e in /sys/class/input/event*; do
-		[[ "$(cat "$e/device/name" 2>/dev/null)" == "$1" ]] && { echo "/dev/input/${e##*/}"; return 0; }
-	done
-	return 1
-}
 
 # start_rec OUT ARGS...: touchtape record in the background, until its start marker.
 start_rec() {

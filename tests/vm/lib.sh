@@ -12,6 +12,31 @@ vm_data="$abs_top_srcdir/tests/vm/data"
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 note() { printf '# %s\n' "$*"; }
 
+# The system python3: the guest scripts' modules (python3-libevdev, ...)
+# are installed for it, and a pyenv shim first on PATH may not see the
+# guest's /dev.
+py=/usr/bin/python3
+[[ -x $py ]] || py=python3
+
+# vm_corpus_hid NAME: sets $hidfile to the corpus hid-recorder file NAME,
+# or skips the test (77) when the corpus does not have it.
+vm_corpus_hid() {
+	hidfile="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}/hid-recorder/$1"
+	[[ -f "$hidfile" ]] && return 0
+	echo "SKIP: no corpus hid-recorder file at $hidfile"
+	exit 77
+}
+
+# node_named NAME: prints the evdev node of the input device named
+# exactly NAME (guest side).
+node_named() {
+	local e
+	for e in /sys/class/input/event*; do
+		[[ "$(cat "$e/device/name" 2>/dev/null)" == "$1" ]] && { echo "/dev/input/${e##*/}"; return 0; }
+	done
+	return 1
+}
+
 # vm_boot NAME [run options...] -- COMMAND...: host side; boots the VM for
 # COMMAND and exits with 0, 1 or 77.
 vm_boot() {
