@@ -22,6 +22,7 @@
 #include "model.h"
 #include "json-emit.h"
 #include "li-analyze.h"
+#include "xi-chains.h"
 #include "model-plot.h"
 #include "output.h"
 #include "read-options.h"
@@ -474,16 +475,6 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 /* ---- XI touches ---- */
 
 static void
-us_or_null_json(struct tt_json_emit *j, const char *key, int64_t us)
-{
-	tt_json_emit_key(j, key);
-	if (us >= 0)
-		tt_json_emit_int(j, us);
-	else
-		tt_json_emit_null(j);
-}
-
-static void
 xtouch_json(struct analyze *a, const struct tt_xtouch *t)
 {
 	struct tt_json_emit *j = &a->jxtouches;
@@ -501,8 +492,8 @@ xtouch_json(struct analyze *a, const struct tt_xtouch *t)
 	tt_json_emit_member_int(j, "end_line", (int64_t)t->end_line);
 	tt_json_emit_member_int(j, "updates", (int64_t)t->nupdates);
 	tt_json_emit_member_string(j, "outcome", tt_own_outcome_name(t->outcome));
-	us_or_null_json(j, "owned_us", t->owned_us);
-	us_or_null_json(j, "resolved_us", t->resolved_us);
+	tt_json_emit_member_int_or_null(j, "owned_us", t->owned_us);
+	tt_json_emit_member_int_or_null(j, "resolved_us", t->resolved_us);
 	tt_json_emit_member_bool(j, "began_unowned", t->flags & TT_XTOUCH_BEGAN_UNOWNED);
 	tt_json_emit_member_bool(j, "emulating_pointer", t->flags & TT_XTOUCH_EMULATING_POINTER);
 	tt_json_emit_member_bool(j, "pending_end", t->flags & TT_XTOUCH_PENDING_END);
@@ -764,6 +755,7 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	list_json(a, "touches", &a->jtouches, a->touches);
 	list_json(a, "xi_touches", &a->jxtouches, a->xtouches);
 	list_json(a, "anomalies", &a->janomalies, a->anomalies);
+	xi_chains_json(tt_detect_xi_own(a->window ? a->window : a->detect), j);
 	li_analyze_json(&a->li, j);
 	tt_json_emit_object_end(j);
 	tt_json_emit_raw(j, "\n", 1);
@@ -792,6 +784,7 @@ report(struct analyze *a, const struct tt_reader *r)
 		printf("XI touch sequences:\n");
 		copy_out(a->xtouches);
 	}
+	xi_chains_text(tt_detect_xi_own(a->window ? a->window : a->detect), stdout);
 	tt_stats_xi_text(&st, stdout);
 	tt_stats_anomalies_text(&st, stdout);
 	copy_out(a->anomalies);

@@ -1301,6 +1301,12 @@ tt_index_stats(const struct tt_index *ix)
 	return ix->stats;
 }
 
+const struct tt_xi_own *
+tt_index_xi_own(const struct tt_index *ix)
+{
+	return tt_detect_xi_own(ix->detect);
+}
+
 int64_t
 tt_index_first_us(const struct tt_index *ix)
 {

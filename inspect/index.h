@@ -212,6 +212,8 @@ int tt_index_open(const char *path, struct tt_index **out, char **why);
  * or other markers: what --summary prints, in memory that does not grow
  * with every event. Call before the first tt_index_step(). */
 #define TI_LEAN_MARKERS 10
+/* inspect --summary lists the first this many ownership chains. */
+#define TI_LEAN_CHAINS 50
 void tt_index_set_lean(struct tt_index *ix, bool lean);
 /* --device: only the evdev devices with these record ids. The device
  * records, frames and markers of the others are neither indexed nor fed
@@ -246,6 +248,9 @@ const char *tt_index_name(const struct tt_index *ix);
 /* The numbers of what was read so far (lib/detect.h, the ones analyze
  * prints): times, frames, touch sequences per device, outcomes... */
 const struct tt_stats *tt_index_stats(const struct tt_index *ix);
+/* The XI ownership chains (lib/model-xi-own.h), once the index is done. */
+struct tt_xi_own;
+const struct tt_xi_own *tt_index_xi_own(const struct tt_index *ix);
 /* The first and the last time of the timed records read so far (frames,
  * XI events, markers, HID reports): the stats' first_us and last_us, 0
  * before any. */

@@ -31,9 +31,9 @@ TESTS += inspect/tests/test-index-san
 endif
 
 TESTS += inspect/tests/cli-inspect.sh inspect/tests/device.sh inspect/tests/headless.sh inspect/tests/tmux.sh \
-	inspect/tests/hid.sh inspect/tests/libinput.sh
+	inspect/tests/hid.sh inspect/tests/libinput.sh inspect/tests/xi-chains.sh
 EXTRA_DIST += inspect/tests/cli-inspect.sh inspect/tests/device.sh inspect/tests/headless.sh inspect/tests/tmux.sh \
-	inspect/tests/hid.sh inspect/tests/libinput.sh \
+	inspect/tests/hid.sh inspect/tests/libinput.sh inspect/tests/xi-chains.sh \
 	inspect/tests/gen-data.py inspect/tests/gen-hour.py inspect/tests/gen-hid.py \
 	inspect/tests/data/ownership.jsonl inspect/tests/data/hid-two-layer.jsonl \
 	inspect/tests/golden/first.txt inspect/tests/golden/ownership.txt \

@@ -4,11 +4,13 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "json-emit.h"
 #include "li-counts-print.h"
+#include "model-xi-own.h"
 #include "summary.h"
 #include "util-plural.h"
 #include "util-strings.h"
@@ -101,6 +103,59 @@ li_summary_text(const struct tt_index *ix, FILE *out)
 		li_text(ix, &c[i], out);
 }
 
+/* ---- XI ownership chains ---- */
+
+/* The arrow of the chain line where the locale's charset has it. */
+static bool
+utf8_locale(void)
+{
+	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+}
+
+/* One line per touch, "grab1 R +31 ms → grab2 R +63 ms → window O"; the
+ * first TI_LEAN_CHAINS, analyze lists them all. */
+static void
+chains_text(const struct tt_index *ix, FILE *out)
+{
+	size_t n;
+	const struct tt_xi_chain *c = tt_xi_own_chains(tt_index_xi_own(ix), &n);
+	bool utf8 = utf8_locale();
+	char line[512];
+
+	if (!n)
+		return;
+	fprintf(out, "XI ownership chains (R reject, A accept, O owned, P pending end; ms from the kernel frame):\n");
+	for (size_t i = 0; i < n && i < TI_LEAN_CHAINS; i++) {
+		tt_xi_chain_format(&c[i], utf8, line, sizeof(line));
+		fprintf(out, "  XI device %" PRId32 " touch %" PRIu32 " (line %zu): %s\n", c[i].sourceid, c[i].touchid,
+			c[i].base_line, line);
+	}
+	if (n > TI_LEAN_CHAINS)
+		fprintf(out, "  ... and %zu more (touchtape analyze lists them all)\n", n - TI_LEAN_CHAINS);
+}
+
+/* "xi_chains": every touch's chain line (ASCII arrows), as analyze's. */
+static void
+chains_json(const struct tt_index *ix, struct tt_json_emit *j)
+{
+	size_t n;
+	const struct tt_xi_chain *c = tt_xi_own_chains(tt_index_xi_own(ix), &n);
+	char line[512];
+
+	tt_json_emit_key(j, "xi_chains");
+	tt_json_emit_array_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		tt_xi_chain_format(&c[i], false, line, sizeof(line));
+		tt_json_emit_object_begin(j);
+		tt_json_emit_member_int(j, "deviceid", c[i].sourceid);
+		tt_json_emit_member_int(j, "touchid", c[i].touchid);
+		tt_json_emit_member_int(j, "line", (int64_t)c[i].base_line);
+		tt_json_emit_member_string(j, "chain", line);
+		tt_json_emit_object_end(j);
+	}
+	tt_json_emit_array_end(j);
+}
+
 static void
 text_summary(const struct tt_index *ix, FILE *out)
 {
@@ -126,6 +181,7 @@ text_summary(const struct tt_index *ix, FILE *out)
 	}
 	li_summary_text(ix, out);
 	tt_stats_xi_text(st, out);
+	chains_text(ix, out);
 	tt_stats_anomalies_text(st, out);
 	for (size_t i = 0; i < tt_index_nmarkers(ix) && shown < TI_LEAN_MARKERS; i++) {
 		const struct ti_marker *m = tt_index_marker(ix, i);
@@ -278,6 +334,7 @@ json_summary(const struct tt_index *ix, FILE *out)
 	}
 	tt_json_emit_array_end(&j);
 	li_summary_json(ix, &j);
+	chains_json(ix, &j);
 	first_anomalies_json(ix, &j);
 	tt_json_emit_member_int(&j, "unreadable_lines", (int64_t)rs.nerrors);
 	tt_json_emit_object_end(&j);

@@ -14,6 +14,7 @@
 #include "checker.h"
 #include "detect.h"
 #include "evnames.h"
+#include "model-xi-own.h"
 #include "util-mem.h"
 
 /* What the detectors keep of a device. */
@@ -72,6 +73,7 @@ struct tt_detect {
 	void *diag_data;
 	struct tt_checker *checker;
 	struct tt_model *model;
+	struct tt_xi_own *xi_own;	/* the ownership chains */
 	struct det_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
 	struct det_hid *hids;
@@ -293,6 +295,7 @@ on_kend(void *data, struct tt_ktouch *t)
 	if (t->link == TT_LINK_NOT_DELIVERED)
 		report(d, kdiag(&diag, TT_CHECK_NOT_DELIVERED, t->begin_line, t->begin_us, t),
 		       "the X server delivered no touch sequence for this touch");
+	tt_xi_own_kend(d->xi_own, t);
 	if (t->link == TT_LINK_LINKED) {
 		d->stats.linked++;
 		d->stats.latency_sum_us += t->xi_begin_us - t->begin_us;
@@ -479,6 +482,7 @@ on_xownership(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev, siz
 {
 	struct tt_detect *d = data;
 
+	tt_xi_own_ownership(d->xi_own, t, ev, line);
 	if (d->user_cb.xi_ownership)
 		d->user_cb.xi_ownership(d->user_data, t, ev, line);
 }
@@ -497,8 +501,35 @@ on_xend(void *data, struct tt_xtouch *t)
 		       "ownership was never resolved (not owned, accepted or rejected by the end)");
 	if (!(t->flags & TT_XTOUCH_RAW) && (unsigned)t->outcome < TT_OWN_COUNT)
 		d->stats.outcomes[t->outcome]++;
+	tt_xi_own_xend(d->xi_own, t);
 	if (d->user_cb.xi_end)
 		d->user_cb.xi_end(d->user_data, t);
+}
+
+/* The protocol's order: each owner after the previous one rejected. */
+static void
+detect_ownership_order(struct tt_detect *d)
+{
+	size_t n;
+	const struct tt_xi_chain *chains = tt_xi_own_chains(d->xi_own, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tt_xi_chain *c = &chains[i];
+		for (size_t k = 1; k < c->nstages; k++) {
+			const struct tt_xi_stage *prev = &c->stages[k - 1], *st = &c->stages[k];
+			struct tt_diag diag;
+			if (st->order == TT_XI_ORDER_OK)
+				continue;
+			tt_diag_init(&diag, TT_CHECK_XI_OWNERSHIP_ORDER, st->owned_line, st->owned_us, c->sourceid);
+			diag.touchid = c->touchid;
+			snprintf(diag.client, sizeof(diag.client), "%s", st->client);
+			report(d, &diag, "%s owned the touch %s %s %s", st->client,
+			       st->order == TT_XI_ORDER_UNDECIDED ? "though" :
+			       st->order == TT_XI_ORDER_BEFORE_REJECT ? "before" : "after", prev->client,
+			       st->order == TT_XI_ORDER_BEFORE_REJECT ? "rejected it" :
+			       st->order == TT_XI_ORDER_AFTER_ACCEPT ? "accepted it" : "never decided");
+		}
+	}
 }
 
 /* ---- HID ---- */
@@ -797,6 +828,7 @@ tt_detect_new(const struct tt_detect_options *opts, const struct tt_model_callba
 	d->diag_data = diag_data;
 	d->checker = tt_checker_new(on_check, d);
 	d->model = tt_model_new(&mine, d);
+	d->xi_own = tt_xi_own_new();
 	tt_model_set_link(d->model, !d->opts.no_link, d->opts.link_window_us, 0);
 	return d;
 }
@@ -808,6 +840,7 @@ tt_detect_free(struct tt_detect *d)
 		return;
 	tt_checker_free(d->checker);
 	tt_model_free(d->model);
+	tt_xi_own_free(d->xi_own);
 	for (size_t i = 0; i < d->nhids; i++) {
 		free(d->hids[i].hist);
 		free(d->hids[i].lat.v);
@@ -831,8 +864,10 @@ tt_detect_feed(struct tt_detect *d, const struct tt_record *rec)
 		add_device(d, rec->device);
 	else if (rec->type == TT_RECORD_HID_DEVICE)
 		add_hid(d, rec->hid_device);
-	else if (rec->type == TT_RECORD_XI_EVENT)
+	else if (rec->type == TT_RECORD_XI_EVENT) {
 		d->stats.xi_events++;
+		tt_xi_own_request(d->xi_own, rec->xi_event, rec->line);
+	}
 	tt_checker_feed(d->checker, rec);
 	tt_model_feed(d->model, rec);
 }
@@ -861,6 +896,14 @@ tt_detect_finish(struct tt_detect *d)
 	tt_checker_finish(d->checker);
 	tt_model_finish(d->model);
 	hid_numbers(d);
+	tt_xi_own_finish(d->xi_own);
+	detect_ownership_order(d);
+}
+
+const struct tt_xi_own *
+tt_detect_xi_own(const struct tt_detect *d)
+{
+	return d->xi_own;
 }
 
 const struct tt_stats *

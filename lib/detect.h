@@ -121,6 +121,9 @@ void tt_detect_reader_warning(struct tt_detect *d, const char *file, const char 
 void tt_detect_finish(struct tt_detect *d);
 
 const struct tt_stats *tt_detect_stats(const struct tt_detect *d);
+/* The XI ownership chains (lib/model-xi-own.h), after tt_detect_finish(). */
+struct tt_xi_own;
+const struct tt_xi_own *tt_detect_xi_own(const struct tt_detect *d);
 /* The model, for consumers that ask it about the slot state now. */
 struct tt_model *tt_detect_model(struct tt_detect *d);
 

@@ -66,6 +66,8 @@ static const struct {
 		"an XI touch sequence has no TouchEnd when the recording ends" },
 	[TT_CHECK_OWNERSHIP_UNRESOLVED] = { "ownership-unresolved", TT_SEV_WARNING,
 		"an XI touch was in an ownership contest that had not ended when the recording ended" },
+	[TT_CHECK_XI_OWNERSHIP_ORDER] = { "ownership-order", TT_SEV_ERROR,
+		"a client owned an XI touch before the previous owner rejected it, or after one accepted it" },
 	[TT_CHECK_HID_CONTACT_COUNT] = { "hid-contact-count", TT_SEV_ERROR,
 		"a HID report's Contact Count disagrees with the contacts the frame holds" },
 	[TT_CHECK_HID_CONTACT_VANISHED] = { "hid-contact-vanished", TT_SEV_ERROR,

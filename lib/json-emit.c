@@ -303,3 +303,13 @@ tt_json_emit_member_fixed(struct tt_json_emit *j, const char *k, double v, int d
 	tt_json_emit_key(j, k);
 	tt_json_emit_fixed(j, v, decimals);
 }
+
+void
+tt_json_emit_member_int_or_null(struct tt_json_emit *j, const char *k, int64_t v)
+{
+	tt_json_emit_key(j, k);
+	if (v >= 0)
+		tt_json_emit_int(j, v);
+	else
+		tt_json_emit_null(j);
+}

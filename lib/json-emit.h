@@ -62,6 +62,8 @@ void tt_json_emit_member_string(struct tt_json_emit *j, const char *k, const cha
 void tt_json_emit_member_int(struct tt_json_emit *j, const char *k, int64_t v);
 void tt_json_emit_member_bool(struct tt_json_emit *j, const char *k, bool v);
 void tt_json_emit_member_fixed(struct tt_json_emit *j, const char *k, double v, int decimals);
+/* A time or count that may be unknown: null when @v is negative. */
+void tt_json_emit_member_int_or_null(struct tt_json_emit *j, const char *k, int64_t v);
 
 /* For reports laid out for people too: what comes next (a value or a
  * key) starts a new line, "\n" then @indent. The comma due at this level

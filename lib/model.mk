@@ -4,6 +4,7 @@ libtouchtape_sources += \
 	lib/model.c lib/model.h lib/model-private.h \
 	lib/model-link.c \
 	lib/model-hid.c lib/model-hid-frames.c \
+	lib/model-xi-own.c lib/model-xi-own.h \
 	lib/model-li.c lib/model-li.h lib/li-counts-print.c lib/li-counts-print.h \
 	lib/detect.c lib/detect.h lib/detect-run.c lib/detect-print.c \
 	lib/diag-tally.c lib/diag-tally.h \
