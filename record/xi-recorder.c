@@ -890,8 +890,10 @@ setup_pointer(struct xclient *c)
 	XISetMask(bits, XI_ButtonPress);
 	XISetMask(bits, XI_ButtonRelease);
 	XISetMask(bits, XI_Motion);
-	if (!XIGetClientPointer(c->dpy, None, &c->pointer))
-		c->pointer = XIAllMasterDevices;
+	/* Its result says whether a client pointer was set explicitly; the
+	 * id is the one the server uses for this client either way. */
+	c->pointer = 0;
+	XIGetClientPointer(c->dpy, None, &c->pointer);
 	if (mode == TT_XI_POINTER_SELECT) {
 		XISelectEvents(c->dpy, c->win, &mask, 1);
 	} else {
