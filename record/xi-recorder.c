@@ -874,6 +874,28 @@ setup_window(struct xclient *c)
 	return 0;
 }
 
+/* The master pointer this client's pointer events come from: its
+ * ClientPointer, which the server reports as 0 until it picked one, then
+ * the first master pointer (the "Virtual core pointer"). */
+static int
+client_pointer(struct xclient *c)
+{
+	int id = 0;
+	int ndevices = 0;
+	XIDeviceInfo *info;
+
+	XIGetClientPointer(c->dpy, None, &id);
+	if (id > XIAllMasterDevices)
+		return id;
+	info = XIQueryDevice(c->dpy, XIAllMasterDevices, &ndevices);
+	for (int i = 0; info && i < ndevices && id <= XIAllMasterDevices; i++)
+		if (info[i].use == XIMasterPointer)
+			id = info[i].deviceid;
+	if (info)
+		XIFreeDeviceInfo(info);
+	return id;
+}
+
 /* The master pointer's button and motion events, by an active grab on
  * the innermost window or by a selection there. */
 static int
@@ -890,10 +912,7 @@ setup_pointer(struct xclient *c)
 	XISetMask(bits, XI_ButtonPress);
 	XISetMask(bits, XI_ButtonRelease);
 	XISetMask(bits, XI_Motion);
-	/* Its result says whether a client pointer was set explicitly; the
-	 * id is the one the server uses for this client either way. */
-	c->pointer = 0;
-	XIGetClientPointer(c->dpy, None, &c->pointer);
+	c->pointer = client_pointer(c);
 	if (mode == TT_XI_POINTER_SELECT) {
 		XISelectEvents(c->dpy, c->win, &mask, 1);
 	} else {

@@ -245,6 +245,29 @@ def check_pointer(out, name, grab_mode):
         fail(f"{name}: analyze's chain of the second touch: {c['chain']}")
 
 
+def check_select(out, name):
+    """Two grabs reject; below them no window selects touch events, the
+    pointer client's selects pointer events on grab2's window: it gets the
+    emulated pointer events, and only once both grabs rejected."""
+    recs, _ = load(out, name)
+    ts = touches(recs)
+    mine = [r for r in recs if r.get("type") == "xi" and r.get("client") == "pointer"]
+    presses = [r for r in mine if r["xi"] == "ButtonPress"]
+    releases = [r for r in mine if r["xi"] == "ButtonRelease"]
+    if len(ts) != 1 or len(presses) != 1 or len(releases) != 1:
+        fail(f"{name}: {len(ts)} touches, the pointer client got {len(presses)} presses, "
+             f"{len(releases)} releases")
+        return
+    if [r for r in mine if r["xi"] in ("GrabDevice", "AllowEvents", "UngrabDevice")]:
+        fail(f"{name}: the selecting pointer client sent grab requests")
+    if any("pointer_emulated" not in r.get("flags", []) for r in mine):
+        fail(f"{name}: a pointer event without the pointer_emulated flag")
+    rej = one(name, recs, "grab2", ts[0], "RejectTouch")
+    if rej and mine[0]["t"] < rej["t"]:
+        fail(f"{name}: the pointer client got {mine[0]['xi']} at {mine[0]['t']}, before grab2's "
+             f"reject at {rej['t']}")
+
+
 def check(out):
     check_chain(out, "rr2", [("grab1", "reject", 30), ("grab2", "reject", 30)])
     check_chain(out, "ra2", [("grab1", "reject", 30), ("grab2", "accept", 30)])
@@ -254,6 +277,7 @@ def check(out):
     check_pending(out, "pend")
     check_pointer(out, "pasync", 1)
     check_pointer(out, "psync", 0)
+    check_select(out, "psel")
     if failures:
         sys.exit(1)
     print("all chain checks passed")

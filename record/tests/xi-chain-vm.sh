@@ -10,7 +10,9 @@
 #         lifts before the (single, "grab") owner decides: pending_end;
 #   pasync, psync  --xi-pointer-grab=async|sync --xi-window, two fingers: the
 #         pointer client takes the first touch's emulated pointer events,
-#         the window the second touch.
+#         the window the second touch;
+#   psel  --xi-grab=reject x2 --xi-pointer-grab=select, no window: after both
+#         rejects the emulated pointer events go to the selection.
 # Each is asserted on the records and on analyze's ownership chains
 # (record/tests/xi-chain-check.py). XI_CHAIN_KEEP=DIR keeps the files.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
@@ -67,9 +69,10 @@ record_play rra3 "$tmp/long.events" --xi-grab=reject-after=20 --xi-grab=reject-a
 record_play pend "$tmp/tap.events" --xi-grab=reject-after=400 --xi-window
 record_play pasync "$tmp/two.events" --xi-pointer-grab=async --xi-window
 record_play psync "$tmp/two.events" --xi-pointer-grab=sync --xi-window
+record_play psel "$tmp/long.events" --xi-grab=reject --xi-grab=reject --xi-pointer-grab=select
 kill "$devpid" 2>/dev/null || true
 
-for f in rr2 ra2 ar2 rrr3 rra3 pend pasync psync; do
+for f in rr2 ra2 ar2 rrr3 rra3 pend pasync psync psel; do
 	"$TOUCHTAPE" validate "$out/$f.jsonl" >"$out/$f.validate" 2>&1 ||
 		{ cat "$out/$f.validate"; fail "$f.jsonl does not validate"; }
 done
