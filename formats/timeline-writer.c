@@ -510,6 +510,18 @@ put_valuators(struct tt_writer *w, const char *k, const struct tt_xi_event *ev, 
 	put(w, "}", 1);
 }
 
+/* AcceptTouch/RejectTouch name a touch; the pointer client's requests
+ * (GrabDevice, UngrabDevice, AllowEvents) a mode in detail instead. */
+static void
+put_xi_request(struct tt_writer *w, const struct tt_xi_event *ev)
+{
+	if (ev->evtype == TT_XI_REQ_ACCEPT || ev->evtype == TT_XI_REQ_REJECT)
+		kv_int(w, "touchid", ev->touchid);
+	else
+		kv_int(w, "detail", ev->detail);
+	kv_int(w, "event_win", ev->event);
+}
+
 int
 tt_writer_xi_event(struct tt_writer *w, const struct tt_xi_event *ev)
 {
@@ -564,8 +576,7 @@ tt_writer_xi_event(struct tt_writer *w, const struct tt_xi_event *ev)
 		kv_int(w, "child_win", ev->child);
 		break;
 	case TT_XI_CLASS_REQUEST:
-		kv_int(w, "touchid", ev->touchid);
-		kv_int(w, "event_win", ev->event);
+		put_xi_request(w, ev);
 		break;
 	case TT_XI_CLASS_HIERARCHY:
 		put_flags(w, ev->evtype, ev->flags);

@@ -191,6 +191,11 @@ struct tt_xi_device {
 enum tt_xi_request {
 	TT_XI_REQ_ACCEPT = 1000,	/* XIAllowTouchEvents(XIAcceptTouch) */
 	TT_XI_REQ_REJECT,		/* XIAllowTouchEvents(XIRejectTouch) */
+	/* The pointer client's requests (record --xi-pointer-grab): detail
+	 * is XIGrabDevice's grab_mode or XIAllowEvents' event_mode. */
+	TT_XI_REQ_GRAB_DEVICE,		/* XIGrabDevice */
+	TT_XI_REQ_UNGRAB_DEVICE,	/* XIUngrabDevice */
+	TT_XI_REQ_ALLOW_EVENTS,		/* XIAllowEvents */
 };
 
 struct tt_xi_change {
@@ -206,7 +211,8 @@ struct tt_xi_event {
 	uint32_t server_time;	/* X server time, ms, wraps */
 	int32_t evtype;		/* XI_* or enum tt_xi_request */
 	char *client;		/* which recorder client got it: "observer",
-				   "grab", "window"; may be NULL */
+				   "grab" (or "grab1", "grab2"... in a chain),
+				   "window", "pointer"; may be NULL */
 	int32_t deviceid;
 	int32_t sourceid;
 	uint32_t detail;	/* touch id for touch events */

@@ -35,6 +35,9 @@ static const struct {
 	{ XI_RawTouchEnd, "RawTouchEnd", TT_XI_CLASS_RAW },
 	{ TT_XI_REQ_ACCEPT, "AcceptTouch", TT_XI_CLASS_REQUEST },
 	{ TT_XI_REQ_REJECT, "RejectTouch", TT_XI_CLASS_REQUEST },
+	{ TT_XI_REQ_GRAB_DEVICE, "GrabDevice", TT_XI_CLASS_REQUEST },
+	{ TT_XI_REQ_UNGRAB_DEVICE, "UngrabDevice", TT_XI_CLASS_REQUEST },
+	{ TT_XI_REQ_ALLOW_EVENTS, "AllowEvents", TT_XI_CLASS_REQUEST },
 };
 
 const char *

@@ -336,6 +336,12 @@ print_xi_event(struct printer *p, const struct tt_xi_event *ev)
 			ev->child);
 		break;
 	case TT_XI_CLASS_REQUEST:
+		if (ev->evtype != TT_XI_REQ_ACCEPT && ev->evtype != TT_XI_REQ_REJECT) {
+			/* the pointer client's grab, ungrab, allow events */
+			fprintf(p->out, " device %d on window 0x%x mode %u", ev->deviceid, ev->event,
+				ev->detail);
+			break;
+		}
 		fprintf(p->out, " device %d touch %u on window 0x%x: %s", ev->deviceid, ev->touchid,
 			ev->event, ev->evtype == TT_XI_REQ_ACCEPT ?
 			"accepted, the other listeners get TouchEnd" :

@@ -72,10 +72,19 @@ usage(FILE *out)
 		"                          only the X side is recorded (no root needed)\n"
 		"      --xi-grab=MODE      (implies --xi) hold a passive touch grab on the root\n"
 		"                          window, like a window manager, and decide each touch:\n"
-		"                          accept, reject, accept-after=MS or reject-after=MS\n"
+		"                          accept, reject, accept-after=MS or reject-after=MS.\n"
+		"                          Up to 4 times: a chain grab1, grab2, ..., each on a\n"
+		"                          window inside the previous one's, offered each touch\n"
+		"                          outermost first\n"
 		"      --xi-window         (implies --xi) add a client with a window covering\n"
-		"                          the screen that selects touch events and\n"
+		"                          the screen (innermost) that selects touch events and\n"
 		"                          TouchOwnership, like an application\n"
+		"      --xi-pointer-grab=MODE\n"
+		"                          (implies --xi) add a client taking the pointer events\n"
+		"                          emulated from the first touch: sync or async (grabs\n"
+		"                          the master pointer until the first emulated button\n"
+		"                          release) or select (selects button and motion events\n"
+		"                          on the innermost window)\n"
 		"      --libinput          also record what libinput makes of the devices: its\n"
 		"                          touch, pointer, scroll, gesture and tablet events and\n"
 		"                          each device's view and configuration, on the frames'\n"
@@ -125,6 +134,8 @@ usage_notes(FILE *out)
 		"  touchtape record --xi event5 -o kernel-and-x.jsonl\n"
 		"  touchtape record --xi=:1 -o x-only.jsonl            # no root needed\n"
 		"  touchtape record --xi-grab=reject-after=50 --xi-window event5 -o own.jsonl\n"
+		"  touchtape record --xi-grab=reject-after=30 --xi-grab=reject-after=30 \\\n"
+		"          --xi-window event5 -o chain.jsonl   # grab1, grab2, then the window\n"
 		"  touchtape record --libinput-config tap=on event7 -o touchpad.jsonl\n");
 }
 
@@ -381,9 +392,23 @@ parse_li_config(const char *arg, struct record_args *a)
 static int
 parse_xi_grab(const char *arg, struct tt_xi_options *xo)
 {
-	if (tt_xi_parse_grab(arg, &xo->grab, &xo->grab_delay_us) < 0)
+	struct tt_xi_grab *g = &xo->grabs[xo->ngrabs];
+
+	if (xo->ngrabs == TT_XI_MAX_GRABS)
+		return tt_usage_error("record", "--xi-grab given more than %d times", TT_XI_MAX_GRABS);
+	if (tt_xi_parse_grab(arg, &g->mode, &g->delay_us) < 0)
 		return tt_usage_error("record", "--xi-grab takes accept, reject, "
 				      "accept-after=MS or reject-after=MS, not '%s'", arg);
+	xo->ngrabs++;
+	return TT_EXIT_OK;
+}
+
+static int
+parse_xi_pointer(const char *arg, struct tt_xi_options *xo)
+{
+	if (tt_xi_parse_pointer(arg, &xo->pointer) < 0)
+		return tt_usage_error("record", "--xi-pointer-grab takes sync, async or select, not '%s'",
+				      arg);
 	return TT_EXIT_OK;
 }
 
@@ -392,7 +417,7 @@ static int
 parse_option(int opt, const char *arg, struct record_args *a)
 {
 	/* Every X option turns the X side on. */
-	a->use_xi |= opt == 'X' || opt == 'G' || opt == 'W';
+	a->use_xi |= opt == 'X' || opt == 'G' || opt == 'W' || opt == 'P';
 	a->use_li |= opt == 'L' || opt == 'C';
 	switch (opt) {
 	case 'o': a->ro.output = arg; return TT_EXIT_OK;
@@ -408,6 +433,7 @@ parse_option(int opt, const char *arg, struct record_args *a)
 	case 'X': a->xo.display = arg; return TT_EXIT_OK;
 	case 'G': return parse_xi_grab(arg, &a->xo);
 	case 'W': a->xo.window = true; return TT_EXIT_OK;
+	case 'P': return parse_xi_pointer(arg, &a->xo);
 	case 'L': return TT_EXIT_OK;
 	case 'C': return parse_li_config(arg, a);
 	case 'h': usage(stdout); return RECORD_HELP_DONE;
@@ -458,6 +484,7 @@ parse_args(int argc, char **argv, struct record_args *a)
 		{ "xi", optional_argument, NULL, 'X' },
 		{ "xi-grab", required_argument, NULL, 'G' },
 		{ "xi-window", no_argument, NULL, 'W' },
+		{ "xi-pointer-grab", required_argument, NULL, 'P' },
 		{ "libinput", no_argument, NULL, 'L' },
 		{ "libinput-config", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },

@@ -224,6 +224,16 @@ tt_xi_convert_request(bool accept, int32_t deviceid, uint32_t touchid, uint32_t 
 	out->event = window;
 }
 
+void
+tt_xi_convert_pointer_request(int32_t evtype, int32_t deviceid, uint32_t mode, uint32_t window,
+			      int64_t time_us, const char *client, struct tt_xi_event *out)
+{
+	start(out, evtype, 0, time_us, client);
+	out->deviceid = deviceid;
+	out->detail = mode;
+	out->event = window;
+}
+
 static char *
 sanitized(const char *s)
 {

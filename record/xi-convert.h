@@ -9,7 +9,7 @@
  * in it before is overwritten, not freed); the caller frees it with
  * tt_xi_event_clear(). @time_us is the receive time the record gets,
  * @client the recorder client that received the event ("observer",
- * "grab", "window"; copied, may be NULL).
+ * "grab" or "grab1", "grab2"..., "window", "pointer"; copied, may be NULL).
  */
 #pragma once
 
@@ -42,6 +42,13 @@ int tt_xi_convert_cookie(int evtype, const void *data, int64_t time_us, const ch
  * @accept true for XIAcceptTouch, false for XIRejectTouch. */
 void tt_xi_convert_request(bool accept, int32_t deviceid, uint32_t touchid, uint32_t window,
 			   int64_t time_us, const char *client, struct tt_xi_event *out);
+
+/* The pointer client's own request (@evtype TT_XI_REQ_GRAB_DEVICE,
+ * TT_XI_REQ_UNGRAB_DEVICE or TT_XI_REQ_ALLOW_EVENTS) on the master
+ * pointer @deviceid: @mode is XIGrabDevice's grab_mode or XIAllowEvents'
+ * event_mode, @window the grab window. */
+void tt_xi_convert_pointer_request(int32_t evtype, int32_t deviceid, uint32_t mode, uint32_t window,
+				   int64_t time_us, const char *client, struct tt_xi_event *out);
 
 /* Names an atom (a valuator label): a malloc'd string or NULL. The
  * recorder passes XGetAtomName; tests a table. */

@@ -20,20 +20,24 @@
 #include "xi-recorder.h"
 
 #define EXIT_FAILURE_STATUS 1
-#define MAX_CLIENTS 3
+#define MAX_CLIENTS (3 + TT_XI_MAX_GRABS)
 #define MAX_PENDING 256
 
-enum client_kind { CLIENT_OBSERVER, CLIENT_GRAB, CLIENT_WINDOW };
-static const char *const client_names[] = { "observer", "grab", "window" };
+enum client_kind { CLIENT_OBSERVER, CLIENT_GRAB, CLIENT_WINDOW, CLIENT_POINTER };
+static const char *const client_names[] = { "observer", "grab", "window", "pointer" };
 
 struct xclient {
 	struct tt_xi_recorder *xr;
 	enum client_kind kind;
 	const char *name;
+	char name_buf[16];	/* grab1, grab2, ... in a chain */
+	size_t stage;		/* a grab's index in opts.grabs */
 	Display *dpy;
 	int xi_opcode;
 	Window root;
-	Window win;		/* the window client's window */
+	Window win;		/* the window the grab is on, the window client's window */
+	int pointer;		/* the pointer client's master pointer */
+	bool pointer_grabbed;
 	struct tt_loop_source *source;
 	bool lost;		/* the connection died: no Xlib call on it any more */
 	bool lost_reported;
@@ -47,6 +51,7 @@ struct xclient {
 
 /* A grab decision waiting for its time (accept-after / reject-after). */
 struct pending {
+	struct xclient *c;	/* the grab that decides */
 	int32_t deviceid;
 	uint32_t touchid;
 	int64_t due_us;		/* CLOCK_MONOTONIC */
@@ -60,6 +65,7 @@ struct tt_xi_recorder {
 	int major, minor;	/* the server's XI version */
 	struct xclient clients[MAX_CLIENTS];
 	size_t nclients;
+	Window inner;		/* the innermost window set up so far */
 	struct tt_recorder *rec;
 	char **nodes;		/* copies: evdev record i was opened from nodes[i] */
 	size_t nnodes;
@@ -69,7 +75,7 @@ struct tt_xi_recorder {
 	bool write_failed;
 };
 
-static struct xclient *registered[8];
+static struct xclient *registered[2 * MAX_CLIENTS];
 
 static struct xclient *
 client_of(Display *dpy)
@@ -248,7 +254,7 @@ is_xwayland(Display *dpy, char *why, size_t size)
 }
 
 static int
-open_client(struct tt_xi_recorder *xr, enum client_kind kind)
+open_client(struct tt_xi_recorder *xr, enum client_kind kind, size_t stage)
 {
 	struct xclient *c = &xr->clients[xr->nclients];
 	int rc;
@@ -256,7 +262,13 @@ open_client(struct tt_xi_recorder *xr, enum client_kind kind)
 	memset(c, 0, sizeof(*c));
 	c->xr = xr;
 	c->kind = kind;
+	c->stage = stage;
 	c->name = client_names[kind];
+	/* A single grab keeps the name files had before chains. */
+	if (kind == CLIENT_GRAB && xr->opts.ngrabs > 1) {
+		snprintf(c->name_buf, sizeof(c->name_buf), "grab%zu", stage + 1);
+		c->name = c->name_buf;
+	}
 	c->dpy = XOpenDisplay(xr->opts.display);
 	if (!c->dpy) {
 		tt_error("cannot open X display %s%s", xr->display_name,
@@ -317,6 +329,24 @@ tt_xi_parse_grab(const char *arg, enum tt_xi_grab_mode *mode, int64_t *delay_us)
 }
 
 int
+tt_xi_parse_pointer(const char *arg, enum tt_xi_pointer_mode *mode)
+{
+	static const char *const names[] = {
+		[TT_XI_POINTER_SYNC] = "sync",
+		[TT_XI_POINTER_ASYNC] = "async",
+		[TT_XI_POINTER_SELECT] = "select",
+	};
+
+	for (size_t i = TT_XI_POINTER_SYNC; i < ARRAY_LENGTH(names); i++) {
+		if (strcmp(arg, names[i]) == 0) {
+			*mode = (enum tt_xi_pointer_mode)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int
 tt_xi_recorder_connect(const struct tt_xi_options *opts, struct tt_xi_recorder **out)
 {
 	_cleanup_(tt_xi_recorder_freep) struct tt_xi_recorder *xr = tt_zalloc(sizeof(*xr));
@@ -330,7 +360,7 @@ tt_xi_recorder_connect(const struct tt_xi_options *opts, struct tt_xi_recorder *
 	if (!name || !*name)
 		name = "(none)";
 	xr->display_name = tt_str_sanitize(name, strlen(name), 256);
-	rc = open_client(xr, CLIENT_OBSERVER);
+	rc = open_client(xr, CLIENT_OBSERVER, 0);
 	if (rc < 0)
 		return rc;
 	Display *dpy = xr->clients[0].dpy;
@@ -345,9 +375,12 @@ tt_xi_recorder_connect(const struct tt_xi_options *opts, struct tt_xi_recorder *
 			 xr->display_name, why);
 		return -EPROTONOSUPPORT;
 	}
-	if (opts->grab != TT_XI_GRAB_NONE && (rc = open_client(xr, CLIENT_GRAB)) < 0)
+	for (size_t i = 0; i < opts->ngrabs && i < TT_XI_MAX_GRABS; i++)
+		if ((rc = open_client(xr, CLIENT_GRAB, i)) < 0)
+			return rc;
+	if (opts->window && (rc = open_client(xr, CLIENT_WINDOW, 0)) < 0)
 		return rc;
-	if (opts->window && (rc = open_client(xr, CLIENT_WINDOW)) < 0)
+	if (opts->pointer != TT_XI_POINTER_NONE && (rc = open_client(xr, CLIENT_POINTER, 0)) < 0)
 		return rc;
 	*out = steal(&xr);
 	return 0;
@@ -458,11 +491,23 @@ allow(struct xclient *c, int32_t deviceid, uint32_t touchid, bool accept)
 
 	if (c->lost)
 		return;
-	XIAllowTouchEvents(c->dpy, deviceid, touchid, c->root, accept ? XIAcceptTouch : XIRejectTouch);
+	XIAllowTouchEvents(c->dpy, deviceid, touchid, c->win, accept ? XIAcceptTouch : XIRejectTouch);
 	XFlush(c->dpy);
-	tt_xi_convert_request(accept, deviceid, touchid, (uint32_t)c->root, now_rel(c->xr), c->name, &ev);
+	tt_xi_convert_request(accept, deviceid, touchid, (uint32_t)c->win, now_rel(c->xr), c->name, &ev);
 	write_event(c->xr, &ev);
 	tt_xi_event_clear(&ev);
+}
+
+static const struct tt_xi_grab *
+grab_of(const struct xclient *c)
+{
+	return &c->xr->opts.grabs[c->stage];
+}
+
+static void
+decide(struct xclient *c, int32_t deviceid, uint32_t touchid)
+{
+	allow(c, deviceid, touchid, grab_of(c)->mode == TT_XI_GRAB_ACCEPT);
 }
 
 static void
@@ -483,26 +528,17 @@ decide_later(struct xclient *c, int32_t deviceid, uint32_t touchid)
 
 	if (xr->npending == MAX_PENDING) {
 		/* More touches waiting than any panel has: decide the oldest now. */
-		allow(c, xr->pending[0].deviceid, xr->pending[0].touchid,
-		      xr->opts.grab == TT_XI_GRAB_ACCEPT);
+		decide(xr->pending[0].c, xr->pending[0].deviceid, xr->pending[0].touchid);
 		memmove(&xr->pending[0], &xr->pending[1], (MAX_PENDING - 1) * sizeof(xr->pending[0]));
 		xr->npending--;
 	}
 	xr->pending[xr->npending++] = (struct pending){
+		.c = c,
 		.deviceid = deviceid,
 		.touchid = touchid,
-		.due_us = tt_now_us(CLOCK_MONOTONIC) + xr->opts.grab_delay_us,
+		.due_us = tt_now_us(CLOCK_MONOTONIC) + grab_of(c)->delay_us,
 	};
 	arm_timer(xr);
-}
-
-static struct xclient *
-find_client(struct tt_xi_recorder *xr, enum client_kind kind)
-{
-	for (size_t i = 0; i < xr->nclients; i++)
-		if (xr->clients[i].kind == kind)
-			return &xr->clients[i];
-	return NULL;
 }
 
 static void drain(struct xclient *c);
@@ -511,7 +547,6 @@ static void
 on_timer(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *userdata)
 {
 	struct tt_xi_recorder *xr = userdata;
-	struct xclient *c = find_client(xr, CLIENT_GRAB);
 	int64_t now = tt_now_us(CLOCK_MONOTONIC);
 
 	(void)loop;
@@ -523,14 +558,51 @@ on_timer(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, v
 			i++;
 			continue;
 		}
-		if (c)
-			allow(c, p->deviceid, p->touchid, xr->opts.grab == TT_XI_GRAB_ACCEPT);
+		decide(p->c, p->deviceid, p->touchid);
 		memmove(p, p + 1, (xr->npending - i - 1) * sizeof(*p));
 		xr->npending--;
 	}
 	arm_timer(xr);
-	if (c)
-		drain(c);
+	for (size_t i = 0; i < xr->nclients; i++)
+		if (xr->clients[i].kind == CLIENT_GRAB)
+			drain(&xr->clients[i]);
+}
+
+/* ---- the pointer client ---- */
+
+static void
+pointer_request(struct xclient *c, int32_t evtype, uint32_t mode)
+{
+	struct tt_xi_event ev;
+
+	tt_xi_convert_pointer_request(evtype, c->pointer, mode, (uint32_t)c->win, now_rel(c->xr),
+				      c->name, &ev);
+	write_event(c->xr, &ev);
+	tt_xi_event_clear(&ev);
+}
+
+/* A sync grab freezes the pointer at each button event until the client
+ * lets the next one through, as a client studying each click does; the
+ * grab ends at the first emulated ButtonRelease, so later touches show
+ * the rest of the chain without it. */
+static void
+pointer_event(struct xclient *c, int evtype, const void *data)
+{
+	const XIDeviceEvent *d = data;
+	bool button = evtype == XI_ButtonPress || evtype == XI_ButtonRelease;
+
+	if (c->lost || !c->pointer_grabbed || !button)
+		return;
+	if (evtype == XI_ButtonRelease && (d->flags & XIPointerEmulated)) {
+		XIUngrabDevice(c->dpy, c->pointer, CurrentTime);
+		XFlush(c->dpy);
+		c->pointer_grabbed = false;
+		pointer_request(c, TT_XI_REQ_UNGRAB_DEVICE, 0);
+	} else if (c->xr->opts.pointer == TT_XI_POINTER_SYNC) {
+		XIAllowEvents(c->dpy, c->pointer, XISyncDevice, CurrentTime);
+		XFlush(c->dpy);
+		pointer_request(c, TT_XI_REQ_ALLOW_EVENTS, XISyncDevice);
+	}
 }
 
 /* ---- events ---- */
@@ -583,14 +655,14 @@ connection_lost(struct xclient *c)
 static void
 after_event(struct xclient *c, int evtype, const void *data)
 {
-	struct tt_xi_recorder *xr = c->xr;
-
 	if (c->kind == CLIENT_GRAB && evtype == XI_TouchBegin) {
 		const XIDeviceEvent *d = data;
-		if (xr->opts.grab_delay_us == 0)
-			allow(c, d->deviceid, (uint32_t)d->detail, xr->opts.grab == TT_XI_GRAB_ACCEPT);
+		if (grab_of(c)->delay_us == 0)
+			decide(c, d->deviceid, (uint32_t)d->detail);
 		else
 			decide_later(c, d->deviceid, (uint32_t)d->detail);
+	} else if (c->kind == CLIENT_POINTER) {
+		pointer_event(c, evtype, data);
 	} else if (c->kind == CLIENT_OBSERVER && evtype == XI_HierarchyChanged) {
 		const XIHierarchyEvent *h = data;
 		const int interesting = XIMasterAdded | XISlaveAdded | XISlaveAttached |
@@ -739,6 +811,26 @@ select_observer(struct xclient *c)
 	return 0;
 }
 
+/* A mapped window covering the screen inside the innermost one so far
+ * (every window of the chain is under every touch, so the server offers
+ * the touch to each, outermost first). override_redirect: no window
+ * manager moves, decorates or shrinks it, like a full-screen viewer. */
+static Window
+create_window(struct xclient *c, const char *title)
+{
+	XSetWindowAttributes attr = { .override_redirect = True, .background_pixel = 0 };
+	int screen = DefaultScreen(c->dpy);
+	Window w;
+
+	w = XCreateWindow(c->dpy, c->xr->inner, 0, 0, (unsigned int)DisplayWidth(c->dpy, screen),
+			  (unsigned int)DisplayHeight(c->dpy, screen), 0, CopyFromParent, InputOutput,
+			  CopyFromParent, CWOverrideRedirect | CWBackPixel, &attr);
+	XStoreName(c->dpy, w, title);
+	XMapRaised(c->dpy, w);
+	c->xr->inner = w;
+	return w;
+}
+
 static int
 setup_grab(struct xclient *c)
 {
@@ -749,10 +841,13 @@ setup_grab(struct xclient *c)
 	char name[128];
 	int failed;
 
+	/* The first grab is the window manager's, on the root window. */
+	c->win = c->stage == 0 ? c->root : create_window(c, "touchtape record --xi-grab");
 	set_touch_mask(bits, false);
-	failed = XIGrabTouchBegin(c->dpy, XIAllMasterDevices, c->root, False, &mask, 1, &mods);
+	failed = XIGrabTouchBegin(c->dpy, XIAllMasterDevices, c->win, False, &mask, 1, &mods);
 	if (sync_failed(c, before) || failed || mods.status != 0) {
-		tt_error("cannot grab touches on the root window of %s: %s", c->xr->display_name,
+		tt_error("cannot grab touches on %s of %s (%s client): %s",
+			 c->stage == 0 ? "the root window" : "its window", c->xr->display_name, c->name,
 			 c->nerrors != before ? error_name(c->dpy, &c->last_error, name, sizeof(name)) :
 			 "another client holds the grab");
 		return -EBUSY;
@@ -765,26 +860,132 @@ setup_window(struct xclient *c)
 {
 	unsigned char bits[XIMaskLen(XI_LASTEVENT)] = { 0 };
 	XIEventMask mask = { XIAllMasterDevices, sizeof(bits), bits };
-	XSetWindowAttributes attr = { .override_redirect = True, .background_pixel = 0 };
-	int screen = DefaultScreen(c->dpy);
 	unsigned int before = c->nerrors;
 	char name[128];
 
-	/* override_redirect: no window manager moves, decorates or shrinks
-	 * it; it covers the screen like a full-screen viewer. */
-	c->win = XCreateWindow(c->dpy, c->root, 0, 0, (unsigned int)DisplayWidth(c->dpy, screen),
-			       (unsigned int)DisplayHeight(c->dpy, screen), 0, CopyFromParent,
-			       InputOutput, CopyFromParent, CWOverrideRedirect | CWBackPixel, &attr);
-	XStoreName(c->dpy, c->win, "touchtape record --xi-window");
+	c->win = create_window(c, "touchtape record --xi-window");
 	set_touch_mask(bits, true);
 	XISelectEvents(c->dpy, c->win, &mask, 1);
-	XMapRaised(c->dpy, c->win);
 	if (sync_failed(c, before)) {
 		tt_error("setting up the --xi-window client on %s: %s", c->xr->display_name,
 			 error_name(c->dpy, &c->last_error, name, sizeof(name)));
 		return -EIO;
 	}
 	return 0;
+}
+
+/* The master pointer this client's pointer events come from: its
+ * ClientPointer, which the server reports as 0 until it picked one, then
+ * the first master pointer (the "Virtual core pointer"). */
+static int
+client_pointer(struct xclient *c)
+{
+	int id = 0;
+	int ndevices = 0;
+	XIDeviceInfo *info;
+
+	XIGetClientPointer(c->dpy, None, &id);
+	if (id > XIAllMasterDevices)
+		return id;
+	info = XIQueryDevice(c->dpy, XIAllMasterDevices, &ndevices);
+	for (int i = 0; info && i < ndevices && id <= XIAllMasterDevices; i++)
+		if (info[i].use == XIMasterPointer)
+			id = info[i].deviceid;
+	if (info)
+		XIFreeDeviceInfo(info);
+	return id;
+}
+
+/* The master pointer's button and motion events, by an active grab on
+ * the innermost window or by a selection there. */
+static int
+setup_pointer(struct xclient *c)
+{
+	unsigned char bits[XIMaskLen(XI_LASTEVENT)] = { 0 };
+	XIEventMask mask = { XIAllMasterDevices, sizeof(bits), bits };
+	enum tt_xi_pointer_mode mode = c->xr->opts.pointer;
+	unsigned int before = c->nerrors;
+	char name[128];
+	int status = Success;
+
+	c->win = c->xr->inner;
+	XISetMask(bits, XI_ButtonPress);
+	XISetMask(bits, XI_ButtonRelease);
+	XISetMask(bits, XI_Motion);
+	c->pointer = client_pointer(c);
+	if (mode == TT_XI_POINTER_SELECT) {
+		XISelectEvents(c->dpy, c->win, &mask, 1);
+	} else {
+		mask.deviceid = c->pointer;
+		status = XIGrabDevice(c->dpy, c->pointer, c->win, CurrentTime, None,
+				      mode == TT_XI_POINTER_SYNC ? XIGrabModeSync : XIGrabModeAsync,
+				      XIGrabModeAsync, False, &mask);
+	}
+	if (sync_failed(c, before) || status != Success) {
+		tt_error("setting up the --xi-pointer-grab client on %s: %s", c->xr->display_name,
+			 c->nerrors != before ? error_name(c->dpy, &c->last_error, name, sizeof(name)) :
+			 "the pointer is grabbed by another client");
+		return -EBUSY;
+	}
+	if (mode == TT_XI_POINTER_SELECT)
+		return 0;
+	c->pointer_grabbed = true;
+	pointer_request(c, TT_XI_REQ_GRAB_DEVICE, mode == TT_XI_POINTER_SYNC ? XIGrabModeSync :
+										XIGrabModeAsync);
+	/* A sync grab starts frozen: let events through to the next click. */
+	if (mode == TT_XI_POINTER_SYNC) {
+		XIAllowEvents(c->dpy, c->pointer, XISyncDevice, CurrentTime);
+		pointer_request(c, TT_XI_REQ_ALLOW_EVENTS, XISyncDevice);
+	}
+	return 0;
+}
+
+static int
+setup_client(struct xclient *c)
+{
+	switch (c->kind) {
+	case CLIENT_GRAB: return setup_grab(c);
+	case CLIENT_WINDOW: return setup_window(c);
+	case CLIENT_POINTER: return setup_pointer(c);
+	case CLIENT_OBSERVER: break;
+	}
+	return 0;
+}
+
+static bool
+any_delay(const struct tt_xi_recorder *xr)
+{
+	for (size_t i = 0; i < xr->opts.ngrabs; i++)
+		if (xr->opts.grabs[i].delay_us)
+			return true;
+	return false;
+}
+
+/* "X server :0: The X.Org Foundation 12101011, XInput 2.4; clients:
+ * observer, grab1 (rejects each touch after 30000 us), ..." */
+static void
+describe_clients(const struct tt_xi_recorder *xr, char *text, size_t size)
+{
+	static const char *const pointer_modes[] = { "", "sync grab", "async grab", "selection" };
+	size_t len;
+
+	snprintf(text, size, "X server %s: %s %d, XInput %d.%d; clients: observer", xr->display_name,
+		 xr->vendor, xr->release, xr->major, xr->minor);
+	for (size_t i = 1; i < xr->nclients && (len = strlen(text)) < size; i++) {
+		const struct xclient *c = &xr->clients[i];
+		const struct tt_xi_grab *g = c->kind == CLIENT_GRAB ? grab_of(c) : NULL;
+		const char *verb = g && g->mode == TT_XI_GRAB_ACCEPT ? "accepts" : "rejects";
+		if (g && g->delay_us)
+			snprintf(text + len, size - len, ", %s (%s each touch after %" PRId64 " us)",
+				 c->name, verb, g->delay_us);
+		else if (g)
+			snprintf(text + len, size - len, ", %s (%s each touch at its begin)", c->name, verb);
+		else if (c->kind == CLIENT_POINTER)
+			snprintf(text + len, size - len, ", %s (%s)", c->name,
+				 pointer_modes[xr->opts.pointer]);
+		else
+			snprintf(text + len, size - len, ", %s", c->name);
+	}
 }
 
 int
@@ -800,19 +1001,7 @@ tt_xi_recorder_start(struct tt_xi_recorder *xr, struct tt_recorder *r, char *con
 	for (size_t i = 0; i < nnodes; i++)
 		xr->nodes[i] = nodes[i] ? tt_strdup(nodes[i]) : NULL;
 	xr->nnodes = nnodes;
-	snprintf(text, sizeof(text), "X server %s: %s %d, XInput %d.%d; clients: observer%s%s",
-		 xr->display_name, xr->vendor, xr->release, xr->major, xr->minor,
-		 xr->opts.grab == TT_XI_GRAB_NONE ? "" : ", grab", xr->opts.window ? ", window" : "");
-	if (xr->opts.grab != TT_XI_GRAB_NONE) {
-		size_t len = strlen(text);
-		if (xr->opts.grab_delay_us)
-			snprintf(text + len, sizeof(text) - len, " (%s each touch after %" PRId64 " us)",
-				 xr->opts.grab == TT_XI_GRAB_ACCEPT ? "accepts" : "rejects",
-				 xr->opts.grab_delay_us);
-		else
-			snprintf(text + len, sizeof(text) - len, " (%s each touch at its begin)",
-				 xr->opts.grab == TT_XI_GRAB_ACCEPT ? "accepts" : "rejects");
-	}
+	describe_clients(xr, text, sizeof(text));
 	write_marker(xr, TT_MARKER_X_CONNECTED, text);
 	/* Selected before the devices are listed, so a device added in
 	 * between shows up as a hierarchy event rather than nowhere. */
@@ -820,13 +1009,13 @@ tt_xi_recorder_start(struct tt_xi_recorder *xr, struct tt_recorder *r, char *con
 	if (rc < 0)
 		return rc;
 	write_devices(obs, XIAllDevices);
+	xr->inner = obs->root;
 	for (size_t i = 1; i < xr->nclients; i++) {
-		struct xclient *c = &xr->clients[i];
-		rc = c->kind == CLIENT_GRAB ? setup_grab(c) : setup_window(c);
+		rc = setup_client(&xr->clients[i]);
 		if (rc < 0)
 			return rc;
 	}
-	if (xr->opts.grab != TT_XI_GRAB_NONE && xr->opts.grab_delay_us) {
+	if (any_delay(xr)) {
 		xr->timer = tt_loop_add_timer(tt_recorder_loop(r), on_timer, xr);
 		if (!xr->timer)
 			return -errno;

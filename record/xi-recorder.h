@@ -3,19 +3,27 @@
  * touchtape record --xi: the X server's side of a touch, into the same
  * timeline as the kernel frames.
  *
- * Up to three X clients, each an X connection and a source of the
- * recorder's event loop:
+ * X clients, each an X connection and a source of the recorder's event
+ * loop:
  *   observer  raw touch events (delivered to every client, grabs or not),
  *             touch events and TouchOwnership selected on the root window,
  *             hierarchy and device changes;
  *   grab      (--xi-grab) a passive touch grab on the root window that
  *             accepts or rejects every touch, at once or after a delay,
- *             like a window manager recognising a gesture;
+ *             like a window manager recognising a gesture. Given several
+ *             times, a chain grab1, grab2, ...: grab1 on the root window,
+ *             each further one on a screen-sized window of its own nested
+ *             in the previous one's, so the server offers each touch to
+ *             them outermost first;
  *   window    (--xi-window) a client with its own mapped window covering
- *             the screen, selecting touch events and TouchOwnership, like
- *             an application.
- * Every record names the client that received it; the grab client's own
- * XIAllowTouchEvents requests are records too.
+ *             the screen (inside the innermost grab's), selecting touch
+ *             events and TouchOwnership, like an application;
+ *   pointer   (--xi-pointer-grab) a client that grabs the master pointer
+ *             (until the first emulated ButtonRelease) or selects pointer
+ *             events on the innermost window, to show where the pointer
+ *             events emulated from the first touch go.
+ * Every record names the client that received it; the clients' own
+ * requests (XIAllowTouchEvents, XIGrabDevice, ...) are records too.
  *
  *	tt_xi_recorder_connect(&opts, &xr);	// before the header is written
  *	opts.x_vendor = tt_xi_recorder_vendor(xr) ...
@@ -38,10 +46,27 @@ enum tt_xi_grab_mode {
 	TT_XI_GRAB_REJECT,
 };
 
+/* The most passive grabs a chain may have (--xi-grab given N times). */
+#define TT_XI_MAX_GRABS 4
+
+struct tt_xi_grab {
+	enum tt_xi_grab_mode mode;
+	int64_t delay_us;		/* decide this long after TouchBegin; 0: at once */
+};
+
+/* --xi-pointer-grab: how the pointer client takes pointer events. */
+enum tt_xi_pointer_mode {
+	TT_XI_POINTER_NONE = 0,
+	TT_XI_POINTER_SYNC,		/* XIGrabDevice, sync: thawed per button event */
+	TT_XI_POINTER_ASYNC,		/* XIGrabDevice, async */
+	TT_XI_POINTER_SELECT,		/* button and motion events selected */
+};
+
 struct tt_xi_options {
 	const char *display;		/* NULL: $DISPLAY */
-	enum tt_xi_grab_mode grab;
-	int64_t grab_delay_us;		/* decide this long after TouchBegin; 0: at once */
+	struct tt_xi_grab grabs[TT_XI_MAX_GRABS];	/* outermost first */
+	size_t ngrabs;
+	enum tt_xi_pointer_mode pointer;
 	bool window;			/* add the window client */
 	bool quiet;
 };
@@ -49,6 +74,8 @@ struct tt_xi_options {
 /* "accept", "reject", "accept-after=MS", "reject-after=MS" (MS in
  * milliseconds, or a duration like 50ms, 0.2s). 0 or -EINVAL. */
 int tt_xi_parse_grab(const char *arg, enum tt_xi_grab_mode *mode, int64_t *delay_us);
+/* "sync", "async" or "select". 0 or -EINVAL. */
+int tt_xi_parse_pointer(const char *arg, enum tt_xi_pointer_mode *mode);
 
 struct tt_xi_recorder;
 

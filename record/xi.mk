@@ -33,3 +33,9 @@ record_tests_xi_link_LDADD = libtouchtape.la -lm
 # checks are in xi-vm-check.py.
 TESTS += record/tests/xi-vm.sh
 EXTRA_DIST += record/tests/xi-vm.sh record/tests/xi-vm-check.py
+
+# The ownership chains (issue 22) in one Xorg boot: chains of two and three
+# --xi-grab stages, a pending end, --xi-pointer-grab; the checks, on the
+# records and on analyze's chains, are in xi-chain-check.py.
+TESTS += record/tests/xi-chain-vm.sh
+EXTRA_DIST += record/tests/xi-chain-vm.sh record/tests/xi-chain-check.py

@@ -13,6 +13,7 @@
 #include "reader.h"
 #include "test-common.h"
 #include "util-mem.h"
+#include "xi-names.h"
 #include "writer.h"
 #include "xi-convert.h"
 
@@ -59,6 +60,8 @@ roundtrip(const struct tt_xi_event *ev)
 		}
 		check_int_eq(b->nbuttons, ev->nbuttons);
 		check_int_eq(b->touchid, ev->touchid);
+		check_int_eq(b->detail, ev->detail);
+		check_int_eq(b->event, ev->event);
 		check_int_eq(b->nchanges, ev->nchanges);
 	}
 	check_int_eq(tt_reader_next(r, &rec), 0);
@@ -256,6 +259,35 @@ test_ownership_and_requests(void)
 	check_int_eq(out.evtype, TT_XI_REQ_ACCEPT);
 	roundtrip(&out);
 	tt_xi_event_clear(&out);
+}
+
+/* The pointer client's XIGrabDevice, XIAllowEvents and XIUngrabDevice:
+ * the mode survives the file as detail, the grab window as event_win. */
+static void
+test_pointer_requests(void)
+{
+	static const struct {
+		int32_t evtype;
+		uint32_t mode;
+	} reqs[] = {
+		{ TT_XI_REQ_GRAB_DEVICE, XIGrabModeAsync },
+		{ TT_XI_REQ_ALLOW_EVENTS, XISyncDevice },
+		{ TT_XI_REQ_UNGRAB_DEVICE, 0 },
+	};
+	struct tt_xi_event out;
+
+	for (size_t i = 0; i < ARRAY_LENGTH(reqs); i++) {
+		tt_xi_convert_pointer_request(reqs[i].evtype, 2, reqs[i].mode, 0x600003,
+					      7000 + (int64_t)i, "pointer", &out);
+		check_int_eq(out.evtype, reqs[i].evtype);
+		check_int_eq(out.deviceid, 2);
+		check_int_eq(out.detail, reqs[i].mode);
+		check_int_eq(out.event, 0x600003);
+		check_str_eq(out.client, "pointer");
+		check_int_eq(tt_xi_event_class(out.evtype), TT_XI_CLASS_REQUEST);
+		roundtrip(&out);
+		tt_xi_event_clear(&out);
+	}
 }
 
 static void
@@ -459,6 +491,7 @@ main(void)
 	RUN(test_raw);
 	RUN(test_hostile_mask);
 	RUN(test_ownership_and_requests);
+	RUN(test_pointer_requests);
 	RUN(test_hierarchy);
 	RUN(test_device_info);
 	RUN(test_device_node);
