@@ -26,7 +26,9 @@ stage_text(const struct tt_xi_chain *c, size_t k, FILE *out)
 		st->owned_by == TT_XI_OWNED_BY_BEGIN ? "its TouchBegin" :
 		st->owned_by == TT_XI_OWNED_BY_OWNERSHIP ? "TouchOwnership" : "the previous reject", st->owned_line,
 		tt_xi_decision_name(st->decision));
-	if (st->decision_us >= 0)
+	if (st->decided_us >= 0 && st->decided_us < st->owned_us)
+		fprintf(out, " early, at +%.3f ms (line %zu)", ms(st->decided_us - c->base_us), st->decided_line);
+	else if (st->decision_us >= 0)
 		fprintf(out, " after %.3f ms (line %zu)", ms(st->decision_us), st->decided_line);
 	for (size_t i = 0; i < k; i++)
 		fprintf(out, "%s%s %.3f ms", i ? ", " : "; waited for ", c->stages[i].client,
@@ -114,8 +116,10 @@ stage_json(const struct tt_xi_chain *c, size_t k, struct tt_json_emit *j)
 	tt_json_emit_member_string(j, "owned_by", tt_xi_owned_by_name(st->owned_by));
 	tt_json_emit_member_int(j, "owned_line", (int64_t)st->owned_line);
 	tt_json_emit_member_int_or_null(j, "decision_us", st->decision_us);
-	if (st->decided_us >= 0)
+	if (st->decided_us >= 0) {
 		tt_json_emit_member_int(j, "decided_line", (int64_t)st->decided_line);
+		tt_json_emit_member_bool(j, "early", st->decided_us < st->owned_us);
+	}
 	waited_json(c, k, j);
 	tt_json_emit_member_string(j, "order", tt_xi_order_name(st->order));
 	tt_json_emit_object_end(j);

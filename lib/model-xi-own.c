@@ -306,9 +306,34 @@ add_stage(struct tt_xi_chain *c, const struct own_seq *s, int64_t owned_us, size
 	st->decided_us = decided(s) ? s->resolved_us : -1;
 	st->decided_line = decided(s) ? s->resolved_line : 0;
 	st->delay_us = owned_us - c->base_us;
-	st->decision_us = st->decided_us >= 0 ? st->decided_us - owned_us : -1;
+	/* An early decision cost the chain nothing. */
+	st->decision_us = st->decided_us < 0 ? -1 : st->decided_us > owned_us ? st->decided_us - owned_us : 0;
 	st->order = c->nstages ? order_after(&c->stages[c->nstages - 1], st) : TT_XI_ORDER_OK;
 	c->nstages++;
+}
+
+/* When @s would own the touch as the next stage, and whether only after
+ * every client with a TouchOwnership (@late): a grab that decided before
+ * it could own the touch (XI 2.2 lets a grab accept or reject early; an
+ * early accept takes effect once every earlier grab rejected), or, for
+ * the first stage, one that accepted while others still owned the touch
+ * after it. */
+static int64_t
+stage_time(const struct own_seq *s, const struct tt_xi_stage *last, bool others, size_t *line, bool *late)
+{
+	*late = false;
+	if (s->flags & TT_XTOUCH_OWNED) {
+		*line = s->owned_line ? s->owned_line : s->begin_line;
+		return s->owned_us;
+	}
+	if (last && last->decided_us >= 0) {
+		*late = decided(s) && s->resolved_us < last->decided_us;
+		*line = last->decided_line;
+		return last->decided_us;
+	}
+	*late = !last && s->outcome == TT_OWN_ACCEPTED && others;
+	*line = s->begin_line;
+	return s->begin_us;
 }
 
 /* The next stage: the client whose TouchOwnership came first, or one that
@@ -321,30 +346,26 @@ next_stage(const struct own_seq *g, size_t n, const bool *used, const struct tt_
 	const struct tt_xi_stage *last = c->nstages ? &c->stages[c->nstages - 1] : NULL;
 	const struct own_seq *best = NULL;
 	int64_t best_us = 0;
-	size_t best_line = 0;
+	size_t best_line = 0, ncand = 0;
+	bool best_late = false;
 
+	for (size_t i = 0; i < n; i++)
+		ncand += !used[i] && in_chain(&g[i]);
 	for (size_t i = 0; i < n; i++) {
 		const struct own_seq *s = &g[i];
-		int64_t t;
 		size_t line;
+		bool late;
 		if (used[i] || !in_chain(s))
 			continue;
-		if (s->flags & TT_XTOUCH_OWNED) {
-			t = s->owned_us;
-			line = s->owned_line ? s->owned_line : s->begin_line;
-		} else if (last && last->decided_us >= 0) {
-			t = last->decided_us;
-			line = last->decided_line;
-		} else {
-			t = s->begin_us;
-			line = s->begin_line;
-		}
+		int64_t t = stage_time(s, last, ncand > 1, &line, &late);
 		/* Ties: the undetermined one, which is in the first stage
 		 * or took it over at that very decision. */
-		if (!best || t < best_us || (t == best_us && !(s->flags & TT_XTOUCH_OWNED))) {
+		if (!best || (best_late && !late) ||
+		    (late == best_late && (t < best_us || (t == best_us && !(s->flags & TT_XTOUCH_OWNED))))) {
 			best = s;
 			best_us = t;
 			best_line = line;
+			best_late = late;
 		}
 	}
 	*owned_us = best_us;
@@ -608,7 +629,9 @@ tt_xi_chain_format(const struct tt_xi_chain *c, bool utf8, char *buf, size_t siz
 		if (n > 0)
 			len += (size_t)n;
 		if (st->decided_us >= 0 && len < size) {
-			n = snprintf(buf + len, size - len, " +%.0f ms", (double)(st->decided_us - c->base_us) / 1000.0);
+			/* An early decision takes effect when the client owns the touch. */
+			int64_t t = st->decided_us > st->owned_us ? st->decided_us : st->owned_us;
+			n = snprintf(buf + len, size - len, " +%.0f ms", (double)(t - c->base_us) / 1000.0);
 			if (n > 0)
 				len += (size_t)n;
 		}

@@ -66,7 +66,8 @@ struct tt_xi_stage {
 	int64_t decided_us;	/* its accept/reject, -1 */
 	size_t decided_line;
 	int64_t delay_us;	/* owned_us - the chain's base_us */
-	int64_t decision_us;	/* decided_us - owned_us, -1 */
+	int64_t decision_us;	/* decided_us - owned_us (0 for an early
+				   decision, made before it owned the touch), -1 */
 	enum tt_xi_order order;
 };
 
@@ -133,6 +134,7 @@ size_t tt_xi_own_stage_stats(const struct tt_xi_own *o, struct tt_xi_stage_stats
 
 /* The chain on one line, "grab1 R +31 ms → grab2 R +63 ms → window O":
  * each stage's client and decision letter, and for an accept or a
- * reject its time from the chain's base, rounded to the millisecond;
+ * reject its time from the chain's base (when it took effect: an early
+ * decision once the client owned the touch), rounded to the millisecond;
  * " -> " for the arrow unless @utf8. Truncated to @size. */
 void tt_xi_chain_format(const struct tt_xi_chain *c, bool utf8, char *buf, size_t size);

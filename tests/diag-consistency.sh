@@ -9,7 +9,7 @@ command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
 corpus="${TT_CORPUS:-}"
 
 : >"$tmp/list"
-for f in "$samples"/*.jsonl "$abs_top_srcdir"/tests/data/analyze/*.jsonl; do
+for f in "$samples"/*.jsonl "$abs_top_srcdir"/tests/data/analyze/*.jsonl "$abs_top_srcdir"/tests/data/xi-chains/*.jsonl; do
 	printf '%s\n' "$f" >>"$tmp/list"
 done
 if [ -n "$corpus" ] && [ -d "$corpus/evemu" ]; then

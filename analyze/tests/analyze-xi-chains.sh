@@ -85,6 +85,17 @@ expect_grep '^    2 grab2: owned \+31\.100 ms \(the previous reject, line 9\), a
 json "$tmp/accept.json" '[(s["client"], s["owned_by"], s["decision"]) for s in r["xi_chains"][0]["stages"]]' \
 	"[('grab1', 'touch-begin', 'reject'), ('grab2', 'previous-decision', 'accept')]" "accept: stages in JSON"
 
+# An early accept: grab3 accepts at its TouchBegin, before grab1 and grab2
+# reject; it owns the touch from grab2's reject, in the protocol's order.
+an early
+expect_grep ': grab1 R \+21 ms -> grab2 R \+42 ms -> grab3 A \+42 ms$' "$tmp/early.txt" "early: the chain line"
+expect_grep '^    3 grab3: owned \+41\.600 ms \(the previous reject, line 14\), accept early, at \+1\.400 ms \(line 10\); waited for grab1 20\.000 ms, grab2 20\.000 ms$' \
+	"$tmp/early.txt" "early: grab3's stage"
+json "$tmp/early.json" '[(s["client"], s["decision"], s["delay_us"], s["decision_us"], s["early"], s["order"]) for s in r["xi_chains"][0]["stages"]]' \
+	"[('grab1', 'reject', 1100, 20000, False, 'ok'), ('grab2', 'reject', 21600, 20000, False, 'ok'), ('grab3', 'accept', 41600, 0, True, 'ok')]" \
+	"early: stages in JSON"
+json "$tmp/early.json" 'r["anomalies"]' "[]" "early: an early accept breaks no order"
+
 # Pending end: grab1 rejects 20 ms after the finger lifted (after its own
 # TouchEnd); the window owns an ended touch. The second touch: grab1 never
 # decides before the recording stops.

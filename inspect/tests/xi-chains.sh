@@ -1,7 +1,8 @@
 #!/bin/sh
-# touchtape inspect --summary: the XI ownership chain of each touch, with
+# touchtape inspect: the XI ownership chain of each touch in --summary, with
 # UTF-8 arrows where the locale has them and ASCII ones elsewhere, and in
-# --json; the hand-made chains of tests/data/xi-chains (analyze's numbers
+# --json; and on the clients' lanes as consecutive O/A/R markers. The
+# hand-made chains of tests/data/xi-chains (analyze's numbers
 # are checked in analyze/tests/analyze-xi-chains.sh).
 . "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 data="$abs_top_srcdir/tests/data/xi-chains"
@@ -52,4 +53,29 @@ expect_grep '"touchid":3,"line":32,"chain":"grab1 R \+51 ms -> grab2 R \+82 ms -
 expect_grep '"xi_chains":\[\]' "$tmp/none.json" "JSON: no XI, no chains"
 "$TOUCHTAPE" inspect --summary "$abs_top_srcdir/tests/data/analyze/jump-no.jsonl" >"$tmp/none.txt"
 if grep -q 'ownership chains' "$tmp/none.txt"; then fail "no XI: a chains heading"; else pass "no XI: no chains heading"; fi
+# The lanes: each client's stage as consecutive markers, the owner from
+# the start's O at its TouchBegin, the next one's O under the previous R
+# (0.5 ms apart: the same column or the next at 1.51 ms a column).
+lanes() {	# lanes NAME KEYS: the XI lanes of the last screen
+	(cd "$data" && LC_ALL=C TOUCHTAPE_INSPECT_HEADLESS=120x30 TOUCHTAPE_INSPECT_KEYS="$2" \
+		"$TOUCHTAPE" inspect "chain-$1.jsonl") >"$tmp/screen" 2>"$tmp/err" || fail "inspect chain-$1.jsonl: exit $?"
+	sed -n '/^=== screen .*(end)/,$p' "$tmp/screen" | grep '`xi6 ' >"$tmp/$1.lanes"
+}
+col() {	# col CLIENT CHAR FILE: the column of CHAR's first occurrence on CLIENT's first lane
+	grep -m1 " t1 $1 " "$3" | sed 's/^.*ms  *//' | awk -v c="$2" '{ print index($0, c) }'
+}
+lanes three '++++'
+expect_grep '^  `xi6 t1 grab1 \+1\.1ms +O-+R$' "$tmp/three.lanes" "lanes: grab1 owns from its TouchBegin, then R"
+expect_grep '^  `xi6 t1 grab2 \+1\.2ms +\[-+O-+R$' "$tmp/three.lanes" "lanes: grab2 O then R"
+expect_grep '^  `xi6 t1 window \+1\.3ms +\[-+O-+$' "$tmp/three.lanes" "lanes: the window's O"
+near() { [ $(($2 - $1)) -ge 0 ] && [ $(($2 - $1)) -le 1 ]; }
+if near "$(col grab1 R "$tmp/three.lanes")" "$(col grab2 O "$tmp/three.lanes")" &&
+   near "$(col grab2 R "$tmp/three.lanes")" "$(col window O "$tmp/three.lanes")"; then
+	pass "lanes: each O under the previous owner's R"
+else
+	fail "lanes: the chain is not consecutive"; cat "$tmp/three.lanes" >&2
+fi
+lanes pending ''
+expect_grep '^  `xi6 t1 grab1 \+1\.1ms +O\] R$' "$tmp/pending.lanes" "lanes: grab1's reject after its TouchEnd"
+expect_grep '^  `xi6 t2 grab1 \+1\.1ms +\.? +O\]$' "$tmp/pending.lanes" "lanes: the never-deciding owner's O"
 finish

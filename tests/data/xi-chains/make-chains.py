@@ -133,6 +133,21 @@ def never(k, touch):
                ev(k + 21200, "TouchUpdate", "window", touch, ["pending_end"])])
 write("chain-pending.jsonl", pending(10000, 1) + never(1010000, 2))
 
+# An early accept (record --xi-grab=reject-after=20 --xi-grab=reject-after=20
+# --xi-grab=accept): grab3 accepts at its TouchBegin, before it owns the
+# touch, and gets no TouchOwnership; the accept takes effect once grab1 and
+# grab2 (which selected TouchOwnership) have rejected; the window loses it.
+def early(k, touch):
+    return (begin(k, touch, ["grab1", "grab2", "grab3", "window"])
+            + [req(k + 1400, "AcceptTouch", "grab3", touch),
+               req(k + 21100, "RejectTouch", "grab1", touch), ev(k + 21200, "TouchEnd", "grab1", touch),
+               req(k + 21600, "TouchOwnership", "grab2", touch),
+               req(k + 41600, "RejectTouch", "grab2", touch), ev(k + 41700, "TouchEnd", "grab2", touch),
+               ev(k + 42000, "TouchEnd", "window", touch)]
+            + [up(k + 100000), ev(k + 101000, "RawTouchEnd", "observer", touch),
+               ev(k + 101100, "TouchEnd", "grab3", touch)])
+write("chain-early.jsonl", early(10000, 1))
+
 # A single owner: the window, with no grab above it, owns from its TouchBegin.
 write("chain-single.jsonl", begin(10000, 1, ["window"]) + end(60000, 1, ["window"]))
 
