@@ -39,3 +39,6 @@ EXTRA_DIST += record/tests/xi-vm.sh record/tests/xi-vm-check.py
 # records and on analyze's chains, are in xi-chain-check.py.
 TESTS += record/tests/xi-chain-vm.sh
 EXTRA_DIST += record/tests/xi-chain-vm.sh record/tests/xi-chain-check.py
+# The chain options' usage and their set-up on Xvfb, on the host.
+TESTS += record/tests/xi-chain-cli.sh
+EXTRA_DIST += record/tests/xi-chain-cli.sh
