@@ -336,9 +336,55 @@ stage_time(const struct own_seq *s, const struct tt_xi_stage *last, bool others,
 	return s->begin_us;
 }
 
-/* The next stage: the client whose TouchOwnership came first, or one that
- * decided without TouchOwnership, which owned it from its TouchBegin when
- * it is the first and else from the previous owner's decision. */
+/* The server's listener order, where the recorder's client names say it
+ * (timeline.md): "grab" or "grab1", "grab2"... outermost first, then the
+ * window, then the observer on the root window; -1 for other names. The
+ * receive times of different clients' events can disagree with that order
+ * by a fraction of a millisecond (each client has its own connection), and
+ * early decisions make several clients decide at once. */
+static int
+name_rank(const char *client)
+{
+	char *end;
+	long n;
+
+	if (strcmp(client, "grab") == 0)
+		return 1;
+	if (strcmp(client, "window") == 0)
+		return 1000;
+	if (strcmp(client, "observer") == 0)
+		return 1001;
+	if (strncmp(client, "grab", 4) != 0 || !client[4])
+		return -1;
+	n = strtol(client + 4, &end, 10);
+	return *end || n < 1 || n > 999 ? -1 : (int)n;
+}
+
+/* The candidate of lowest name rank, when every candidate has one. */
+static const struct own_seq *
+by_name(const struct own_seq *g, size_t n, const bool *used)
+{
+	const struct own_seq *best = NULL;
+	int best_rank = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (used[i] || !in_chain(&g[i]))
+			continue;
+		int rank = name_rank(g[i].client);
+		if (rank < 0)
+			return NULL;
+		if (!best || rank < best_rank) {
+			best = &g[i];
+			best_rank = rank;
+		}
+	}
+	return best;
+}
+
+/* The next stage: by the listener order the names give, else the client
+ * whose TouchOwnership came first, or one that decided without
+ * TouchOwnership, which owned it from its TouchBegin when it is the first
+ * and else from the previous owner's decision. */
 static const struct own_seq *
 next_stage(const struct own_seq *g, size_t n, const bool *used, const struct tt_xi_chain *c,
 	   int64_t *owned_us, size_t *owned_line)
@@ -349,6 +395,10 @@ next_stage(const struct own_seq *g, size_t n, const bool *used, const struct tt_
 	size_t best_line = 0, ncand = 0;
 	bool best_late = false;
 
+	if ((best = by_name(g, n, used))) {
+		*owned_us = stage_time(best, last, false, owned_line, &best_late);
+		return best;
+	}
 	for (size_t i = 0; i < n; i++)
 		ncand += !used[i] && in_chain(&g[i]);
 	for (size_t i = 0; i < n; i++) {

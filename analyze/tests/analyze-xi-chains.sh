@@ -96,6 +96,15 @@ json "$tmp/early.json" '[(s["client"], s["decision"], s["delay_us"], s["decision
 	"early: stages in JSON"
 json "$tmp/early.json" 'r["anomalies"]' "[]" "early: an early accept breaks no order"
 
+# A race: three grabs reject at once, the window's TouchOwnership before
+# grab2's; the client names give the order, and it is not broken.
+an race
+expect_grep ': grab1 R \+21 ms -> grab2 R \+22 ms -> grab3 R \+21 ms -> window O$' "$tmp/race.txt" "race: the chain line"
+json "$tmp/race.json" '[(s["client"], s["owned_by"], s["delay_us"], s["decision_us"], s["early"], s["order"]) for s in r["xi_chains"][0]["stages"][:3]]' \
+	"[('grab1', 'touch-begin', 1100, 20000, False, 'ok'), ('grab2', 'touch-ownership', 21700, 0, True, 'ok'), ('grab3', 'previous-decision', 21200, 100, False, 'ok')]" \
+	"race: stages in JSON"
+json "$tmp/race.json" 'r["anomalies"]' "[]" "race: no ownership-order anomaly"
+
 # Pending end: grab1 rejects 20 ms after the finger lifted (after its own
 # TouchEnd); the window owns an ended touch. The second touch: grab1 never
 # decides before the recording stops.

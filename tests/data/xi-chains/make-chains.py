@@ -148,6 +148,20 @@ def early(k, touch):
                ev(k + 101100, "TouchEnd", "grab3", touch)])
 write("chain-early.jsonl", early(10000, 1))
 
+# A race (record --xi-grab=reject-after=20 three times --xi-window): each
+# grab times its reject from its TouchBegin, so all three reject at once,
+# grab2 and grab3 early; the window's TouchOwnership reaches the recorder
+# before grab2's. The names give the server's order.
+def race(k, touch):
+    return (begin(k, touch, ["grab1", "grab2", "grab3", "window"])
+            + [req(k + 21100, "RejectTouch", "grab1", touch), req(k + 21200, "RejectTouch", "grab2", touch),
+               req(k + 21300, "RejectTouch", "grab3", touch), ev(k + 21400, "TouchEnd", "grab1", touch),
+               ev(k + 21500, "TouchEnd", "grab3", touch), req(k + 21600, "TouchOwnership", "window", touch),
+               req(k + 21700, "TouchOwnership", "grab2", touch), ev(k + 21800, "TouchEnd", "grab2", touch)]
+            + [up(k + 100000), ev(k + 101000, "RawTouchEnd", "observer", touch),
+               ev(k + 101100, "TouchEnd", "window", touch)])
+write("chain-race.jsonl", race(10000, 1))
+
 # A single owner: the window, with no grab above it, owns from its TouchBegin.
 write("chain-single.jsonl", begin(10000, 1, ["window"]) + end(60000, 1, ["window"]))
 
