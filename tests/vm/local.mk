@@ -45,6 +45,7 @@ tt_vm_serial_tests = \
 	replay/tests/real-vm.sh \
 	tests/docs-examples.sh \
 	record/tests/xi-vm.sh \
+	tests/wayland-vm.sh \
 	convert/tests/convert-libinput.sh \
 	tests/hostile-replay-vm.sh \
 	$(tt_vm_group_uinput) \
