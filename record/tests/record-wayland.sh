@@ -4,7 +4,9 @@
 #   1. Weston's X11 backend inside Xvfb, output scale 2: the client connects,
 #      maps its fullscreen surface, and records the seat's capabilities (the
 #      X11 backend's seat has a pointer and a keyboard), the output's mode,
-#      scale and geometry and the surface's size; then weston is killed: the
+#      scale and geometry and the surface's size, and the pointer moved and
+#      clicked through XTest (xtest-pointer.py) with the compositor's
+#      timestamps in ms and µs; then weston is killed: the
 #      Wayland source ends with a wayland-lost marker while the XI side (the
 #      same Xvfb, a native X server) keeps recording to the end, and the
 #      file is valid;
@@ -36,7 +38,7 @@ mkdir -m 700 "$tmp/xdg"
 # --- 1. X11 backend in Xvfb: seat, output, surface; weston killed ----------
 Xvfb -displayfd 3 -nolisten tcp -screen 0 1024x768x24 3>"$tmp/xvfb.display" >"$tmp/xvfb.log" 2>&1 &
 pids+=($!)
-wait_for 30 grep -q '[0-9]' "$tmp/xvfb.display" || { fail "Xvfb did not start"; tail "$tmp/xvfb.log" >&2; finish; }
+wait_for 30 grep -qs '[0-9]' "$tmp/xvfb.display" || { fail "Xvfb did not start"; tail "$tmp/xvfb.log" >&2; finish; }
 xvfb=":$(head -n1 "$tmp/xvfb.display")"
 sock="tt-wl-x11-$$"
 DISPLAY="$xvfb" XDG_RUNTIME_DIR="$tmp/xdg" weston --backend=x11-backend.so --use-pixman \
@@ -52,6 +54,12 @@ else
 		--xi="$xvfb" --duration 4 -o "$f" 2>"$tmp/x11.err" &
 	rec=$!
 	wait_for 30 grep -qs '"wayland-connected"' "$f" || fail "no wayland-connected marker within 30 s"
+	# The pointer moved and clicked in weston's window (X coordinates are
+	# twice the logical ones at scale 2).
+	python3 "$abs_top_srcdir/record/tests/xtest-pointer.py" "$xvfb" 200 100 ||
+		fail "XTest could not move the pointer"
+	wait_for 10 grep -qs '"ev":"button".*"state":"released"' "$f" ||
+		fail "no wl_pointer button release recorded within 10 s"
 	kill "$weston_pid"
 	rc=0
 	wait "$rec" || rc=$?
@@ -69,6 +77,15 @@ else
 	check "the surface: configured fullscreen 800x600 (logical), mapped at that size" \
 		'any(.[]; .wl=="xdg_toplevel" and .ev=="configure" and .size==[800,600]) and
 		 any(.[]; .kind=="wayland-connected" and (.text|test("fullscreen surface 800x600")))' "$f"
+	check "the pointer: motion at the logical position, button 272 pressed and released, frames" \
+		'any(.[]; .wl=="wl_pointer" and .ev=="motion" and .xy==[105,50] and (.time_ms|type)=="number") and
+		 any(.[]; .wl=="wl_pointer" and .ev=="button" and .button==272 and .state=="pressed") and
+		 any(.[]; .wl=="wl_pointer" and .ev=="button" and .button==272 and .state=="released") and
+		 any(.[]; .wl=="wl_pointer" and .ev=="frame")' "$f"
+	check "input timestamps: each pointer motion and button has a time_us matching its time_ms" \
+		'[.[] | select(.wl=="wl_pointer" and (.ev=="motion" or .ev=="button"))] |
+		 length > 0 and all(.time_us != null and
+		   ((.time_us / 1000 | floor) - .time_ms) as $d | ($d - ($d / 4294967296 | round) * 4294967296 | fabs) <= 1)' "$f"
 	check "weston killed: wayland-lost after wayland-connected, then the stop at the duration" \
 		'([.[] | select(.type=="marker") | .kind] | index("wayland-connected") < index("wayland-lost")) and
 		 (.[-1] | .kind=="stop" and .text=="duration" and .t >= 3900000) and
