@@ -166,6 +166,8 @@ tt_export_record(struct tt_export *e, const struct tt_record *rec)
 	case TT_RECORD_LI_EVENT:
 		e->stats.li_records++;	/* no writer puts libinput's events back (yet) */
 		break;
+	case TT_RECORD_WL_EVENT:
+		break;	/* evemu and libinput record have no Wayland layer */
 	}
 	if (rc < 0 && !e->error)
 		e->error = rc;

@@ -17,6 +17,7 @@
 #include "reader-private.h"
 #include "timeline-fastpath.h"
 #include "timeline-hid.h"
+#include "timeline-wl.h"
 #include "util-mem.h"
 #include "util-strings.h"
 #include "xi-names.h"
@@ -1127,6 +1128,9 @@ parse_record(struct tt_reader *r, struct json_object *o, struct tt_record *rec, 
 	} else if (strcmp(type, "li") == 0) {
 		rec->type = TT_RECORD_LI_EVENT;
 		return parse_li_event(r, o, rec, err);
+	} else if (strcmp(type, "wl") == 0) {
+		rec->type = TT_RECORD_WL_EVENT;
+		return timeline_parse_wl_event(r, o, rec, err);
 	} else if (strcmp(type, "li_device") == 0) {
 		rec->type = TT_RECORD_LI_DEVICE;
 		return parse_li_device(r, o, rec, err);

@@ -25,6 +25,7 @@
 #include "util-strings.h"
 #include "util-time.h"
 #include "writer.h"
+#include "writer-private.h"
 #include "xi-names.h"
 
 struct tt_writer {
@@ -924,6 +925,21 @@ tt_writer_record(struct tt_writer *w, const struct tt_record *rec)
 	case TT_RECORD_HID_REPORT: return tt_writer_hid_report(w, rec->hid_report);
 	case TT_RECORD_LI_DEVICE: return tt_writer_li_device(w, rec->li_device);
 	case TT_RECORD_LI_EVENT: return tt_writer_li_event(w, rec->li_event);
+	case TT_RECORD_WL_EVENT: return tt_writer_wl_event(w, rec->wl_event);
 	}
 	return -EINVAL;
+}
+
+/* ---- for the records written in their own files (writer-private.h) ---- */
+
+struct tt_json_emit *
+writer_line(struct tt_writer *w)
+{
+	return &w->line;
+}
+
+int
+writer_send_line(struct tt_writer *w)
+{
+	return flush_line(w);
 }

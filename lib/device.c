@@ -200,6 +200,8 @@ static const char *const marker_names[] = {
 	[TT_MARKER_REPLAY_END] = "replay-end",
 	[TT_MARKER_DROPS] = "drops",
 	[TT_MARKER_LI_LOG] = "libinput-log",
+	[TT_MARKER_WL_CONNECTED] = "wayland-connected",
+	[TT_MARKER_WL_LOST] = "wayland-lost",
 };
 
 const char *

@@ -63,6 +63,7 @@ enum tt_record_type {
 	TT_RECORD_HID_REPORT,	/* one HID input report as read */
 	TT_RECORD_LI_DEVICE,	/* libinput's view of an evdev device */
 	TT_RECORD_LI_EVENT,	/* one libinput event */
+	TT_RECORD_WL_EVENT,	/* one event a Wayland client received */
 };
 
 struct tt_header {
@@ -244,6 +245,8 @@ enum tt_marker_kind {
 	TT_MARKER_REPLAY_END,
 	TT_MARKER_DROPS,
 	TT_MARKER_LI_LOG,	/* a message libinput logged (a kernel or client bug) */
+	TT_MARKER_WL_CONNECTED,	/* the Wayland client is connected and mapped */
+	TT_MARKER_WL_LOST,	/* the compositor went away or sent an error */
 };
 
 struct tt_marker {
@@ -452,6 +455,146 @@ struct tt_li_event {
 	double position;	/* PAD ring (degrees) / strip (0..1), -1 when lifted */
 };
 
+/* ---- The Wayland layer ----
+ * One event a Wayland client received from the compositor, as the
+ * protocol names it (interface and event) with the event's arguments.
+ * Mirrors the protocols without including any wayland header (lib/ stays
+ * free of them). Object ids are the client's own protocol ids, as
+ * WAYLAND_DEBUG prints them (wl_touch@12). */
+
+/* The events touchtape knows by name; others are kept by their names
+ * (TT_WL_OTHER) with whatever fields they carry. */
+enum tt_wl_event_type {
+	TT_WL_OTHER = 0,
+	TT_WL_TOUCH_DOWN,
+	TT_WL_TOUCH_UP,
+	TT_WL_TOUCH_MOTION,
+	TT_WL_TOUCH_FRAME,
+	TT_WL_TOUCH_CANCEL,
+	TT_WL_TOUCH_SHAPE,
+	TT_WL_TOUCH_ORIENTATION,
+	TT_WL_POINTER_ENTER,
+	TT_WL_POINTER_LEAVE,
+	TT_WL_POINTER_MOTION,
+	TT_WL_POINTER_BUTTON,
+	TT_WL_POINTER_AXIS,
+	TT_WL_POINTER_FRAME,
+	TT_WL_POINTER_AXIS_SOURCE,
+	TT_WL_POINTER_AXIS_STOP,
+	TT_WL_POINTER_AXIS_DISCRETE,
+	TT_WL_POINTER_AXIS_VALUE120,
+	TT_WL_POINTER_AXIS_RELATIVE_DIRECTION,
+	TT_WL_SWIPE_BEGIN,		/* zwp_pointer_gesture_swipe_v1 */
+	TT_WL_SWIPE_UPDATE,
+	TT_WL_SWIPE_END,
+	TT_WL_PINCH_BEGIN,		/* zwp_pointer_gesture_pinch_v1 */
+	TT_WL_PINCH_UPDATE,
+	TT_WL_PINCH_END,
+	TT_WL_HOLD_BEGIN,		/* zwp_pointer_gesture_hold_v1 */
+	TT_WL_HOLD_END,
+	TT_WL_SEAT_CAPABILITIES,
+	TT_WL_SEAT_NAME,
+	TT_WL_OUTPUT_GEOMETRY,
+	TT_WL_OUTPUT_MODE,
+	TT_WL_OUTPUT_DONE,
+	TT_WL_OUTPUT_SCALE,
+	TT_WL_OUTPUT_NAME,
+	TT_WL_OUTPUT_DESCRIPTION,
+	TT_WL_TOPLEVEL_CONFIGURE,	/* xdg_toplevel: the surface's size */
+	TT_WL_TOPLEVEL_CLOSE,
+};
+
+/* wl_seat capabilities, the protocol's bits. */
+enum tt_wl_capability {
+	TT_WL_CAP_POINTER = 1 << 0,
+	TT_WL_CAP_KEYBOARD = 1 << 1,
+	TT_WL_CAP_TOUCH = 1 << 2,
+};
+
+/* Which of tt_wl_event's fields the event has: the writer writes those,
+ * the reader sets the bits of the keys it found. */
+enum tt_wl_field {
+	TT_WL_F_TIME_MS = 1 << 0,	/* time_ms */
+	TT_WL_F_TIME_COMPOSITOR_US = 1 << 1,	/* time_compositor_us */
+	TT_WL_F_SERIAL = 1 << 2,
+	TT_WL_F_SURFACE = 1 << 3,
+	TT_WL_F_ID = 1 << 4,		/* touch id */
+	TT_WL_F_XY = 1 << 5,		/* x, y */
+	TT_WL_F_SHAPE = 1 << 6,		/* major, minor */
+	TT_WL_F_ORIENTATION = 1 << 7,
+	TT_WL_F_BUTTON = 1 << 8,	/* button, pressed */
+	TT_WL_F_AXIS = 1 << 9,
+	TT_WL_F_VALUE = 1 << 10,	/* axis value (double) */
+	TT_WL_F_STEPS = 1 << 11,	/* axis_discrete, axis_value120, axis_source,
+					   axis_relative_direction: the integer argument */
+	TT_WL_F_FINGERS = 1 << 12,
+	TT_WL_F_DELTA = 1 << 13,	/* dx, dy */
+	TT_WL_F_SCALE = 1 << 14,	/* pinch scale, or output scale factor */
+	TT_WL_F_ROTATION = 1 << 15,
+	TT_WL_F_CANCELLED = 1 << 16,
+	TT_WL_F_CAPABILITIES = 1 << 17,
+	TT_WL_F_NAME = 1 << 18,		/* seat/output name or output description */
+	TT_WL_F_POSITION = 1 << 19,	/* output geometry x, y */
+	TT_WL_F_SIZE = 1 << 20,		/* width, height: output mode, toplevel */
+	TT_WL_F_SIZE_MM = 1 << 21,	/* output geometry physical size */
+	TT_WL_F_MAKE_MODEL = 1 << 22,	/* output geometry make, model */
+	TT_WL_F_SUBPIXEL = 1 << 23,
+	TT_WL_F_TRANSFORM = 1 << 24,
+	TT_WL_F_MODE_FLAGS = 1 << 25,	/* output mode flags (1 current, 2 preferred) */
+	TT_WL_F_REFRESH = 1 << 26,	/* output mode refresh, mHz */
+};
+
+struct tt_wl_event {
+	int64_t time_us;	/* recorder's receive time, the frames' clock */
+	char *client;		/* the recorder client that got it: "wayland" */
+	enum tt_wl_event_type kind;
+	char *interface;	/* as written; kept for TT_WL_OTHER ("wl_touch") */
+	char *event;		/* as written; kept for TT_WL_OTHER ("down") */
+	uint32_t object;	/* the receiving object's protocol id, 0 unknown */
+	uint32_t fields;	/* enum tt_wl_field: which below are set */
+
+	uint32_t time_ms;	/* the compositor's timestamp, ms, wraps */
+	/* zwp_input_timestamps_v1: the compositor's µs timestamp of the same
+	 * event, on the compositor's presentation clock (CLOCK_MONOTONIC with
+	 * Weston's DRM backend), not relative to the recording's start */
+	int64_t time_compositor_us;
+	uint32_t serial;
+	uint32_t surface;	/* object id of the surface entered/touched */
+	int32_t id;		/* wl_touch id */
+	double x, y;		/* surface coordinates (wl_fixed_t as double) */
+	double major, minor;	/* touch shape */
+	double orientation;	/* touch orientation, degrees */
+	uint32_t button;	/* BTN_* code */
+	bool pressed;		/* button state */
+	uint32_t axis;		/* 0 vertical, 1 horizontal */
+	double value;		/* axis value */
+	int32_t steps;		/* discrete steps, v120, axis source or direction */
+	uint32_t fingers;
+	double dx, dy;		/* gesture deltas */
+	double scale;		/* pinch scale; output scale factor */
+	double rotation;	/* pinch rotation delta, degrees */
+	bool cancelled;		/* gesture end */
+	uint32_t capabilities;	/* enum tt_wl_capability */
+	char *name;		/* seat/output name, output description */
+	int32_t pos_x, pos_y;	/* output position in the compositor space */
+	int32_t width, height;	/* output mode pixels, toplevel size */
+	int32_t width_mm, height_mm;
+	char *make;
+	char *model;
+	int32_t subpixel;
+	int32_t transform;	/* wl_output_transform */
+	uint32_t mode_flags;
+	int32_t refresh_mhz;
+};
+
+void tt_wl_event_clear(struct tt_wl_event *ev);
+/* Wayland names (lib/wl-names.c): a kind's interface and event. */
+const char *tt_wl_interface_name(enum tt_wl_event_type kind);
+const char *tt_wl_event_name(enum tt_wl_event_type kind);
+enum tt_wl_event_type tt_wl_event_from_names(const char *interface, const char *event);
+/* "pointer", "keyboard", "touch": the name of a single capability bit. */
+const char *tt_wl_capability_name(enum tt_wl_capability cap);
+
 /* One record as the reader hands it out. The pointers stay valid until
  * the next call to the reader, except devices, which live as long as the
  * reader (look them up with tt_reader_device()). */
@@ -469,6 +612,7 @@ struct tt_record {
 		const struct tt_hid_report *hid_report;
 		const struct tt_li_device *li_device;
 		const struct tt_li_event *li_event;
+		const struct tt_wl_event *wl_event;
 	};
 };
 
@@ -483,6 +627,7 @@ tt_record_time(const struct tt_record *rec, int64_t *t)
 	case TT_RECORD_MARKER: *t = rec->marker->time_us; return true;
 	case TT_RECORD_HID_REPORT: *t = rec->hid_report->time_us; return true;
 	case TT_RECORD_LI_EVENT: *t = rec->li_event->time_us; return true;
+	case TT_RECORD_WL_EVENT: *t = rec->wl_event->time_us; return true;
 	default: return false;
 	}
 }

@@ -23,6 +23,7 @@
 #include "evnames.h"
 #include "log.h"
 #include "print-hid.h"
+#include "print-wl.h"
 #include "read-options.h"
 #include "reader.h"
 #include "util-plural.h"
@@ -538,6 +539,7 @@ print_records(struct printer *p, struct tt_reader *r, bool live)
 		case TT_RECORD_HID_REPORT: print_hid_report(p->hid, rec.hid_report); break;
 		case TT_RECORD_LI_DEVICE: print_li_device(p, rec.li_device); break;
 		case TT_RECORD_LI_EVENT: print_li_event(p, rec.li_event); break;
+		case TT_RECORD_WL_EVENT: print_wl_event(p->out, rec.wl_event); break;
 		}
 		/* A live device never ends by itself: stop at a closed output
 		 * (| head) instead of reading on. */
