@@ -20,6 +20,10 @@
  * after the up from one for an id never down. */
 #define WL_RECENT_ENDS 64
 #define WL_MAX_OPEN 256
+/* A compositor timestamp further than this from the kernel's time is on
+ * another clock or base (not CLOCK_MONOTONIC): it says nothing of the
+ * latency. */
+#define WL_STAMP_MAX_US 10000000
 /* wl_touch and wl_pointer times are 32-bit milliseconds. */
 #define WL_MS_WRAP_US ((int64_t)1 << 32) * 1000
 
@@ -276,6 +280,10 @@ claim(struct tt_wl_model *m, struct tt_wl_touch *t, struct kref *k)
 	t->kernel_begin_line = k->begin_line;
 	t->latency_us = t->begin_us - k->begin_us;
 	t->stamp_latency_us = t->has_stamp ? t->stamp_us - k->begin_us : 0;
+	if (t->stamp_latency_us > WL_STAMP_MAX_US || t->stamp_latency_us < -WL_STAMP_MAX_US) {
+		t->has_stamp = false;
+		t->stamp_latency_us = 0;
+	}
 	link_li(m, t, k);
 }
 
@@ -319,10 +327,11 @@ on_kbegin(void *data, struct tt_ktouch *t)
 		k.nx = (t->begin_x - d->xmin) / (d->xmax - d->xmin);
 		k.ny = (t->begin_y - d->ymin) / (d->ymax - d->ymin);
 	}
-	m->krefs = grow(m->krefs, m->nkrefs, &m->capkrefs, sizeof(*m->krefs));
-	m->krefs[m->nkrefs++] = k;
 	if (t->begin_us > m->now)
 		m->now = t->begin_us;
+	prune(m);
+	m->krefs = grow(m->krefs, m->nkrefs, &m->capkrefs, sizeof(*m->krefs));
+	m->krefs[m->nkrefs++] = k;
 	/* The Wayland touch may have come first in the file. */
 	for (size_t i = 0; i < m->nclients; i++) {
 		for (size_t j = 0; j < m->clients[i].nopen; j++)
@@ -726,6 +735,9 @@ feed_li(struct tt_wl_model *m, const struct tt_li_event *ev, size_t line)
 {
 	if (ev->kind != TT_LI_TOUCH_DOWN)
 		return;
+	if (ev->time_us > m->now)
+		m->now = ev->time_us;
+	prune(m);
 	m->lidowns = grow(m->lidowns, m->nlidowns, &m->caplidowns, sizeof(*m->lidowns));
 	m->lidowns[m->nlidowns++] = (struct lidown){
 		.device = ev->device, .slot = ev->slot, .seat_slot = ev->seat_slot, .time_us = ev->time_us,

@@ -70,7 +70,9 @@ struct tt_wl_touch {
 	/* The compositor's time of the down on the recording's clock: its
 	 * microsecond timestamp (input-timestamps) where given, else its
 	 * millisecond time, both CLOCK_MONOTONIC (as every libinput-based
-	 * compositor stamps them), less the header's start. */
+	 * compositor stamps them), less the header's start. One more than
+	 * 10 s from the kernel touch's time is on another clock: has_stamp
+	 * is false then. */
 	bool has_stamp;
 	int64_t stamp_us;
 	/* The kernel touch it came from: TT_LINK_LINKED, TT_LINK_NOT_DELIVERED

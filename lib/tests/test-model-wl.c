@@ -205,13 +205,16 @@ test_link_by_position(void)
 	wl(&r, TT_WL_TOUCH_DOWN, 12000, 0, 1690, 940, ms_of(10000));
 	wl(&r, TT_WL_TOUCH_DOWN, 12000, 1, 190, 190, ms_of(10000));
 	wl(&r, TT_WL_TOUCH_FRAME, 12000, 0, 0, 0, 0);
-	/* Far from any kernel touch: unlinked. */
+	/* Far from any kernel touch: unlinked; a compositor time on a
+	 * clock of its own (ms since it started) is no latency. */
 	kframe(&r, 20000, 2, 7, 2000, 1100);
 	wl(&r, TT_WL_TOUCH_DOWN, 21000, 2, 10, 1000, ms_of(20000));
+	kframe(&r, 30000, 3, 8, 2000, 1100);
+	wl(&r, TT_WL_TOUCH_DOWN, 31000, 3, 960, 540, 5);
 	wl(&r, TT_WL_TOUCH_FRAME, 21000, 0, 0, 0, 0);
 	tt_wl_model_finish(r.m);
 
-	check_int_eq(r.seen.ntouches, 3);
+	check_int_eq(r.seen.ntouches, 4);
 	for (size_t i = 0; i < r.seen.ntouches; i++) {
 		const struct tt_wl_touch *t = &r.seen.touches[i];
 		check(t->active_at_end);
@@ -219,6 +222,9 @@ test_link_by_position(void)
 			check_int_eq(t->kernel_tracking_id, 6);
 		} else if (t->id == 1) {
 			check_int_eq(t->kernel_tracking_id, 5);
+		} else if (t->id == 3) {
+			check_int_eq(t->kernel_tracking_id, 8);
+			check(!t->has_stamp);
 		} else {
 			check_int_eq(t->link, TT_LINK_NOT_DELIVERED);
 		}
