@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model-krefs.h"
 #include "model-wl.h"
 
 /* The recorder reads the evdev fd and the Wayland socket in one loop:
@@ -26,17 +27,6 @@
 #define WL_STAMP_MAX_US 10000000
 /* wl_touch and wl_pointer times are 32-bit milliseconds. */
 #define WL_MS_WRAP_US ((int64_t)1 << 32) * 1000
-
-/* What the model keeps of a kernel touch. */
-struct kref {
-	uint64_t serial;
-	uint32_t device;
-	int32_t slot, tracking_id;
-	int64_t begin_us, end_us;	/* end INT64_MAX while down */
-	size_t begin_line;
-	double nx, ny;		/* begin position normalized to 0..1, or -1 */
-	bool claimed;
-};
 
 /* A libinput TOUCH_DOWN, for the libinput touch of a kernel touch. */
 struct lidown {
@@ -93,8 +83,7 @@ struct tt_wl_model {
 
 	struct wdev *devs;
 	size_t ndevs;
-	struct kref *krefs;
-	size_t nkrefs, capkrefs;
+	struct tt_krefs krefs;	/* nx/ny: begin position normalized to 0..1 */
 	struct lidown *lidowns;
 	size_t nlidowns, caplidowns;
 	struct wclient *clients;
@@ -182,12 +171,7 @@ on_kend(void *data, struct tt_ktouch *t)
 {
 	struct tt_wl_model *m = data;
 
-	for (size_t i = m->nkrefs; i-- > 0;) {
-		if (m->krefs[i].serial == t->serial) {
-			m->krefs[i].end_us = t->end_us;
-			return;
-		}
-	}
+	tt_krefs_end(&m->krefs, t);
 }
 
 /* Forgets the kernel touches and libinput downs no Wayland touch can
@@ -198,12 +182,7 @@ prune(struct tt_wl_model *m)
 	int64_t keep_after = m->now - m->window_us - WL_LINK_SLACK_US;
 	size_t j = 0;
 
-	for (size_t i = 0; i < m->nkrefs; i++) {
-		if (m->krefs[i].end_us >= keep_after || m->krefs[i].begin_us >= keep_after)
-			m->krefs[j++] = m->krefs[i];
-	}
-	m->nkrefs = j;
-	j = 0;
+	tt_krefs_prune(&m->krefs, keep_after);
 	for (size_t i = 0; i < m->nlidowns; i++) {
 		if (m->lidowns[i].time_us >= keep_after)
 			m->lidowns[j++] = m->lidowns[i];
@@ -241,7 +220,7 @@ surface_size(const struct tt_wl_model *m, double *w, double *h)
  * surface: 0 when either position is unknown (time alone decides), a
  * negative number when beyond the tolerance. */
 static double
-position_score(const struct tt_wl_model *m, const struct kref *k, const struct tt_wl_touch *t)
+position_score(const struct tt_wl_model *m, const struct tt_kref *k, const struct tt_wl_touch *t)
 {
 	double w, h;
 
@@ -254,7 +233,7 @@ position_score(const struct tt_wl_model *m, const struct kref *k, const struct t
 }
 
 static void
-link_li(struct tt_wl_model *m, struct tt_wl_touch *t, const struct kref *k)
+link_li(struct tt_wl_model *m, struct tt_wl_touch *t, const struct tt_kref *k)
 {
 	for (size_t i = 0; i < m->nlidowns; i++) {
 		const struct lidown *l = &m->lidowns[i];
@@ -268,7 +247,7 @@ link_li(struct tt_wl_model *m, struct tt_wl_touch *t, const struct kref *k)
 }
 
 static void
-claim(struct tt_wl_model *m, struct tt_wl_touch *t, struct kref *k)
+claim(struct tt_wl_model *m, struct tt_wl_touch *t, struct tt_kref *k)
 {
 	k->claimed = true;
 	t->link = TT_LINK_LINKED;
@@ -290,13 +269,13 @@ claim(struct tt_wl_model *m, struct tt_wl_touch *t, struct kref *k)
 static void
 try_link(struct tt_wl_model *m, struct tt_wl_touch *t)
 {
-	struct kref *best = NULL;
+	struct tt_kref *best = NULL;
 	double best_score = 0;
 
 	if (t->link == TT_LINK_LINKED)
 		return;
-	for (size_t i = 0; i < m->nkrefs; i++) {
-		struct kref *k = &m->krefs[i];
+	for (size_t i = 0; i < m->krefs.n; i++) {
+		struct tt_kref *k = &m->krefs.v[i];
 		if (k->claimed || k->begin_us > t->begin_us + WL_LINK_SLACK_US ||
 		    t->begin_us - k->begin_us > m->window_us)
 			continue;
@@ -318,20 +297,16 @@ on_kbegin(void *data, struct tt_ktouch *t)
 {
 	struct tt_wl_model *m = data;
 	const struct wdev *d = find_dev(m, t->device);
-	struct kref k = {
-		.serial = t->serial, .device = t->device, .slot = t->slot, .tracking_id = t->tracking_id,
-		.begin_us = t->begin_us, .end_us = INT64_MAX, .begin_line = t->begin_line, .nx = -1, .ny = -1,
-	};
+	struct tt_kref *k;
 
-	if (d && d->has_pos && !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y)))) {
-		k.nx = (t->begin_x - d->xmin) / (d->xmax - d->xmin);
-		k.ny = (t->begin_y - d->ymin) / (d->ymax - d->ymin);
-	}
 	if (t->begin_us > m->now)
 		m->now = t->begin_us;
 	prune(m);
-	m->krefs = grow(m->krefs, m->nkrefs, &m->capkrefs, sizeof(*m->krefs));
-	m->krefs[m->nkrefs++] = k;
+	k = tt_krefs_begin(&m->krefs, t);
+	if (d && d->has_pos && !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y)))) {
+		k->nx = (t->begin_x - d->xmin) / (d->xmax - d->xmin);
+		k->ny = (t->begin_y - d->ymin) / (d->ymax - d->ymin);
+	}
 	/* The Wayland touch may have come first in the file. */
 	for (size_t i = 0; i < m->nclients; i++) {
 		for (size_t j = 0; j < m->clients[i].nopen; j++)
@@ -823,7 +798,7 @@ tt_wl_model_free(struct tt_wl_model *m)
 	free(m->clients);
 	tt_model_free(m->kernel);
 	free(m->devs);
-	free(m->krefs);
+	tt_krefs_clear(&m->krefs);
 	free(m->lidowns);
 	free(m);
 }
