@@ -555,8 +555,8 @@ struct tt_wl_event {
 
 	uint32_t time_ms;	/* the compositor's timestamp, ms, wraps */
 	/* zwp_input_timestamps_v1: the compositor's µs timestamp of the same
-	 * event, on the compositor's clock (CLOCK_MONOTONIC, not relative to
-	 * the recording's start) */
+	 * event, on the compositor's presentation clock (CLOCK_MONOTONIC with
+	 * Weston's DRM backend), not relative to the recording's start */
 	int64_t time_compositor_us;
 	uint32_t serial;
 	uint32_t surface;	/* object id of the surface entered/touched */

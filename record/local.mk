@@ -58,6 +58,12 @@ TESTS += record/tests/record-hid-vm.sh
 EXTRA_DIST += record/tests/record-hid-vm.sh record/tests/uhid-device.py \
 	record/tests/record-hid-check.py
 
+# record --wayland against Weston on the host (X11 backend in Xvfb, headless
+# with Xwayland): seat, outputs, surface, the compositor killed mid-way.
+TESTS += record/tests/record-wayland.sh
+EXTRA_DIST += record/tests/record-wayland.sh record/tests/servers-lib.sh \
+	record/tests/xtest-pointer.py
+
 # record --xi refuses Xwayland (weston's headless backend) and servers
 # without XInput 2.2 (a protocol fixture), on the host.
 TESTS += record/tests/xi-refuse.sh

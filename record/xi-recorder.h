@@ -44,6 +44,7 @@ struct tt_xi_options {
 	int64_t grab_delay_us;		/* decide this long after TouchBegin; 0: at once */
 	bool window;			/* add the window client */
 	bool quiet;
+	bool allow_xwayland;		/* record --wayland: the session's Xwayland */
 };
 
 /* "accept", "reject", "accept-after=MS", "reject-after=MS" (MS in
@@ -53,7 +54,7 @@ int tt_xi_parse_grab(const char *arg, enum tt_xi_grab_mode *mode, int64_t *delay
 struct tt_xi_recorder;
 
 /* Opens the clients' connections and checks the server: XI 2.2, not
- * Xwayland. Errors are printed; 0 or -errno. */
+ * Xwayland (unless opts->allow_xwayland). Errors are printed; 0 or -errno. */
 int tt_xi_recorder_connect(const struct tt_xi_options *opts, struct tt_xi_recorder **out);
 /* For the header: the server's vendor string and release. */
 const char *tt_xi_recorder_vendor(const struct tt_xi_recorder *xr);
