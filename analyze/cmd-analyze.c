@@ -22,6 +22,7 @@
 #include "model.h"
 #include "json-emit.h"
 #include "li-analyze.h"
+#include "wl-analyze.h"
 #include "model-plot.h"
 #include "output.h"
 #include "read-options.h"
@@ -98,6 +99,7 @@ struct analyze {
 	bool jump_pending;
 	int64_t jump_device, jump_tracking_id;
 	struct li_summary li;	/* the libinput layer, over the whole file */
+	struct wl_summary wl;	/* the Wayland layer, over the whole file */
 };
 
 static struct dev_stats *
@@ -765,6 +767,7 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	list_json(a, "xi_touches", &a->jxtouches, a->xtouches);
 	list_json(a, "anomalies", &a->janomalies, a->anomalies);
 	li_analyze_json(&a->li, j);
+	wl_analyze_json(&a->wl, j);
 	tt_json_emit_object_end(j);
 	tt_json_emit_raw(j, "\n", 1);
 }
@@ -797,6 +800,7 @@ report(struct analyze *a, const struct tt_reader *r)
 	copy_out(a->anomalies);
 	tt_diag_filter_print_more(&a->filter, stdout, "  ");
 	li_analyze_text(&a->li, stdout);
+	wl_analyze_text(&a->wl, stdout);
 	printf("%" PRIu64 " touch sequence%s, %" PRIu64 " XI touch sequence%s, %" PRIu64 " anomal%s\n",
 	       a->ntouches, a->ntouches == 1 ? "" : "s", a->nxtouches, a->nxtouches == 1 ? "" : "s",
 	       a->nanomalies, a->nanomalies == 1 ? "y" : "ies");
@@ -959,6 +963,7 @@ read_all(struct analyze *a, struct tt_reader *r)
 		a->feeding = &rec;
 		tt_detect_feed(a->detect, &rec);
 		li_summary_feed(&a->li, &rec);
+		wl_summary_feed(&a->wl, &rec);
 		a->feeding = NULL;
 		if (a->window && tt_read_options_in_window(a->ro, &rec))
 			tt_detect_feed(a->window, &rec);
@@ -983,9 +988,11 @@ start(struct analyze *a, struct tt_reader *r)
 		a->window = tt_detect_new(&a->opts, NULL, NULL, NULL, NULL);
 	tt_reader_set_warn(r, on_warn, a);
 	li_summary_init(&a->li);
+	wl_summary_init(&a->wl);
 	rc = read_all(a, r);
 	tt_detect_finish(a->detect);
 	li_summary_finish(&a->li);
+	wl_summary_finish(&a->wl);
 	if (a->window)
 		tt_detect_finish(a->window);
 	return rc;
@@ -1067,6 +1074,7 @@ analyze_free(struct analyze *a)
 	tt_detect_free(a->window);
 	tt_plot_free(a->plot);
 	li_summary_clear(&a->li);
+	wl_summary_clear(&a->wl);
 	free(a);
 }
 

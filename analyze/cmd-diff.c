@@ -192,6 +192,7 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 		return -1;
 	s->name = tt_reader_name(s->r);
 	li_summary_init(&s->li);
+	wl_summary_init(&s->wl);
 	d = s->detect = tt_detect_new(&dopts, &cb, s, tt_diag_tally_add, &s->diags);
 	tt_reader_set_warn(s->r, on_warn, s);
 	while ((rc = tt_reader_next(s->r, &rec)) != 0) {
@@ -208,9 +209,11 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 		see_record(s, ro, &rec);
 		tt_detect_feed(d, &rec);
 		li_summary_feed(&s->li, &rec);
+		wl_summary_feed(&s->wl, &rec);
 	}
 	tt_detect_finish(d);
 	li_summary_finish(&s->li);
+	wl_summary_finish(&s->wl);
 	tt_reader_set_warn(s->r, NULL, NULL);
 	s->detect = NULL;
 	if (tt_read_options_finish(ro, s->r) < 0)
@@ -527,6 +530,7 @@ side_clear(struct side *s)
 	free(s->k);
 	free(s->x);
 	li_summary_clear(&s->li);
+	wl_summary_clear(&s->wl);
 }
 
 static void
@@ -678,6 +682,8 @@ compare(struct side *a, struct side *b, const struct diff_opts *o)
 		compare_xi(&df);
 	if (!o->kernel_only)
 		diff_compare_li(&df);
+	if (!o->kernel_only)
+		diff_compare_wl(&df);
 	diff_output_end(&df);
 	if (o->json)
 		tt_json_emit_release(&json);

@@ -102,6 +102,18 @@ li_summary_text(const struct tt_index *ix, FILE *out)
 }
 
 static void
+wl_summary_text(const struct tt_index *ix, FILE *out)
+{
+	uint64_t touches, linked, cancelled;
+
+	if (!tt_index_has_wl(ix))
+		return;
+	tt_index_wl_counts(ix, &touches, &linked, &cancelled);
+	fprintf(out, "  wayland: touches %" PRIu64 " (%" PRIu64 " linked to kernel touches, %" PRIu64 " cancelled)\n",
+		touches, linked, cancelled);
+}
+
+static void
 text_summary(const struct tt_index *ix, FILE *out)
 {
 	const struct tt_stats *st = tt_index_stats(ix);
@@ -125,6 +137,7 @@ text_summary(const struct tt_index *ix, FILE *out)
 			hid_device_text(h, sh, out);
 	}
 	li_summary_text(ix, out);
+	wl_summary_text(ix, out);
 	tt_stats_xi_text(st, out);
 	tt_stats_anomalies_text(st, out);
 	for (size_t i = 0; i < tt_index_nmarkers(ix) && shown < TI_LEAN_MARKERS; i++) {
@@ -221,6 +234,24 @@ li_summary_json(const struct tt_index *ix, struct tt_json_emit *j)
 	tt_json_emit_array_end(j);
 }
 
+/* "wayland": the Wayland touches, linked and cancelled; only with the
+ * layer. */
+static void
+wl_summary_json(const struct tt_index *ix, struct tt_json_emit *j)
+{
+	uint64_t touches, linked, cancelled;
+
+	if (!tt_index_has_wl(ix))
+		return;
+	tt_index_wl_counts(ix, &touches, &linked, &cancelled);
+	tt_json_emit_key(j, "wayland");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "touches", (int64_t)touches);
+	tt_json_emit_member_int(j, "linked", (int64_t)linked);
+	tt_json_emit_member_int(j, "cancelled", (int64_t)cancelled);
+	tt_json_emit_object_end(j);
+}
+
 /* The first anomalies in the order they were found: the order analyze
  * lists them in. */
 static void
@@ -278,6 +309,7 @@ json_summary(const struct tt_index *ix, FILE *out)
 	}
 	tt_json_emit_array_end(&j);
 	li_summary_json(ix, &j);
+	wl_summary_json(ix, &j);
 	first_anomalies_json(ix, &j);
 	tt_json_emit_member_int(&j, "unreadable_lines", (int64_t)rs.nerrors);
 	tt_json_emit_object_end(&j);

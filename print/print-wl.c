@@ -105,5 +105,5 @@ print_wl_event(FILE *out, const struct tt_wl_event *ev)
 		known ? tt_wl_event_name(ev->kind) : ev->event);
 	print_input_args(&a, ev);
 	print_output_args(&a, ev);
-	fputs(")\n", out);
+	fputc(')', out);
 }

@@ -10,4 +10,5 @@
 
 #include "timeline.h"
 
+/* Without the newline: print adds the kernel touch first (print-wl-link.h). */
 void print_wl_event(FILE *out, const struct tt_wl_event *ev);
