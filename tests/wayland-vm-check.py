@@ -256,6 +256,7 @@ def touch_wl(d):
                      f"{start['monotonic_us'] + kus}")
             if "t" in w:
                 lat.append(w["t"] - kus)
+    check_analyze(d, kt, seqs)
     lat.sort()
     if not lat or lat[0] < 0 or lat[-1] > 1_000_000:
         fail(f"latencies kernel frame -> recorder out of 0..1 s: {lat[:3]}...{lat[-3:]}")
@@ -263,6 +264,32 @@ def touch_wl(d):
     p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
     print(f"# record --wayland: latency kernel frame -> wl_touch down/up: median "
           f"{statistics.median(lat) / 1000:.1f} ms, p95 {p95 / 1000:.1f} ms over {len(lat)} events")
+
+
+def check_analyze(d, kt, seqs):
+    """analyze's Wayland numbers (the library's link) against the file:
+    every kernel touch linked to its wl_touch, each with the latency of
+    its down (receive time less the kernel frame's)."""
+    with open(f"{d}/ts-wl.analyze.json") as f:
+        w = json.load(f).get("wayland")
+    if w is None:
+        print("# analyze has no Wayland section here: its link not checked")
+        return
+    lat = w["latency_us"]
+    print(f"# analyze: wayland touches {w['touches']}, linked {w['linked']}, unlinked "
+          f"{w['unlinked']}; latency median {lat['median']} us, p95 {lat['p95']} us, "
+          f"max {lat['max']} us over {lat['count']}")
+    if (w["touches"], w["linked"], w["unlinked"], w["cancelled"]) != (len(kt), len(kt), 0, 0):
+        fail(f"analyze: {w['touches']} touches, {w['linked']} linked, {w['unlinked']} unlinked, "
+             f"{w['cancelled']} cancelled for {len(kt)} kernel touches")
+    if not 0 <= lat["median"] <= lat["p95"] <= lat["max"] <= 1_000_000:
+        fail(f"analyze: latency out of order or over 1 s: {lat}")
+    for i, (t, k, s) in enumerate(zip(w["touch_list"], kt, seqs)):
+        if t["link"] != "linked" or (t["kernel"] or {}).get("begin_us") != k["begin"]:
+            fail(f"analyze: wl touch {i} linked to {t['kernel']}, not the kernel touch at {k['begin']}")
+        elif t.get("latency_us") != s["t"] - k["begin"]:
+            fail(f"analyze: wl touch {i} latency {t.get('latency_us')}, its down came "
+                 f"{s['t'] - k['begin']} us after the kernel frame")
 
 
 def killed(d):
