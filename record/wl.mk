@@ -7,12 +7,14 @@ wl_protocol_xml = \
 	$(WAYLAND_PROTOCOLS_DIR)/stable/xdg-shell/xdg-shell.xml \
 	$(WAYLAND_PROTOCOLS_DIR)/unstable/pointer-gestures/pointer-gestures-unstable-v1.xml \
 	$(WAYLAND_PROTOCOLS_DIR)/unstable/input-timestamps/input-timestamps-unstable-v1.xml
-wl_protocol_sources = \
-	protocol/xdg-shell-protocol.c protocol/xdg-shell-client-protocol.h \
-	protocol/pointer-gestures-unstable-v1-protocol.c \
+wl_protocol_headers = \
+	protocol/xdg-shell-client-protocol.h \
 	protocol/pointer-gestures-unstable-v1-client-protocol.h \
-	protocol/input-timestamps-unstable-v1-protocol.c \
 	protocol/input-timestamps-unstable-v1-client-protocol.h
+wl_protocol_sources = $(wl_protocol_headers) \
+	protocol/xdg-shell-protocol.c \
+	protocol/pointer-gestures-unstable-v1-protocol.c \
+	protocol/input-timestamps-unstable-v1-protocol.c
 
 BUILT_SOURCES = $(wl_protocol_sources)
 CLEANFILES += $(wl_protocol_sources)
@@ -34,7 +36,11 @@ touchtape_sources += record/wl-capture.c record/wl-capture.h record/wl-input.c r
 nodist_touchtape_SOURCES = $(wl_protocol_sources)
 touchtape_CFLAGS += $(WAYLAND_CFLAGS) -I$(top_builddir)/protocol
 touchtape_LDADD += $(WAYLAND_LIBS)
+# BUILT_SOURCES covers all, check and install; a build of one target
+# (make touchtape) needs the headers before the objects that include them.
+record/touchtape-wl-capture.$(OBJEXT) record/touchtape-wl-input.$(OBJEXT): $(wl_protocol_headers)
 if HAVE_SANITIZERS
+record/touchtape_san-wl-capture.$(OBJEXT) record/touchtape_san-wl-input.$(OBJEXT): $(wl_protocol_headers)
 nodist_touchtape_san_SOURCES = $(wl_protocol_sources)
 touchtape_san_CFLAGS += $(WAYLAND_CFLAGS) -I$(top_builddir)/protocol
 touchtape_san_LDADD += $(WAYLAND_LIBS)
