@@ -9,6 +9,7 @@ libtouchtape_sources += \
 	lib/json-emit.c lib/json-emit.h \
 	lib/li-names.c \
 	lib/log.c lib/log.h \
+	lib/surroundings.c \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \
 	lib/util-plural.h \
