@@ -79,3 +79,8 @@ EXTRA_DIST += replay/tests/hid-descriptors-vm.sh replay/tests/hid-descriptors.py
 # --libinput: gestures, taps (tap on/off diffed), touches linked, in the VM.
 TESTS += replay/tests/replay-libinput-vm.sh
 EXTRA_DIST += replay/tests/replay-libinput-vm.sh replay/tests/libinput-tap.jsonl
+# The device's surroundings (issue 24) in the VM with udevd and Xorg: the
+# recorded udev properties and quirks on the replayed device, the rule and
+# quirks gone after SIGINT and SIGKILL, --isolate, record's side.
+TESTS += replay/tests/surroundings-vm.sh
+EXTRA_DIST += replay/tests/surroundings-vm.sh
