@@ -216,6 +216,36 @@ tt_sur_gather_device(const struct tt_sur_roots *roots, dev_t rdev, unsigned int 
 	return 0;
 }
 
+struct tt_device *
+tt_sur_holder_new(const struct tt_device *dev)
+{
+	struct tt_device *h = tt_device_new(dev->id);
+
+	memcpy(h->types, dev->types, sizeof(h->types));
+	memcpy(h->codes, dev->codes, sizeof(h->codes));
+	memcpy(h->abs, dev->abs, sizeof(h->abs));
+	return h;
+}
+
+void
+tt_sur_lend(struct tt_device *out, const struct tt_device *holder, unsigned int flags)
+{
+	if (!(flags & TT_SUR_WITH_SERIALS))
+		out->uniq = NULL;
+	if (!holder)
+		return;
+	out->syspath = holder->syspath;
+	out->driver = holder->driver;
+	out->has_udev = holder->has_udev;
+	out->nudev = holder->nudev;
+	out->udev = holder->udev;
+	out->nhwdb = holder->nhwdb;
+	out->hwdb = holder->hwdb;
+	out->has_quirks = holder->has_quirks;
+	out->nquirks = holder->nquirks;
+	out->quirks = holder->quirks;
+}
+
 /* ---- the host ---- */
 
 /* An os-release value: unquoted, or in one pair of quotes with the

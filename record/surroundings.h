@@ -52,3 +52,12 @@ void tt_sur_gather_system(const struct tt_sur_roots *roots, struct tt_header *h)
  * device; @dev untouched on failure.
  */
 int tt_sur_gather_quirks(const char *tool, const char *node, struct tt_device *dev);
+
+/* What record keeps per device: a device holding only the surroundings,
+ * with @dev's codes and axes (the hwdb rule compares against them). */
+struct tt_device *tt_sur_holder_new(const struct tt_device *dev);
+
+/* @out (a shallow copy of the captured device, about to be written)
+ * borrows @holder's surroundings; its uniq is dropped unless
+ * TT_SUR_WITH_SERIALS. Nothing in @out is to be freed. */
+void tt_sur_lend(struct tt_device *out, const struct tt_device *holder, unsigned int flags);
