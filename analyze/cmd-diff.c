@@ -300,13 +300,42 @@ compare_pair(struct differ *df, const struct dtouch *ka, const struct dtouch *kb
 			   ka->dev, ka->slot, t, tt_link_status_name(ka->link), tt_link_status_name(kb->link));
 }
 
-/* touchtape replay names its devices "touchtape replay: NAME". */
+/* touchtape replay names its devices "touchtape replay: NAME", and
+ * "touchtape replay: NAME (pid PID.ID)" when it recreates their
+ * surroundings (replay/replay-surroundings.h). */
 static const char *
 base_name(const char *name)
 {
 	static const char prefix[] = "touchtape replay: ";
 
 	return strncmp(name, prefix, sizeof(prefix) - 1) == 0 ? name + sizeof(prefix) - 1 : name;
+}
+
+/* The length of @name without replay's tag " (pid PID.ID)". */
+static size_t
+untagged_len(const char *name)
+{
+	const char *tag = strrchr(name, '(');
+	unsigned int pid, id;
+	int end = 0;
+
+	if (tag && tag > name && tag[-1] == ' ' && sscanf(tag, "(pid %u.%u)%n", &pid, &id, &end) == 2 &&
+	    tag[end] == '\0')
+		return (size_t)(tag - 1 - name);
+	return strlen(name);
+}
+
+/* Whether @a and @b are the same name, the replay's prefix and tag aside. */
+static bool
+same_name(const char *a, const char *b)
+{
+	size_t la, lb;
+
+	a = base_name(a);
+	b = base_name(b);
+	la = untagged_len(a);
+	lb = untagged_len(b);
+	return la == lb && strncmp(a, b, la) == 0;
 }
 
 static void
@@ -317,7 +346,7 @@ compare_devices(struct differ *df)
 	if (a->ndevs != b->ndevs)
 		diff_difference(df, 0, 0, "%zu device%s vs %zu", a->ndevs, tt_plural_s(a->ndevs), b->ndevs);
 	for (size_t i = 0; i < a->ndevs && i < b->ndevs; i++) {
-		if (strcmp(base_name(a->devs[i].dev->name), base_name(b->devs[i].dev->name)) != 0)
+		if (!same_name(a->devs[i].dev->name, b->devs[i].dev->name))
 			diff_difference(df, 0, 0, "device %zu is \"%s\" vs \"%s\"", i, a->devs[i].dev->name,
 					b->devs[i].dev->name);
 	}
@@ -674,6 +703,8 @@ compare(struct side *a, struct side *b, const struct diff_opts *o)
 		tt_json_emit_init_file(&json, stdout);
 	diff_output_begin(&df);
 	compare_kernel(&df);
+	if (!o->kernel_only)
+		diff_compare_surroundings(&df);
 	if (diff_xi_compared(&df))
 		compare_xi(&df);
 	if (!o->kernel_only)

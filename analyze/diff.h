@@ -114,5 +114,8 @@ void diff_compare_diags(struct differ *df);
  * already reports touch by touch. */
 /* The libinput layers (diff-li.c): devices' numbers, gestures, taps. */
 void diff_compare_li(struct differ *df);
+/* The devices' key udev properties and quirks (diff-sur.c), where both
+ * files recorded them. */
+void diff_compare_surroundings(struct differ *df);
 
 bool diff_diag_compared(const struct differ *df, enum tt_check kind);

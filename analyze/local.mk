@@ -3,7 +3,8 @@
 # lib/model.mk).
 touchtape_sources += analyze/cmd-analyze.c analyze/cmd-diff.c analyze/diff.h \
 	analyze/diff-diag.c analyze/diff-output.c \
-	analyze/li-summary.c analyze/li-summary.h analyze/li-analyze.c analyze/li-analyze.h analyze/diff-li.c
+	analyze/li-summary.c analyze/li-summary.h analyze/li-analyze.c analyze/li-analyze.h analyze/diff-li.c \
+	analyze/diff-sur.c
 dist_man_MANS += man/touchtape-analyze.1 man/touchtape-diff.1
 
 tt_analyze_tests = \
@@ -16,6 +17,7 @@ tt_analyze_tests = \
 	analyze/tests/analyze-hid-link-vm.sh \
 	analyze/tests/analyze-libinput.sh \
 	analyze/tests/diff-changes.sh \
+	analyze/tests/surroundings.sh \
 	analyze/tests/diff-anomalies.sh \
 	analyze/tests/diff-xi-pairing.sh \
 	analyze/tests/diff-replay-vm.sh
