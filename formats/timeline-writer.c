@@ -182,8 +182,7 @@ tt_header_init_now(struct tt_header *h)
 static void
 put_system(struct tt_writer *w, const struct tt_header *h)
 {
-	if (!h->dmi_modalias && !h->os_id && !h->os_version_id &&
-	    !h->libinput_version && !h->libevdev_version)
+	if (!tt_header_has_system(h))
 		return;
 	key(w, "system");
 	put(w, "{", 1);

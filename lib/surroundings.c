@@ -168,6 +168,48 @@ tt_device_find_hwdb(struct tt_device *dev)
 	}
 }
 
+bool
+tt_device_has_surroundings(const struct tt_device *dev)
+{
+	return dev->syspath || dev->driver || dev->has_udev || dev->nhwdb || dev->has_quirks;
+}
+
+bool
+tt_header_has_system(const struct tt_header *h)
+{
+	return h->dmi_modalias || h->os_id || h->os_version_id || h->libinput_version ||
+	       h->libevdev_version;
+}
+
+static struct tt_property *
+copy_properties(const struct tt_property *list, uint32_t n)
+{
+	struct tt_property *out = n ? tt_reallocarray(NULL, n, sizeof(*out)) : NULL;
+
+	for (uint32_t i = 0; i < n; i++) {
+		out[i].name = tt_strdup(list[i].name);
+		out[i].value = tt_strdup(list[i].value);
+	}
+	return out;
+}
+
+void
+tt_device_copy_surroundings(struct tt_device *dst, const struct tt_device *src)
+{
+	dst->syspath = src->syspath ? tt_strdup(src->syspath) : NULL;
+	dst->driver = src->driver ? tt_strdup(src->driver) : NULL;
+	dst->has_udev = src->has_udev;
+	dst->udev = copy_properties(src->udev, src->nudev);
+	dst->nudev = src->nudev;
+	dst->hwdb = copy_properties(src->hwdb, src->nhwdb);
+	dst->nhwdb = src->nhwdb;
+	dst->has_quirks = src->has_quirks;
+	dst->quirks = src->nquirks ? tt_reallocarray(NULL, src->nquirks, sizeof(char *)) : NULL;
+	for (uint32_t i = 0; i < src->nquirks; i++)
+		dst->quirks[i] = tt_strdup(src->quirks[i]);
+	dst->nquirks = src->nquirks;
+}
+
 void
 tt_device_clear_surroundings(struct tt_device *dev)
 {

@@ -548,6 +548,13 @@ int tt_device_add_quirk(struct tt_device *dev, const char *line);
 /* Fills dev->hwdb from dev->udev: the properties that only hwdb entries
  * set (formats/timeline.md says which). */
 void tt_device_find_hwdb(struct tt_device *dev);
+/* Copies @src's surroundings into @dst, overwriting (not freeing) what
+ * @dst's fields held: for a shallow copy of a device that is to own its
+ * own. */
+void tt_device_copy_surroundings(struct tt_device *dst, const struct tt_device *src);
+/* True when @dev / @h hold any surroundings ("system" for a header). */
+bool tt_device_has_surroundings(const struct tt_device *dev);
+bool tt_header_has_system(const struct tt_header *h);
 /* Frees and clears every surroundings field of @dev. */
 void tt_device_clear_surroundings(struct tt_device *dev);
 
