@@ -378,6 +378,8 @@ install_rule(struct rp_sur *s, const struct tt_device *const *devs, bool *has_ru
 		memset(has_rule, 0, s->n * sizeof(*has_rule));
 		return;
 	}
+	tt_info("%s: the recorded udev properties%s of the replayed devices, until the replay ends",
+		path, s->o.isolate ? " and --isolate's seat" : "");
 	s->rule_path = steal(&path);
 	reload(s);
 }
@@ -432,6 +434,7 @@ install_quirks(struct rp_sur *s, const struct tt_device *const *devs, bool *has_
 		memset(has_quirks, 0, s->n * sizeof(*has_quirks));
 		return;
 	}
+	tt_info("%s: the recorded quirks of the replayed devices, until the replay ends", s->o.quirks_file);
 	s->quirks_written = true;
 }
 

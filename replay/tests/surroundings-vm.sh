@@ -64,6 +64,8 @@ start_replay a.out
 apid=$rpid
 [[ -f "$rules/99-touchtape-replay-$apid.rules" ]] || bad "no rule for replay $apid"
 grep -q "^# touchtape replay $apid begin" "$quirks" || bad "no quirks section for replay $apid"
+grep -q "99-touchtape-replay-$apid.rules: the recorded udev properties" "$tmp/a.out" ||
+	bad "replay did not say where the rule is"
 udevadm info --query=property --name="$node" >"$tmp/a.udev"
 for p in ID_INPUT_TOUCHPAD=1 ID_INPUT_WIDTH_MM=123 ID_INPUT_HEIGHT_MM=45 LIBINPUT_ATTR_TOUCH_SIZE_RANGE=20:10; do
 	grep -qx "$p" "$tmp/a.udev" || { cat "$tmp/a.udev"; bad "udevadm info: no $p"; }
