@@ -44,6 +44,9 @@ record_tests_test_surroundings_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -
 record_tests_test_surroundings_LDADD = libtouchtape.la -lm
 check_PROGRAMS += record/tests/test-surroundings
 TESTS += record/tests/test-surroundings
+# What record stored of the surroundings against udevadm, libinput quirks
+# list and os-release, for the replay VM test (issue 24's one VM boot).
+EXTRA_DIST += record/tests/surroundings-check.py
 
 # The kernel-filtering model the VM test compares recordings against.
 check_PROGRAMS += record/tests/model-check

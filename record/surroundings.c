@@ -166,8 +166,28 @@ find_driver(const char *top, const char *dir)
 	return NULL;
 }
 
-/* What `udevadm info` shows: DEVPATH, the kernel's uevent, SUBSYSTEM,
- * then udevd's properties when its database has the device. */
+/* udevd's tags ("G:seat" lines) as udevadm shows them, ":seat:uaccess:";
+ * NULL when there are none. */
+static char *
+tag_list(const char *db, const char *prefix)
+{
+	char *tags = NULL;
+	size_t len = 0;
+	size_t plen = strlen(prefix);
+
+	for (const char *line = db; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != '\0')) {
+		size_t n = strcspn(line, "\n");
+		if (n <= plen || strncmp(line, prefix, plen) != 0)
+			continue;
+		tags = tt_reallocarray(tags, len + n + 2, 1);
+		len += (size_t)sprintf(tags + len, "%s%.*s:", len ? "" : ":", (int)(n - plen), line + plen);
+	}
+	return tags;
+}
+
+/* What `udevadm info` shows: DEVPATH, the kernel's uevent (DEVNAME as a
+ * path), SUBSYSTEM, then udevd's properties and tags when its database
+ * has the device. */
 static void
 gather_udev(const struct tt_sur_roots *roots, dev_t rdev, const char *dir, unsigned int flags,
 	    struct tt_device *dev)
@@ -178,14 +198,27 @@ gather_udev(const struct tt_sur_roots *roots, dev_t rdev, const char *dir, unsig
 	_cleanup_free_ char *subsystem = link_base(subsystem_link);
 	_cleanup_free_ char *db_path = path_of("%s/c%u:%u", roots->udev_data, major(rdev), minor(rdev));
 	_cleanup_free_ char *db = slurp(db_path);
+	/* Before add_lines() cuts the text into lines. */
+	_cleanup_free_ char *tags = db ? tag_list(db, "G:") : NULL;
+	_cleanup_free_ char *current_tags = db ? tag_list(db, "Q:") : NULL;
+	const char *devname;
 
 	add_property(dev, flags, "DEVPATH", dev->syspath + strlen("/sys"));
 	if (uevent)
 		add_lines(dev, flags, uevent, "");
+	devname = tt_properties_get(dev->udev, dev->nudev, "DEVNAME");
+	if (devname && devname[0] != '/') {
+		_cleanup_free_ char *path = path_of("/dev/%s", devname);
+		add_property(dev, flags, "DEVNAME", path);
+	}
 	if (subsystem)
 		add_property(dev, flags, "SUBSYSTEM", subsystem);
 	if (db)
 		add_lines(dev, flags, db, "E:");
+	if (tags)
+		add_property(dev, flags, "TAGS", tags);
+	if (current_tags)
+		add_property(dev, flags, "CURRENT_TAGS", current_tags);
 	dev->has_udev = true;
 }
 

@@ -47,7 +47,7 @@ static const struct entry tree[] = {
 	  "E:ID_INPUT=1\nE:ID_INPUT_TOUCHPAD=1\nE:ID_INPUT_WIDTH_MM=102\nE:ID_INPUT_HEIGHT_MM=68\n"
 	  "E:EVDEV_ABS_00=::31\nE:ID_SERIAL=ELAN_0001_SN4711\nE:ID_PATH=platform-AMDI0010:01\n"
 	  "E:LIBINPUT_DEVICE_GROUP=18/4f3/30f1:i2c-ELAN1206:00\nE:BAD NAME=1\n"
-	  "E:DEVLINKS=/dev/input/by-id/x\nG:seat\nQ:seat\nV:1\n" },
+	  "E:DEVLINKS=/dev/input/by-id/x\nG:seat\nQ:seat\nG:uaccess\nV:1\n" },
 	{ 'l', "sys/dev/char/13:73", "sys/" VIRT_EVENT },
 	{ 'l', "sys/" VIRT_EVENT "/subsystem", "sys/class/input" },
 	{ 'f', "sys/" VIRT_EVENT "/uevent", "MAJOR=13\nMINOR=73\nDEVNAME=input/event9\n" },
@@ -137,7 +137,8 @@ test_udevd_device(void)
 	check(dev->has_udev);
 	check_str_eq(dev->udev[0].name, "DEVPATH");
 	check_str_eq(dev->udev[0].value, "/" TP_EVENT);
-	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "DEVNAME"), "input/event5");
+	/* As udevadm shows it: a path. */
+	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "DEVNAME"), "/dev/input/event5");
 	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "SUBSYSTEM"), "input");
 	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "ID_INPUT_TOUCHPAD"), "1");
 	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "LIBINPUT_DEVICE_GROUP"),
@@ -145,7 +146,9 @@ test_udevd_device(void)
 	/* Not the input device's uevent, not udevd's bookkeeping lines. */
 	check(tt_properties_get(dev->udev, dev->nudev, "NAME") == NULL);
 	check(tt_properties_get(dev->udev, dev->nudev, "seat") == NULL);
-	check_int_eq(dev->nudev, 12);
+	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "TAGS"), ":seat:uaccess:");
+	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "CURRENT_TAGS"), ":seat:");
+	check_int_eq(dev->nudev, 14);
 	/* No serial, no by-id links, no uniq. */
 	check(tt_properties_get(dev->udev, dev->nudev, "ID_SERIAL") == NULL);
 	check(tt_properties_get(dev->udev, dev->nudev, "DEVLINKS") == NULL);
