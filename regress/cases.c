@@ -189,6 +189,11 @@ rg_shard_of(const char *name, unsigned n)
 		h ^= *p;
 		h *= 16777619u;
 	}
+	/* FNV's low bits mix poorly: a finaliser spreads them before the
+	 * modulo, so small N still split evenly. */
+	h ^= h >> 16;
+	h *= 0x45d9f3bu;
+	h ^= h >> 16;
 	return h % n;
 }
 

@@ -27,6 +27,7 @@ struct regress_args {
 	const char *display;
 	bool vm;
 	const char *kernel;
+	int tap_version;
 };
 
 /* Progress on a terminal: case N of M, elapsed, failures so far. */
@@ -49,6 +50,14 @@ progress_show(void *data)
 	int s = (int)(t - p->start);
 	fprintf(stderr, "\r\033[Kcase %zu of %zu, %d:%02d elapsed, %zu failed: %s", p->n, p->total, s / 60, s % 60,
 		p->failed, p->name);
+}
+
+/* A terminal only: not a pipe, not CI's log, not the VM rig's serial
+ * port (a tty in the guest, a log on the host). */
+static bool
+progress_wanted(void)
+{
+	return isatty(STDERR_FILENO) && !getenv("CI") && !getenv("TT_VM_GUEST");
 }
 
 static void
@@ -82,6 +91,9 @@ usage(FILE *out)
 		"                         path under its DIR: stable, so N jobs cover all)\n"
 		"      --junit FILE       also write JUnit XML for GitLab and GitHub test\n"
 		"                         reports (written beside FILE, then renamed)\n"
+		"      --tap-version N    13 or 14 (default): 13 for TAP consumers that know no\n"
+		"                         later version (the prove of Debian 12); the lines\n"
+		"                         are the same\n"
 		"      --keep DIR         keep every case's re-recording and logs in DIR\n"
 		"                         (by default only failures are kept, in a\n"
 		"                         temporary folder the output names)\n"
@@ -122,7 +134,7 @@ parse_shard(const char *arg, struct regress_args *a)
 	return 0;
 }
 
-enum { O_LIST = 256, O_SHARD, O_JUNIT, O_KEEP, O_DISPLAY, O_VM, O_KERNEL };
+enum { O_LIST = 256, O_SHARD, O_JUNIT, O_KEEP, O_DISPLAY, O_VM, O_KERNEL, O_TAP_VERSION };
 
 static int
 parse_args(int argc, char **argv, struct regress_args *a)
@@ -135,6 +147,7 @@ parse_args(int argc, char **argv, struct regress_args *a)
 		{ "display", required_argument, NULL, O_DISPLAY },
 		{ "vm", no_argument, NULL, O_VM },
 		{ "kernel", required_argument, NULL, O_KERNEL },
+		{ "tap-version", required_argument, NULL, O_TAP_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -152,6 +165,11 @@ parse_args(int argc, char **argv, struct regress_args *a)
 		case O_DISPLAY: a->display = optarg; break;
 		case O_VM: a->vm = true; break;
 		case O_KERNEL: a->kernel = optarg; break;
+		case O_TAP_VERSION:
+			if (strcmp(optarg, "13") != 0 && strcmp(optarg, "14") != 0)
+				return tt_usage_error("regress", "--tap-version takes 13 or 14, not '%s'", optarg);
+			a->tap_version = atoi(optarg);
+			break;
 		case 'h': usage(stdout); return -1;
 		default: return tt_usage_error("regress", "unknown option");
 		}
@@ -199,6 +217,7 @@ on_stop_signal(int sig)
 struct tally {
 	size_t n[4];
 	size_t run;
+	size_t kept;	/* cases whose files are kept */
 };
 
 static void
@@ -208,7 +227,7 @@ summary(const struct tally *t, size_t total, double seconds, const char *workdir
 		total, total == 1 ? "" : "s", t->n[RG_PASS], t->n[RG_FAIL], t->n[RG_ERROR], t->n[RG_SKIP], seconds);
 	if (t->run < total)
 		fprintf(stderr, " (interrupted after %zu)", t->run);
-	if (keep || t->n[RG_FAIL] || t->n[RG_ERROR])
+	if (keep || t->kept)
 		fprintf(stderr, "; recordings kept in %s", workdir);
 	fputc('\n', stderr);
 }
@@ -218,10 +237,10 @@ run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_resu
 {
 	char self[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	struct progress p = { isatty(STDERR_FILENO), 0, s->ncases, 0, "", rg_now_s(), 0 };
+	struct progress p = { progress_wanted(), 0, s->ncases, 0, "", rg_now_s(), 0 };
 	struct rg_run_opts o = { self, a->display ? a->display : getenv("DISPLAY"), workdir, a->keep != NULL,
 				 progress_show, &p };
-	struct tally t = { { 0 }, 0 };
+	struct tally t = { { 0 }, 0, 0 };
 
 	if (len < 0) {
 		tt_error("/proc/self/exe: %s", strerror(errno));
@@ -230,7 +249,7 @@ run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_resu
 	self[len] = '\0';
 	if (o.display && !*o.display)
 		o.display = NULL;
-	rg_tap_begin(stdout, s->ncases);
+	rg_tap_begin(stdout, s->ncases, a->tap_version);
 	for (size_t i = 0; i < s->ncases && !rg_interrupted; i++) {
 		p.n = i + 1;
 		p.name = s->cases[i].name;
@@ -240,6 +259,7 @@ run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_resu
 		rg_tap_case(stdout, i + 1, &s->cases[i], &res[i]);
 		t.n[res[i].verdict]++;
 		t.run++;
+		t.kept += res[i].dir != NULL;
 		p.failed = t.n[RG_FAIL] + t.n[RG_ERROR];
 	}
 	if (a->junit && rg_junit_write(a->junit, s, res, rg_now_s() - p.start) < 0)
@@ -289,12 +309,14 @@ regress(const struct regress_args *a, char *const *dirs, size_t ndirs)
 int
 tt_cmd_regress(int argc, char **argv)
 {
-	struct regress_args a = { 0 };
+	struct regress_args a = { .tap_version = 14 };
 	int rc = parse_args(argc, argv, &a);
 
 	if (rc != 0)
 		return rc < 0 ? TT_EXIT_OK : rc;
-	if (a.vm)
-		return rg_vm_run(argc, argv, a.kernel, a.display);
+	if (a.vm) {
+		struct rg_vm_opts vo = { a.kernel, a.display != NULL, a.junit, a.keep };
+		return rg_vm_run(argc, argv, &vo);
+	}
 	return regress(&a, argv + optind, (size_t)(argc - optind));
 }

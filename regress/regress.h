@@ -98,11 +98,19 @@ extern volatile sig_atomic_t rg_interrupted;
 int rg_case_run(const struct rg_case *c, const struct rg_run_opts *o, struct rg_result *res);
 void rg_result_release(struct rg_result *r);
 
-/* TAP 14 on @f, one case at a time. */
-void rg_tap_begin(FILE *f, size_t ncases);
+/* TAP on @f, one case at a time. @version 14, or 13 for consumers that
+ * know no later one: the lines are the same. */
+void rg_tap_begin(FILE *f, size_t ncases, int version);
 void rg_tap_case(FILE *f, size_t n, const struct rg_case *c, const struct rg_result *r);
 /* JUnit XML of all the results to @path (temp file renamed into place). */
 int rg_junit_write(const char *path, const struct rg_suite *s, const struct rg_result *res, double seconds);
 
-/* --vm: the same command run inside tests/vm/run; returns its exit status. */
-int rg_vm_run(int argc, char **argv, const char *kernel, const char *display);
+struct rg_vm_opts {
+	const char *kernel;	/* --kernel DEB|VMLINUX, or NULL */
+	bool xorg;		/* --display given: Xorg in the guest */
+	const char *junit, *keep;	/* host folders the guest writes */
+};
+
+/* --vm: the same command (@argv less --vm, --kernel, --display) run
+ * inside tests/vm/run; returns regress's exit status. */
+int rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o);

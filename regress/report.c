@@ -42,9 +42,9 @@ tap_description(FILE *f, const char *s)
 }
 
 void
-rg_tap_begin(FILE *f, size_t ncases)
+rg_tap_begin(FILE *f, size_t ncases, int version)
 {
-	fprintf(f, "TAP version 14\n1..%zu\n", ncases);
+	fprintf(f, "TAP version %d\n1..%zu\n", version, ncases);
 	fflush(f);
 }
 
@@ -58,6 +58,9 @@ tap_differences(FILE *f, const char *text)
 
 	fprintf(f, "  differences:\n");
 	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		int count;
+		if (*l == '#' || (sscanf(l, "%d difference", &count) == 1 && strchr(l, ':') == NULL))
+			continue;	/* diff's heading, and its count: the message */
 		fprintf(f, "    - ");
 		yaml_string(f, l);
 		fputc('\n', f);

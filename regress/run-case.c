@@ -367,8 +367,10 @@ compare(struct child *ch)
 	argv[n++] = ch->out;
 	argv[n] = NULL;
 	int rc = wait_exit(spawn(ch->o->self, argv, -1, log));
-	if (rc == 1)
-		say_why(ch->dir, "differs from %s", ch->c->expected ? "its expected recording" : "the original");
+	if (rc == 1) {
+		_cleanup_free_ char *count = last_line(log);
+		say_why(ch->dir, "%s from %s", count, ch->c->expected ? "its expected recording" : "the original");
+	}
 	else if (rc != 0)
 		say_why(ch->dir, "diff exited %d", rc);
 	return rc == 0 || rc == 1 ? rc : TT_EXIT_TROUBLE;
@@ -465,6 +467,7 @@ fill_result(struct rg_result *res, const char *dir, int rc, bool timed_out, doub
 	} else {
 		res->message = slurp(why);
 	}
+	unlink(why);	/* said in the message: not a file to keep */
 	if (rc != 0 && !res->message)
 		res->message = strdup(rc == 1 ? "differs" : "could not be run");
 	if (rc == 1)
@@ -541,8 +544,8 @@ rg_case_run(const struct rg_case *c, const struct rg_run_opts *o, struct rg_resu
 	rc = wait_case(pid, start + timeout_s, o, &timed_out);
 	fill_result(res, dir, rc, timed_out, timeout_s);
 	res->seconds = rg_now_s() - start;
-	if (res->verdict == RG_PASS && !o->keep_all)
-		remove_case_dir(dir);
+	if ((res->verdict == RG_PASS && !o->keep_all) || rmdir(dir) == 0)
+		remove_case_dir(dir);	/* (or nothing in it to keep) */
 	else
 		res->dir = steal(&dir);
 	return 0;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -75,7 +76,7 @@ push_owned(struct vm_cmd *v, char *arg)
 /* The rig's options: the kernel, Xorg for the XI layer, and the host
  * folders the guest writes (the scratch folder is $TMPDIR, shared). */
 static void
-rig_options(struct vm_cmd *v, const char *kernel, const char *display, int argc, char **argv)
+rig_options(struct vm_cmd *v, const char *kernel, bool xorg, const char *junit, const char *keep)
 {
 	if (kernel) {
 		char *abs = realpath(kernel, NULL);
@@ -83,16 +84,20 @@ rig_options(struct vm_cmd *v, const char *kernel, const char *display, int argc,
 		push(v, "--kernel");
 		push_owned(v, abs ? abs : strdup(kernel));
 	}
-	if (display)
+	if (xorg)
 		push(v, "--xorg");
 	if (!getenv("TT_VM_TIMEOUT")) {
 		push(v, "--timeout");
 		push(v, "3600");
 	}
-	for (int i = 1; i < argc - 1; i++) {
-		if (strcmp(argv[i], "--junit") == 0 || strcmp(argv[i], "--keep") == 0) {
+	/* The guest can only write where the host folder exists. */
+	if (keep && mkdir(keep, 0755) < 0 && errno != EEXIST)
+		tt_warning("%s: %s", keep, strerror(errno));
+	char *dirs[2] = { keep ? realpath(keep, NULL) : NULL, junit ? parent_dir(junit) : NULL };
+	for (size_t i = 0; i < ARRAY_LENGTH(dirs); i++) {
+		if (dirs[i]) {
 			push(v, "--rw");
-			push_owned(v, strcmp(argv[i], "--keep") == 0 ? realpath(argv[i + 1], NULL) : parent_dir(argv[i + 1]));
+			push_owned(v, dirs[i]);
 		}
 	}
 }
@@ -168,7 +173,7 @@ vm_status(int rc)
 }
 
 int
-rg_vm_run(int argc, char **argv, const char *kernel, const char *display)
+rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o)
 {
 	const char *rig = find_rig();
 	char self[PATH_MAX];
@@ -187,7 +192,7 @@ rg_vm_run(int argc, char **argv, const char *kernel, const char *display)
 		return TT_EXIT_TROUBLE;
 	}
 	push(&v, rig);
-	rig_options(&v, kernel, display, argc, argv);
+	rig_options(&v, o->kernel, o->xorg, o->junit, o->keep);
 	/* sh puts TAP into a file: the serial port mixes stdout and stderr. */
 	push(&v, "--");
 	push(&v, "/bin/sh");
