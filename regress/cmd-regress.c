@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,26 +234,23 @@ summary(const struct tally *t, size_t total, double seconds, const char *workdir
 static int
 run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_result *res, const char *workdir)
 {
-	char self[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	struct progress p = { progress_wanted(), 0, s->ncases, 0, "", rg_now_s(), 0 };
-	struct rg_run_opts o = { self, a->display ? a->display : getenv("DISPLAY"), workdir, a->keep != NULL,
+	/* The binary running, even if its file is replaced meanwhile. */
+	struct rg_run_opts o = { "/proc/self/exe", a->display ? a->display : getenv("DISPLAY"), workdir, a->keep != NULL,
 				 progress_show, &p };
 	struct tally t = { { 0 }, 0, 0 };
 
-	if (len < 0) {
-		tt_error("/proc/self/exe: %s", strerror(errno));
-		return TT_EXIT_TROUBLE;
-	}
-	self[len] = '\0';
 	if (o.display && !*o.display)
 		o.display = NULL;
 	rg_tap_begin(stdout, s->ncases, a->tap_version);
 	for (size_t i = 0; i < s->ncases && !rg_interrupted; i++) {
 		p.n = i + 1;
 		p.name = s->cases[i].name;
-		if (rg_case_run(&s->cases[i], &o, &res[i]) < 0)
+		if (rg_case_run(&s->cases[i], &o, &res[i]) < 0) {
+			progress_clear(&p);
+			printf("Bail out! %s: its folder could not be made in %s\n", s->cases[i].name, workdir);
 			return TT_EXIT_TROUBLE;
+		}
 		progress_clear(&p);
 		rg_tap_case(stdout, i + 1, &s->cases[i], &res[i]);
 		t.n[res[i].verdict]++;

@@ -279,6 +279,21 @@ record_argv(const struct child *ch, const char **argv, char **nodes, size_t nnod
 	return n;
 }
 
+/* The X server takes a new device a moment after the kernel has it: a
+ * touch played before would reach the kernel only. Wait (a bounded time:
+ * X may also ignore a device) until record has written each node's XI
+ * device. */
+static void
+wait_x_devices(const struct child *ch, pid_t rec, char **nodes, size_t nnodes)
+{
+	for (size_t i = 0; i < nnodes; i++) {
+		char needle[128];
+		snprintf(needle, sizeof(needle), "\"device_node\":\"%s\"", nodes[i]);
+		if (!wait_log(ch->out, needle, rec, 10))
+			return;
+	}
+}
+
 /* Starts record once the replay's devices exist, then lets the replay
  * begin (it waits for Enter), so no frame is played before record reads. */
 static int
@@ -300,12 +315,15 @@ record_replay(struct child *ch, pid_t replay, int go)
 	nnodes = replay_nodes(ch->rlog, nodes, ARRAY_LENGTH(nodes));
 	record_argv(ch, argv, nodes, nnodes, xi, sizeof(xi), grab, sizeof(grab));
 	rec = spawn(ch->o->self, argv, -1, ch->clog);
-	free_strv(nodes, nnodes);
 	if (!wait_log(ch->clog, "recording ", rec, 30)) {
 		_cleanup_free_ char *why = last_line(ch->clog);
 		say_why(ch->dir, "record did not start: %s", why);
+		free_strv(nodes, nnodes);
 		return TT_EXIT_TROUBLE;
 	}
+	if (ch->plan->layers & RG_LAYER_XI)
+		wait_x_devices(ch, rec, nodes, nnodes);
+	free_strv(nodes, nnodes);
 	(void)!write(go, "\n", 1);
 	close(go);
 	rc = wait_exit(replay);

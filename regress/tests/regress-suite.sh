@@ -156,6 +156,9 @@ expect_exit 3 "the XSD refuses a testcase without time" -- xmllint --noout --sch
 # --junit refuses '-' (stdout is TAP) and never writes onto a case.
 expect_exit 2 "--tap-version 12" -- "$TOUCHTAPE" regress --tap-version 12 "$bad"
 expect_exit 2 "--junit -" -- "$TOUCHTAPE" regress --junit - "$bad"
+# --vm without a rig (an installed touchtape): said, exit 2.
+expect_exit 2 "--vm without the rig" -- env TOUCHTAPE_VM_RIG="$tmp/no/tests/vm/run" "$TOUCHTAPE" regress --vm "$bad"
+expect_grep "needs the VM rig of touchtape's source tree" "$tmp/err" "--vm says it needs the source tree"
 expect_exit 0 "--help" -- "$TOUCHTAPE" regress --help
 expect_grep 'Usage: touchtape regress' "$tmp/out" "usage"
 finish
