@@ -438,6 +438,17 @@ remove_case_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* Until the group @pgid is empty (its orphans reaped by init), at most
+ * @seconds. */
+static void
+wait_group(pid_t pgid, double seconds)
+{
+	double end = rg_now_s() + seconds;
+
+	while (rg_now_s() < end && kill(-pgid, 0) == 0)
+		usleep(50000);
+}
+
 /* Waits for the case's child until @deadline; past it, the whole group
  * is stopped: SIGTERM first so that replay lifts its touches and removes
  * its devices, SIGKILL for what is left. */
@@ -466,7 +477,10 @@ wait_case(pid_t pid, double deadline, const struct rg_run_opts *o, bool *timed_o
 			o->tick(o->tick_data);
 		usleep(50000);
 	}
-	/* Whatever the child left in its group goes with it. */
+	/* Stopped: the leader went at once, let replay finish lifting its
+	 * touches; whatever is left of the group then goes with SIGKILL. */
+	if (*timed_out)
+		wait_group(pid, 3);
 	kill(-pid, SIGKILL);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : TT_EXIT_TROUBLE;
 }

@@ -2,8 +2,10 @@
 # touchtape regress --vm, end to end in ONE boot of the VM rig: a suite of
 # bundled samples (four that pass, two of them with XI under the rig's
 # Xorg, and one whose expected recording was changed by hand) is replayed
-# through uinput, recorded again and compared. The changed case fails with its difference named in the TAP
-# diagnostics and in the JUnit failure; the others pass; a TAP 14
+# through uinput, recorded again and compared; one more case runs past
+# its timeout. The changed case fails with its difference named in the TAP
+# diagnostics and in the JUnit failure; the others pass; the case past
+# its timeout is an error, its replay stopped through its release path; a TAP 14
 # consumer (tap-parser) reads the TAP, xmllint validates the JUnit XML against regress/tests/junit.xsd;
 # the kept recordings of the failure are where the output says. The
 # kernel is given with --kernel as a vmlinux (the rig's cached one), so
@@ -37,6 +39,10 @@ cp "$abs_top_srcdir/samples/xi-touchscreen-two-finger.jsonl" "$abs_top_srcdir/sa
 # delivered, to which client, the ownership outcome), not timing.
 printf 'xi-grab = reject-after=50\nxi-window = yes\ntime-tolerance = 300ms\n' >"$suite/xi/xi-ownership-reject-after-50.regress"
 printf 'time-tolerance = 300ms\n' >"$suite/xi/xi-touchscreen-two-finger.regress"
+# A case past its timeout: its process group is stopped (SIGTERM: replay
+# lifts the touches and removes its devices), an error, not a difference.
+cp "$abs_top_srcdir/samples/3m-two-finger.jsonl" "$suite/zz-timeout.jsonl"
+printf 'timeout = 2s\n' >"$suite/zz-timeout.regress"
 # The "known-good" recording of the N-Trig case, changed: its fourth
 # contact (down from 50 ms) comes down 30 ms later.
 awk -F'"t":' '/"type":"frame"/ { split($2, a, ","); if (a[1] + 0 >= 50000) { sub(/"t":[0-9]+/, "\"t\":" a[1] + 30000) } } { print }' \
@@ -54,15 +60,19 @@ rc=0
 cat "$tmp/tap"
 cat "$tmp/err"
 grep -q 'QEMU cannot start here' "$tmp/err" && { echo "SKIP: QEMU cannot start"; exit 77; }
-[[ $rc == 1 ]] || fail "want exit 1 (one case differs), got $rc"
+[[ $rc == 2 ]] || fail "want exit 2 (a case differs, one timed out), got $rc"
 
 # TAP 14: the version, the plan, two passes, the changed case failing.
-[[ "$(head -n2 "$tmp/tap")" == $'TAP version 14\n1..5' ]] || fail "TAP version and plan"
+[[ "$(head -n2 "$tmp/tap")" == $'TAP version 14\n1..6' ]] || fail "TAP version and plan"
 grep -qx 'not ok 1 - ntrig-type-a.jsonl' "$tmp/tap" || fail "the changed case does not fail"
 grep -qx 'ok 2 - screens/3m-two-finger.jsonl' "$tmp/tap" || fail "3m-two-finger does not pass"
 grep -qx 'ok 3 - touchpad-two-finger-swipe.jsonl' "$tmp/tap" || fail "the touchpad does not pass"
 grep -qx 'ok 4 - xi/xi-ownership-reject-after-50.jsonl' "$tmp/tap" || fail "the XI grab and window case does not pass"
 grep -qx 'ok 5 - xi/xi-touchscreen-two-finger.jsonl' "$tmp/tap" || fail "the XI observer case does not pass"
+grep -qx 'not ok 6 - zz-timeout.jsonl' "$tmp/tap" || fail "the case past its timeout is not an error"
+grep -q '^  message: "timed out after 2 s' "$tmp/tap" || fail "the timeout is not said"
+grep -q 'stopped by signal 15; touches and keys were released' "$tmp/keep/zz-timeout.jsonl/replay.log" ||
+	fail "the timed-out replay was not stopped through its release path"
 # The XI layer was recorded again and compared, not left out.
 grep -q '"type":"xi"' "$tmp/keep/xi_xi-touchscreen-two-finger.jsonl/replayed.jsonl" || fail "no XI events in the XI case's re-recording"
 grep -q ', 0 XI)' "$tmp/keep/xi_xi-touchscreen-two-finger.jsonl/diff.txt" && fail "the XI case compared no XI touches"
@@ -74,9 +84,9 @@ grep -q '^  against: ".*ntrig-type-a.expected.jsonl"' "$tmp/tap" || fail "TAP do
 kept=$(sed -n 's/^    replayed: "\(.*\)"$/\1/p' "$tmp/tap")
 [[ -s "$kept" ]] || fail "the kept re-recording '$kept' is not there"
 "$TOUCHTAPE" validate "$kept" >/dev/null || fail "the kept re-recording is not valid"
-grep -q '5 cases: 4 passed, 1 failed, 0 errors, 0 skipped' "$tmp/err" || fail "the summary line"
+grep -q '6 cases: 4 passed, 1 failed, 1 errors, 0 skipped' "$tmp/err" || fail "the summary line"
 
-# A TAP 14 consumer reads it: 5 tests, 1 failed, its YAML parsed.
+# A TAP 14 consumer reads it: 6 tests, 2 failed, its YAML parsed.
 NODE_PATH=/usr/share/nodejs tap-parser -j <"$tmp/tap" >"$tmp/parsed.json" || true
 python3 - "$tmp/parsed.json" <<'PY' || fail "tap-parser does not read the TAP as it should"
 import json, sys
@@ -84,8 +94,9 @@ ev = json.load(open(sys.argv[1]))
 asserts = [e[1] for e in ev if e[0] == "assert"]
 complete = [e[1] for e in ev if e[0] == "complete"][0]
 assert [e for e in ev if e[0] == "version"][0][1] == 14
-assert len(asserts) == 5 and complete["count"] == 5 and complete["fail"] == 1, complete
+assert len(asserts) == 6 and complete["count"] == 6 and complete["fail"] == 2, complete
 bad = [a for a in asserts if not a["ok"]][0]
+assert [a for a in asserts if not a["ok"]][1]["diag"]["severity"] == "error"
 assert bad["name"] == "ntrig-type-a.jsonl"
 assert any("slot 3 touch at +0.080005 s" in d for d in bad["diag"]["differences"]), bad["diag"]
 assert not complete.get("bailout") and not complete.get("failures") or all(f.get("tapError") is None for f in complete["failures"])
@@ -93,8 +104,10 @@ PY
 
 # JUnit: valid against the schema, one failure naming the difference.
 xmllint --noout --schema "$abs_top_srcdir/regress/tests/junit.xsd" "$tmp/report.xml" || fail "the JUnit XML is not valid"
-grep -q '<testsuites name="touchtape regress" tests="5" failures="1" errors="0" skipped="0"' "$tmp/report.xml" ||
+grep -q '<testsuites name="touchtape regress" tests="6" failures="1" errors="1" skipped="0"' "$tmp/report.xml" ||
 	fail "JUnit counts"
 xmllint --xpath 'string(//testcase[@name="ntrig-type-a.jsonl"]/failure)' "$tmp/report.xml" >"$tmp/failure.txt"
 grep -E "$named" "$tmp/failure.txt" || fail "the JUnit failure does not name the difference"
+[[ "$(xmllint --xpath 'string(//testcase[@name="zz-timeout.jsonl"]/error/@message)' "$tmp/report.xml")" == "timed out after 2 s"* ]] ||
+	fail "the JUnit error of the timed-out case"
 exit 0
