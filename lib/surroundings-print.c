@@ -11,7 +11,7 @@ tt_sur_system_text(const struct tt_header *h, const char *lead, FILE *out)
 {
 	const char *sep = ": ";
 
-	if (!h->os_id && !h->libinput_version && !h->libevdev_version && !h->dmi_modalias)
+	if (!h || (!h->os_id && !h->libinput_version && !h->libevdev_version && !h->dmi_modalias))
 		return;
 	fprintf(out, "%ssystem", lead);
 	if (h->os_id) {
@@ -86,8 +86,8 @@ string_member(struct tt_json_emit *j, const char *k, const char *s)
 void
 tt_sur_system_json(const struct tt_header *h, struct tt_json_emit *j)
 {
-	if (!h->os_id && !h->os_version_id && !h->libinput_version && !h->libevdev_version &&
-	    !h->dmi_modalias)
+	if (!h || (!h->os_id && !h->os_version_id && !h->libinput_version && !h->libevdev_version &&
+	    !h->dmi_modalias))
 		return;
 	tt_json_emit_key(j, "system");
 	tt_json_emit_object_begin(j);
