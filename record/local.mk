@@ -39,7 +39,7 @@ TESTS += record/tests/test-hidraw-sysfs
 # Host unit test: a device's surroundings gathered from fake sysfs, udev
 # and os-release trees, and libinput quirks through a stand-in tool.
 record_tests_test_surroundings_SOURCES = record/tests/test-surroundings.c \
-	record/surroundings.c record/surroundings.h $(tests_common_sources)
+	record/surroundings.c record/surroundings.h record/hidraw-sysfs.c record/hidraw-sysfs.h $(tests_common_sources)
 record_tests_test_surroundings_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/record
 record_tests_test_surroundings_LDADD = libtouchtape.la -lm
 check_PROGRAMS += record/tests/test-surroundings

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "surroundings.h"
+#include "hidraw-sysfs.h"
 #include "util-mem.h"
 #include "util-strings.h"
 
@@ -129,21 +130,6 @@ add_lines(struct tt_device *dev, unsigned int flags, char *text, const char *pre
 	}
 }
 
-/* The last component of a link's target ("../../bus/hid/drivers/hid-multitouch"). */
-static char *
-link_base(const char *link)
-{
-	char target[PATH_MAX];
-	ssize_t n = readlink(link, target, sizeof(target) - 1);
-	const char *base;
-
-	if (n <= 0)
-		return NULL;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	return tt_strdup(base ? base + 1 : target);
-}
-
 /* The driver of @dir or its nearest ancestor below @top that has one. */
 static char *
 find_driver(const char *top, const char *dir)
@@ -153,7 +139,7 @@ find_driver(const char *top, const char *dir)
 
 	while (strlen(d) > toplen) {
 		_cleanup_free_ char *link = path_of("%s/driver", d);
-		char *driver = link_base(link);
+		char *driver = tt_sysfs_link_base(link);
 		char *slash;
 
 		if (driver)
@@ -195,7 +181,7 @@ gather_udev(const struct tt_sur_roots *roots, dev_t rdev, const char *dir, unsig
 	_cleanup_free_ char *uevent_path = path_of("%s/uevent", dir);
 	_cleanup_free_ char *uevent = slurp(uevent_path);
 	_cleanup_free_ char *subsystem_link = path_of("%s/subsystem", dir);
-	_cleanup_free_ char *subsystem = link_base(subsystem_link);
+	_cleanup_free_ char *subsystem = tt_sysfs_link_base(subsystem_link);
 	_cleanup_free_ char *db_path = path_of("%s/c%u:%u", roots->udev_data, major(rdev), minor(rdev));
 	_cleanup_free_ char *db = slurp(db_path);
 	/* Before add_lines() cuts the text into lines. */
