@@ -27,6 +27,7 @@
 #include "output.h"
 #include "read-options.h"
 #include "reader.h"
+#include "surroundings-print.h"
 #include "util-strings.h"
 
 /* 2: times in integer microseconds (_us), the shared numbers under the
@@ -636,6 +637,7 @@ device_json(struct tt_json_emit *j, const struct dev_stats *s, const struct tt_s
 	tt_json_emit_member_string(j, "mt_protocol", protocol_name(s->dev));
 	tt_json_emit_member_string(j, "units", s->mm ? "mm" : "device");
 	tt_stats_device_json(sd, j);
+	tt_sur_device_json(s->dev, j);
 	interval_json(j, s, mean, sdev);
 	tt_json_emit_member_fixed(j, "frame_rate_hz", median > 0 ? 1000.0 / median : NAN, 2);
 	slots_json(j, s);
@@ -669,6 +671,7 @@ print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats
 	slots_text(stdout, s);
 	printf("\n  SYN_DROPPED %" PRIu64 ", no touch down %.1f%% of the time\n", sd->syn_dropped,
 	       isfinite(neutral) ? neutral * 100.0 : 100.0);
+	tt_sur_device_text(s->dev, "  ", false, stdout);
 }
 
 static int
@@ -753,6 +756,7 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	tt_json_emit_member_string(j, "file", a->name);
 	tt_json_emit_member_string(j, "format", tt_file_format_name(tt_reader_format(r)));
 	tt_read_options_window_json(a->ro, j);
+	tt_sur_system_json(tt_reader_header(r), j);
 	tt_stats_json(st, j);
 	tt_json_emit_member_fixed(j, "jump_threshold_mm", a->opts.jump_mm, 3);
 	tt_json_emit_key(j, "devices");
@@ -787,6 +791,7 @@ report(struct analyze *a, const struct tt_reader *r)
 	printf("%s: %s, %.3f s", a->name, tt_file_format_name(tt_reader_format(r)), secs(tt_stats_duration(&st)));
 	tt_read_options_window_text(a->ro, stdout);
 	putchar('\n');
+	tt_sur_system_text(tt_reader_header(r), "", stdout);
 	print_devices(a, &st);
 	print_hid_devices(a, r, &st);
 	printf("touch sequences (* = numbered by touchtape):\n");

@@ -118,5 +118,8 @@ void diff_compare_diags(struct differ *df);
 void diff_compare_li(struct differ *df);
 /* The Wayland layers (diff-wl.c): sequences, events per kind, latencies. */
 void diff_compare_wl(struct differ *df);
+/* The devices' key udev properties and quirks (diff-sur.c), where both
+ * files recorded them. */
+void diff_compare_surroundings(struct differ *df);
 
 bool diff_diag_compared(const struct differ *df, enum tt_check kind);

@@ -4,7 +4,8 @@
 touchtape_sources += analyze/cmd-analyze.c analyze/cmd-diff.c analyze/diff.h \
 	analyze/diff-diag.c analyze/diff-output.c \
 	analyze/li-summary.c analyze/li-summary.h analyze/li-analyze.c analyze/li-analyze.h analyze/diff-li.c \
-	analyze/wl-summary.c analyze/wl-summary.h analyze/wl-analyze.c analyze/wl-analyze.h analyze/diff-wl.c
+	analyze/wl-summary.c analyze/wl-summary.h analyze/wl-analyze.c analyze/wl-analyze.h analyze/diff-wl.c \
+	analyze/diff-sur.c
 dist_man_MANS += man/touchtape-analyze.1 man/touchtape-diff.1
 
 tt_analyze_tests = \
@@ -18,6 +19,7 @@ tt_analyze_tests = \
 	analyze/tests/analyze-libinput.sh \
 	analyze/tests/wayland.sh \
 	analyze/tests/diff-changes.sh \
+	analyze/tests/surroundings.sh \
 	analyze/tests/diff-anomalies.sh \
 	analyze/tests/diff-xi-pairing.sh \
 	analyze/tests/diff-replay-vm.sh

@@ -18,6 +18,7 @@
 #include "timeline-fastpath.h"
 #include "timeline-hid.h"
 #include "timeline-wl.h"
+#include "timeline-surroundings.h"
 #include "util-mem.h"
 #include "util-strings.h"
 #include "xi-names.h"
@@ -89,7 +90,8 @@ parse_header(struct tt_reader *r, struct json_object *o, struct jerr *err)
 	    (rc = jget_string(o, "kernel", false, &h.kernel, err)) < 0 ||
 	    (rc = jget_string(o, "source_format", false, &h.source_format, err)) < 0 ||
 	    (rc = jget_bool(o, "keycodes_masked", false, &h.keycodes_masked, err)) < 0 ||
-	    (rc = parse_x_server(o, &h, err)) < 0)
+	    (rc = parse_x_server(o, &h, err)) < 0 ||
+	    (rc = timeline_parse_system(o, &h, err)) < 0)
 		return rc;
 	tt_header_clear(&r->header);
 	r->header = h;
@@ -373,7 +375,8 @@ parse_device(struct tt_reader *r, struct json_object *o, struct tt_record *rec, 
 	if ((rc = jget_int(o, "id", true, 0, UINT32_MAX, &v, err)) < 0)
 		return rc;
 	dev = tt_device_new((uint32_t)v);
-	if ((rc = jget_fields(o, device_fields, ARRAY_LENGTH(device_fields), dev, err)) < 0)
+	if ((rc = jget_fields(o, device_fields, ARRAY_LENGTH(device_fields), dev, err)) < 0 ||
+	    (rc = timeline_parse_surroundings(o, dev, err)) < 0)
 		return rc;
 
 	rec->device = dev;

@@ -15,6 +15,7 @@
 #include <X11/extensions/XI2.h>
 
 #include "index.h"
+#include "surroundings-print.h"
 #include "util-strings.h"
 
 /* Texts of anomalies beyond this are counted, not kept. */
@@ -593,6 +594,7 @@ index_device(struct tt_index *ix, const struct tt_device *dev)
 	memcpy(d->copy->abs, dev->abs, sizeof(dev->abs));
 	memcpy(d->copy->props, dev->props, sizeof(dev->props));
 	d->copy->mt_protocol = dev->mt_protocol;
+	tt_sur_device_copy(d->copy, dev);	/* for inspect --summary */
 }
 
 static void count_frame(struct tt_index *ix, struct ti_device *d, const struct tt_frame *f, size_t line);
@@ -1547,6 +1549,12 @@ tt_index_read_status(const struct tt_index *ix, struct ti_read_status *out)
 		.nwarnings = ix->nwarnings,
 		.first_warning = ix->first_warning,
 	};
+}
+
+const struct tt_header *
+tt_index_header(const struct tt_index *ix)
+{
+	return ix->reader ? tt_reader_header(ix->reader) : NULL;
 }
 
 struct tt_reader *

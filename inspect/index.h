@@ -310,6 +310,9 @@ struct ti_read_status {
 void tt_index_read_status(const struct tt_index *ix, struct ti_read_status *out);
 /* The reader, for the options that set it up before reading (--desc). */
 struct tt_reader *tt_index_reader(struct tt_index *ix);
+/* The file's header (its "system": the recording host), NULL before
+ * the file was opened. */
+const struct tt_header *tt_index_header(const struct tt_index *ix);
 /* Stop copying the reader's warnings to stderr (a terminal UI is up). */
 void tt_index_quiet_warnings(struct tt_index *ix);
 /* The last frame at or before @t (any device when @device < 0), or -1. */

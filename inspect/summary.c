@@ -10,6 +10,7 @@
 #include "json-emit.h"
 #include "li-counts-print.h"
 #include "summary.h"
+#include "surroundings-print.h"
 #include "util-plural.h"
 #include "util-strings.h"
 
@@ -125,10 +126,14 @@ text_summary(const struct tt_index *ix, FILE *out)
 		tt_format_time(tb2, sizeof(tb2), st->have_time ? st->last_us : 0),
 		(double)tt_stats_duration(st) / 1e6, tt_index_ndevices(ix), tt_plural_s(tt_index_ndevices(ix)), st->frames,
 		tt_plural_s(st->frames), st->events, tt_plural_s(st->events), st->xi_events, tt_plural_s(st->xi_events));
+	if (tt_index_header(ix))
+		tt_sur_system_text(tt_index_header(ix), "  ", out);
 	for (size_t i = 0; i < tt_index_ndevices(ix); i++) {
 		const struct tt_stats_device *sd = tt_stats_device(st, tt_index_device_at(ix, i)->id);
-		if (sd)
+		if (sd) {
 			device_text(tt_index_device_at(ix, i), sd, out);
+			tt_sur_device_text(tt_index_device_at(ix, i)->copy, "  ", false, out);
+		}
 	}
 	for (size_t i = 0; i < tt_index_nhid_devices(ix); i++) {
 		const struct ti_hid_device *h = tt_index_hid_device_at(ix, i);
@@ -164,6 +169,8 @@ device_json(const struct ti_device *d, const struct tt_stats_device *sd, struct 
 	tt_json_emit_member_string(j, "mt_protocol", d->mt == TT_MT_B ? "B" : d->mt == TT_MT_A ? "A" : NULL);
 	tt_json_emit_member_int(j, "slots", d->num_slots);
 	tt_stats_device_json(sd, j);
+	if (d->copy)
+		tt_sur_device_json(d->copy, j);
 	tt_json_emit_member_bool(j, "removed", d->removed);
 	tt_json_emit_object_end(j);
 }
@@ -289,6 +296,8 @@ json_summary(const struct tt_index *ix, FILE *out)
 	tt_json_emit_init_file(&j, out);
 	tt_json_emit_object_begin(&j);
 	tt_json_emit_member_string(&j, "file", tt_index_name(ix));
+	if (tt_index_header(ix))
+		tt_sur_system_json(tt_index_header(ix), &j);
 	tt_stats_json(tt_index_stats(ix), &j);
 	tt_json_emit_key(&j, "devices");
 	tt_json_emit_array_begin(&j);

@@ -10,6 +10,8 @@ libtouchtape_sources += \
 	lib/li-names.c \
 	lib/wl-names.c \
 	lib/log.c lib/log.h \
+	lib/surroundings.c \
+	lib/surroundings-print.c lib/surroundings-print.h \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \
 	lib/util-plural.h \

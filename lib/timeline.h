@@ -43,6 +43,11 @@
 #define TT_MAX_HID_DESCRIPTOR 4096u
 #define TT_MAX_HID_REPORT 16384u
 #define TT_MAX_HID_FEATURES 256u
+/* The device's surroundings: udev properties (an input device has a few
+ * dozen), quirk lines, and property names as udev spells them. */
+#define TT_MAX_PROPERTIES 256u
+#define TT_MAX_QUIRKS 256u
+#define TT_MAX_PROPERTY_NAME 128u
 /* Times beyond about +-292 years of microseconds are certainly corrupt,
  * and keeping them within +-2^62 lets any two be subtracted safely. */
 #define TT_MAX_TIME_US ((int64_t)1 << 62)
@@ -76,6 +81,22 @@ struct tt_header {
 	int64_t start_realtime_us;	/* CLOCK_REALTIME at time 0 */
 	bool keycodes_masked;	/* keyboard codes were masked for privacy */
 	char *source_format;	/* set when converted: "evemu", "libinput-record" */
+
+	/* The recording host's surroundings ("system" in the file); each
+	 * NULL when not known. Never the hostname. */
+	char *dmi_modalias;	/* /sys/class/dmi/id/modalias */
+	char *os_id;		/* os-release ID and VERSION_ID */
+	char *os_version_id;
+	char *libinput_version;	/* the versions in use (touchtape's build) */
+	char *libevdev_version;
+};
+
+/* A udev property or an hwdb override: NAME=value as udev reports it.
+ * Names are 1..TT_MAX_PROPERTY_NAME bytes of [A-Za-z0-9_.-]
+ * (tt_property_name_is_valid()), values sanitized like device names. */
+struct tt_property {
+	char *name;
+	char *value;
 };
 
 struct tt_absinfo {
@@ -129,6 +150,19 @@ struct tt_device {
 	uint8_t switches_on[TT_BITMAP_BYTES(SW_CNT)];
 
 	bool grabbed_by_other;	/* another client held EVIOCGRAB at start */
+
+	/* The device's surroundings (formats/timeline.md, "Surroundings"):
+	 * what the system said of it. Each NULL / absent when not known. */
+	char *syspath;		/* sysfs path of the event node's device */
+	char *driver;		/* driver of the nearest parent that has one */
+	bool has_udev;		/* the udev properties were read (maybe none) */
+	uint32_t nudev;
+	struct tt_property *udev;	/* every property, in udev's order */
+	uint32_t nhwdb;
+	struct tt_property *hwdb;	/* those of udev that hwdb set (copies) */
+	bool has_quirks;	/* libinput's quirks were asked for */
+	uint32_t nquirks;
+	char **quirks;		/* `libinput quirks list` lines, "Name=value" */
 };
 
 enum tt_frame_flags {
@@ -642,6 +676,32 @@ void tt_device_enable(struct tt_device *dev, unsigned int type, unsigned int cod
 bool tt_device_is_touch(const struct tt_device *dev);
 /* True when the device has keys that type text (not just buttons). */
 bool tt_device_has_typing_keys(const struct tt_device *dev);
+
+/* Surroundings helpers (lib/surroundings.c). */
+bool tt_property_name_is_valid(const char *name);
+/* True for properties that hold a serial number (ID_SERIAL, ID_*_SERIAL*,
+ * ...), which record leaves out unless asked. */
+bool tt_property_is_serial(const char *name);
+/* Adds NAME=value to a list (a name already there gets the new value);
+ * the value is sanitized. -EINVAL for a bad name, -E2BIG when the list
+ * holds TT_MAX_PROPERTIES already. */
+int tt_properties_add(struct tt_property **list, uint32_t *n, const char *name, const char *value);
+const char *tt_properties_get(const struct tt_property *list, uint32_t n, const char *name);
+void tt_properties_free(struct tt_property *list, uint32_t n);
+/* Appends a quirk line (sanitized); -E2BIG past TT_MAX_QUIRKS. */
+int tt_device_add_quirk(struct tt_device *dev, const char *line);
+/* Fills dev->hwdb from dev->udev: the properties that only hwdb entries
+ * set (formats/timeline.md says which). */
+void tt_device_find_hwdb(struct tt_device *dev);
+/* Copies @src's surroundings into @dst, overwriting (not freeing) what
+ * @dst's fields held: for a shallow copy of a device that is to own its
+ * own. */
+void tt_device_copy_surroundings(struct tt_device *dst, const struct tt_device *src);
+/* True when @dev / @h hold any surroundings ("system" for a header). */
+bool tt_device_has_surroundings(const struct tt_device *dev);
+bool tt_header_has_system(const struct tt_header *h);
+/* Frees and clears every surroundings field of @dev. */
+void tt_device_clear_surroundings(struct tt_device *dev);
 
 void tt_header_clear(struct tt_header *h);
 void tt_xi_device_free(struct tt_xi_device *d);

@@ -25,6 +25,7 @@
 #include "print-hid.h"
 #include "print-wl.h"
 #include "print-wl-link.h"
+#include "surroundings-print.h"
 #include "read-options.h"
 #include "reader.h"
 #include "util-plural.h"
@@ -133,6 +134,7 @@ print_header(struct printer *p, const struct tt_header *h)
 		tt_format_time(tb, sizeof(tb), h->start_realtime_us));
 	if (h->keycodes_masked)
 		fprintf(p->out, "# keyboard key codes were masked for privacy\n");
+	tt_sur_system_text(h, "# ", p->out);
 }
 
 static void
@@ -181,6 +183,7 @@ print_device(struct printer *p, const struct tt_device *d)
 				a->fuzz, a->flat, a->resolution, a->value);
 		}
 	}
+	tt_sur_device_text(d, "#   ", true, p->out);
 	for (uint32_t s = 0; s < d->num_slots; s++) {
 		int32_t tid = d->slots[s].values[ABS_MT_TRACKING_ID - TT_MT_FIRST];
 		if (tid != -1)

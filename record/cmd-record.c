@@ -56,6 +56,8 @@ usage(FILE *out)
 		"      --grab              grab the devices (EVIOCGRAB): nothing else sees\n"
 		"                          their events while recording\n"
 		"      --show-keycodes     do not mask keyboard keys (see PRIVACY)\n"
+		"      --with-serials      keep serial numbers: the devices' uniq and udev's\n"
+		"                          ID_SERIAL* properties (see PRIVACY)\n"
 		"      --duration SECONDS  stop after SECONDS (also 500ms, 2m)\n"
 		"      --frames N          stop after N frames (all devices together)\n"
 		"      --autorestart SECONDS\n"
@@ -80,7 +82,9 @@ usage(FILE *out)
 		"      --libinput          also record what libinput makes of the devices: its\n"
 		"                          touch, pointer, scroll, gesture and tablet events and\n"
 		"                          each device's view and configuration, on the frames'\n"
-		"                          clock (needs systemd-udevd; not with --grab)\n"
+		"                          clock, and the libinput quirks that match each device\n"
+		"                          (libinput quirks list, from libinput-tools)\n"
+		"                          (needs systemd-udevd; not with --grab)\n"
 		"      --libinput-config SETTING=VALUE,...\n"
 		"                          (implies --libinput) configure libinput like your\n"
 		"                          compositor: tap, tap-drag, drag-lock, tap-button-map,\n"
@@ -117,6 +121,11 @@ usage_notes(FILE *out)
 		"Touch, pointer, tablet and button codes are never masked. The header's\n"
 		"keycodes_masked says whether masking was on. With --libinput, libinput's\n"
 		"key events of the masked keys are written with key code 0.\n"
+		"Each device record also holds what the system says of the device: its\n"
+		"sysfs path, driver, udev properties and the hwdb overrides among them;\n"
+		"the header holds the DMI modalias, os-release's ID and VERSION_ID and the\n"
+		"libinput and libevdev versions. Never the hostname, and no serial numbers\n"
+		"(uniq, ID_SERIAL*, DEVLINKS) unless --with-serials.\n"
 		"\n"
 		"Reading devices needs root or membership of the group 'input'.\n"
 		"\n"
@@ -412,6 +421,7 @@ parse_option(int opt, const char *arg, struct record_args *a)
 	case 'A': a->all_touch = true; return TT_EXIT_OK;
 	case 'g': a->ro.capture_flags |= TT_CAPTURE_GRAB; return TT_EXIT_OK;
 	case 'k': a->ro.capture_flags |= TT_CAPTURE_SHOW_KEYCODES; return TT_EXIT_OK;
+	case 'S': a->ro.with_serials = true; return TT_EXIT_OK;
 	case 'H': a->ro.hid = true; return TT_EXIT_OK;
 	case 'd': return parse_seconds("--duration", arg, &a->ro.duration_us);
 	case 'r': return parse_seconds("--autorestart", arg, &a->ro.autorestart_us);
@@ -456,6 +466,7 @@ check_args(struct record_args *a)
 	/* In a Wayland session, the X server is Xwayland: what X clients of
 	 * that session receive, beside what the Wayland client receives. */
 	a->xo.allow_xwayland = a->use_wl;
+	a->ro.quirks = a->use_li;
 	return TT_EXIT_OK;
 }
 
@@ -468,6 +479,7 @@ parse_args(int argc, char **argv, struct record_args *a)
 		{ "all-touch", no_argument, NULL, 'A' },
 		{ "grab", no_argument, NULL, 'g' },
 		{ "show-keycodes", no_argument, NULL, 'k' },
+		{ "with-serials", no_argument, NULL, 'S' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "frames", required_argument, NULL, 'f' },
 		{ "autorestart", required_argument, NULL, 'r' },

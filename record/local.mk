@@ -2,6 +2,7 @@
 touchtape_sources += \
 	record/input-devices.c record/input-devices.h \
 	record/recorder.c record/recorder.h \
+	record/surroundings.c record/surroundings.h \
 	record/hidraw-sysfs.c record/hidraw-sysfs.h \
 	record/hidraw-capture.c record/hidraw-capture.h \
 	record/li-capture.c record/li-capture.h record/li-config.c record/li-private.h \
@@ -34,6 +35,18 @@ record_tests_test_hidraw_sysfs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -
 record_tests_test_hidraw_sysfs_LDADD = libtouchtape.la -lm
 check_PROGRAMS += record/tests/test-hidraw-sysfs
 TESTS += record/tests/test-hidraw-sysfs
+
+# Host unit test: a device's surroundings gathered from fake sysfs, udev
+# and os-release trees, and libinput quirks through a stand-in tool.
+record_tests_test_surroundings_SOURCES = record/tests/test-surroundings.c \
+	record/surroundings.c record/surroundings.h record/hidraw-sysfs.c record/hidraw-sysfs.h $(tests_common_sources)
+record_tests_test_surroundings_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/record
+record_tests_test_surroundings_LDADD = libtouchtape.la -lm
+check_PROGRAMS += record/tests/test-surroundings
+TESTS += record/tests/test-surroundings
+# What record stored of the surroundings against udevadm, libinput quirks
+# list and os-release, for the replay VM test (issue 24's one VM boot).
+EXTRA_DIST += record/tests/surroundings-check.py
 
 # The kernel-filtering model the VM test compares recordings against.
 check_PROGRAMS += record/tests/model-check
