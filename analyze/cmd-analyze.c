@@ -23,10 +23,12 @@
 #include "json-emit.h"
 #include "li-analyze.h"
 #include "xi-chains.h"
+#include "wl-analyze.h"
 #include "model-plot.h"
 #include "output.h"
 #include "read-options.h"
 #include "reader.h"
+#include "surroundings-print.h"
 #include "util-strings.h"
 
 /* 2: times in integer microseconds (_us), the shared numbers under the
@@ -99,6 +101,7 @@ struct analyze {
 	bool jump_pending;
 	int64_t jump_device, jump_tracking_id;
 	struct li_summary li;	/* the libinput layer, over the whole file */
+	struct wl_summary wl;	/* the Wayland layer, over the whole file */
 };
 
 static struct dev_stats *
@@ -625,6 +628,7 @@ device_json(struct tt_json_emit *j, const struct dev_stats *s, const struct tt_s
 	tt_json_emit_member_string(j, "mt_protocol", protocol_name(s->dev));
 	tt_json_emit_member_string(j, "units", s->mm ? "mm" : "device");
 	tt_stats_device_json(sd, j);
+	tt_sur_device_json(s->dev, j);
 	interval_json(j, s, mean, sdev);
 	tt_json_emit_member_fixed(j, "frame_rate_hz", median > 0 ? 1000.0 / median : NAN, 2);
 	slots_json(j, s);
@@ -658,6 +662,7 @@ print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats
 	slots_text(stdout, s);
 	printf("\n  SYN_DROPPED %" PRIu64 ", no touch down %.1f%% of the time\n", sd->syn_dropped,
 	       isfinite(neutral) ? neutral * 100.0 : 100.0);
+	tt_sur_device_text(s->dev, "  ", false, stdout);
 }
 
 static int
@@ -742,6 +747,7 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	tt_json_emit_member_string(j, "file", a->name);
 	tt_json_emit_member_string(j, "format", tt_file_format_name(tt_reader_format(r)));
 	tt_read_options_window_json(a->ro, j);
+	tt_sur_system_json(tt_reader_header(r), j);
 	tt_stats_json(st, j);
 	tt_json_emit_member_fixed(j, "jump_threshold_mm", a->opts.jump_mm, 3);
 	tt_json_emit_key(j, "devices");
@@ -757,6 +763,7 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	list_json(a, "anomalies", &a->janomalies, a->anomalies);
 	xi_chains_json(tt_detect_xi_own(a->window ? a->window : a->detect), j);
 	li_analyze_json(&a->li, j);
+	wl_analyze_json(&a->wl, j);
 	tt_json_emit_object_end(j);
 	tt_json_emit_raw(j, "\n", 1);
 }
@@ -776,6 +783,7 @@ report(struct analyze *a, const struct tt_reader *r)
 	printf("%s: %s, %.3f s", a->name, tt_file_format_name(tt_reader_format(r)), secs(tt_stats_duration(&st)));
 	tt_read_options_window_text(a->ro, stdout);
 	putchar('\n');
+	tt_sur_system_text(tt_reader_header(r), "", stdout);
 	print_devices(a, &st);
 	print_hid_devices(a, r, &st);
 	printf("touch sequences (* = numbered by touchtape):\n");
@@ -790,6 +798,7 @@ report(struct analyze *a, const struct tt_reader *r)
 	copy_out(a->anomalies);
 	tt_diag_filter_print_more(&a->filter, stdout, "  ");
 	li_analyze_text(&a->li, stdout);
+	wl_analyze_text(&a->wl, stdout);
 	printf("%" PRIu64 " touch sequence%s, %" PRIu64 " XI touch sequence%s, %" PRIu64 " anomal%s\n",
 	       a->ntouches, a->ntouches == 1 ? "" : "s", a->nxtouches, a->nxtouches == 1 ? "" : "s",
 	       a->nanomalies, a->nanomalies == 1 ? "y" : "ies");
@@ -953,6 +962,7 @@ read_all(struct analyze *a, struct tt_reader *r)
 		a->feeding = &rec;
 		tt_detect_feed(a->detect, &rec);
 		li_summary_feed(&a->li, &rec);
+		wl_summary_feed(&a->wl, &rec);
 		a->feeding = NULL;
 		if (a->window && tt_read_options_in_window(a->ro, &rec))
 			tt_detect_feed(a->window, &rec);
@@ -977,9 +987,11 @@ start(struct analyze *a, struct tt_reader *r)
 		a->window = tt_detect_new(&a->opts, NULL, NULL, NULL, NULL);
 	tt_reader_set_warn(r, on_warn, a);
 	li_summary_init(&a->li);
+	wl_summary_init(&a->wl);
 	rc = read_all(a, r);
 	tt_detect_finish(a->detect);
 	li_summary_finish(&a->li);
+	wl_summary_finish(&a->wl);
 	if (a->window)
 		tt_detect_finish(a->window);
 	return rc;
@@ -1061,6 +1073,7 @@ analyze_free(struct analyze *a)
 	tt_detect_free(a->window);
 	tt_plot_free(a->plot);
 	li_summary_clear(&a->li);
+	wl_summary_clear(&a->wl);
 	free(a);
 }
 

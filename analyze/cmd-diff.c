@@ -192,6 +192,7 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 		return -1;
 	s->name = tt_reader_name(s->r);
 	li_summary_init(&s->li);
+	wl_summary_init(&s->wl);
 	d = s->detect = tt_detect_new(&dopts, &cb, s, tt_diag_tally_add, &s->diags);
 	tt_reader_set_warn(s->r, on_warn, s);
 	while ((rc = tt_reader_next(s->r, &rec)) != 0) {
@@ -208,9 +209,11 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 		see_record(s, ro, &rec);
 		tt_detect_feed(d, &rec);
 		li_summary_feed(&s->li, &rec);
+		wl_summary_feed(&s->wl, &rec);
 	}
 	tt_detect_finish(d);
 	li_summary_finish(&s->li);
+	wl_summary_finish(&s->wl);
 	tt_reader_set_warn(s->r, NULL, NULL);
 	s->detect = NULL;
 	if (tt_read_options_finish(ro, s->r) < 0)
@@ -300,13 +303,42 @@ compare_pair(struct differ *df, const struct dtouch *ka, const struct dtouch *kb
 			   ka->dev, ka->slot, t, tt_link_status_name(ka->link), tt_link_status_name(kb->link));
 }
 
-/* touchtape replay names its devices "touchtape replay: NAME". */
+/* touchtape replay names its devices "touchtape replay: NAME", and
+ * "touchtape replay: NAME (pid PID.ID)" when it recreates their
+ * surroundings (replay/replay-surroundings.h). */
 static const char *
 base_name(const char *name)
 {
 	static const char prefix[] = "touchtape replay: ";
 
 	return strncmp(name, prefix, sizeof(prefix) - 1) == 0 ? name + sizeof(prefix) - 1 : name;
+}
+
+/* The length of @name without replay's tag " (pid PID.ID)". */
+static size_t
+untagged_len(const char *name)
+{
+	const char *tag = strrchr(name, '(');
+	unsigned int pid, id;
+	int end = 0;
+
+	if (tag && tag > name && tag[-1] == ' ' && sscanf(tag, "(pid %u.%u)%n", &pid, &id, &end) == 2 &&
+	    tag[end] == '\0')
+		return (size_t)(tag - 1 - name);
+	return strlen(name);
+}
+
+/* Whether @a and @b are the same name, the replay's prefix and tag aside. */
+static bool
+same_name(const char *a, const char *b)
+{
+	size_t la, lb;
+
+	a = base_name(a);
+	b = base_name(b);
+	la = untagged_len(a);
+	lb = untagged_len(b);
+	return la == lb && strncmp(a, b, la) == 0;
 }
 
 static void
@@ -317,7 +349,7 @@ compare_devices(struct differ *df)
 	if (a->ndevs != b->ndevs)
 		diff_difference(df, 0, 0, "%zu device%s vs %zu", a->ndevs, tt_plural_s(a->ndevs), b->ndevs);
 	for (size_t i = 0; i < a->ndevs && i < b->ndevs; i++) {
-		if (strcmp(base_name(a->devs[i].dev->name), base_name(b->devs[i].dev->name)) != 0)
+		if (!same_name(a->devs[i].dev->name, b->devs[i].dev->name))
 			diff_difference(df, 0, 0, "device %zu is \"%s\" vs \"%s\"", i, a->devs[i].dev->name,
 					b->devs[i].dev->name);
 	}
@@ -527,6 +559,7 @@ side_clear(struct side *s)
 	free(s->k);
 	free(s->x);
 	li_summary_clear(&s->li);
+	wl_summary_clear(&s->wl);
 }
 
 static void
@@ -544,8 +577,10 @@ usage(FILE *out)
 		"Lists every difference with the lines in both files. Ignored, because a\n"
 		"replay cannot reproduce them: absolute times (kernel touches are compared\n"
 		"relative to their device's first frame, XI touches to the file's first\n"
-		"record), device ids and nodes, the name prefix \"touchtape replay: \",\n"
-		"tracking ID values, XI device and touch ids, X server times and latencies.\n"
+		"record), device ids and nodes, the name prefix \"touchtape replay: \" (and\n"
+		"its \" (pid PID.ID)\" tag), tracking ID values, XI device and touch ids, X\n"
+		"server times and latencies. Compared too, where both files recorded them: the\n"
+		"devices' key udev properties (ID_INPUT_*, LIBINPUT_*, hwdb's) and quirks.\n"
 		"\n"
 		"Options:\n"
 		"  -T, --time-tolerance T      begin/end times may differ by T (default 20ms)\n"
@@ -555,7 +590,8 @@ usage(FILE *out)
 		"                              the axis range (default 0.005)\n"
 		"      --scroll-tolerance F    libinput scroll distances may differ by a\n"
 		"                              fraction F of the larger (default 0.1)\n"
-		"  -k, --kernel-only           ignore XI data and the libinput layer\n"
+		"  -k, --kernel-only           ignore XI data, the libinput layer and the\n"
+		"                              surroundings\n"
 		"      --no-anomalies          do not compare the anomalies of the two files\n"
 		"  -j, --json                  the differences as one JSON document\n"
 		"\n"
@@ -674,10 +710,14 @@ compare(struct side *a, struct side *b, const struct diff_opts *o)
 		tt_json_emit_init_file(&json, stdout);
 	diff_output_begin(&df);
 	compare_kernel(&df);
+	if (!o->kernel_only)
+		diff_compare_surroundings(&df);
 	if (diff_xi_compared(&df))
 		compare_xi(&df);
 	if (!o->kernel_only)
 		diff_compare_li(&df);
+	if (!o->kernel_only)
+		diff_compare_wl(&df);
 	diff_output_end(&df);
 	if (o->json)
 		tt_json_emit_release(&json);

@@ -15,6 +15,7 @@
 #include "diag-tally.h"
 #include "json-emit.h"
 #include "li-summary.h"
+#include "wl-summary.h"
 #include "model.h"
 #include "reader.h"
 #include "util-mem.h"
@@ -71,6 +72,7 @@ struct side {
 	struct tt_diag_tally diags;	/* the shared pass's, per kind */
 	struct tt_detect *detect;	/* while it is read */
 	struct li_summary li;		/* the libinput layer */
+	struct wl_summary wl;		/* the Wayland layer */
 };
 
 struct diff_opts {
@@ -114,5 +116,10 @@ void diff_compare_diags(struct differ *df);
  * already reports touch by touch. */
 /* The libinput layers (diff-li.c): devices' numbers, gestures, taps. */
 void diff_compare_li(struct differ *df);
+/* The Wayland layers (diff-wl.c): sequences, events per kind, latencies. */
+void diff_compare_wl(struct differ *df);
+/* The devices' key udev properties and quirks (diff-sur.c), where both
+ * files recorded them. */
+void diff_compare_surroundings(struct differ *df);
 
 bool diff_diag_compared(const struct differ *df, enum tt_check kind);

@@ -49,8 +49,8 @@ gesture_text(const struct tt_li_gesture *g, FILE *out)
 	fprintf(out, "%s%s\n", g->cancelled ? ", cancelled" : "", g->active_at_end ? ", active at end" : "");
 }
 
-static void
-latency_text(const char *what, const int64_t *v, size_t n, FILE *out)
+void
+li_latency_text(const char *what, const int64_t *v, size_t n, FILE *out)
 {
 	if (!n)
 		return;
@@ -81,9 +81,9 @@ li_analyze_text(const struct li_summary *s, FILE *out)
 		device_text(&s->counts[i], out);
 	for (size_t i = 0; i < s->ngestures; i++)
 		gesture_text(&s->gestures[i], out);
-	latency_text("touch latency (libinput - kernel)", s->latencies, s->nlatencies, out);
-	latency_text("gesture recognition (begin - last finger down)", s->gesture_latencies,
-		     s->ngesture_latencies, out);
+	li_latency_text("touch latency (libinput - kernel)", s->latencies, s->nlatencies, out);
+	li_latency_text("gesture recognition (begin - last finger down)", s->gesture_latencies,
+			s->ngesture_latencies, out);
 	logs_text(s, out);
 }
 
@@ -170,8 +170,8 @@ gesture_json(struct tt_json_emit *j, const struct tt_li_gesture *g)
 	tt_json_emit_object_end(j);
 }
 
-static void
-latency_json(struct tt_json_emit *j, const char *key, const int64_t *v, size_t n)
+void
+li_latency_json(struct tt_json_emit *j, const char *key, const int64_t *v, size_t n)
 {
 	tt_json_emit_key(j, key);
 	tt_json_emit_object_begin(j);
@@ -225,8 +225,8 @@ li_analyze_json(const struct li_summary *s, struct tt_json_emit *j)
 	for (size_t i = 0; i < s->ngestures; i++)
 		gesture_json(j, &s->gestures[i]);
 	tt_json_emit_array_end(j);
-	latency_json(j, "touch_latency_us", s->latencies, s->nlatencies);
-	latency_json(j, "gesture_latency_us", s->gesture_latencies, s->ngesture_latencies);
+	li_latency_json(j, "touch_latency_us", s->latencies, s->nlatencies);
+	li_latency_json(j, "gesture_latency_us", s->gesture_latencies, s->ngesture_latencies);
 	logs_json(j, s);
 	tt_json_emit_object_end(j);
 }

@@ -124,6 +124,14 @@ cmp_i64(const void *a, const void *b)
 }
 
 void
+li_sort_latencies(int64_t *v, size_t n)
+{
+	/* qsort may not be given NULL, even for 0 elements (UBSan says so). */
+	if (n > 0)
+		qsort(v, n, sizeof(*v), cmp_i64);
+}
+
+void
 li_summary_finish(struct li_summary *s)
 {
 	size_t n;
@@ -138,10 +146,8 @@ li_summary_finish(struct li_summary *s)
 		memcpy(s->counts, c, n * sizeof(*c));
 	s->ncounts = n;
 	s->has_layer = tt_li_model_has_layer(s->m);
-	if (s->nlatencies > 0)
-		qsort(s->latencies, s->nlatencies, sizeof(*s->latencies), cmp_i64);
-	if (s->ngesture_latencies > 0)
-		qsort(s->gesture_latencies, s->ngesture_latencies, sizeof(*s->gesture_latencies), cmp_i64);
+	li_sort_latencies(s->latencies, s->nlatencies);
+	li_sort_latencies(s->gesture_latencies, s->ngesture_latencies);
 }
 
 void

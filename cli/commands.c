@@ -21,6 +21,7 @@ const struct tt_command tt_commands[] = {
 	{ "analyze", "per-device and per-touch numbers and anomalies of a recording", tt_cmd_analyze },
 	{ "diff", "compare two recordings touch by touch (regression check)", tt_cmd_diff },
 	{ "inspect", "view a recording as touches over time (ncurses; --summary, --text)", tt_cmd_inspect },
+	{ "regress", "run a directory of recordings as a regression suite (TAP, JUnit)", tt_cmd_regress },
 	{ NULL, NULL, NULL },
 };
 

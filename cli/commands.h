@@ -47,3 +47,4 @@ int tt_cmd_inspect(int argc, char **argv);
 int tt_cmd_convert(int argc, char **argv);
 int tt_cmd_analyze(int argc, char **argv);
 int tt_cmd_diff(int argc, char **argv);
+int tt_cmd_regress(int argc, char **argv);

@@ -126,6 +126,27 @@ report_layer_losses(const char *fmt, const struct tt_export_stats *s)
 			   s->hid_reports == 1 ? "" : "s");
 }
 
+/* What surrounds the devices: evemu holds none of it, libinput-record
+ * the udev properties libinput record stores and the quirks. */
+static void
+report_surroundings(const struct convert_opts *o, const struct tt_export_stats *s)
+{
+	const char *fmt = targets[target_index(o->to)].name;
+
+	if (s->surroundings && o->to == TO_LIBINPUT)
+		tt_warning("%s keeps only the udev properties libinput record stores (ID_INPUT*, LIBINPUT*, "
+			   "EVDEV_ABS*, MOUSE_DPI, POINTINGSTICK_*) and the quirks: the sysfs path, driver and "
+			   "other udev properties of %zu device%s were not written", fmt, s->surroundings,
+			   s->surroundings == 1 ? "" : "s");
+	else if (s->surroundings)
+		tt_warning("%s holds no surroundings: the udev properties, hwdb overrides, quirks, sysfs path "
+			   "and driver of %zu device%s were not written", fmt, s->surroundings,
+			   s->surroundings == 1 ? "" : "s");
+	if (s->system)
+		tt_warning("%s has no system section: the DMI modalias, os-release and library versions "
+			   "were not written", fmt);
+}
+
 static void
 report_losses(const struct convert_opts *o, const struct tt_export_stats *s)
 {
@@ -143,6 +164,7 @@ report_losses(const struct convert_opts *o, const struct tt_export_stats *s)
 	if (s->li_records)
 		tt_warning("%s: libinput's own events are not written: %zu libinput record%s left out", fmt,
 			   s->li_records, s->li_records == 1 ? "" : "s");
+	report_surroundings(o, s);
 	if (s->markers && o->to != TO_HID_RECORDER)
 		tt_warning("%s has no markers: %zu marker%s written as comments only", fmt, s->markers,
 			   s->markers == 1 ? "" : "s");

@@ -20,6 +20,10 @@ struct tt_export_ops {
 	int (*hid_report)(struct tt_export *e, const struct tt_hid_report *rep);
 	int (*finish)(struct tt_export *e);
 	void (*destroy)(struct tt_export *e);
+	/* Holds devices' surroundings (udev properties, quirks) and the
+	 * header's system; a back end that keeps only part counts
+	 * stats.surroundings itself. */
+	bool surroundings;
 };
 
 struct tt_export {

@@ -83,6 +83,7 @@ export_header(struct tt_export *e, const struct tt_header *h)
 	 * start of the recording, as evemu-record and libinput
 	 * record write them. */
 	e->base_us = 0;
+	e->stats.system = !e->ops->surroundings && tt_header_has_system(h);
 	if (h->source_format && strcmp(h->source_format, e->format_name) == 0)
 		e->base_us = h->start_realtime_us ? h->start_realtime_us : h->start_monotonic_us;
 	return e->ops->header ? e->ops->header(e, h) : 0;
@@ -100,7 +101,12 @@ export_evdev(struct tt_export *e, const struct tt_record *rec)
 			e->stats.devices_skipped++;
 			return 0;
 		}
-		return e->ops->device(e, rec->device);
+		size_t written = e->stats.devices_written;
+		int rc = e->ops->device(e, rec->device);
+		if (e->stats.devices_written > written && !e->ops->surroundings &&
+		    tt_device_has_surroundings(rec->device))
+			e->stats.surroundings++;
+		return rc;
 	}
 	if (e->have_filter && rec->frame->device != e->filter)
 		return 0;
@@ -166,6 +172,8 @@ tt_export_record(struct tt_export *e, const struct tt_record *rec)
 	case TT_RECORD_LI_EVENT:
 		e->stats.li_records++;	/* no writer puts libinput's events back (yet) */
 		break;
+	case TT_RECORD_WL_EVENT:
+		break;	/* evemu and libinput record have no Wayland layer */
 	}
 	if (rc < 0 && !e->error)
 		e->error = rc;

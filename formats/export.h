@@ -46,6 +46,8 @@ struct tt_export_stats {
 	size_t hid_devices;		/* evemu, libinput: HID devices not written */
 	size_t hid_reports;		/* evemu, libinput: HID reports not written */
 	size_t li_records;		/* libinput's own events and device views: not written */
+	size_t surroundings;		/* devices whose surroundings were not (all) written */
+	bool system;			/* the header's "system" was not written */
 };
 
 /* @format: TT_FORMAT_EVEMU, TT_FORMAT_LIBINPUT or TT_FORMAT_HID_RECORDER

@@ -21,9 +21,12 @@
  * frames follow its device record (the file keeps them per device); the
  * times are the file's, which libinput already counts from the first
  * event of the recording. libinput: event entries (--with-libinput)
- * become li records on the same clock (libinput-li.c); hid:, udev:,
- * quirks: and system: have no timeline equivalent and become "note"
- * markers.
+ * become li records on the same clock (libinput-li.c). udev:'s
+ * properties and quirks: become the device's surroundings (its "udev",
+ * "hwdb" and "quirks"), system:'s os and dmi and libinput:'s version the
+ * header's; hid:, and udev: or quirks: in a shape libinput does not
+ * write, have no timeline equivalent and become "note" markers, as do
+ * the libinput: and system: sections (for what the header does not hold).
  */
 #include "config.h"
 
@@ -602,6 +605,7 @@ emit_device(struct tt_reader *r, struct tt_record *rec)
 	p->dev_sent = true;
 	if (!dev->name)
 		dev->name = tt_strdup("");
+	tt_device_find_hwdb(dev);
 	if (tt_device_has(dev, EV_ABS, ABS_MT_SLOT) && !tt_device_has(dev, EV_ABS, ABS_MT_SLOT - 1)) {
 		const struct tt_absinfo *a = &dev->abs[ABS_MT_SLOT];
 		if (a->minimum != 0 || a->maximum < 0 || a->maximum >= (int32_t)TT_MAX_SLOTS) {
@@ -809,6 +813,32 @@ top_version(struct tt_reader *r)
 	return 0;
 }
 
+static void
+set_header_string(char **field, const char *val, size_t len)
+{
+	free(*field);
+	*field = tt_str_sanitize(val, len, TT_MAX_STRING_BYTES);
+}
+
+/* system: kernel, os ("ID:VERSION_ID", as libinput record writes
+ * os-release's two) and dmi (the DMI modalias) into the header. */
+static void
+system_pair(struct tt_reader *r, const char *key, const char *val)
+{
+	struct tt_header *h = &r->header;
+
+	if (strcmp(key, "kernel") == 0) {
+		set_header_string(&h->kernel, val, strlen(val));
+	} else if (strcmp(key, "dmi") == 0) {
+		set_header_string(&h->dmi_modalias, val, strlen(val));
+	} else if (strcmp(key, "os") == 0) {
+		const char *colon = strchr(val, ':');
+		set_header_string(&h->os_id, val, colon ? (size_t)(colon - val) : strlen(val));
+		if (colon)
+			set_header_string(&h->os_version_id, colon + 1, strlen(colon + 1));
+	}
+}
+
 /* One "key: value" of libinput: or system:, appended to the note @text;
  * the tool's version and the kernel also go into the header. */
 static void
@@ -826,9 +856,9 @@ info_pair(struct tt_reader *r, bool is_system, const yaml_event_t *k, const yaml
 		snprintf(tool, sizeof(tool), "libinput record %.64s", val);
 		free(r->header.tool);
 		r->header.tool = tt_str_sanitize(tool, strlen(tool), 128);
-	} else if (is_system && strcmp(scalar(k), "kernel") == 0) {
-		free(r->header.kernel);
-		r->header.kernel = tt_str_sanitize(val, strlen(val), TT_MAX_STRING_BYTES);
+		set_header_string(&r->header.libinput_version, val, strlen(val));
+	} else if (is_system) {
+		system_pair(r, scalar(k), val);
 	}
 	size_t len = strlen(text);
 	snprintf(text + len, size - len, " %.64s: %.600s", scalar(k), val);
@@ -977,6 +1007,85 @@ device_note(struct tt_reader *r, const yaml_event_t *key, const yaml_event_t *v)
 	return rc;
 }
 
+/* Calls @fn for each item of the sequence being read, up to its end. */
+static int
+each_item(struct tt_reader *r, struct tt_device *dev,
+	  void (*fn)(struct tt_reader *r, struct tt_device *dev, const yaml_event_t *item))
+{
+	for (;;) {
+		_cleanup_yaml_event_ yaml_event_t item = { 0 };
+		if (next_event(r, &item) < 0)
+			return -EINVAL;
+		if (item.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		fn(r, dev, &item);
+	}
+}
+
+/* One "NAME=VALUE" of udev: properties:; anything else is left out with
+ * a warning. */
+static void
+udev_property(struct tt_reader *r, struct tt_device *dev, const yaml_event_t *item)
+{
+	_cleanup_free_ char *copy = NULL;
+	char *eq;
+
+	if (item->type != YAML_SCALAR_EVENT) {
+		reader_warn(r, ev_line(item), "udev: properties: an entry that is not NAME=VALUE; left out");
+		skip_node(r, item);
+		return;
+	}
+	copy = tt_strndup(scalar(item), item->data.scalar.length);
+	eq = strchr(copy, '=');
+	if (eq)
+		*eq = '\0';
+	if (!eq || tt_properties_add(&dev->udev, &dev->nudev, copy, eq + 1) < 0) {
+		_cleanup_free_ char *shown = tt_str_sanitize(scalar(item), item->data.scalar.length, 64);
+		reader_warn(r, ev_line(item), "udev: property \"%s\" is not NAME=VALUE with a udev "
+			    "name, or one too many; left out", shown);
+	}
+}
+
+static int
+udev_entry(struct tt_reader *r, struct tt_device *dev, const yaml_event_t *key, const yaml_event_t *val)
+{
+	if (key_is(key, "properties") && val->type == YAML_SEQUENCE_START_EVENT)
+		return each_item(r, dev, udev_property);
+	return skip_node(r, val);
+}
+
+/* udev: {properties: [NAME=VALUE, ...]}: the device's udev properties
+ * (the hwdb overrides among them are told when the device goes out). */
+static int
+device_udev(struct tt_reader *r, struct tt_device *dev)
+{
+	dev->has_udev = true;
+	return each_pair(r, dev, udev_entry);
+}
+
+static void
+quirk_line(struct tt_reader *r, struct tt_device *dev, const yaml_event_t *item)
+{
+	if (item->type != YAML_SCALAR_EVENT || tt_device_add_quirk(dev, scalar(item)) < 0) {
+		reader_warn(r, ev_line(item), "quirks: an entry that is not a line, or one too many; left out");
+		skip_node(r, item);
+	}
+}
+
+/* quirks: [line, ...], or nothing: libinput matched none. */
+static int
+device_quirks(struct tt_reader *r, struct tt_device *dev, const yaml_event_t *v)
+{
+	dev->has_quirks = true;
+	return v->type == YAML_SEQUENCE_START_EVENT ? each_item(r, dev, quirk_line) : 0;
+}
+
+static bool
+is_empty(const yaml_event_t *v)
+{
+	return v->type == YAML_SCALAR_EVENT && v->data.scalar.length == 0;
+}
+
 static int
 state_device(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec)
 {
@@ -1003,6 +1112,10 @@ state_device(struct tt_reader *r, const yaml_event_t *ev, struct tt_record *rec)
 	}
 	if (key_is(ev, "events"))
 		return device_events(r, ev, &v, rec);
+	if (key_is(ev, "udev") && v.type == YAML_MAPPING_START_EVENT)
+		return device_udev(r, p->dev) < 0 ? -EINVAL : 0;
+	if (key_is(ev, "quirks") && (v.type == YAML_SEQUENCE_START_EVENT || is_empty(&v)))
+		return device_quirks(r, p->dev, &v) < 0 ? -EINVAL : 0;
 	if (key_is(ev, "hid") || key_is(ev, "udev") || key_is(ev, "quirks")) {
 		int rc = device_note(r, ev, &v);
 		return rc < 0 ? rc : 0;

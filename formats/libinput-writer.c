@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "evnames.h"
@@ -27,6 +28,7 @@ struct li_dev {
 struct li_export {
 	struct li_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
+	struct tt_header system;	/* only the "system" strings */
 };
 
 static struct li_dev *
@@ -39,12 +41,40 @@ find(struct li_export *p, uint32_t id)
 	return NULL;
 }
 
+static char *
+dup_or_null(const char *s)
+{
+	return s ? tt_strdup(s) : NULL;
+}
+
+/* system: os and dmi, and libinput: version, at the end. */
 static int
 li_header(struct tt_export *e, const struct tt_header *h)
 {
-	(void)e;
-	(void)h;
+	struct li_export *p = e->priv;
+
+	tt_header_clear(&p->system);
+	p->system.dmi_modalias = dup_or_null(h->dmi_modalias);
+	p->system.os_id = dup_or_null(h->os_id);
+	p->system.os_version_id = dup_or_null(h->os_version_id);
+	p->system.libinput_version = dup_or_null(h->libinput_version);
 	return 0;
+}
+
+static bool libinput_records_property(const char *name);
+
+/* What libinput-record has no place for: the sysfs path, the driver,
+ * and the properties libinput record does not store. */
+static bool
+loses_surroundings(const struct tt_device *dev)
+{
+	if (dev->syspath || dev->driver)
+		return true;
+	for (uint32_t i = 0; i < dev->nudev; i++) {
+		if (!libinput_records_property(dev->udev[i].name))
+			return true;
+	}
+	return false;
 }
 
 static int
@@ -69,6 +99,9 @@ li_device(struct tt_export *e, const struct tt_device *dev)
 	d->dev->uniq = NULL;
 	d->dev->slots = NULL;
 	d->dev->num_slots = 0;
+	tt_device_copy_surroundings(d->dev, dev);
+	if (loses_surroundings(dev))
+		e->stats.surroundings++;
 	p->ndevs++;
 	e->stats.devices_written++;
 	return 0;
@@ -144,9 +177,69 @@ put_quoted(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* The udev properties udev's input_id builtin would give the device:
- * `libinput replay` needs them (it refuses a device without udev:) to
- * tag the device it creates the way the original was. */
+/* A YAML list item: plain where libinput record writes it plain, quoted
+ * where a value holds what YAML would read otherwise (": ", " #", ...). */
+static void
+put_item(FILE *out, const char *indent, const char *s)
+{
+	fprintf(out, "%s- ", indent);
+	if (s[0] && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_=.:/+,;-") == strlen(s))
+		fputs(s, out);
+	else
+		put_quoted(out, s);
+	fputc('\n', out);
+}
+
+/* The udev properties libinput record stores (its prefixes) */
+static bool
+libinput_records_property(const char *name)
+{
+	static const char *const prefixes[] = { "ID_INPUT", "LIBINPUT", "EVDEV_ABS", "MOUSE_DPI", "POINTINGSTICK_" };
+
+	for (size_t i = 0; i < ARRAY_LENGTH(prefixes); i++) {
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The recorded properties, those libinput record would have stored. */
+static void
+write_recorded_udev(FILE *out, const struct tt_device *dev)
+{
+	fprintf(out, "  udev:\n    properties:\n");
+	for (uint32_t i = 0; i < dev->nudev; i++) {
+		const struct tt_property *prop = &dev->udev[i];
+		_cleanup_free_ char *line = NULL;
+
+		if (!libinput_records_property(prop->name))
+			continue;
+		if (asprintf(&line, "%s=%s", prop->name, prop->value) < 0)
+			abort();
+		put_item(out, "    ", line);
+	}
+}
+
+/* Whether the recorded properties are what to write: those a
+ * libinput-record file had (an empty list included, as written), or a
+ * recording's where udevd tagged the device. A recording made without
+ * udevd has only the kernel's uevent properties. */
+static bool
+has_usable_udev(const struct tt_device *dev)
+{
+	if (!dev->has_udev)
+		return false;
+	for (uint32_t i = 0; i < dev->nudev; i++) {
+		if (libinput_records_property(dev->udev[i].name))
+			return true;
+	}
+	return dev->nudev == 0;
+}
+
+/* The udev properties udev's input_id builtin would give the device,
+ * where the recording has none of its own: `libinput replay` needs them
+ * (it refuses a device without udev:) to tag the device it creates the
+ * way the original was. */
 static void
 write_udev(FILE *out, const struct tt_device *dev)
 {
@@ -154,6 +247,10 @@ write_udev(FILE *out, const struct tt_device *dev)
 	bool pen = tt_device_has(dev, EV_KEY, BTN_TOOL_PEN) || tt_device_has(dev, EV_KEY, BTN_STYLUS);
 	bool finger = tt_device_has(dev, EV_KEY, BTN_TOOL_FINGER);
 
+	if (has_usable_udev(dev)) {
+		write_recorded_udev(out, dev);
+		return;
+	}
 	fprintf(out, "  udev:\n    properties:\n    - ID_INPUT=1\n");
 	if (abs_xy && pen)
 		fprintf(out, "    - ID_INPUT_TABLET=1\n");
@@ -170,6 +267,17 @@ write_udev(FILE *out, const struct tt_device *dev)
 		if (tt_device_has(dev, EV_KEY, KEY_A) && tt_device_has(dev, EV_KEY, KEY_Z))
 			fprintf(out, "    - ID_INPUT_KEYBOARD=1\n");
 	}
+}
+
+/* The quirks libinput matched, where the recording asked. */
+static void
+write_quirks(FILE *out, const struct tt_device *dev)
+{
+	if (!dev->has_quirks)
+		return;
+	fprintf(out, "  quirks:\n");
+	for (uint32_t i = 0; i < dev->nquirks; i++)
+		put_item(out, "  ", dev->quirks[i]);
 }
 
 static void
@@ -224,6 +332,7 @@ write_device(FILE *out, const struct tt_device *dev, uint32_t index)
 	}
 	fprintf(out, "]\n");
 	write_udev(out, dev);
+	write_quirks(out, dev);
 }
 
 static int
@@ -241,6 +350,29 @@ copy_events(FILE *out, FILE *in)
 	return ferror(in) ? -EIO : 0;
 }
 
+/* system: as libinput record writes it: os is "ID:VERSION_ID". */
+static void
+write_system(FILE *out, const struct tt_export *e, const struct tt_header *sys)
+{
+	fprintf(out, "system:\n");
+	if (sys->os_id) {
+		_cleanup_free_ char *os = NULL;
+		if (asprintf(&os, "%s:%s", sys->os_id, sys->os_version_id ? sys->os_version_id : "") < 0)
+			abort();
+		fprintf(out, "  os: ");
+		put_quoted(out, os);
+		fputc('\n', out);
+	}
+	fprintf(out, "  kernel: ");
+	put_quoted(out, e->kernel ? e->kernel : "unknown");
+	fputc('\n', out);
+	if (sys->dmi_modalias) {
+		fprintf(out, "  dmi: ");
+		put_quoted(out, sys->dmi_modalias);
+		fputc('\n', out);
+	}
+}
+
 static int
 li_finish(struct tt_export *e)
 {
@@ -249,16 +381,18 @@ li_finish(struct tt_export *e)
 	const char *tool = e->tool ? e->tool : "touchtape";
 	const char *li_version = "unknown";
 
-	if (strncmp(tool, "libinput record ", 16) == 0)
+	if (p->system.libinput_version)
+		li_version = p->system.libinput_version;
+	else if (strncmp(tool, "libinput record ", 16) == 0)
 		li_version = tool + 16;
 	fprintf(out, "# libinput record\n");
 	fprintf(out, "# Converted by touchtape from a recording made by %s\n", tool);
 	fprintf(out, "version: 1\nndevices: %zu\n", p->ndevs);
 	fprintf(out, "libinput:\n  version: ");
 	put_quoted(out, li_version);
-	fprintf(out, "\n  git: \"unknown\"\nsystem:\n  kernel: ");
-	put_quoted(out, e->kernel ? e->kernel : "unknown");
-	fprintf(out, "\ndevices:\n");
+	fprintf(out, "\n  git: \"unknown\"\n");
+	write_system(out, e, &p->system);
+	fprintf(out, "devices:\n");
 	for (size_t i = 0; i < p->ndevs; i++) {
 		write_device(out, p->devs[i].dev, (uint32_t)i);
 		fprintf(out, "  events:\n");
@@ -281,6 +415,7 @@ li_destroy(struct tt_export *e)
 		if (p->devs[i].events)
 			fclose(p->devs[i].events);
 	}
+	tt_header_clear(&p->system);
 	free(p);
 }
 
@@ -291,6 +426,7 @@ static const struct tt_export_ops li_export_ops = {
 	.marker = li_marker,
 	.finish = li_finish,
 	.destroy = li_destroy,
+	.surroundings = true,
 };
 
 int

@@ -5,7 +5,9 @@ libtouchtape_sources += \
 	formats/reader.c formats/reader.h formats/reader-private.h \
 	formats/timeline-reader.c \
 	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
-	formats/timeline-writer.c formats/writer.h \
+	formats/timeline-surroundings.c formats/timeline-surroundings.h \
+	formats/timeline-writer.c formats/writer.h formats/writer-private.h \
+	formats/timeline-wl.c formats/timeline-wl.h \
 	formats/evemu-reader.c formats/libinput-reader.c formats/hidrec-reader.c \
 	formats/libinput-li.c formats/libinput-li.h \
 	formats/export.c formats/export.h formats/export-private.h \
@@ -43,6 +45,38 @@ formats_tests_test_hid_records_san_LDADD = libtouchtape-san.la -lm
 formats_tests_test_hid_records_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
 
+# The timeline's Wayland record.
+check_PROGRAMS += formats/tests/test-wl-records
+TESTS += formats/tests/test-wl-records
+formats_tests_test_wl_records_SOURCES = formats/tests/test-wl-records.c $(tests_common_sources)
+formats_tests_test_wl_records_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+formats_tests_test_wl_records_LDADD = libtouchtape.la -lm
+if HAVE_SANITIZERS
+check_PROGRAMS += formats/tests/test-wl-records-san
+TESTS += formats/tests/test-wl-records-san
+formats_tests_test_wl_records_san_SOURCES = $(formats_tests_test_wl_records_SOURCES)
+formats_tests_test_wl_records_san_CPPFLAGS = $(formats_tests_test_wl_records_CPPFLAGS)
+formats_tests_test_wl_records_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+formats_tests_test_wl_records_san_LDADD = libtouchtape-san.la -lm
+formats_tests_test_wl_records_san_LDFLAGS = $(SANITIZE_FLAGS)
+endif
+
 # hid-recorder files: hostile and pasted input, several devices.
 TESTS += formats/tests/hidrec-hostile.sh
 EXTRA_DIST += formats/tests/hidrec-hostile.sh
+
+# The surroundings keys of header and device records.
+check_PROGRAMS += formats/tests/test-surroundings
+TESTS += formats/tests/test-surroundings
+formats_tests_test_surroundings_SOURCES = formats/tests/test-surroundings.c $(tests_common_sources)
+formats_tests_test_surroundings_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+formats_tests_test_surroundings_LDADD = libtouchtape.la -lm
+if HAVE_SANITIZERS
+check_PROGRAMS += formats/tests/test-surroundings-san
+TESTS += formats/tests/test-surroundings-san
+formats_tests_test_surroundings_san_SOURCES = $(formats_tests_test_surroundings_SOURCES)
+formats_tests_test_surroundings_san_CPPFLAGS = $(formats_tests_test_surroundings_CPPFLAGS)
+formats_tests_test_surroundings_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+formats_tests_test_surroundings_san_LDADD = libtouchtape-san.la -lm
+formats_tests_test_surroundings_san_LDFLAGS = $(SANITIZE_FLAGS)
+endif

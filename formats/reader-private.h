@@ -57,6 +57,7 @@ struct tt_reader {
 	struct tt_marker marker;
 	struct tt_hid_report hid_report;
 	struct tt_li_event li;
+	struct tt_wl_event wl;
 };
 
 /* Formats "NAME:LINE: message" into r->error; returns -EINVAL. */

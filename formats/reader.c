@@ -553,6 +553,7 @@ tt_reader_free(struct tt_reader *r)
 	for (size_t i = 0; i < r->nli_devices; i++)
 		tt_li_device_free(r->li_devices[i]);
 	tt_li_event_clear(&r->li);
+	tt_wl_event_clear(&r->wl);
 	tt_header_clear(&r->header);
 	free(r->frame.events);
 	tt_xi_event_clear(&r->xi);

@@ -17,6 +17,8 @@
 #include "reader-private.h"
 #include "timeline-fastpath.h"
 #include "timeline-hid.h"
+#include "timeline-wl.h"
+#include "timeline-surroundings.h"
 #include "util-mem.h"
 #include "util-strings.h"
 #include "xi-names.h"
@@ -88,7 +90,8 @@ parse_header(struct tt_reader *r, struct json_object *o, struct jerr *err)
 	    (rc = jget_string(o, "kernel", false, &h.kernel, err)) < 0 ||
 	    (rc = jget_string(o, "source_format", false, &h.source_format, err)) < 0 ||
 	    (rc = jget_bool(o, "keycodes_masked", false, &h.keycodes_masked, err)) < 0 ||
-	    (rc = parse_x_server(o, &h, err)) < 0)
+	    (rc = parse_x_server(o, &h, err)) < 0 ||
+	    (rc = timeline_parse_system(o, &h, err)) < 0)
 		return rc;
 	tt_header_clear(&r->header);
 	r->header = h;
@@ -372,7 +375,8 @@ parse_device(struct tt_reader *r, struct json_object *o, struct tt_record *rec, 
 	if ((rc = jget_int(o, "id", true, 0, UINT32_MAX, &v, err)) < 0)
 		return rc;
 	dev = tt_device_new((uint32_t)v);
-	if ((rc = jget_fields(o, device_fields, ARRAY_LENGTH(device_fields), dev, err)) < 0)
+	if ((rc = jget_fields(o, device_fields, ARRAY_LENGTH(device_fields), dev, err)) < 0 ||
+	    (rc = timeline_parse_surroundings(o, dev, err)) < 0)
 		return rc;
 
 	rec->device = dev;
@@ -1127,6 +1131,9 @@ parse_record(struct tt_reader *r, struct json_object *o, struct tt_record *rec, 
 	} else if (strcmp(type, "li") == 0) {
 		rec->type = TT_RECORD_LI_EVENT;
 		return parse_li_event(r, o, rec, err);
+	} else if (strcmp(type, "wl") == 0) {
+		rec->type = TT_RECORD_WL_EVENT;
+		return timeline_parse_wl_event(r, o, rec, err);
 	} else if (strcmp(type, "li_device") == 0) {
 		rec->type = TT_RECORD_LI_DEVICE;
 		return parse_li_device(r, o, rec, err);

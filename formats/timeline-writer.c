@@ -25,6 +25,7 @@
 #include "util-strings.h"
 #include "util-time.h"
 #include "writer.h"
+#include "writer-private.h"
 #include "xi-names.h"
 
 struct tt_writer {
@@ -177,6 +178,58 @@ tt_header_init_now(struct tt_header *h)
 	h->start_realtime_us = tt_now_us(CLOCK_REALTIME);
 }
 
+/* ---- surroundings (formats/timeline.md, "Surroundings") ---- */
+
+static void
+put_system(struct tt_writer *w, const struct tt_header *h)
+{
+	if (!tt_header_has_system(h))
+		return;
+	key(w, "system");
+	put(w, "{", 1);
+	kv_str(w, "dmi_modalias", h->dmi_modalias);
+	kv_str(w, "os_id", h->os_id);
+	kv_str(w, "os_version_id", h->os_version_id);
+	kv_str(w, "libinput_version", h->libinput_version);
+	kv_str(w, "libevdev_version", h->libevdev_version);
+	put(w, "}", 1);
+}
+
+/* A name that could not be read back is left out rather than refused:
+ * the rest of the record is still worth having. */
+static void
+put_property_map(struct tt_writer *w, const char *k, const struct tt_property *list, uint32_t n)
+{
+	key(w, k);
+	put(w, "{", 1);
+	for (uint32_t i = 0; i < n && i < TT_MAX_PROPERTIES; i++) {
+		if (tt_property_name_is_valid(list[i].name))
+			kv_str(w, list[i].name, list[i].value ? list[i].value : "");
+	}
+	put(w, "}", 1);
+}
+
+static void
+put_surroundings(struct tt_writer *w, const struct tt_device *dev)
+{
+	kv_str(w, "syspath", dev->syspath);
+	kv_str(w, "driver", dev->driver);
+	if (dev->has_udev)
+		put_property_map(w, "udev", dev->udev, dev->nudev);
+	if (dev->has_udev || dev->nhwdb)
+		put_property_map(w, "hwdb", dev->hwdb, dev->nhwdb);
+	if (dev->has_quirks || dev->nquirks) {
+		key(w, "quirks");
+		put(w, "[", 1);
+		for (uint32_t i = 0; i < dev->nquirks && i < TT_MAX_QUIRKS; i++) {
+			if (i)
+				put(w, ",", 1);
+			put_string(w, dev->quirks[i]);
+		}
+		put(w, "]", 1);
+	}
+}
+
 int
 tt_writer_header(struct tt_writer *w, const struct tt_header *h)
 {
@@ -199,6 +252,7 @@ tt_writer_header(struct tt_writer *w, const struct tt_header *h)
 	put(w, "}", 1);
 	kv_bool(w, "keycodes_masked", h->keycodes_masked);
 	kv_str(w, "source_format", h->source_format);
+	put_system(w, h);
 	put(w, "}", 1);
 	return flush_line(w);
 }
@@ -370,6 +424,7 @@ tt_writer_device(struct tt_writer *w, const struct tt_device *dev)
 	put(w, "}", 1);
 	if (dev->grabbed_by_other)
 		kv_bool(w, "grabbed_by_other", true);
+	put_surroundings(w, dev);
 	put(w, "}", 1);
 	return flush_line(w);
 }
@@ -935,6 +990,21 @@ tt_writer_record(struct tt_writer *w, const struct tt_record *rec)
 	case TT_RECORD_HID_REPORT: return tt_writer_hid_report(w, rec->hid_report);
 	case TT_RECORD_LI_DEVICE: return tt_writer_li_device(w, rec->li_device);
 	case TT_RECORD_LI_EVENT: return tt_writer_li_event(w, rec->li_event);
+	case TT_RECORD_WL_EVENT: return tt_writer_wl_event(w, rec->wl_event);
 	}
 	return -EINVAL;
+}
+
+/* ---- for the records written in their own files (writer-private.h) ---- */
+
+struct tt_json_emit *
+writer_line(struct tt_writer *w)
+{
+	return &w->line;
+}
+
+int
+writer_send_line(struct tt_writer *w)
+{
+	return flush_line(w);
 }

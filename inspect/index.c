@@ -16,6 +16,7 @@
 
 #include "index.h"
 #include "model-xi-own.h"
+#include "surroundings-print.h"
 #include "util-strings.h"
 
 /* Texts of anomalies beyond this are counted, not kept. */
@@ -69,6 +70,8 @@ struct tt_index {
 	size_t nhdevs;
 
 	struct tt_li_model *li;		/* the libinput layer's model */
+	struct tt_wl_model *wl;		/* the Wayland layer's model */
+	uint64_t wl_touches, wl_linked, wl_cancelled;
 	struct ti_li_device *lidevs;
 	size_t nlidevs;
 
@@ -180,6 +183,7 @@ add_lane(struct tt_index *ix, enum ti_lane_kind kind)
 	l->hid_begin_us = -1;
 	l->li_latency_us = -1;
 	l->li_linked = -1;
+	l->wl_linked = -1;
 	return l;
 }
 
@@ -591,6 +595,7 @@ index_device(struct tt_index *ix, const struct tt_device *dev)
 	memcpy(d->copy->abs, dev->abs, sizeof(dev->abs));
 	memcpy(d->copy->props, dev->props, sizeof(dev->props));
 	d->copy->mt_protocol = dev->mt_protocol;
+	tt_sur_device_copy(d->copy, dev);	/* for inspect --summary */
 }
 
 static void count_frame(struct tt_index *ix, struct ti_device *d, const struct tt_frame *f, size_t line);
@@ -878,6 +883,86 @@ static const struct tt_li_callbacks li_callbacks = {
 	.gesture_end = on_li_gesture_end,
 };
 
+/* ---- the Wayland layer ---- */
+
+static void
+on_wl_begin(void *data, struct tt_wl_touch *t)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = add_lane(ix, TI_LANE_WL);
+
+	l->id = t->id;
+	l->slot = -1;
+	snprintf(l->client, sizeof(l->client), "%s", t->client);
+	l->begin_us = l->end_us = t->begin_us;
+	l->begin_line = l->end_line = t->begin_line;
+	add_xupd(ix, l, t->begin_us, t->begin_x, t->begin_y);
+	t->user = l;
+}
+
+static void
+on_wl_update(void *data, struct tt_wl_touch *t, const struct tt_wl_event *ev, size_t line)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = t->user;
+
+	(void)ev;
+	(void)line;
+	if (!l)
+		return;
+	/* Motion moves it; up, shape and orientation only lengthen it. */
+	if (l->nupd && ((float)t->x != l->xupd[l->nupd - 1].x || (float)t->y != l->xupd[l->nupd - 1].y))
+		add_xupd(ix, l, t->end_us, t->x, t->y);
+	l->end_us = t->end_us;
+	l->end_line = t->end_line;
+}
+
+/* The kernel lane of the touch the Wayland model paired with @t: the
+ * one with its serial (kernel lanes are in begin order). */
+static void
+link_wl_lane(struct tt_index *ix, struct ti_lane *l, const struct tt_wl_touch *t)
+{
+	for (size_t i = ix->nlanes; i-- > 0;) {
+		struct ti_lane *k = ix->lanes[i];
+		if (k->kind != TI_LANE_KERNEL)
+			continue;
+		if (k->begin_us < t->kernel_begin_us)
+			break;
+		if (k->serial != t->kernel_serial)
+			continue;
+		l->linked = k->index;
+		l->device = k->device;
+		if (k->wl_linked < 0)
+			k->wl_linked = l->index;
+		return;
+	}
+}
+
+static void
+on_wl_end(void *data, struct tt_wl_touch *t)
+{
+	struct tt_index *ix = data;
+	struct ti_lane *l = t->user;
+
+	ix->wl_touches++;
+	ix->wl_linked += t->link == TT_LINK_LINKED;
+	ix->wl_cancelled += t->cancelled;
+	if (!l)
+		return;
+	lane_end_at(l, li_flags(t->cancelled, t->active_at_end), t->end_us, t->end_line);
+	l->ended = !t->active_at_end;
+	l->link = t->link;
+	if (t->link == TT_LINK_LINKED && !ix->lean)
+		link_wl_lane(ix, l, t);
+	release_lane(ix, l);
+}
+
+static const struct tt_wl_callbacks wl_callbacks = {
+	.touch_begin = on_wl_begin,
+	.touch_update = on_wl_update,
+	.touch_end = on_wl_end,
+};
+
 /* The settings as one line: few, and shown as they were recorded. */
 static char *
 li_config_text(const struct tt_li_device *d)
@@ -956,6 +1041,7 @@ on_record(struct tt_index *ix, const struct tt_record *rec)
 		break;
 	}
 	tt_li_model_feed(ix->li, rec);
+	tt_wl_model_feed(ix->wl, rec);
 	tt_detect_feed(ix->detect, rec);
 	ix->in_frame = false;
 }
@@ -990,6 +1076,7 @@ tt_index_open(const char *path, struct tt_index **out, char **why)
 	ix->detect = tt_detect_new(NULL, &callbacks, ix, on_diag, ix);
 	ix->stats = tt_detect_stats(ix->detect);
 	ix->li = tt_li_model_new(&li_callbacks, ix);
+	ix->wl = tt_wl_model_new(&wl_callbacks, ix, NULL, NULL);
 	*out = steal(&ix);
 	return 0;
 }
@@ -1108,6 +1195,7 @@ finish(struct tt_index *ix)
 	tt_detect_finish(ix->detect);
 	chain_markers(ix);
 	tt_li_model_finish(ix->li);
+	tt_wl_model_finish(ix->wl);
 	/* A sequence still open at the end keeps its lane as it was. */
 	ix->done = true;
 	ix->generation++;
@@ -1227,6 +1315,7 @@ tt_index_free(struct tt_index *ix)
 	}
 	free(ix->hdevs);
 	tt_li_model_free(ix->li);
+	tt_wl_model_free(ix->wl);
 	for (size_t i = 0; i < ix->nlidevs; i++)
 		li_device_free(&ix->lidevs[i]);
 	free(ix->lidevs);
@@ -1365,6 +1454,9 @@ tt_index_lane_label(const struct tt_index *ix, const struct ti_lane *l, char *bu
 			 l->ended ? tt_li_gesture_kind_name((enum tt_li_gesture_kind)l->li_gesture) : "gesture",
 			 l->li_fingers);
 		break;
+	case TI_LANE_WL:
+		snprintf(buf, size, "wl t%d %s", l->id, l->client[0] ? l->client : "-");
+		break;
 	}
 	return buf;
 }
@@ -1472,6 +1564,20 @@ tt_index_has_li(const struct tt_index *ix)
 }
 
 bool
+tt_index_has_wl(const struct tt_index *ix)
+{
+	return tt_wl_model_has_layer(ix->wl);
+}
+
+void
+tt_index_wl_counts(const struct tt_index *ix, uint64_t *touches, uint64_t *linked, uint64_t *cancelled)
+{
+	*touches = ix->wl_touches;
+	*linked = ix->wl_linked;
+	*cancelled = ix->wl_cancelled;
+}
+
+bool
 tt_index_done(const struct tt_index *ix)
 {
 	return ix->done;
@@ -1559,6 +1665,12 @@ tt_index_read_status(const struct tt_index *ix, struct ti_read_status *out)
 		.nwarnings = ix->nwarnings,
 		.first_warning = ix->first_warning,
 	};
+}
+
+const struct tt_header *
+tt_index_header(const struct tt_index *ix)
+{
+	return ix->reader ? tt_reader_header(ix->reader) : NULL;
 }
 
 struct tt_reader *

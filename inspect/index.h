@@ -29,6 +29,9 @@
  * lane per gesture (BEGIN to END), standing after the kernel touches that
  * made it.
  *
+ * The Wayland layer: a lane per wl_touch sequence (a client's down to up
+ * or cancel), linked to the kernel touch lib/model-wl.h paired it with.
+ *
  * Memory: about 6 bytes per kernel event, 24 per frame, 16 per touch
  * update (kernel or XI) and 64 per marker.
  */
@@ -41,6 +44,7 @@
 #include "detect.h"
 #include "model.h"
 #include "model-li.h"
+#include "model-wl.h"
 #include "reader.h"
 #include "timeline.h"
 #include "util-mem.h"
@@ -67,9 +71,10 @@ enum ti_lane_kind {
 	TI_LANE_HID,
 	TI_LANE_LI,		/* a libinput touch */
 	TI_LANE_LI_GESTURE,	/* a libinput swipe, pinch or hold */
+	TI_LANE_WL,		/* a wl_touch sequence one Wayland client received */
 };
 
-/* ti_lane.flags of the libinput lanes. */
+/* ti_lane.flags of the libinput and Wayland lanes. */
 enum ti_li_flags {
 	TI_LI_CANCELLED = 1 << 0,	/* TOUCH_CANCEL, or a cancelled gesture */
 	TI_LI_ACTIVE_AT_END = 1 << 1,
@@ -154,6 +159,7 @@ struct ti_lane {
 	int32_t li_gesture, li_fingers;
 	uint32_t li_nkernel;	/* gesture: kernel touches down during it */
 	int64_t li_latency_us;
+	int64_t wl_linked;	/* kernel: the (first) Wayland touch made of it, -1 */
 	int64_t hid_begin_us;	/* kernel: the HID contact's begin */
 	/* XI: ownership. */
 	enum tt_own_outcome outcome;
@@ -278,6 +284,11 @@ const struct ti_li_device *tt_index_li_device_at(const struct tt_index *ix, size
 const struct tt_li_counts *tt_index_li_counts(const struct tt_index *ix, size_t *n);
 /* Whether the file has a libinput layer. */
 bool tt_index_has_li(const struct tt_index *ix);
+/* Whether the file had a Wayland layer (wl records). */
+bool tt_index_has_wl(const struct tt_index *ix);
+/* The Wayland touches that ended, and of those the linked and the
+ * cancelled ones. */
+void tt_index_wl_counts(const struct tt_index *ix, uint64_t *touches, uint64_t *linked, uint64_t *cancelled);
 /* Frames in file order; ti_frame.device is a tt_index_device_at() index. */
 size_t tt_index_nframes(const struct tt_index *ix);
 const struct ti_frame *tt_index_frame(const struct tt_index *ix, size_t f);
@@ -304,6 +315,9 @@ struct ti_read_status {
 void tt_index_read_status(const struct tt_index *ix, struct ti_read_status *out);
 /* The reader, for the options that set it up before reading (--desc). */
 struct tt_reader *tt_index_reader(struct tt_index *ix);
+/* The file's header (its "system": the recording host), NULL before
+ * the file was opened. */
+const struct tt_header *tt_index_header(const struct tt_index *ix);
 /* Stop copying the reader's warnings to stderr (a terminal UI is up). */
 void tt_index_quiet_warnings(struct tt_index *ix);
 /* The last frame at or before @t (any device when @device < 0), or -1. */

@@ -12,6 +12,7 @@
 #include "li-counts-print.h"
 #include "model-xi-own.h"
 #include "summary.h"
+#include "surroundings-print.h"
 #include "util-plural.h"
 #include "util-strings.h"
 
@@ -157,6 +158,18 @@ chains_json(const struct tt_index *ix, struct tt_json_emit *j)
 }
 
 static void
+wl_summary_text(const struct tt_index *ix, FILE *out)
+{
+	uint64_t touches, linked, cancelled;
+
+	if (!tt_index_has_wl(ix))
+		return;
+	tt_index_wl_counts(ix, &touches, &linked, &cancelled);
+	fprintf(out, "  wayland: touches %" PRIu64 " (%" PRIu64 " linked to kernel touches, %" PRIu64 " cancelled)\n",
+		touches, linked, cancelled);
+}
+
+static void
 text_summary(const struct tt_index *ix, FILE *out)
 {
 	const struct tt_stats *st = tt_index_stats(ix);
@@ -168,10 +181,14 @@ text_summary(const struct tt_index *ix, FILE *out)
 		tt_format_time(tb2, sizeof(tb2), st->have_time ? st->last_us : 0),
 		(double)tt_stats_duration(st) / 1e6, tt_index_ndevices(ix), tt_plural_s(tt_index_ndevices(ix)), st->frames,
 		tt_plural_s(st->frames), st->events, tt_plural_s(st->events), st->xi_events, tt_plural_s(st->xi_events));
+	if (tt_index_header(ix))
+		tt_sur_system_text(tt_index_header(ix), "  ", out);
 	for (size_t i = 0; i < tt_index_ndevices(ix); i++) {
 		const struct tt_stats_device *sd = tt_stats_device(st, tt_index_device_at(ix, i)->id);
-		if (sd)
+		if (sd) {
 			device_text(tt_index_device_at(ix, i), sd, out);
+			tt_sur_device_text(tt_index_device_at(ix, i)->copy, "  ", false, out);
+		}
 	}
 	for (size_t i = 0; i < tt_index_nhid_devices(ix); i++) {
 		const struct ti_hid_device *h = tt_index_hid_device_at(ix, i);
@@ -180,6 +197,7 @@ text_summary(const struct tt_index *ix, FILE *out)
 			hid_device_text(h, sh, out);
 	}
 	li_summary_text(ix, out);
+	wl_summary_text(ix, out);
 	tt_stats_xi_text(st, out);
 	chains_text(ix, out);
 	tt_stats_anomalies_text(st, out);
@@ -207,6 +225,8 @@ device_json(const struct ti_device *d, const struct tt_stats_device *sd, struct 
 	tt_json_emit_member_string(j, "mt_protocol", d->mt == TT_MT_B ? "B" : d->mt == TT_MT_A ? "A" : NULL);
 	tt_json_emit_member_int(j, "slots", d->num_slots);
 	tt_stats_device_json(sd, j);
+	if (d->copy)
+		tt_sur_device_json(d->copy, j);
 	tt_json_emit_member_bool(j, "removed", d->removed);
 	tt_json_emit_object_end(j);
 }
@@ -277,6 +297,24 @@ li_summary_json(const struct tt_index *ix, struct tt_json_emit *j)
 	tt_json_emit_array_end(j);
 }
 
+/* "wayland": the Wayland touches, linked and cancelled; only with the
+ * layer. */
+static void
+wl_summary_json(const struct tt_index *ix, struct tt_json_emit *j)
+{
+	uint64_t touches, linked, cancelled;
+
+	if (!tt_index_has_wl(ix))
+		return;
+	tt_index_wl_counts(ix, &touches, &linked, &cancelled);
+	tt_json_emit_key(j, "wayland");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_int(j, "touches", (int64_t)touches);
+	tt_json_emit_member_int(j, "linked", (int64_t)linked);
+	tt_json_emit_member_int(j, "cancelled", (int64_t)cancelled);
+	tt_json_emit_object_end(j);
+}
+
 /* The first anomalies in the order they were found: the order analyze
  * lists them in. */
 static void
@@ -314,6 +352,8 @@ json_summary(const struct tt_index *ix, FILE *out)
 	tt_json_emit_init_file(&j, out);
 	tt_json_emit_object_begin(&j);
 	tt_json_emit_member_string(&j, "file", tt_index_name(ix));
+	if (tt_index_header(ix))
+		tt_sur_system_json(tt_index_header(ix), &j);
 	tt_stats_json(tt_index_stats(ix), &j);
 	tt_json_emit_key(&j, "devices");
 	tt_json_emit_array_begin(&j);
@@ -335,6 +375,7 @@ json_summary(const struct tt_index *ix, FILE *out)
 	tt_json_emit_array_end(&j);
 	li_summary_json(ix, &j);
 	chains_json(ix, &j);
+	wl_summary_json(ix, &j);
 	first_anomalies_json(ix, &j);
 	tt_json_emit_member_int(&j, "unreadable_lines", (int64_t)rs.nerrors);
 	tt_json_emit_object_end(&j);

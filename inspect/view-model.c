@@ -352,6 +352,7 @@ lane_attr(const struct ti_lane *l)
 	case TI_LANE_HID: return TV_C_HID;
 	case TI_LANE_LI:
 	case TI_LANE_LI_GESTURE: return TV_C_LI;
+	case TI_LANE_WL: return TV_C_XI;
 	default: return TV_C_RAW;
 	}
 }
@@ -367,6 +368,7 @@ lane_body(const struct ti_lane *l)
 	case TI_LANE_HID: return '+';
 	case TI_LANE_LI: return '*';
 	case TI_LANE_LI_GESTURE: return '%';
+	case TI_LANE_WL: return '^';
 	default: return ':';
 	}
 }
@@ -378,7 +380,8 @@ lane_active_at_end(const struct ti_lane *l)
 	case TI_LANE_KERNEL: return TT_KTOUCH_ACTIVE_AT_END;
 	case TI_LANE_HID: return TT_HTOUCH_ACTIVE_AT_END;
 	case TI_LANE_LI:
-	case TI_LANE_LI_GESTURE: return TI_LI_ACTIVE_AT_END;
+	case TI_LANE_LI_GESTURE:
+	case TI_LANE_WL: return TI_LI_ACTIVE_AT_END;
 	default: return TT_XTOUCH_ACTIVE_AT_END;
 	}
 }
@@ -1210,7 +1213,7 @@ static const char *const help_legend[] = {
 	"",
 	"Lanes: [ begin  ] end  o both  > still down at the end  = kernel frames  ~ XI events",
 	"       : raw XI events  + HID reports  * libinput touch  % libinput gesture",
-	"       - down, no change",
+	"       ^ Wayland touch  - down, no change",
 	"Markers: O ownership  A accept  R reject  P pending end  E emulating pointer",
 	"         D SYN_DROPPED  S resync  X device removed  ! anomaly  N marker record",
 	"",
@@ -1466,7 +1469,7 @@ tv_render_text(struct tt_index *ix, int64_t from, int64_t to, int width, FILE *o
 	render_lanes(&st, &s, 1, rows - 1, false);
 	tv_screen_dump(&s, out);
 	fprintf(out, "lanes: [ begin  ] end  o both  > down at the end  = kernel frames  ~ XI events  : raw XI\n"
-		"       + HID reports  * libinput touch events  %% libinput gesture updates\n"
+		"       + HID reports  * libinput touch events  %% libinput gesture updates  ^ Wayland touch moves\n"
 		"markers: O owner  A accept  R reject  P pending end  E emulating pointer  D SYN_DROPPED\n"
 		"         S resync  X device removed  ! anomaly  N marker record\n");
 	tv_screen_fini(&s);

@@ -278,7 +278,7 @@ touch_header(const struct tt_index *ix, const struct ti_lane *l, struct tv_scree
 		pane_line(s, p, TV_C_NORMAL, "end   %s line %zu", tv_fmt_time(tb, sizeof(tb), l->end_us), l->end_line);
 	else
 		pane_line(s, p, TV_C_MARK, "still down (live)");
-	if (l->kind == TI_LANE_HID || l->kind == TI_LANE_LI || l->kind == TI_LANE_LI_GESTURE) {
+	if (l->kind == TI_LANE_HID || l->kind == TI_LANE_LI || l->kind == TI_LANE_LI_GESTURE || l->kind == TI_LANE_WL) {
 		pane_line(s, p, TV_C_NORMAL, "%s, %u %s", tv_fmt_span(sb, sizeof(sb), tv_lane_end(ix, l) - l->begin_us),
 			  l->nupd, l->kind == TI_LANE_HID ? tt_plural(l->nupd, "report", "reports")
 							  : tt_plural(l->nupd, "event", "events"));
@@ -341,6 +341,11 @@ kernel_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_scree
 		const struct ti_lane *li = tt_index_lane(ix, l->li_linked);
 		pane_line(s, p, TV_C_LI, "became %s +%s", tt_index_lane_label(ix, li, fb, sizeof(fb)),
 			  tv_fmt_span(sb, sizeof(sb), li->begin_us - l->begin_us));
+	}
+	if (l->wl_linked >= 0) {
+		const struct ti_lane *wl = tt_index_lane(ix, l->wl_linked);
+		pane_line(s, p, TV_C_XI, "became %s +%s", tt_index_lane_label(ix, wl, fb, sizeof(fb)),
+			  tv_fmt_span(sb, sizeof(sb), wl->begin_us - l->begin_us));
 	}
 	switch (l->link) {
 	case TT_LINK_LINKED:
@@ -418,17 +423,12 @@ hid_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *
 	}
 }
 
-/* A libinput touch: where it came from (the libinput model's link). */
+/* The kernel touch a libinput or Wayland touch came from. */
 static void
-li_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+from_kernel(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
 {
 	char lb[64], sb[32];
 
-	pane_line(s, p, TV_C_NORMAL, "slot %d, seat slot %d%s%s", l->slot, l->li_seat_slot,
-		  l->flags & TI_LI_CANCELLED ? ", cancelled" : "",
-		  l->flags & TI_LI_ACTIVE_AT_END ? ", active at end" : "");
-	if (l->nupd)
-		pane_line(s, p, TV_C_NORMAL, "last at %.2f/%.2f mm", l->xupd[l->nupd - 1].x, l->xupd[l->nupd - 1].y);
 	if (l->linked >= 0) {
 		const struct ti_lane *k = tt_index_lane(ix, l->linked);
 		pane_line(s, p, TV_C_KERNEL, "from %s, %s later", tt_index_lane_label(ix, k, lb, sizeof(lb)),
@@ -436,6 +436,30 @@ li_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s
 	} else if (l->ended && l->link == TT_LINK_NOT_DELIVERED) {
 		pane_line(s, p, TV_C_BAD, "no kernel touch it came from");
 	}
+}
+
+/* A libinput touch: where it came from (the libinput model's link). */
+static void
+li_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	pane_line(s, p, TV_C_NORMAL, "slot %d, seat slot %d%s%s", l->slot, l->li_seat_slot,
+		  l->flags & TI_LI_CANCELLED ? ", cancelled" : "",
+		  l->flags & TI_LI_ACTIVE_AT_END ? ", active at end" : "");
+	if (l->nupd)
+		pane_line(s, p, TV_C_NORMAL, "last at %.2f/%.2f mm", l->xupd[l->nupd - 1].x, l->xupd[l->nupd - 1].y);
+	from_kernel(ix, l, s, p);
+}
+
+/* A Wayland touch: its client, where it ended, the kernel touch it
+ * came from (the Wayland model's link). */
+static void
+wl_touch(const struct tt_index *ix, const struct ti_lane *l, struct tv_screen *s, struct tv_pane *p)
+{
+	pane_line(s, p, TV_C_NORMAL, "client %s, id %d%s%s", l->client[0] ? l->client : "-", l->id,
+		  l->flags & TI_LI_CANCELLED ? ", cancelled" : "", l->flags & TI_LI_ACTIVE_AT_END ? ", active at end" : "");
+	if (l->nupd)
+		pane_line(s, p, TV_C_NORMAL, "last at %.2f/%.2f surface", l->xupd[l->nupd - 1].x, l->xupd[l->nupd - 1].y);
+	from_kernel(ix, l, s, p);
 }
 
 /* A libinput gesture: the model's numbers for it. */
@@ -471,6 +495,8 @@ tv_touch_pane(const struct tv_state *st, struct tv_screen *s, struct tv_pane *p)
 		li_touch(st->ix, l, s, p);
 	else if (l->kind == TI_LANE_LI_GESTURE)
 		li_gesture(l, s, p);
+	else if (l->kind == TI_LANE_WL)
+		wl_touch(st->ix, l, s, p);
 	else
 		xi_touch(st->ix, l, s, p);
 }

@@ -15,6 +15,7 @@
 #include "detect.h"
 #include "evnames.h"
 #include "model-xi-own.h"
+#include "model-wl.h"
 #include "util-mem.h"
 
 /* What the detectors keep of a device. */
@@ -74,6 +75,7 @@ struct tt_detect {
 	struct tt_checker *checker;
 	struct tt_model *model;
 	struct tt_xi_own *xi_own;	/* the ownership chains */
+	struct tt_wl_model *wl;	/* wl_touch's rules only: the link is analyze's */
 	struct det_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
 	struct det_hid *hids;
@@ -830,6 +832,8 @@ tt_detect_new(const struct tt_detect_options *opts, const struct tt_model_callba
 	d->model = tt_model_new(&mine, d);
 	d->xi_own = tt_xi_own_new();
 	tt_model_set_link(d->model, !d->opts.no_link, d->opts.link_window_us, 0);
+	d->wl = tt_wl_model_new(NULL, NULL, on_check, d);
+	tt_wl_model_set_link(d->wl, false, 0, 0);
 	return d;
 }
 
@@ -841,6 +845,7 @@ tt_detect_free(struct tt_detect *d)
 	tt_checker_free(d->checker);
 	tt_model_free(d->model);
 	tt_xi_own_free(d->xi_own);
+	tt_wl_model_free(d->wl);
 	for (size_t i = 0; i < d->nhids; i++) {
 		free(d->hids[i].hist);
 		free(d->hids[i].lat.v);
@@ -870,6 +875,7 @@ tt_detect_feed(struct tt_detect *d, const struct tt_record *rec)
 	}
 	tt_checker_feed(d->checker, rec);
 	tt_model_feed(d->model, rec);
+	tt_wl_model_feed(d->wl, rec);
 }
 
 void
@@ -895,6 +901,7 @@ tt_detect_finish(struct tt_detect *d)
 {
 	tt_checker_finish(d->checker);
 	tt_model_finish(d->model);
+	tt_wl_model_finish(d->wl);
 	hid_numbers(d);
 	tt_xi_own_finish(d->xi_own);
 	detect_ownership_order(d);

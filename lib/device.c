@@ -29,6 +29,7 @@ tt_device_free(struct tt_device *dev)
 	free(dev->phys);
 	free(dev->uniq);
 	free(dev->slots);
+	tt_device_clear_surroundings(dev);
 	free(dev);
 }
 
@@ -119,6 +120,11 @@ tt_header_clear(struct tt_header *h)
 	free(h->kernel);
 	free(h->x_vendor);
 	free(h->source_format);
+	free(h->dmi_modalias);
+	free(h->os_id);
+	free(h->os_version_id);
+	free(h->libinput_version);
+	free(h->libevdev_version);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -200,6 +206,8 @@ static const char *const marker_names[] = {
 	[TT_MARKER_REPLAY_END] = "replay-end",
 	[TT_MARKER_DROPS] = "drops",
 	[TT_MARKER_LI_LOG] = "libinput-log",
+	[TT_MARKER_WL_CONNECTED] = "wayland-connected",
+	[TT_MARKER_WL_LOST] = "wayland-lost",
 };
 
 const char *

@@ -45,6 +45,12 @@ enum tt_check {
 	/* lib/checker.c, the libinput layer */
 	TT_CHECK_LI_TOUCH_SEQUENCE,
 	TT_CHECK_LI_GESTURE_SEQUENCE,
+	/* lib/model-wl.c: wl_touch's protocol rules */
+	TT_CHECK_WL_FRAME_MISSING,
+	TT_CHECK_WL_TOUCH_NOT_DOWN,
+	TT_CHECK_WL_EVENT_AFTER_UP,
+	TT_CHECK_WL_EVENT_AFTER_CANCEL,
+	TT_CHECK_WL_TOUCH_ID_REUSED,
 	/* lib/detect.h: what the touch-sequence model shows */
 	TT_CHECK_JUMP,
 	TT_CHECK_CONTACT_FLICKER,

@@ -8,7 +8,10 @@ libtouchtape_sources += \
 	lib/hid-decode.c lib/hid-usages.c \
 	lib/json-emit.c lib/json-emit.h \
 	lib/li-names.c \
+	lib/wl-names.c \
 	lib/log.c lib/log.h \
+	lib/surroundings.c \
+	lib/surroundings-print.c lib/surroundings-print.h \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \
 	lib/util-plural.h \

@@ -9,21 +9,13 @@
 #include <sys/types.h>
 
 #include "model.h"
+#include "model-krefs.h"
 #include "model-li.h"
 
 /* libinput and the recorder read the same kernel event at slightly
  * different moments; a libinput touch may come a little before the
  * kernel touch in the file. */
 #define LI_LINK_SLACK_US 2000
-
-/* A kernel touch as the link needs it. */
-struct kref {
-	uint32_t device;
-	int32_t slot, tracking_id;
-	uint64_t serial;
-	int64_t begin_us, end_us;	/* end INT64_MAX while down */
-	bool claimed;			/* linked to a libinput touch */
-};
 
 struct ldev {
 	struct tt_li_counts c;
@@ -39,8 +31,7 @@ struct tt_li_model {
 	int64_t now;
 	uint64_t tserial, gserial;
 
-	struct kref *krefs;
-	size_t nkrefs, capkrefs;
+	struct tt_krefs krefs;	/* claimed: linked to a libinput touch */
 	struct tt_li_touch *touches;	/* open */
 	size_t ntouches, captouches;
 	struct tt_li_gesture *gestures;	/* open: one per device at most */
@@ -81,12 +72,12 @@ ldev_get(struct tt_li_model *m, uint32_t device)
 static void
 try_link(struct tt_li_model *m, struct tt_li_touch *t)
 {
-	struct kref *best = NULL;
+	struct tt_kref *best = NULL;
 
 	if (t->kernel_serial)
 		return;
-	for (size_t i = 0; i < m->nkrefs; i++) {
-		struct kref *k = &m->krefs[i];
+	for (size_t i = 0; i < m->krefs.n; i++) {
+		struct tt_kref *k = &m->krefs.v[i];
 		if (k->claimed || k->device != t->device || (t->slot >= 0 && k->slot != t->slot))
 			continue;
 		if (k->begin_us > t->begin_us + LI_LINK_SLACK_US || t->begin_us - k->begin_us > m->window_us)
@@ -107,11 +98,7 @@ on_kbegin(void *data, struct tt_ktouch *t)
 {
 	struct tt_li_model *m = data;
 
-	m->krefs = grow(m->krefs, m->nkrefs, &m->capkrefs, sizeof(*m->krefs));
-	m->krefs[m->nkrefs++] = (struct kref){
-		.device = t->device, .slot = t->slot, .tracking_id = t->tracking_id,
-		.serial = t->serial, .begin_us = t->begin_us, .end_us = INT64_MAX,
-	};
+	tt_krefs_begin(&m->krefs, t);
 	/* libinput's touch may have come first in the file. */
 	for (size_t i = 0; i < m->ntouches; i++)
 		try_link(m, &m->touches[i]);
@@ -122,12 +109,7 @@ on_kend(void *data, struct tt_ktouch *t)
 {
 	struct tt_li_model *m = data;
 
-	for (size_t i = m->nkrefs; i-- > 0;) {
-		if (m->krefs[i].serial == t->serial) {
-			m->krefs[i].end_us = t->end_us;
-			return;
-		}
-	}
+	tt_krefs_end(&m->krefs, t);
 }
 
 /* Forgets the kernel touches no libinput touch or open gesture can still
@@ -136,17 +118,12 @@ static void
 prune_krefs(struct tt_li_model *m)
 {
 	int64_t keep_after = m->now - m->window_us;
-	size_t j = 0;
 
 	for (size_t i = 0; i < m->ngestures; i++) {
 		if (m->gestures[i].begin_us < keep_after)
 			keep_after = m->gestures[i].begin_us;
 	}
-	for (size_t i = 0; i < m->nkrefs; i++) {
-		if (m->krefs[i].end_us >= keep_after)
-			m->krefs[j++] = m->krefs[i];
-	}
-	m->nkrefs = j;
+	tt_krefs_prune(&m->krefs, keep_after);
 }
 
 struct tt_li_model *
@@ -172,7 +149,7 @@ tt_li_model_free(struct tt_li_model *m)
 	if (!m)
 		return;
 	tt_model_free(m->kernel);
-	free(m->krefs);
+	tt_krefs_clear(&m->krefs);
 	free(m->touches);
 	free(m->gestures);
 	free(m->devs);
@@ -312,8 +289,8 @@ gesture_kernel(const struct tt_li_model *m, struct tt_li_gesture *g)
 	int64_t last_down = INT64_MIN;
 
 	g->nkernel = 0;
-	for (size_t i = 0; i < m->nkrefs; i++) {
-		const struct kref *k = &m->krefs[i];
+	for (size_t i = 0; i < m->krefs.n; i++) {
+		const struct tt_kref *k = &m->krefs.v[i];
 		if (k->device != g->device || k->begin_us > g->end_us || k->end_us < g->begin_us)
 			continue;
 		g->nkernel++;

@@ -6,6 +6,7 @@ libtouchtape_sources += \
 	lib/model-hid.c lib/model-hid-frames.c \
 	lib/model-xi-own.c lib/model-xi-own.h \
 	lib/model-li.c lib/model-li.h lib/li-counts-print.c lib/li-counts-print.h \
+	lib/model-wl.c lib/model-wl.h lib/model-krefs.c lib/model-krefs.h \
 	lib/detect.c lib/detect.h lib/detect-run.c lib/detect-print.c \
 	lib/diag-tally.c lib/diag-tally.h \
 	lib/model-plot.c lib/model-plot.h
@@ -59,4 +60,21 @@ tests_test_model_li_san_LDADD = libtouchtape-san.la -lm
 tests_test_model_li_san_LDFLAGS = $(SANITIZE_FLAGS)
 check_PROGRAMS += tests/test-model-li-san
 TESTS += tests/test-model-li-san
+endif
+
+# The Wayland layer's model (lib/model-wl.c): the link and the protocol
+# rules on hand-made records, plain and with ASan+UBSan.
+lib_tests_test_model_wl_SOURCES = lib/tests/test-model-wl.c tests/test-common.c tests/test-common.h
+lib_tests_test_model_wl_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+lib_tests_test_model_wl_LDADD = libtouchtape.la -lm
+check_PROGRAMS += lib/tests/test-model-wl
+TESTS += lib/tests/test-model-wl
+if HAVE_SANITIZERS
+lib_tests_test_model_wl_san_SOURCES = $(lib_tests_test_model_wl_SOURCES)
+lib_tests_test_model_wl_san_CPPFLAGS = $(lib_tests_test_model_wl_CPPFLAGS)
+lib_tests_test_model_wl_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+lib_tests_test_model_wl_san_LDADD = libtouchtape-san.la -lm
+lib_tests_test_model_wl_san_LDFLAGS = $(SANITIZE_FLAGS)
+check_PROGRAMS += lib/tests/test-model-wl-san
+TESTS += lib/tests/test-model-wl-san
 endif

@@ -43,6 +43,11 @@
 #define TT_MAX_HID_DESCRIPTOR 4096u
 #define TT_MAX_HID_REPORT 16384u
 #define TT_MAX_HID_FEATURES 256u
+/* The device's surroundings: udev properties (an input device has a few
+ * dozen), quirk lines, and property names as udev spells them. */
+#define TT_MAX_PROPERTIES 256u
+#define TT_MAX_QUIRKS 256u
+#define TT_MAX_PROPERTY_NAME 128u
 /* Times beyond about +-292 years of microseconds are certainly corrupt,
  * and keeping them within +-2^62 lets any two be subtracted safely. */
 #define TT_MAX_TIME_US ((int64_t)1 << 62)
@@ -63,6 +68,7 @@ enum tt_record_type {
 	TT_RECORD_HID_REPORT,	/* one HID input report as read */
 	TT_RECORD_LI_DEVICE,	/* libinput's view of an evdev device */
 	TT_RECORD_LI_EVENT,	/* one libinput event */
+	TT_RECORD_WL_EVENT,	/* one event a Wayland client received */
 };
 
 struct tt_header {
@@ -75,6 +81,22 @@ struct tt_header {
 	int64_t start_realtime_us;	/* CLOCK_REALTIME at time 0 */
 	bool keycodes_masked;	/* keyboard codes were masked for privacy */
 	char *source_format;	/* set when converted: "evemu", "libinput-record" */
+
+	/* The recording host's surroundings ("system" in the file); each
+	 * NULL when not known. Never the hostname. */
+	char *dmi_modalias;	/* /sys/class/dmi/id/modalias */
+	char *os_id;		/* os-release ID and VERSION_ID */
+	char *os_version_id;
+	char *libinput_version;	/* the versions in use (touchtape's build) */
+	char *libevdev_version;
+};
+
+/* A udev property or an hwdb override: NAME=value as udev reports it.
+ * Names are 1..TT_MAX_PROPERTY_NAME bytes of [A-Za-z0-9_.-]
+ * (tt_property_name_is_valid()), values sanitized like device names. */
+struct tt_property {
+	char *name;
+	char *value;
 };
 
 struct tt_absinfo {
@@ -128,6 +150,19 @@ struct tt_device {
 	uint8_t switches_on[TT_BITMAP_BYTES(SW_CNT)];
 
 	bool grabbed_by_other;	/* another client held EVIOCGRAB at start */
+
+	/* The device's surroundings (formats/timeline.md, "Surroundings"):
+	 * what the system said of it. Each NULL / absent when not known. */
+	char *syspath;		/* sysfs path of the event node's device */
+	char *driver;		/* driver of the nearest parent that has one */
+	bool has_udev;		/* the udev properties were read (maybe none) */
+	uint32_t nudev;
+	struct tt_property *udev;	/* every property, in udev's order */
+	uint32_t nhwdb;
+	struct tt_property *hwdb;	/* those of udev that hwdb set (copies) */
+	bool has_quirks;	/* libinput's quirks were asked for */
+	uint32_t nquirks;
+	char **quirks;		/* `libinput quirks list` lines, "Name=value" */
 };
 
 enum tt_frame_flags {
@@ -250,6 +285,8 @@ enum tt_marker_kind {
 	TT_MARKER_REPLAY_END,
 	TT_MARKER_DROPS,
 	TT_MARKER_LI_LOG,	/* a message libinput logged (a kernel or client bug) */
+	TT_MARKER_WL_CONNECTED,	/* the Wayland client is connected and mapped */
+	TT_MARKER_WL_LOST,	/* the compositor went away or sent an error */
 };
 
 struct tt_marker {
@@ -458,6 +495,146 @@ struct tt_li_event {
 	double position;	/* PAD ring (degrees) / strip (0..1), -1 when lifted */
 };
 
+/* ---- The Wayland layer ----
+ * One event a Wayland client received from the compositor, as the
+ * protocol names it (interface and event) with the event's arguments.
+ * Mirrors the protocols without including any wayland header (lib/ stays
+ * free of them). Object ids are the client's own protocol ids, as
+ * WAYLAND_DEBUG prints them (wl_touch@12). */
+
+/* The events touchtape knows by name; others are kept by their names
+ * (TT_WL_OTHER) with whatever fields they carry. */
+enum tt_wl_event_type {
+	TT_WL_OTHER = 0,
+	TT_WL_TOUCH_DOWN,
+	TT_WL_TOUCH_UP,
+	TT_WL_TOUCH_MOTION,
+	TT_WL_TOUCH_FRAME,
+	TT_WL_TOUCH_CANCEL,
+	TT_WL_TOUCH_SHAPE,
+	TT_WL_TOUCH_ORIENTATION,
+	TT_WL_POINTER_ENTER,
+	TT_WL_POINTER_LEAVE,
+	TT_WL_POINTER_MOTION,
+	TT_WL_POINTER_BUTTON,
+	TT_WL_POINTER_AXIS,
+	TT_WL_POINTER_FRAME,
+	TT_WL_POINTER_AXIS_SOURCE,
+	TT_WL_POINTER_AXIS_STOP,
+	TT_WL_POINTER_AXIS_DISCRETE,
+	TT_WL_POINTER_AXIS_VALUE120,
+	TT_WL_POINTER_AXIS_RELATIVE_DIRECTION,
+	TT_WL_SWIPE_BEGIN,		/* zwp_pointer_gesture_swipe_v1 */
+	TT_WL_SWIPE_UPDATE,
+	TT_WL_SWIPE_END,
+	TT_WL_PINCH_BEGIN,		/* zwp_pointer_gesture_pinch_v1 */
+	TT_WL_PINCH_UPDATE,
+	TT_WL_PINCH_END,
+	TT_WL_HOLD_BEGIN,		/* zwp_pointer_gesture_hold_v1 */
+	TT_WL_HOLD_END,
+	TT_WL_SEAT_CAPABILITIES,
+	TT_WL_SEAT_NAME,
+	TT_WL_OUTPUT_GEOMETRY,
+	TT_WL_OUTPUT_MODE,
+	TT_WL_OUTPUT_DONE,
+	TT_WL_OUTPUT_SCALE,
+	TT_WL_OUTPUT_NAME,
+	TT_WL_OUTPUT_DESCRIPTION,
+	TT_WL_TOPLEVEL_CONFIGURE,	/* xdg_toplevel: the surface's size */
+	TT_WL_TOPLEVEL_CLOSE,
+};
+
+/* wl_seat capabilities, the protocol's bits. */
+enum tt_wl_capability {
+	TT_WL_CAP_POINTER = 1 << 0,
+	TT_WL_CAP_KEYBOARD = 1 << 1,
+	TT_WL_CAP_TOUCH = 1 << 2,
+};
+
+/* Which of tt_wl_event's fields the event has: the writer writes those,
+ * the reader sets the bits of the keys it found. */
+enum tt_wl_field {
+	TT_WL_F_TIME_MS = 1 << 0,	/* time_ms */
+	TT_WL_F_TIME_COMPOSITOR_US = 1 << 1,	/* time_compositor_us */
+	TT_WL_F_SERIAL = 1 << 2,
+	TT_WL_F_SURFACE = 1 << 3,
+	TT_WL_F_ID = 1 << 4,		/* touch id */
+	TT_WL_F_XY = 1 << 5,		/* x, y */
+	TT_WL_F_SHAPE = 1 << 6,		/* major, minor */
+	TT_WL_F_ORIENTATION = 1 << 7,
+	TT_WL_F_BUTTON = 1 << 8,	/* button, pressed */
+	TT_WL_F_AXIS = 1 << 9,
+	TT_WL_F_VALUE = 1 << 10,	/* axis value (double) */
+	TT_WL_F_STEPS = 1 << 11,	/* axis_discrete, axis_value120, axis_source,
+					   axis_relative_direction: the integer argument */
+	TT_WL_F_FINGERS = 1 << 12,
+	TT_WL_F_DELTA = 1 << 13,	/* dx, dy */
+	TT_WL_F_SCALE = 1 << 14,	/* pinch scale, or output scale factor */
+	TT_WL_F_ROTATION = 1 << 15,
+	TT_WL_F_CANCELLED = 1 << 16,
+	TT_WL_F_CAPABILITIES = 1 << 17,
+	TT_WL_F_NAME = 1 << 18,		/* seat/output name or output description */
+	TT_WL_F_POSITION = 1 << 19,	/* output geometry x, y */
+	TT_WL_F_SIZE = 1 << 20,		/* width, height: output mode, toplevel */
+	TT_WL_F_SIZE_MM = 1 << 21,	/* output geometry physical size */
+	TT_WL_F_MAKE_MODEL = 1 << 22,	/* output geometry make, model */
+	TT_WL_F_SUBPIXEL = 1 << 23,
+	TT_WL_F_TRANSFORM = 1 << 24,
+	TT_WL_F_MODE_FLAGS = 1 << 25,	/* output mode flags (1 current, 2 preferred) */
+	TT_WL_F_REFRESH = 1 << 26,	/* output mode refresh, mHz */
+};
+
+struct tt_wl_event {
+	int64_t time_us;	/* recorder's receive time, the frames' clock */
+	char *client;		/* the recorder client that got it: "wayland" */
+	enum tt_wl_event_type kind;
+	char *interface;	/* as written; kept for TT_WL_OTHER ("wl_touch") */
+	char *event;		/* as written; kept for TT_WL_OTHER ("down") */
+	uint32_t object;	/* the receiving object's protocol id, 0 unknown */
+	uint32_t fields;	/* enum tt_wl_field: which below are set */
+
+	uint32_t time_ms;	/* the compositor's timestamp, ms, wraps */
+	/* zwp_input_timestamps_v1: the compositor's µs timestamp of the same
+	 * event, on the compositor's presentation clock (CLOCK_MONOTONIC with
+	 * Weston's DRM backend), not relative to the recording's start */
+	int64_t time_compositor_us;
+	uint32_t serial;
+	uint32_t surface;	/* object id of the surface entered/touched */
+	int32_t id;		/* wl_touch id */
+	double x, y;		/* surface coordinates (wl_fixed_t as double) */
+	double major, minor;	/* touch shape */
+	double orientation;	/* touch orientation, degrees */
+	uint32_t button;	/* BTN_* code */
+	bool pressed;		/* button state */
+	uint32_t axis;		/* 0 vertical, 1 horizontal */
+	double value;		/* axis value */
+	int32_t steps;		/* discrete steps, v120, axis source or direction */
+	uint32_t fingers;
+	double dx, dy;		/* gesture deltas */
+	double scale;		/* pinch scale; output scale factor */
+	double rotation;	/* pinch rotation delta, degrees */
+	bool cancelled;		/* gesture end */
+	uint32_t capabilities;	/* enum tt_wl_capability */
+	char *name;		/* seat/output name, output description */
+	int32_t pos_x, pos_y;	/* output position in the compositor space */
+	int32_t width, height;	/* output mode pixels, toplevel size */
+	int32_t width_mm, height_mm;
+	char *make;
+	char *model;
+	int32_t subpixel;
+	int32_t transform;	/* wl_output_transform */
+	uint32_t mode_flags;
+	int32_t refresh_mhz;
+};
+
+void tt_wl_event_clear(struct tt_wl_event *ev);
+/* Wayland names (lib/wl-names.c): a kind's interface and event. */
+const char *tt_wl_interface_name(enum tt_wl_event_type kind);
+const char *tt_wl_event_name(enum tt_wl_event_type kind);
+enum tt_wl_event_type tt_wl_event_from_names(const char *interface, const char *event);
+/* "pointer", "keyboard", "touch": the name of a single capability bit. */
+const char *tt_wl_capability_name(enum tt_wl_capability cap);
+
 /* One record as the reader hands it out. The pointers stay valid until
  * the next call to the reader, except devices, which live as long as the
  * reader (look them up with tt_reader_device()). */
@@ -475,6 +652,7 @@ struct tt_record {
 		const struct tt_hid_report *hid_report;
 		const struct tt_li_device *li_device;
 		const struct tt_li_event *li_event;
+		const struct tt_wl_event *wl_event;
 	};
 };
 
@@ -489,6 +667,7 @@ tt_record_time(const struct tt_record *rec, int64_t *t)
 	case TT_RECORD_MARKER: *t = rec->marker->time_us; return true;
 	case TT_RECORD_HID_REPORT: *t = rec->hid_report->time_us; return true;
 	case TT_RECORD_LI_EVENT: *t = rec->li_event->time_us; return true;
+	case TT_RECORD_WL_EVENT: *t = rec->wl_event->time_us; return true;
 	default: return false;
 	}
 }
@@ -503,6 +682,32 @@ void tt_device_enable(struct tt_device *dev, unsigned int type, unsigned int cod
 bool tt_device_is_touch(const struct tt_device *dev);
 /* True when the device has keys that type text (not just buttons). */
 bool tt_device_has_typing_keys(const struct tt_device *dev);
+
+/* Surroundings helpers (lib/surroundings.c). */
+bool tt_property_name_is_valid(const char *name);
+/* True for properties that hold a serial number (ID_SERIAL, ID_*_SERIAL*,
+ * ...), which record leaves out unless asked. */
+bool tt_property_is_serial(const char *name);
+/* Adds NAME=value to a list (a name already there gets the new value);
+ * the value is sanitized. -EINVAL for a bad name, -E2BIG when the list
+ * holds TT_MAX_PROPERTIES already. */
+int tt_properties_add(struct tt_property **list, uint32_t *n, const char *name, const char *value);
+const char *tt_properties_get(const struct tt_property *list, uint32_t n, const char *name);
+void tt_properties_free(struct tt_property *list, uint32_t n);
+/* Appends a quirk line (sanitized); -E2BIG past TT_MAX_QUIRKS. */
+int tt_device_add_quirk(struct tt_device *dev, const char *line);
+/* Fills dev->hwdb from dev->udev: the properties that only hwdb entries
+ * set (formats/timeline.md says which). */
+void tt_device_find_hwdb(struct tt_device *dev);
+/* Copies @src's surroundings into @dst, overwriting (not freeing) what
+ * @dst's fields held: for a shallow copy of a device that is to own its
+ * own. */
+void tt_device_copy_surroundings(struct tt_device *dst, const struct tt_device *src);
+/* True when @dev / @h hold any surroundings ("system" for a header). */
+bool tt_device_has_surroundings(const struct tt_device *dev);
+bool tt_header_has_system(const struct tt_header *h);
+/* Frees and clears every surroundings field of @dev. */
+void tt_device_clear_surroundings(struct tt_device *dev);
 
 void tt_header_clear(struct tt_header *h);
 void tt_xi_device_free(struct tt_xi_device *d);

@@ -23,6 +23,9 @@
 #include "evnames.h"
 #include "log.h"
 #include "print-hid.h"
+#include "print-wl.h"
+#include "print-wl-link.h"
+#include "surroundings-print.h"
 #include "read-options.h"
 #include "reader.h"
 #include "util-plural.h"
@@ -50,6 +53,7 @@ struct printer {
 	struct print_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
 	struct print_hid *hid;
+	struct print_wl_link *wl;	/* the kernel touch of each Wayland touch */
 };
 
 static void
@@ -130,6 +134,7 @@ print_header(struct printer *p, const struct tt_header *h)
 		tt_format_time(tb, sizeof(tb), h->start_realtime_us));
 	if (h->keycodes_masked)
 		fprintf(p->out, "# keyboard key codes were masked for privacy\n");
+	tt_sur_system_text(h, "# ", p->out);
 }
 
 static void
@@ -178,6 +183,7 @@ print_device(struct printer *p, const struct tt_device *d)
 				a->fuzz, a->flat, a->resolution, a->value);
 		}
 	}
+	tt_sur_device_text(d, "#   ", true, p->out);
 	for (uint32_t s = 0; s < d->num_slots; s++) {
 		int32_t tid = d->slots[s].values[ABS_MT_TRACKING_ID - TT_MT_FIRST];
 		if (tid != -1)
@@ -490,6 +496,15 @@ print_li_event(struct printer *p, const struct tt_li_event *ev)
 	fputc('\n', p->out);
 }
 
+/* A wl record's line, and the kernel touch its touch came from. */
+static void
+print_wl_line(struct printer *p, const struct tt_wl_event *ev)
+{
+	print_wl_event(p->out, ev);
+	print_wl_link_kernel(p->wl, ev, p->out);
+	fputc('\n', p->out);
+}
+
 static bool
 is_live(const char *path)
 {
@@ -533,6 +548,7 @@ print_records(struct printer *p, struct tt_reader *r, bool live)
 		}
 		if (p->ro && !tt_read_options_keep(p->ro, &rec))
 			continue;
+		print_wl_link_feed(p->wl, &rec);
 		switch (rec.type) {
 		case TT_RECORD_HEADER: print_header(p, rec.header); break;
 		case TT_RECORD_DEVICE: print_device(p, rec.device); break;
@@ -544,6 +560,7 @@ print_records(struct printer *p, struct tt_reader *r, bool live)
 		case TT_RECORD_HID_REPORT: print_hid_report(p->hid, rec.hid_report); break;
 		case TT_RECORD_LI_DEVICE: print_li_device(p, rec.li_device); break;
 		case TT_RECORD_LI_EVENT: print_li_event(p, rec.li_event); break;
+		case TT_RECORD_WL_EVENT: print_wl_line(p, rec.wl_event); break;
 		}
 		/* A live device never ends by itself: stop at a closed output
 		 * (| head) instead of reading on. */
@@ -712,7 +729,8 @@ tt_cmd_print(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	_cleanup_(print_hid_freep) struct print_hid *hid = print_hid_new(stdout);
-	struct printer p = { .out = stdout, .deltas = true, .hid = hid };
+	_cleanup_(print_wl_link_freep) struct print_wl_link *wl = print_wl_link_new();
+	struct printer p = { .out = stdout, .deltas = true, .hid = hid, .wl = wl };
 	const char *path = NULL;
 	const char *xi = NULL;
 	bool live_hid = false;

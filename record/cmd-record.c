@@ -18,6 +18,7 @@
 #include "log.h"
 #include "recorder.h"
 #include "util-strings.h"
+#include "wl-capture.h"
 #include "xi-recorder.h"
 
 struct path_list {
@@ -55,6 +56,8 @@ usage(FILE *out)
 		"      --grab              grab the devices (EVIOCGRAB): nothing else sees\n"
 		"                          their events while recording\n"
 		"      --show-keycodes     do not mask keyboard keys (see PRIVACY)\n"
+		"      --with-serials      keep serial numbers: the devices' uniq and udev's\n"
+		"                          ID_SERIAL* properties (see PRIVACY)\n"
 		"      --duration SECONDS  stop after SECONDS (also 500ms, 2m)\n"
 		"      --frames N          stop after N frames (all devices together)\n"
 		"      --autorestart SECONDS\n"
@@ -88,7 +91,9 @@ usage(FILE *out)
 		"      --libinput          also record what libinput makes of the devices: its\n"
 		"                          touch, pointer, scroll, gesture and tablet events and\n"
 		"                          each device's view and configuration, on the frames'\n"
-		"                          clock (needs systemd-udevd; not with --grab)\n"
+		"                          clock, and the libinput quirks that match each device\n"
+		"                          (libinput quirks list, from libinput-tools)\n"
+		"                          (needs systemd-udevd; not with --grab)\n"
 		"      --libinput-config SETTING=VALUE,...\n"
 		"                          (implies --libinput) configure libinput like your\n"
 		"                          compositor: tap, tap-drag, drag-lock, tap-button-map,\n"
@@ -96,6 +101,14 @@ usage(FILE *out)
 		"                          click-method, dwt, dwtp, left-handed,\n"
 		"                          middle-emulation, accel-speed, accel-profile,\n"
 		"                          send-events, rotation (e.g. tap=on,natural-scroll=on)\n"
+		"      --wayland[=DISPLAY]\n"
+		"                          also record what a Wayland client receives: connect\n"
+		"                          to the compositor (DISPLAY: $WAYLAND_DISPLAY), map a\n"
+		"                          fullscreen surface and record its seat's touch,\n"
+		"                          pointer and gesture events, the seat's capabilities\n"
+		"                          and the outputs, on the frames' clock. With --xi, the\n"
+		"                          X server may be the session's Xwayland. Without\n"
+		"                          DEVICE, only the Wayland side is recorded\n"
 		"  -q, --quiet             no messages except errors\n"
 		"  -h, --help              show this help\n");
 	usage_notes(out);
@@ -117,6 +130,11 @@ usage_notes(FILE *out)
 		"Touch, pointer, tablet and button codes are never masked. The header's\n"
 		"keycodes_masked says whether masking was on. With --libinput, libinput's\n"
 		"key events of the masked keys are written with key code 0.\n"
+		"Each device record also holds what the system says of the device: its\n"
+		"sysfs path, driver, udev properties and the hwdb overrides among them;\n"
+		"the header holds the DMI modalias, os-release's ID and VERSION_ID and the\n"
+		"libinput and libevdev versions. Never the hostname, and no serial numbers\n"
+		"(uniq, ID_SERIAL*, DEVLINKS) unless --with-serials.\n"
 		"\n"
 		"Reading devices needs root or membership of the group 'input'.\n"
 		"\n"
@@ -136,7 +154,8 @@ usage_notes(FILE *out)
 		"  touchtape record --xi-grab=reject-after=50 --xi-window event5 -o own.jsonl\n"
 		"  touchtape record --xi-grab=reject-after=30 --xi-grab=reject-after=30 \\\n"
 		"          --xi-window event5 -o chain.jsonl   # grab1, grab2, then the window\n"
-		"  touchtape record --libinput-config tap=on event7 -o touchpad.jsonl\n");
+		"  touchtape record --libinput-config tap=on event7 -o touchpad.jsonl\n"
+		"  touchtape record --wayland --xi event5 -o kernel-wayland-x.jsonl\n");
 }
 
 static void
@@ -361,6 +380,8 @@ struct record_args {
 	bool all_touch;
 	bool use_li;
 	struct tt_li_config *li_config;	/* --libinput-config, or NULL */
+	bool use_wl;
+	const char *wl_display;	/* --wayland=DISPLAY, or NULL */
 };
 
 /* Help printed: done, exit 0. */
@@ -425,6 +446,7 @@ parse_option(int opt, const char *arg, struct record_args *a)
 	case 'A': a->all_touch = true; return TT_EXIT_OK;
 	case 'g': a->ro.capture_flags |= TT_CAPTURE_GRAB; return TT_EXIT_OK;
 	case 'k': a->ro.capture_flags |= TT_CAPTURE_SHOW_KEYCODES; return TT_EXIT_OK;
+	case 'S': a->ro.with_serials = true; return TT_EXIT_OK;
 	case 'H': a->ro.hid = true; return TT_EXIT_OK;
 	case 'd': return parse_seconds("--duration", arg, &a->ro.duration_us);
 	case 'r': return parse_seconds("--autorestart", arg, &a->ro.autorestart_us);
@@ -436,6 +458,7 @@ parse_option(int opt, const char *arg, struct record_args *a)
 	case 'P': return parse_xi_pointer(arg, &a->xo);
 	case 'L': return TT_EXIT_OK;
 	case 'C': return parse_li_config(arg, a);
+	case 'Y': a->use_wl = true; a->wl_display = arg; return TT_EXIT_OK;
 	case 'h': usage(stdout); return RECORD_HELP_DONE;
 	default: return tt_usage_error("record", "unknown option");
 	}
@@ -463,7 +486,13 @@ check_args(struct record_args *a)
 	if (a->use_li && (a->ro.capture_flags & TT_CAPTURE_GRAB))
 		return tt_usage_error("record", "--grab cannot be combined with --libinput "
 				      "(the grab would hide the events from libinput)");
+	if (a->use_wl && a->ro.autorestart_us)
+		return tt_usage_error("record", "--autorestart cannot be combined with --wayland");
 	a->xo.quiet = a->ro.quiet;
+	/* In a Wayland session, the X server is Xwayland: what X clients of
+	 * that session receive, beside what the Wayland client receives. */
+	a->xo.allow_xwayland = a->use_wl;
+	a->ro.quirks = a->use_li;
 	return TT_EXIT_OK;
 }
 
@@ -476,6 +505,7 @@ parse_args(int argc, char **argv, struct record_args *a)
 		{ "all-touch", no_argument, NULL, 'A' },
 		{ "grab", no_argument, NULL, 'g' },
 		{ "show-keycodes", no_argument, NULL, 'k' },
+		{ "with-serials", no_argument, NULL, 'S' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "frames", required_argument, NULL, 'f' },
 		{ "autorestart", required_argument, NULL, 'r' },
@@ -487,6 +517,7 @@ parse_args(int argc, char **argv, struct record_args *a)
 		{ "xi-pointer-grab", required_argument, NULL, 'P' },
 		{ "libinput", no_argument, NULL, 'L' },
 		{ "libinput-config", required_argument, NULL, 'C' },
+		{ "wayland", optional_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -498,14 +529,15 @@ parse_args(int argc, char **argv, struct record_args *a)
 	return rc == TT_EXIT_OK ? check_args(a) : rc;
 }
 
-/* The device paths to record from the DEVICE arguments (none: --xi alone). */
+/* The device paths to record from the DEVICE arguments (none: --xi or
+ * --wayland alone). */
 static int
 devices_to_record(struct record_args *a, char **args, int nargs, struct path_list *paths)
 {
 	int status = TT_EXIT_OK;
 
-	/* --xi without DEVICE: only the X side, nothing to pick. */
-	if (!a->use_xi || nargs > 0 || a->all_touch)
+	/* --xi or --wayland without DEVICE: only those sides, nothing to pick. */
+	if (!(a->use_xi || a->use_wl) || nargs > 0 || a->all_touch)
 		status = resolve_devices(args, nargs, a->all_touch, paths);
 	if (status == TT_EXIT_OK && a->ro.hid && paths->n == 0)
 		status = tt_usage_error("record", "--hid records the HID devices behind evdev "
@@ -528,12 +560,6 @@ li_write_error(void *userdata, int error)
 {
 	tt_error("writing libinput's events: %s; stopping", strerror(-error));
 	tt_recorder_stop(userdata, "write error", TT_EXIT_FAILURE);
-}
-
-static void
-li_drain(void *userdata)
-{
-	tt_li_capture_dispatch(userdata);
 }
 
 /* libinput on the recorded devices, in the recorder's loop and file. */
@@ -561,20 +587,97 @@ start_libinput(const struct record_args *a, struct tt_recorder *r, const struct 
 		rc = tt_li_capture_check_config(cap);
 	if (rc < 0)
 		return rc;
-	tt_recorder_set_drain(r, li_drain, cap);
 	*out = steal(&cap);
 	return 0;
 }
 
-/* Connects to X (before the header is written: it names the server),
- * sets up the recorders and records until the end. */
+/* The sources beside the evdev devices that hold events of their own at
+ * the end (libinput, the Wayland client). */
+struct sides {
+	struct tt_recorder *r;
+	struct tt_li_capture *li;
+	struct tt_wl_capture *wl;
+	bool wl_alone;		/* the Wayland client is all that is recorded */
+};
+
+static void
+drain_sides(void *userdata)
+{
+	struct sides *sd = userdata;
+
+	if (sd->li)
+		tt_li_capture_dispatch(sd->li);
+	tt_wl_capture_dispatch(sd->wl);
+}
+
+static void
+wl_poll_devices(void *userdata)
+{
+	struct sides *sd = userdata;
+
+	tt_recorder_poll_devices(sd->r);
+}
+
+static void
+wl_write_error(void *userdata, int error)
+{
+	struct sides *sd = userdata;
+
+	tt_error("writing the Wayland events: %s; stopping", strerror(-error));
+	tt_recorder_stop(sd->r, "write error", TT_EXIT_FAILURE);
+}
+
+static void
+wl_lost(void *userdata, const char *why)
+{
+	struct sides *sd = userdata;
+
+	if (!sd->wl_alone) {
+		tt_warning("%s; the other layers keep recording", why);
+		return;
+	}
+	tt_error("%s", why);
+	tt_recorder_stop(sd->r, "Wayland connection lost", TT_EXIT_FAILURE);
+}
+
+/* The Wayland client, in the recorder's loop and file. */
+static int
+start_wayland(struct sides *sd)
+{
+	const struct tt_wl_capture_options o = {
+		.loop = tt_recorder_loop(sd->r),
+		.writer = tt_recorder_writer(sd->r),
+		.start_us = tt_recorder_start_us(sd->r),
+		.before_write = wl_poll_devices,
+		.on_error = wl_write_error,
+		.on_lost = wl_lost,
+		.userdata = sd,
+	};
+
+	return tt_wl_capture_start(sd->wl, &o);
+}
+
+static void
+print_sides(const struct sides *sd)
+{
+	if (sd->li)
+		fprintf(stderr, "  libinput: %zu events\n", tt_li_capture_nevents(sd->li));
+	if (sd->wl)
+		fprintf(stderr, "  wayland: %zu events\n", tt_wl_capture_nevents(sd->wl));
+}
+
+/* Connects to X (before the header is written: it names the server) and
+ * to the Wayland compositor (a missing one makes no file), sets up the
+ * recorders and records until the end. */
 static int
 record(struct record_args *a, const struct path_list *paths)
 {
 	_cleanup_(tt_recorder_freep) struct tt_recorder *r = NULL;
-	/* After r: freed first, while r's loop still holds its sources. */
+	/* After r: freed first, while r's loop still holds their sources. */
 	_cleanup_(tt_xi_recorder_freep) struct tt_xi_recorder *xr = NULL;
 	_cleanup_(tt_li_capture_freep) struct tt_li_capture *li = NULL;
+	_cleanup_(tt_wl_capture_freep) struct tt_wl_capture *wl = NULL;
+	struct sides sd = { .wl_alone = paths->n == 0 && !a->use_xi };
 	int rc, status;
 
 	if (a->use_xi) {
@@ -583,18 +686,26 @@ record(struct record_args *a, const struct path_list *paths)
 		a->ro.x_vendor = tt_xi_recorder_vendor(xr);
 		a->ro.x_release = tt_xi_recorder_release(xr);
 	}
+	if (a->use_wl && tt_wl_capture_connect(a->wl_display, &wl) < 0)
+		return TT_EXIT_TROUBLE;
+	sd.wl = wl;
 	rc = tt_recorder_new(&a->ro, paths->paths, paths->n, &r);
+	sd.r = r;
 	if (rc >= 0 && xr)
 		rc = tt_xi_recorder_start(xr, r, paths->paths, paths->n);
 	if (rc >= 0 && a->use_li)
 		rc = start_libinput(a, r, paths, &li);
+	sd.li = li;
+	if (rc >= 0 && wl)
+		rc = start_wayland(&sd);
 	if (rc < 0)
 		return TT_EXIT_TROUBLE;
+	tt_recorder_set_drain(r, drain_sides, &sd);
 	status = tt_recorder_run(r);
 	if (xr && !a->ro.quiet)
 		tt_xi_recorder_summary(xr);
-	if (li && !a->ro.quiet)
-		fprintf(stderr, "  libinput: %zu events\n", tt_li_capture_nevents(li));
+	if (!a->ro.quiet)
+		print_sides(&sd);
 	/* The recorder's 1 is a read or write error: trouble, not a finding. */
 	return status == TT_EXIT_FAILURE ? TT_EXIT_TROUBLE : status;
 }

@@ -26,20 +26,30 @@ join(const char *dir, const char *name)
 	return s;
 }
 
-/* A bus device's "subsystem" link ends in bus/hid for a HID device. */
-static bool
-is_hid_device(const char *dir)
+/* The last component of a sysfs link's target
+ * ("../../bus/hid/drivers/hid-multitouch" -> "hid-multitouch"), or NULL. */
+char *
+tt_sysfs_link_base(const char *link)
 {
-	_cleanup_free_ char *link = join(dir, "subsystem");
 	char target[PATH_MAX];
 	ssize_t n = readlink(link, target, sizeof(target) - 1);
 	const char *base;
 
 	if (n <= 0)
-		return false;
+		return NULL;
 	target[n] = '\0';
 	base = strrchr(target, '/');
-	return strcmp(base ? base + 1 : target, "hid") == 0;
+	return tt_strdup(base ? base + 1 : target);
+}
+
+/* A bus device's "subsystem" link ends in bus/hid for a HID device. */
+static bool
+is_hid_device(const char *dir)
+{
+	_cleanup_free_ char *link = join(dir, "subsystem");
+	_cleanup_free_ char *base = tt_sysfs_link_base(link);
+
+	return base && strcmp(base, "hid") == 0;
 }
 
 /* A sysfs attribute the kernel prints in hex ("%04x", "%02x"), 0 when

@@ -34,3 +34,4 @@ struct tt_hidraw_location {
  */
 int tt_hidraw_find(const char *sysfs_root, dev_t rdev, struct tt_hidraw_location *out);
 void tt_hidraw_location_clear(struct tt_hidraw_location *loc);
+char *tt_sysfs_link_base(const char *link);

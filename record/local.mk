@@ -2,6 +2,7 @@
 touchtape_sources += \
 	record/input-devices.c record/input-devices.h \
 	record/recorder.c record/recorder.h \
+	record/surroundings.c record/surroundings.h \
 	record/hidraw-sysfs.c record/hidraw-sysfs.h \
 	record/hidraw-capture.c record/hidraw-capture.h \
 	record/li-capture.c record/li-capture.h record/li-config.c record/li-private.h \
@@ -35,6 +36,18 @@ record_tests_test_hidraw_sysfs_LDADD = libtouchtape.la -lm
 check_PROGRAMS += record/tests/test-hidraw-sysfs
 TESTS += record/tests/test-hidraw-sysfs
 
+# Host unit test: a device's surroundings gathered from fake sysfs, udev
+# and os-release trees, and libinput quirks through a stand-in tool.
+record_tests_test_surroundings_SOURCES = record/tests/test-surroundings.c \
+	record/surroundings.c record/surroundings.h record/hidraw-sysfs.c record/hidraw-sysfs.h $(tests_common_sources)
+record_tests_test_surroundings_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/record
+record_tests_test_surroundings_LDADD = libtouchtape.la -lm
+check_PROGRAMS += record/tests/test-surroundings
+TESTS += record/tests/test-surroundings
+# What record stored of the surroundings against udevadm, libinput quirks
+# list and os-release, for the replay VM test (issue 24's one VM boot).
+EXTRA_DIST += record/tests/surroundings-check.py
+
 # The kernel-filtering model the VM test compares recordings against.
 check_PROGRAMS += record/tests/model-check
 record_tests_model_check_SOURCES = record/tests/model-check.c \
@@ -57,6 +70,12 @@ EXTRA_DIST += record/tests/record-hid-cli.sh
 TESTS += record/tests/record-hid-vm.sh
 EXTRA_DIST += record/tests/record-hid-vm.sh record/tests/uhid-device.py \
 	record/tests/record-hid-check.py
+
+# record --wayland against Weston on the host (X11 backend in Xvfb, headless
+# with Xwayland): seat, outputs, surface, the compositor killed mid-way.
+TESTS += record/tests/record-wayland.sh
+EXTRA_DIST += record/tests/record-wayland.sh record/tests/servers-lib.sh \
+	record/tests/xtest-pointer.py
 
 # record --xi refuses Xwayland (weston's headless backend) and servers
 # without XInput 2.2 (a protocol fixture), on the host.

@@ -15,6 +15,7 @@
 #include "input-devices.h"
 #include "log.h"
 #include "recorder.h"
+#include "surroundings.h"
 #include "util-strings.h"
 #include "util-time.h"
 
@@ -38,6 +39,7 @@ struct rec_device {
 	size_t drops_at_file_start;
 	struct rec_hid *hid;	/* --hid: its HID device, if recorded */
 	char *hid_note;		/* --hid: why there is none, for a marker */
+	struct tt_device *sur;	/* its surroundings (tt_sur_holder_new()) */
 };
 
 struct tt_recorder {
@@ -70,6 +72,7 @@ struct tt_recorder {
 	int write_error;	/* -errno of the first failed write */
 	void (*drain)(void *userdata);	/* another source's pending records */
 	void *drain_data;
+	char *quirks_note;	/* why no quirks were recorded, for a marker */
 };
 
 static const char *
@@ -162,8 +165,15 @@ write_hid_devices(struct tt_recorder *r)
 
 	for (size_t i = 0; rc >= 0 && i < r->nhids; i++) {
 		struct rec_hid *h = r->hids[i];
-		if (h->source)
-			rc = check_write(r, tt_writer_hid_device(r->writer, tt_hidraw_device(h->hidraw)));
+		struct tt_hid_device dev;
+
+		if (!h->source)
+			continue;
+		/* Like the evdev device's: a serial unless asked for. */
+		dev = *tt_hidraw_device(h->hidraw);
+		if (!r->opts.with_serials)
+			dev.uniq = NULL;
+		rc = check_write(r, tt_writer_hid_device(r->writer, &dev));
 	}
 	return rc;
 }
@@ -183,6 +193,18 @@ write_hid_notes(struct tt_recorder *r)
 	return rc;
 }
 
+/* The device record as written: the capture's description and state,
+ * with the surroundings gathered at the start and without serials
+ * unless asked. */
+static int
+write_device(struct tt_recorder *r, struct rec_device *d)
+{
+	struct tt_device dev = *tt_capture_device(d->capture);
+
+	tt_sur_lend(&dev, d->sur, r->opts.with_serials ? TT_SUR_WITH_SERIALS : 0);
+	return check_write(r, tt_writer_device(r->writer, &dev));
+}
+
 /* Header, device records, start marker. @h carries the start instants. */
 static int
 write_preamble(struct tt_recorder *r, struct tt_header *h)
@@ -195,6 +217,7 @@ write_preamble(struct tt_recorder *r, struct tt_header *h)
 		h->x_vendor = tt_strdup(r->opts.x_vendor);
 		h->x_release = r->opts.x_release;
 	}
+	tt_sur_gather_system(&tt_sur_host_roots, h);
 	r->start_us = h->start_monotonic_us;
 	r->file_frames = 0;
 	rc = check_write(r, tt_writer_header(r->writer, h));
@@ -203,7 +226,7 @@ write_preamble(struct tt_recorder *r, struct tt_header *h)
 		if (!d->source)
 			continue;
 		d->drops_at_file_start = tt_capture_drops(d->capture);
-		rc = check_write(r, tt_writer_device(r->writer, tt_capture_device(d->capture)));
+		rc = write_device(r, d);
 	}
 	if (rc >= 0)
 		rc = write_hid_devices(r);
@@ -211,6 +234,8 @@ write_preamble(struct tt_recorder *r, struct tt_header *h)
 		return rc;
 	snprintf(text, sizeof(text), "%zu device%s", r->nactive, r->nactive == 1 ? "" : "s");
 	rc = write_marker(r, TT_MARKER_START, -1, text);
+	if (rc >= 0 && r->quirks_note)
+		rc = write_marker(r, TT_MARKER_NOTE, -1, r->quirks_note);
 	return rc < 0 ? rc : write_hid_notes(r);
 }
 
@@ -464,6 +489,43 @@ open_devices(struct tt_recorder *r, char **paths, size_t npaths)
 	return 0;
 }
 
+/* --libinput: which quirks libinput matches; a missing tool is said once,
+ * and the recording goes on without them. */
+static void
+gather_quirks(struct tt_recorder *r, struct rec_device *d, const char *path)
+{
+	int rc;
+
+	if (r->quirks_note)
+		return;
+	rc = tt_sur_gather_quirks("libinput", path, d->sur);
+	if (rc == -ENOENT) {
+		r->quirks_note = tt_strdup("libinput quirks list is not available (install libinput-tools); "
+					   "the libinput quirks are not recorded");
+		tt_warning("%s", r->quirks_note);
+	} else if (rc < 0) {
+		tt_warning("%s: libinput quirks list failed; its quirks are not recorded", d->node);
+	}
+}
+
+/* What the system says of each device (formats/timeline.md,
+ * "Surroundings"): sysfs, udev, hwdb and, with --libinput, the quirks. */
+static void
+gather_surroundings(struct tt_recorder *r, char **paths)
+{
+	for (size_t i = 0; i < r->ndevs; i++) {
+		struct rec_device *d = &r->devs[i];
+		struct stat st;
+
+		d->sur = tt_sur_holder_new(tt_capture_device(d->capture));
+		if (fstat(tt_capture_fd(d->capture), &st) == 0 && S_ISCHR(st.st_mode))
+			tt_sur_gather_device(&tt_sur_host_roots, st.st_rdev,
+					     r->opts.with_serials ? TT_SUR_WITH_SERIALS : 0, d->sur);
+		if (r->opts.quirks)
+			gather_quirks(r, d, paths[i]);
+	}
+}
+
 /* The HID device already opened for another evdev device of it. */
 static struct rec_hid *
 hid_by_syspath(struct tt_recorder *r, const char *syspath)
@@ -612,6 +674,8 @@ tt_recorder_new(const struct tt_recorder_options *opts, char **paths, size_t npa
 	 * queue can be older than time 0. */
 	tt_header_init_now(&h);
 	rc = open_devices(r, paths, npaths);
+	if (rc >= 0)
+		gather_surroundings(r, paths);
 	for (size_t i = 0; rc >= 0 && opts->hid && i < r->ndevs; i++)
 		attach_hid(r, &r->devs[i]);
 	if (rc >= 0 && (rc = add_sources(r)) < 0)
@@ -736,6 +800,7 @@ tt_recorder_free(struct tt_recorder *r)
 		tt_capture_free(r->devs[i].capture);
 		free(r->devs[i].node);
 		free(r->devs[i].hid_note);
+		tt_device_free(r->devs[i].sur);
 	}
 	free(r->devs);
 	for (size_t i = 0; i < r->nhids; i++) {
@@ -746,6 +811,7 @@ tt_recorder_free(struct tt_recorder *r)
 	}
 	free(r->hids);
 	free(r->path);
+	free(r->quirks_note);
 	tt_loop_free(r->loop);
 	free(r);
 }

@@ -29,6 +29,8 @@ struct tt_recorder_options {
 	bool quiet;		/* no start message and summary */
 	bool force;		/* overwrite existing files (else O_EXCL) */
 	bool hid;		/* also record each device's hidraw node */
+	bool with_serials;	/* keep serial numbers (uniq, ID_SERIAL, ...) */
+	bool quirks;		/* ask libinput which quirks match (--libinput) */
 	const char *x_vendor;	/* for the header, when the XI side records */
 	int32_t x_release;
 };

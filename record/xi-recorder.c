@@ -368,7 +368,7 @@ tt_xi_recorder_connect(const struct tt_xi_options *opts, struct tt_xi_recorder *
 	xr->vendor = tt_str_sanitize(vendor ? vendor : "", vendor ? strlen(vendor) : 0, 256);
 	xr->release = VendorRelease(dpy);
 	char why[128];
-	if (is_xwayland(dpy, why, sizeof(why))) {
+	if (!opts->allow_xwayland && is_xwayland(dpy, why, sizeof(why))) {
 		tt_error("X server %s is Xwayland (%s): its XInput devices are virtual (the Wayland "
 			 "compositor's seat, not the kernel devices) and it only sees what the "
 			 "compositor forwards; record under a native Xorg server instead",

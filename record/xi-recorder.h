@@ -69,6 +69,7 @@ struct tt_xi_options {
 	enum tt_xi_pointer_mode pointer;
 	bool window;			/* add the window client */
 	bool quiet;
+	bool allow_xwayland;		/* record --wayland: the session's Xwayland */
 };
 
 /* "accept", "reject", "accept-after=MS", "reject-after=MS" (MS in
@@ -80,7 +81,7 @@ int tt_xi_parse_pointer(const char *arg, enum tt_xi_pointer_mode *mode);
 struct tt_xi_recorder;
 
 /* Opens the clients' connections and checks the server: XI 2.2, not
- * Xwayland. Errors are printed; 0 or -errno. */
+ * Xwayland (unless opts->allow_xwayland). Errors are printed; 0 or -errno. */
 int tt_xi_recorder_connect(const struct tt_xi_options *opts, struct tt_xi_recorder **out);
 /* For the header: the server's vendor string and release. */
 const char *tt_xi_recorder_vendor(const struct tt_xi_recorder *xr);

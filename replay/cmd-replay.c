@@ -28,6 +28,7 @@
 #include "player.h"
 #include "report.h"
 #include "schedule.h"
+#include "replay-surroundings.h"
 #include "uhid-device.h"
 #include "uinput-device.h"
 #include "util-strings.h"
@@ -48,6 +49,7 @@
 enum replay_option {
 	O_SPEED = TT_OPT_FIRST_PRIVATE, O_MAXGAP, O_LOOP, O_DELAY, O_WAIT, O_VERIFY, O_EXACT,
 	O_KEYS, O_DRY, O_REPORT, O_SPIN, O_NO_RT, O_HID, O_LIBINPUT, O_LI_CONFIG,
+	O_NO_SUR, O_ISOLATE,
 };
 
 struct replay_args {
@@ -62,6 +64,10 @@ struct replay_args {
 	const char *file;
 	int64_t spin_max_us;
 	bool no_realtime;
+	/* the recorded udev properties and quirks not recreated; the
+	 * replayed devices hidden from the desktop (replay/replay-surroundings.h) */
+	bool no_surroundings;
+	bool isolate;
 	/* --libinput: the timeline of the replay written to -o */
 	bool libinput;
 	const char *output;
@@ -131,6 +137,18 @@ usage(FILE *out)
 		"      --no-realtime      stay a normal process; by default replay asks for a low\n"
 		"                         real-time priority (SCHED_FIFO 10) and locks its memory\n"
 		"                         when allowed, so a busy machine does not delay frames\n"
+		"      --no-surroundings  do not recreate the recorded surroundings: by default\n"
+		"                         the replayed devices get the recorded udev properties\n"
+		"                         (a udev rule in " RP_SUR_RULES_DIR ") and libinput\n"
+		"                         quirks (a section of\n"
+		"                         " RP_SUR_QUIRKS_FILE "), both\n"
+		"                         removed when the replay ends; their names then end\n"
+		"                         in \" (pid PID.ID)\"\n"
+		"      --isolate          keep your desktop from using the replayed devices: they\n"
+		"                         get ID_SEAT=" RP_SUR_ISOLATE_SEAT " (the X server and\n"
+		"                         compositors leave other seats' devices alone) and\n"
+		"                         LIBINPUT_IGNORE_DEVICE=1 (not with --libinput, whose\n"
+		"                         own libinput must read them)\n"
 		"  -q, --quiet            no per-device lines, only problems and the summary\n"
 		"  -h, --help             show this help\n");
 	usage_notes(out);
@@ -229,6 +247,8 @@ static const struct flag_option {
 	{ O_NO_RT, offsetof(struct replay_args, no_realtime) },
 	{ O_HID, offsetof(struct replay_args, hid) },
 	{ O_LIBINPUT, offsetof(struct replay_args, libinput) },
+	{ O_NO_SUR, offsetof(struct replay_args, no_surroundings) },
+	{ O_ISOLATE, offsetof(struct replay_args, isolate) },
 	{ 'q', offsetof(struct replay_args, quiet) },
 };
 
@@ -318,6 +338,9 @@ check_args(struct replay_args *a)
 		return tt_usage_error("replay", "--desc is for evemu files: not with --hid");
 	if (a->hid && a->libinput)
 		return tt_usage_error("replay", "--libinput replays through uinput: not with --hid");
+	if (a->hid && a->isolate)
+		return tt_usage_error("replay", "--isolate marks uinput devices: not with --hid (the "
+				      "kernel's driver names the devices)");
 	return check_libinput_args(a);
 }
 
@@ -340,6 +363,8 @@ parse_args(int argc, char **argv, struct replay_args *a)
 		{ "hid", no_argument, NULL, O_HID },
 		{ "libinput", no_argument, NULL, O_LIBINPUT },
 		{ "libinput-config", required_argument, NULL, O_LI_CONFIG },
+		{ "no-surroundings", no_argument, NULL, O_NO_SUR },
+		{ "isolate", no_argument, NULL, O_ISOLATE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -413,6 +438,7 @@ struct live {
 	struct rp_uinput **devs;
 	struct rp_verify *verify;
 	struct rp_li *li;	/* --libinput */
+	struct rp_sur *sur;	/* the surroundings, until the devices are gone */
 };
 
 static int
@@ -438,7 +464,8 @@ destroy_all(struct rp_uinput **devs, size_t n)
 }
 
 static int
-create_all(const struct rp_schedule *s, const struct replay_args *a, struct rp_uinput ***out)
+create_all(const struct rp_schedule *s, const struct replay_args *a, const struct rp_sur *sur,
+	   struct rp_uinput ***out)
 {
 	struct rp_uinput **devs = tt_reallocarray(NULL, s->ndevices, sizeof(*devs));
 
@@ -446,7 +473,7 @@ create_all(const struct rp_schedule *s, const struct replay_args *a, struct rp_u
 	for (size_t i = 0; i < s->ndevices; i++) {
 		const struct tt_device *d = s->devices[i].dev;
 		char why[512];
-		int rc = rp_uinput_create(d, a->exact, &devs[i], why, sizeof(why));
+		int rc = rp_uinput_create(d, a->exact, rp_sur_tag(sur, i), &devs[i], why, sizeof(why));
 
 		if (rc < 0) {
 			tt_error("device %" PRIu32 " \"%s\": %s", d->id, d->name, why);
@@ -602,6 +629,8 @@ live_release(struct live *l)
 		destroy_all(l->devs, l->s->ndevices);
 	l->verify = NULL;
 	l->devs = NULL;
+	rp_sur_free(l->sur);
+	l->sur = NULL;
 	rp_live_clock_free(l->clock);
 }
 
@@ -688,6 +717,23 @@ start_clock(const struct replay_args *a, struct rp_live_clock **out)
 	return 0;
 }
 
+/* After the clock (its signalfd holds INT and TERM, so every exit path
+ * goes through live_release) and before the devices: udev applies the
+ * rule when they appear, libinput reads the quirks when it starts. */
+static void
+setup_surroundings(struct live *l, const struct replay_args *a)
+{
+	const struct rp_sur_options o = {
+		.recreate = !a->no_surroundings, .isolate = a->isolate, .own_libinput = a->libinput,
+	};
+	_cleanup_free_ const struct tt_device **devs = tt_reallocarray(NULL, l->s->ndevices + 1,
+								      sizeof(*devs));
+
+	for (size_t i = 0; i < l->s->ndevices; i++)
+		devs[i] = l->s->devices[i].dev;
+	(void)rp_sur_new(devs, l->s->ndevices, &o, &l->sur);
+}
+
 static int
 live_setup(struct live *l, const struct replay_args *a)
 {
@@ -697,7 +743,8 @@ live_setup(struct live *l, const struct replay_args *a)
 		return rc;
 	if (a->libinput && (rc = open_libinput(l, a)) < 0)
 		return rc;
-	if ((rc = create_all(l->s, a, &l->devs)) < 0)
+	setup_surroundings(l, a);
+	if ((rc = create_all(l->s, a, l->sur, &l->devs)) < 0)
 		return rc;
 	if (a->verify && (rc = attach_verify(l)) < 0)
 		return rc;
@@ -728,6 +775,8 @@ live_play(struct live *l, const struct replay_args *a, struct rp_stats *st)
 		rc = -EIO;
 	destroy_all(l->devs, l->s->ndevices);
 	l->devs = NULL;
+	rp_sur_free(l->sur);
+	l->sur = NULL;
 	return rc < 0 ? TT_EXIT_TROUBLE : TT_EXIT_OK;
 }
 

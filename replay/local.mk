@@ -22,6 +22,7 @@ touchtape_sources += \
 	replay/verify.c replay/verify.h \
 	replay/report.c replay/report.h \
 	replay/li-replay.c replay/li-replay.h \
+	replay/replay-surroundings.c replay/replay-surroundings.h \
 	replay/cmd-replay.c
 
 dist_man_MANS += man/touchtape-replay.1
@@ -43,6 +44,14 @@ replay_tests_test_replay_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 replay_tests_test_replay_san_LDADD = libtouchtape-san.la -lm
 replay_tests_test_replay_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
+
+# The surroundings (a udev rule, libinput quirks) in a scratch folder.
+check_PROGRAMS += replay/tests/test-surroundings
+TESTS += replay/tests/test-surroundings
+replay_tests_test_surroundings_SOURCES = replay/tests/test-surroundings.c \
+	replay/replay-surroundings.c replay/replay-surroundings.h tests/test-common.c tests/test-common.h
+replay_tests_test_surroundings_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/replay -I$(top_srcdir)/tests
+replay_tests_test_surroundings_LDADD = libtouchtape.la
 
 TESTS += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck-vm.sh
 EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck-vm.sh \
@@ -70,3 +79,8 @@ EXTRA_DIST += replay/tests/hid-descriptors-vm.sh replay/tests/hid-descriptors.py
 # --libinput: gestures, taps (tap on/off diffed), touches linked, in the VM.
 TESTS += replay/tests/replay-libinput-vm.sh
 EXTRA_DIST += replay/tests/replay-libinput-vm.sh replay/tests/libinput-tap.jsonl
+# The device's surroundings (issue 24) in the VM with udevd and Xorg: the
+# recorded udev properties and quirks on the replayed device, the rule and
+# quirks gone after SIGINT and SIGKILL, --isolate, record's side.
+TESTS += replay/tests/surroundings-vm.sh
+EXTRA_DIST += replay/tests/surroundings-vm.sh

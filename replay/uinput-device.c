@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,7 +102,7 @@ enable_codes(struct rp_uinput *u, const struct tt_device *dev, bool exact)
 }
 
 int
-rp_uinput_create(const struct tt_device *dev, bool exact, struct rp_uinput **out,
+rp_uinput_create(const struct tt_device *dev, bool exact, const char *tag, struct rp_uinput **out,
 		 char *why, size_t whysize)
 {
 	struct rp_uinput *u = tt_zalloc(sizeof(*u));
@@ -111,8 +112,13 @@ rp_uinput_create(const struct tt_device *dev, bool exact, struct rp_uinput **out
 	u->evdev = libevdev_new();
 	/* uinput keeps 80 bytes of the name: cut it on a character boundary. */
 	snprintf(full, sizeof(full), "%s%s", RP_NAME_PREFIX, dev->name ? dev->name : "");
-	_cleanup_free_ char *name = tt_str_sanitize(full, strlen(full), UINPUT_MAX_NAME_SIZE - 1);
-	libevdev_set_name(u->evdev, name);
+	/* A tag (replay's surroundings key on it) ends the name, whole. */
+	size_t taglen = tag ? strlen(tag) : 0;
+	_cleanup_free_ char *name = tt_str_sanitize(full, strlen(full), UINPUT_MAX_NAME_SIZE - 1 - taglen);
+	_cleanup_free_ char *tagged = NULL;
+	if (asprintf(&tagged, "%s%s", name, tag ? tag : "") < 0)
+		abort();
+	libevdev_set_name(u->evdev, tagged);
 	if (dev->phys)
 		libevdev_set_phys(u->evdev, dev->phys);
 	if (dev->uniq)

@@ -36,8 +36,9 @@ rp_uinput_abs_ok(unsigned int code, const struct tt_absinfo *a)
 	return !(code == ABS_MT_SLOT && a->maximum > 99);
 }
 
-/* 0 or a negative errno; on failure @why (of @whysize) says what to do. */
-int rp_uinput_create(const struct tt_device *dev, bool exact, struct rp_uinput **out,
+/* 0 or a negative errno; on failure @why (of @whysize) says what to do.
+ * @tag (NULL: none) ends the name whole: the name is cut before it. */
+int rp_uinput_create(const struct tt_device *dev, bool exact, const char *tag, struct rp_uinput **out,
 		     char *why, size_t whysize);
 /* Waits (bounded: @timeout_ms) until the device node exists. Returns 0,
  * -ETIMEDOUT. */

@@ -42,7 +42,7 @@ cmds=$("$TOUCHTAPE" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/
 [ "$(echo "$cmds" | wc -l)" -ge 9 ] || fail "touchtape --help lists only: $cmds"
 # shellcheck disable=SC2086
 expect "touchtape " $cmds help
-expect "touchtape re" record replay
+expect "touchtape re" record regress replay
 expect "touchtape --" --help --version
 expect "touchtape help va" validate
 

@@ -126,3 +126,10 @@ EXTRA_DIST += tests/complexity.sh
 # at the HID layer makes the same touches again (diff, --verify).
 TESTS += tests/hid-layers-vm.sh
 EXTRA_DIST += tests/hid-layers-vm.sh
+
+# The Wayland layer end to end in one VM boot with Weston and Xwayland
+# (tests/vm/run --xwayland): replayed touches reach a Wayland client as
+# wl_touch, a corpus pinch through libinput, record --wayland linked to
+# the kernel touches, beside --xi on Xwayland, and Weston killed.
+TESTS += tests/wayland-vm.sh
+EXTRA_DIST += tests/wayland-vm.sh tests/wayland-vm-check.py

@@ -18,6 +18,15 @@ body() { grep -v '"type":"marker"\|"type":"li' "$1" | tail -n +2; }
 events_only() { grep '"type":"frame"' "$1" | grep -v '"ev":\[\[0,0,0\]\]' | sed 's/.*"ev":\[\[//; s/\]\]}$//; s/\],\[/\n/g' |
 	awk -F, '{ print $1, $2, $3 }'; }
 
+# A YAML section: the line of KEY and the lines below it (deeper, or list
+# items at its indentation), comments left out.
+section() {
+	awk -v k="$1" 'found { match($0, /^ */); i = RLENGTH
+		if (i < ki || (i == ki && substr($0, i + 1, 2) != "- ")) exit
+		print; next }
+	$0 ~ "^ *" k { match($0, /^ */); ki = RLENGTH; found = 1; print }' "$2" | grep -v '^ *#'
+}
+
 roundtrip() {
 	local in=$1 what=$2
 	if ! "$TOUCHTAPE" convert "$in" -o "$tmp/a.jsonl" 2>"$tmp/err"; then
@@ -119,12 +128,25 @@ expect_grep '"text":"libinput-record hid: \[5, 1, 9, 2, 161, 1\]"' "$tmp/a.jsonl
 expect_grep '"type":"li","li":"POINTER_MOTION","t":0' "$tmp/a.jsonl" "libinput: event imported as a li record"
 expect_grep '"tool":"libinput record 1.25.0","kernel":"6.1.0-28-amd64"' "$tmp/a.jsonl" "header from libinput: and system:"
 expect_grep '"t":24101,' "$tmp/a.jsonl" "times from the file"
+# udev: and quirks: are the devices' surroundings, system: the header's.
+expect_grep '"udev":\{"ID_INPUT":"1","ID_INPUT_TOUCHPAD":"1"\},"hwdb":\{\},"quirks":\["ModelSynapticsSerialTouchpad=1"\]' \
+	"$tmp/a.jsonl" "udev: properties and quirks: read into the device"
+expect_grep '"id":1,.*"udev":\{"ID_INPUT":"1"\},"hwdb":\{\},"quirks":\[\]\}' "$tmp/a.jsonl" "an empty quirks: is an empty list"
+expect_grep '"system":\{"dmi_modalias":"dmi:bvnX:","os_id":"debian","os_version_id":"12","libinput_version":"1.25.0"\}' "$tmp/a.jsonl" \
+	"system: os and libinput: version in the header"
+expect_grep '^  - ModelSynapticsSerialTouchpad=1$' "$tmp/b.yml" "quirks written back"
+expect_grep '^    - ID_INPUT_TOUCHPAD=1$' "$tmp/b.yml" "udev properties written back"
+expect_grep '^  os: "debian:12"$' "$tmp/b.yml" "os written back"
+expect_grep '^  dmi: "dmi:bvnX:"$' "$tmp/b.yml" "dmi written back"
 # Both devices in the libinput output, each with its events.
 expect_grep '^ndevices: 2$' "$tmp/b.yml" "ndevices"
 # evemu holds one device: the other is reported, --device picks one.
 expect_exit 0 "to evemu" -- "$TOUCHTAPE" convert --to evemu "$tmp/multi.yml" -o "$tmp/m.evemu"
 expect_grep 'evemu holds one device: 1 other device and their 1 frame were not written' "$tmp/err" "skipped device reported"
-expect_grep 'no markers: 7 markers written as comments' "$tmp/err" "markers reported"
+expect_grep 'no markers: 3 markers written as comments' "$tmp/err" "markers reported"
+expect_grep 'evemu holds no surroundings: the udev properties, hwdb overrides, quirks, sysfs path and driver of 1 device were not written' \
+	"$tmp/err" "surroundings evemu cannot hold reported"
+expect_grep 'evemu has no system section' "$tmp/err" "system section evemu cannot hold reported"
 expect_grep "libinput's own events are not written: 1 libinput record left out" "$tmp/err" "li records reported"
 expect_exit 0 "to evemu, --device 1" -- "$TOUCHTAPE" convert --to evemu --device 1 "$tmp/multi.yml" -o "$tmp/m1.evemu"
 expect_grep '^N: test buttons$' "$tmp/m1.evemu" "--device 1 written"
@@ -139,6 +161,17 @@ if [ -d "$corpus/libinput-record" ]; then
 		# The same content with the tabs expanded converts.
 		expand -t 8 "$f" >"$tmp/expanded.yml"
 		roundtrip "$tmp/expanded.yml" "${f##*/} with tabs expanded"
+		# Its udev: properties, quirks: and system: survive
+		# YAML -> timeline -> YAML.
+		for key in udev: quirks: os: dmi:; do
+			section "$key" "$tmp/expanded.yml" >"$tmp/want"
+			section "$key" "$tmp/b.yml" >"$tmp/got"
+			if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got"; then
+				pass "${f##*/}: $key kept through the timeline"
+			else
+				fail "${f##*/}: $key differs after the round trip"
+			fi
+		done
 	done
 fi
 

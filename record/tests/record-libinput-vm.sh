@@ -25,47 +25,16 @@ samples="$abs_top_srcdir/samples"
 failures=0
 bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 
-replay_dev() { "$T" list 2>/dev/null | grep -q "touchtape replay:"; }
-
-# replay FILE: creates the replay's device, which waits for go(); $rpid.
-# (Started at once, a replay under a loaded emulated guest would be over
-# before the recorders run.)
-replay() {
-	rm -f "$tmp/go"
-	mkfifo "$tmp/go"
-	"$T" replay --quiet --wait "$1" <"$tmp/go" >"$tmp/replay.out" 2>&1 &
-	rpid=$!
-	exec 3>"$tmp/go"
-	wait_for 20 replay_dev || { cat "$tmp/replay.out"; fail "$1: no replay device"; }
-}
-
-# go: the replay starts playing.
-go() {
-	echo >&3
-	exec 3>&-
-}
-
+replay() { vm_replay "$1"; }
+go() { vm_go; }
+finish() { vm_finish "$@"; }
 # start_rec OUT ARGS...: a recorder of the replay device, started (and
 # with --libinput*, libinput's view of it written); $recpid.
 start_rec() {
 	local out=$1 want='"kind":"start"'
 	shift
 	[[ "$*" == *--libinput* ]] && want='"type":"li_device"'
-	"$T" record --quiet "$@" -o "$out" "touchtape replay:*" 2>"$out.err" &
-	recpid=$!
-	_started() { grep -q "$want" "$out" 2>/dev/null; }
-	wait_for 30 _started || { cat "$out.err"; bad "$out: the recorder did not start"; }
-}
-
-# finish PID...: waits for the replay, then stops the recorders (they may
-# have ended with their device).
-finish() {
-	wait "$rpid" || { cat "$tmp/replay.out"; bad "the replay failed"; }
-	sleep 1
-	for p in "$@"; do
-		kill -INT "$p" 2>/dev/null || true
-		wait "$p" || bad "a recorder exited with $?"
-	done
+	vm_record_replay "$out" "$want" "$@"
 }
 
 # 1. No udevd yet: the device is refused, with the reason.

@@ -19,24 +19,7 @@ for tool in weston Xwayland Xvfb python3; do
 		{ echo "FAIL: $tool is missing: install weston, xwayland and xvfb (./bootstrap does)" >&2; exit 1; }
 done
 
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# wait_for SECONDS COMMAND...: polls COMMAND every 0.1 s.
-wait_for() {
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		((SECONDS < deadline)) || return 1
-		sleep 0.1
-	done
-}
+. "$abs_top_srcdir/record/tests/servers-lib.sh"
 
 # record_xi NAME DISPLAY: touchtape record --xi=DISPLAY for 0.5 s into
 # $tmp/NAME.jsonl; exit status in $tmp/NAME.rc, messages in $tmp/NAME.err.

@@ -114,6 +114,53 @@ make_touchscreen() {
 	note "uinput touchscreen at $node"
 }
 
+# A replay that waits, and recorders of its device (guest side). The
+# caller defines bad MESSAGE (a failure that lets the test go on).
+#
+# vm_replay FILE [replay options]: creates the replay's devices, which
+# wait for vm_go; $rpid. (Started at once, a replay under a loaded
+# emulated guest would be over before the recorders run.)
+vm_replay() {
+	local file=$1
+	shift
+	rm -f "$tmp/go"
+	mkfifo "$tmp/go"
+	"${TOUCHTAPE:-$abs_top_builddir/touchtape}" replay --quiet --wait "$@" "$file" <"$tmp/go" >"$tmp/replay.out" 2>&1 &
+	rpid=$!
+	exec 3>"$tmp/go"
+	_vm_replay_dev() { "${TOUCHTAPE:-$abs_top_builddir/touchtape}" list 2>/dev/null | grep -q "touchtape replay:"; }
+	wait_for 20 _vm_replay_dev || { cat "$tmp/replay.out"; fail "$file: no replay device"; }
+}
+
+# vm_go: the replay starts playing.
+vm_go() {
+	echo >&3
+	exec 3>&-
+}
+
+# vm_record_replay OUT WANT [record options]: a recorder of the replay's
+# device, started when OUT has a line matching WANT; $recpid.
+vm_record_replay() {
+	local o=$1 want=$2
+	shift 2
+	"${TOUCHTAPE:-$abs_top_builddir/touchtape}" record --quiet "$@" -o "$o" "touchtape replay:*" 2>"$o.err" &
+	recpid=$!
+	_vm_started() { grep -q "$want" "$o" 2>/dev/null; }
+	wait_for 30 _vm_started || { cat "$o.err"; bad "$o: the recorder did not start"; }
+}
+
+# vm_finish PID...: waits for the replay, then stops the recorders (they
+# may have ended with their device).
+vm_finish() {
+	wait "$rpid" || { cat "$tmp/replay.out"; bad "the replay failed"; }
+	sleep 1
+	local p
+	for p in "$@"; do
+		kill -INT "$p" 2>/dev/null || true
+		wait "$p" || bad "a recorder exited with $?"
+	done
+}
+
 # vm_san_env: the options for touchtape-san (ASan+UBSan): LeakSanitizer on,
 # the first report fatal with status 66 (touchtape itself exits 0, 1, 2 or
 # 128+N), no colours in the logs.

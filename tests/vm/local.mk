@@ -9,6 +9,8 @@ vm_rig_files = \
 	tests/vm/guest-init \
 	tests/vm/guest-inner \
 	tests/vm/guest-xorg \
+	tests/vm/guest-weston \
+	tests/vm/guest-udevd \
 	tests/vm/xorg-static \
 	tests/vm/lib.sh \
 	tests/vm/group \
@@ -16,7 +18,8 @@ vm_rig_files = \
 	tests/vm/README.md \
 	tests/vm/data/touchscreen.desc \
 	tests/vm/data/two-finger.events \
-	tests/vm/data/two-finger.expected
+	tests/vm/data/two-finger.expected \
+	tests/vm/data/weston.ini
 
 vm_tests = \
 	tests/vm/smoke-uinput.sh \
@@ -42,6 +45,7 @@ tt_vm_serial_tests = \
 	replay/tests/real-vm.sh \
 	tests/docs-examples.sh \
 	record/tests/xi-vm.sh \
+	tests/wayland-vm.sh \
 	convert/tests/convert-libinput.sh \
 	tests/hostile-replay-vm.sh \
 	$(tt_vm_group_uinput) \

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/* touchtape regress: every recording under DIR... replayed, recorded
+ * again and compared, as TAP 14 (and JUnit XML) for CI. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "log.h"
+#include "regress.h"
+#include "util-strings.h"
+
+struct regress_args {
+	bool list;
+	unsigned shard_k, shard_n;
+	const char *junit;
+	const char *keep;
+	const char *display;
+	bool vm;
+	const char *kernel;
+	int tap_version;
+};
+
+/* Progress on a terminal: case N of M, elapsed, failures so far. */
+struct progress {
+	bool on;
+	size_t n, total, failed;
+	const char *name;
+	double start, last;
+};
+
+static void
+progress_show(void *data)
+{
+	struct progress *p = data;
+	double t = rg_now_s();
+
+	if (!p->on || t - p->last < 0.5)
+		return;
+	p->last = t;
+	int s = (int)(t - p->start);
+	fprintf(stderr, "\r\033[Kcase %zu of %zu, %d:%02d elapsed, %zu failed: %s", p->n, p->total, s / 60, s % 60,
+		p->failed, p->name);
+}
+
+/* A terminal only: not a pipe, not CI's log, not the VM rig's serial
+ * port (a tty in the guest, a log on the host). */
+static bool
+progress_wanted(void)
+{
+	return isatty(STDERR_FILENO) && !getenv("CI") && !getenv("TT_VM_GUEST");
+}
+
+static void
+progress_clear(struct progress *p)
+{
+	if (p->on)
+		fputs("\r\033[K", stderr);
+	p->last = 0;
+}
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: touchtape regress [OPTIONS] DIR...\n"
+		"\n"
+		"Runs a directory of recordings as a regression suite. Every recording under\n"
+		"each DIR (timeline .jsonl/.jsonl.gz, evemu, libinput record YAML, hid-recorder;\n"
+		"found by content, like every reader) is a case: replayed at the layer it\n"
+		"holds (uinput, or uhid for a HID recording), recorded again with the layers\n"
+		"it has (kernel; XI when an X display is given and it has XI; libinput when it\n"
+		"has libinput events), and compared as 'touchtape diff' compares, against\n"
+		"NAME.expected.jsonl beside it if there is one, else against itself.\n"
+		"NAME.regress beside it sets tolerances, ignores, skip=, layers=, timeout=\n"
+		"(see touchtape-regress(1)). Each case runs in a process group of its own.\n"
+		"TAP 14 goes to stdout, a one-line summary to stderr.\n"
+		"\n"
+		"Options:\n"
+		"      --list             print the cases (of this shard) and exit\n"
+		"      --shard K/N        run only shard K of N (by a hash of each case's\n"
+		"                         path under its DIR: stable, so N jobs cover all)\n"
+		"      --junit FILE       also write JUnit XML for GitLab and GitHub test\n"
+		"                         reports (written beside FILE, then renamed)\n"
+		"      --tap-version N    13 or 14 (default): 13 for TAP consumers that know no\n"
+		"                         later version (the prove of Debian 12); the lines\n"
+		"                         are the same\n"
+		"      --keep DIR         keep every case's re-recording and logs in DIR\n"
+		"                         (by default only failures are kept, in a\n"
+		"                         temporary folder the output names)\n"
+		"      --display DISPLAY  the X server for the XI layer (default $DISPLAY)\n"
+		"      --vm               run the suite inside the source tree's VM rig\n"
+		"                         (tests/vm/run): uinput, uhid and Xorg in a VM\n"
+		"      --kernel DEB|VMLINUX  with --vm: boot this kernel (a linux-image .deb,\n"
+		"                         or a vmlinux/bzImage run with the cached modules)\n"
+		"  -h, --help             show this help\n"
+		"\n"
+		"Exit status: 0 every case passed (or was skipped), 1 a case differs, 2 trouble\n"
+		"(bad usage, a bad sidecar, a case that could not be run or timed out).\n"
+		"Replaying needs root (uinput, uhid).\n"
+		"\n"
+		"Examples:\n"
+		"  sudo touchtape regress bugs/\n"
+		"  sudo touchtape regress --shard 2/4 --junit report.xml bugs/\n"
+		"  touchtape regress --vm --kernel linux-image-6.12.deb --junit report.xml bugs/\n"
+		"  touchtape regress --list bugs/\n");
+}
+
+static int
+parse_shard(const char *arg, struct regress_args *a)
+{
+	int64_t k;
+	int64_t n;
+	_cleanup_free_ char *copy = strdup(arg);
+	char *slash = strchr(copy, '/');
+
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	if (tt_parse_int64(copy, &k) < 0 || tt_parse_int64(slash + 1, &n) < 0 || n < 1 || n > 100000 || k < 1 ||
+	    k > n)
+		return -EINVAL;
+	a->shard_k = (unsigned)k;
+	a->shard_n = (unsigned)n;
+	return 0;
+}
+
+enum { O_LIST = 256, O_SHARD, O_JUNIT, O_KEEP, O_DISPLAY, O_VM, O_KERNEL, O_TAP_VERSION };
+
+static int
+parse_args(int argc, char **argv, struct regress_args *a)
+{
+	static const struct option opts[] = {
+		{ "list", no_argument, NULL, O_LIST },
+		{ "shard", required_argument, NULL, O_SHARD },
+		{ "junit", required_argument, NULL, O_JUNIT },
+		{ "keep", required_argument, NULL, O_KEEP },
+		{ "display", required_argument, NULL, O_DISPLAY },
+		{ "vm", no_argument, NULL, O_VM },
+		{ "kernel", required_argument, NULL, O_KERNEL },
+		{ "tap-version", required_argument, NULL, O_TAP_VERSION },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_LIST: a->list = true; break;
+		case O_SHARD:
+			if (parse_shard(optarg, a) < 0)
+				return tt_usage_error("regress", "--shard takes K/N with 1 <= K <= N, not '%s'", optarg);
+			break;
+		case O_JUNIT: a->junit = optarg; break;
+		case O_KEEP: a->keep = optarg; break;
+		case O_DISPLAY: a->display = optarg; break;
+		case O_VM: a->vm = true; break;
+		case O_KERNEL: a->kernel = optarg; break;
+		case O_TAP_VERSION:
+			if (strcmp(optarg, "13") != 0 && strcmp(optarg, "14") != 0)
+				return tt_usage_error("regress", "--tap-version takes 13 or 14, not '%s'", optarg);
+			a->tap_version = atoi(optarg);
+			break;
+		case 'h': usage(stdout); return -1;
+		default: return tt_usage_error("regress", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return tt_usage_error("regress", "a DIR of recordings is needed");
+	if (a->kernel && !a->vm)
+		return tt_usage_error("regress", "--kernel is for --vm");
+	if (a->junit && strcmp(a->junit, "-") == 0)
+		return tt_usage_error("regress", "--junit needs a file (TAP is on stdout)");
+	return 0;
+}
+
+/* Where the cases' folders go: --keep DIR, or a temporary folder. */
+static char *
+work_dir(const char *keep)
+{
+	char *dir = NULL;
+
+	if (keep) {
+		if (mkdir(keep, 0755) < 0 && errno != EEXIST) {
+			tt_error("%s: %s", keep, strerror(errno));
+			return NULL;
+		}
+		return realpath(keep, NULL);
+	}
+	const char *tmp = getenv("TMPDIR");
+	if (asprintf(&dir, "%s/touchtape-regress.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+		abort();
+	if (!mkdtemp(dir)) {
+		tt_error("%s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+static void
+on_stop_signal(int sig)
+{
+	(void)sig;
+	rg_interrupted = 1;
+}
+
+struct tally {
+	size_t n[4];
+	size_t run;
+	size_t kept;	/* cases whose files are kept */
+};
+
+static void
+summary(const struct tally *t, size_t total, double seconds, const char *workdir, bool keep)
+{
+	fprintf(stderr, "touchtape regress: %zu case%s: %zu passed, %zu failed, %zu errors, %zu skipped in %.1f s",
+		total, total == 1 ? "" : "s", t->n[RG_PASS], t->n[RG_FAIL], t->n[RG_ERROR], t->n[RG_SKIP], seconds);
+	if (t->run < total)
+		fprintf(stderr, " (interrupted after %zu)", t->run);
+	if (keep || t->kept)
+		fprintf(stderr, "; recordings kept in %s", workdir);
+	fputc('\n', stderr);
+}
+
+static int
+run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_result *res, const char *workdir)
+{
+	struct progress p = { progress_wanted(), 0, s->ncases, 0, "", rg_now_s(), 0 };
+	/* The binary running, even if its file is replaced meanwhile. */
+	struct rg_run_opts o = { "/proc/self/exe", a->display ? a->display : getenv("DISPLAY"), workdir, a->keep != NULL,
+				 progress_show, &p };
+	struct tally t = { { 0 }, 0, 0 };
+
+	if (o.display && !*o.display)
+		o.display = NULL;
+	rg_tap_begin(stdout, s->ncases, a->tap_version);
+	for (size_t i = 0; i < s->ncases && !rg_interrupted; i++) {
+		p.n = i + 1;
+		p.name = s->cases[i].name;
+		if (rg_case_run(&s->cases[i], &o, &res[i]) < 0) {
+			progress_clear(&p);
+			printf("Bail out! %s: its folder could not be made in %s\n", s->cases[i].name, workdir);
+			return TT_EXIT_TROUBLE;
+		}
+		progress_clear(&p);
+		rg_tap_case(stdout, i + 1, &s->cases[i], &res[i]);
+		t.n[res[i].verdict]++;
+		t.run++;
+		t.kept += res[i].dir != NULL;
+		p.failed = t.n[RG_FAIL] + t.n[RG_ERROR];
+	}
+	if (a->junit && rg_junit_write(a->junit, s, res, rg_now_s() - p.start) < 0)
+		return TT_EXIT_TROUBLE;
+	summary(&t, s->ncases, rg_now_s() - p.start, workdir, a->keep != NULL);
+	if (t.n[RG_ERROR] || rg_interrupted)
+		return TT_EXIT_TROUBLE;
+	return t.n[RG_FAIL] ? TT_EXIT_FAILURE : TT_EXIT_OK;
+}
+
+static int
+list_cases(const struct rg_suite *s)
+{
+	for (size_t i = 0; i < s->ncases; i++)
+		printf("%s\n", s->cases[i].path);
+	return TT_EXIT_OK;
+}
+
+static int
+regress(const struct regress_args *a, char *const *dirs, size_t ndirs)
+{
+	_cleanup_(rg_suite_release) struct rg_suite s = { 0 };
+	_cleanup_free_ char *workdir = NULL;
+	_cleanup_free_ struct rg_result *res = NULL;
+	int rc;
+
+	if (rg_suite_find(&s, dirs, ndirs) < 0)
+		return TT_EXIT_TROUBLE;
+	if (a->shard_n)
+		rg_suite_shard(&s, a->shard_k, a->shard_n);
+	if (a->list)
+		return list_cases(&s);
+	if (!(workdir = work_dir(a->keep)))
+		return TT_EXIT_TROUBLE;
+	res = tt_zalloc((s.ncases + 1) * sizeof(*res));
+	signal(SIGINT, on_stop_signal);
+	signal(SIGTERM, on_stop_signal);
+	signal(SIGHUP, on_stop_signal);
+	rc = run_suite(a, &s, res, workdir);
+	for (size_t i = 0; i < s.ncases; i++)
+		rg_result_release(&res[i]);
+	if (!a->keep)
+		rmdir(workdir);	/* only when empty: nothing failed */
+	return rc;
+}
+
+int
+tt_cmd_regress(int argc, char **argv)
+{
+	struct regress_args a = { .tap_version = 14 };
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc != 0)
+		return rc < 0 ? TT_EXIT_OK : rc;
+	if (a.vm) {
+		struct rg_vm_opts vo = { a.kernel, a.display != NULL, a.junit, a.keep };
+		return rg_vm_run(argc, argv, &vo);
+	}
+	return regress(&a, argv + optind, (size_t)(argc - optind));
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * touchtape regress: a directory of recordings run as a regression suite.
+ * cases.c finds the cases and their sidecars (sidecar.c) and picks a
+ * shard; run-case.c runs one case in a child of its own (replay, record
+ * again, diff, all as this very touchtape binary); report.c writes TAP
+ * 14 and JUnit XML; vm.c re-runs the whole command inside the VM rig.
+ */
+#pragma once
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util-mem.h"
+
+/* The layers a case records again (and compares). */
+enum rg_layer {
+	RG_LAYER_KERNEL = 1 << 0,
+	RG_LAYER_XI = 1 << 1,
+	RG_LAYER_LIBINPUT = 1 << 2,
+	RG_LAYER_HID = 1 << 3,	/* replayed through uhid */
+};
+
+/* NAME.regress: what a case overrides (regress(1), SIDECAR FILE). */
+struct rg_sidecar {
+	char *skip;		/* the reason, or NULL */
+	int64_t timeout_us;	/* 0: the default */
+	unsigned layers;	/* 0: what the recording has */
+	char *diff_args[16];	/* touchtape diff options, NULL-terminated */
+	size_t ndiff_args;
+	char *xi_grab;		/* record --xi-grab=MODE */
+	bool xi_window;		/* record --xi-window */
+};
+
+struct rg_case {
+	char *path;		/* as found under its DIR */
+	char *name;		/* relative to its DIR: the shard key */
+	char *expected;		/* NAME.expected.jsonl beside it, or NULL */
+	struct rg_sidecar side;
+};
+
+struct rg_suite {
+	struct rg_case *cases;
+	size_t ncases, cap;
+};
+
+/* Every case under each of @dirs (sorted by name), their sidecars read.
+ * A bad sidecar is said as FILE:LINE: what; returns 0 or a negative
+ * errno (-EINVAL for a bad sidecar, -ENOENT for a missing DIR). */
+int rg_suite_find(struct rg_suite *s, char *const *dirs, size_t ndirs);
+/* Keeps only the cases of shard @k of @n (1-based), by a hash of the
+ * name, so that shards 1..N cover every case exactly once. */
+void rg_suite_shard(struct rg_suite *s, unsigned k, unsigned n);
+void rg_suite_release(struct rg_suite *s);
+/* The shard (0..n-1) a case name falls in: FNV-1a, stable everywhere. */
+unsigned rg_shard_of(const char *name, unsigned n);
+
+/* Reads @path into @out; 0 or -EINVAL after saying FILE:LINE: what. */
+int rg_sidecar_read(const char *path, struct rg_sidecar *out);
+void rg_sidecar_release(struct rg_sidecar *s);
+
+enum rg_verdict {
+	RG_PASS,
+	RG_FAIL,	/* differences */
+	RG_ERROR,	/* could not run it: trouble */
+	RG_SKIP,
+};
+
+struct rg_result {
+	enum rg_verdict verdict;
+	char *message;		/* one line: why it failed or was skipped */
+	char *dir;		/* its kept files, or NULL when removed */
+	char *diff_text;	/* diff's output (failures) */
+	double seconds;
+};
+
+struct rg_run_opts {
+	const char *self;	/* this touchtape binary */
+	const char *display;	/* XI: an X display, or NULL */
+	const char *workdir;	/* the cases' folders go here */
+	bool keep_all;		/* --keep: keep passes too */
+	void (*tick)(void *data);	/* called while a case runs (progress) */
+	void *tick_data;
+};
+
+/* CLOCK_MONOTONIC in seconds: elapsed times and deadlines. */
+double rg_now_s(void);
+
+/* Set by a stop signal: the running case's group is stopped as at a
+ * timeout, and no further case starts. */
+extern volatile sig_atomic_t rg_interrupted;
+
+/* Runs @c in its own process group and fills @res. 0, or a negative
+ * errno when nothing could be run at all. */
+int rg_case_run(const struct rg_case *c, const struct rg_run_opts *o, struct rg_result *res);
+void rg_result_release(struct rg_result *r);
+
+/* TAP on @f, one case at a time. @version 14, or 13 for consumers that
+ * know no later one: the lines are the same. */
+void rg_tap_begin(FILE *f, size_t ncases, int version);
+void rg_tap_case(FILE *f, size_t n, const struct rg_case *c, const struct rg_result *r);
+/* JUnit XML of all the results to @path (temp file renamed into place). */
+int rg_junit_write(const char *path, const struct rg_suite *s, const struct rg_result *res, double seconds);
+
+struct rg_vm_opts {
+	const char *kernel;	/* --kernel DEB|VMLINUX, or NULL */
+	bool xorg;		/* --display given: Xorg in the guest */
+	const char *junit, *keep;	/* host folders the guest writes */
+};
+
+/* --vm: the same command (@argv less --vm, --kernel, --display) run
+ * inside tests/vm/run; returns regress's exit status. */
+int rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o);

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/* The suite's results for machines: TAP 14 on stdout (the kernel
+ * selftests' format, which prove and every TAP consumer read) and JUnit
+ * XML as GitLab and GitHub read it (testsuites > testsuite > testcase,
+ * with failure, error or skipped and times in seconds). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json-emit.h"
+#include "log.h"
+#include "output.h"
+#include "regress.h"
+
+/* A YAML scalar: a JSON string is one (double-quoted flow scalar), and
+ * the one emitter escapes it. */
+static void
+yaml_string(FILE *f, const char *s)
+{
+	struct tt_json_emit j;
+
+	tt_json_emit_init_file(&j, f);
+	tt_json_emit_string(&j, s);
+	tt_json_emit_release(&j);
+}
+
+/* A TAP description may not hold '#' (it starts a directive) nor a
+ * line break. */
+static void
+tap_description(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '#' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+void
+rg_tap_begin(FILE *f, size_t ncases, int version)
+{
+	fprintf(f, "TAP version %d\n1..%zu\n", version, ncases);
+	fflush(f);
+}
+
+/* diff's difference lines, one YAML list item each; its count line
+ * ("3 differences") is the message already. */
+static void
+tap_differences(FILE *f, const char *text)
+{
+	_cleanup_free_ char *copy = strdup(text);
+	char *save = NULL;
+
+	fprintf(f, "  differences:\n");
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		int count;
+		if (*l == '#' || (sscanf(l, "%d difference", &count) == 1 && strchr(l, ':') == NULL))
+			continue;	/* diff's heading, and its count: the message */
+		fprintf(f, "    - ");
+		yaml_string(f, l);
+		fputc('\n', f);
+	}
+}
+
+static void
+tap_kept(FILE *f, const char *dir)
+{
+	static const char *const files[] = { "replayed.jsonl", "replay.log", "record.log", "diff.txt" };
+
+	fprintf(f, "  kept:\n");
+	for (size_t i = 0; i < ARRAY_LENGTH(files); i++) {
+		_cleanup_free_ char *p = NULL;
+		if (asprintf(&p, "%s/%s", dir, files[i]) < 0)
+			abort();
+		if (access(p, F_OK) != 0)
+			continue;
+		fprintf(f, "    %.*s: ", (int)strcspn(files[i], "."), files[i]);
+		yaml_string(f, p);
+		fputc('\n', f);
+	}
+}
+
+static void
+tap_yaml(FILE *f, const struct rg_case *c, const struct rg_result *r)
+{
+	fprintf(f, "  ---\n  message: ");
+	yaml_string(f, r->message ? r->message : "");
+	fprintf(f, "\n  severity: %s\n  file: ", r->verdict == RG_FAIL ? "fail" : "error");
+	yaml_string(f, c->path);
+	fprintf(f, "\n  against: ");
+	yaml_string(f, c->expected ? c->expected : c->path);
+	fprintf(f, "\n  duration_ms: %.0f\n", r->seconds * 1000);
+	if (r->diff_text)
+		tap_differences(f, r->diff_text);
+	if (r->dir)
+		tap_kept(f, r->dir);
+	fprintf(f, "  ...\n");
+}
+
+void
+rg_tap_case(FILE *f, size_t n, const struct rg_case *c, const struct rg_result *r)
+{
+	fprintf(f, "%sok %zu - ", r->verdict == RG_PASS || r->verdict == RG_SKIP ? "" : "not ", n);
+	tap_description(f, c->name);
+	if (r->verdict == RG_SKIP) {
+		fprintf(f, " # SKIP ");
+		tap_description(f, r->message);
+	}
+	fputc('\n', f);
+	if (r->verdict == RG_FAIL || r->verdict == RG_ERROR)
+		tap_yaml(f, c, r);
+	fflush(f);
+}
+
+/* ---- JUnit XML ---------------------------------------------------------- */
+
+/* Text or an attribute value, escaped; control characters XML 1.0 cannot
+ * hold become '?'. */
+static void
+xml_text(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+		switch (*p) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\n': fputs("&#10;", f); break;
+		case '\t': fputs("&#9;", f); break;
+		default: fputc(*p < 0x20 ? '?' : *p, f); break;
+		}
+	}
+}
+
+/* An element with only a message attribute and text (failure, error). */
+static void
+xml_element(FILE *f, const char *tag, const char *type, const char *message, const char *text)
+{
+	fprintf(f, "      <%s type=\"%s\" message=\"", tag, type);
+	xml_text(f, message);
+	fputs("\">", f);
+	xml_text(f, text);
+	fprintf(f, "</%s>\n", tag);
+}
+
+static void
+junit_case(FILE *f, const struct rg_case *c, const struct rg_result *r)
+{
+	_cleanup_free_ char *body = NULL;
+
+	fputs("    <testcase classname=\"touchtape.regress\" name=\"", f);
+	xml_text(f, c->name);
+	fputs("\" file=\"", f);
+	xml_text(f, c->path);
+	fprintf(f, "\" time=\"%.3f\">\n", r->seconds);
+	if (r->dir && asprintf(&body, "%s%skept in %s/ (replayed.jsonl, replay.log, record.log, diff.txt)",
+			       r->diff_text ? r->diff_text : "", r->diff_text ? "\n" : "", r->dir) < 0)
+		abort();
+	if (r->verdict == RG_SKIP) {
+		fputs("      <skipped message=\"", f);
+		xml_text(f, r->message);
+		fputs("\"/>\n", f);
+	} else if (r->verdict == RG_FAIL) {
+		xml_element(f, "failure", "differences", r->message, body ? body : "");
+	} else if (r->verdict == RG_ERROR) {
+		xml_element(f, "error", "trouble", r->message, body ? body : "");
+	}
+	fputs("    </testcase>\n", f);
+}
+
+static void
+junit_counts(FILE *f, const struct rg_suite *s, const struct rg_result *res, double seconds)
+{
+	size_t n[4] = { 0 };
+
+	for (size_t i = 0; i < s->ncases; i++)
+		n[res[i].verdict]++;
+	fprintf(f, "name=\"touchtape regress\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\"",
+		s->ncases, n[RG_FAIL], n[RG_ERROR], n[RG_SKIP], seconds);
+}
+
+static void
+junit_document(FILE *f, const struct rg_suite *s, const struct rg_result *res, double seconds)
+{
+	char stamp[32];
+	char host[256] = "localhost";
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	gethostname(host, sizeof(host) - 1);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites ", f);
+	junit_counts(f, s, res, seconds);
+	fputs(">\n  <testsuite ", f);
+	junit_counts(f, s, res, seconds);
+	fprintf(f, " timestamp=\"%s\" hostname=\"", stamp);
+	xml_text(f, host);
+	fputs("\">\n", f);
+	for (size_t i = 0; i < s->ncases; i++)
+		junit_case(f, &s->cases[i], &res[i]);
+	fputs("  </testsuite>\n</testsuites>\n", f);
+}
+
+int
+rg_junit_write(const char *path, const struct rg_suite *s, const struct rg_result *res, double seconds)
+{
+	_cleanup_(tt_output_freep) struct tt_output *o = NULL;
+	_cleanup_free_ const char **inputs = tt_zalloc((s->ncases + 1) * sizeof(*inputs));
+	FILE *f;
+	int rc;
+
+	for (size_t i = 0; i < s->ncases; i++)
+		inputs[i] = s->cases[i].path;
+	if ((rc = tt_output_open(path, inputs, &o)) < 0)
+		return rc;
+	if (!(f = tt_output_stream(o))) {
+		rc = -errno;
+		tt_error("%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	junit_document(f, s, res, seconds);
+	return tt_output_commit(o);
+}
