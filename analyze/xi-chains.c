@@ -24,7 +24,9 @@ stage_text(const struct tt_xi_chain *c, size_t k, FILE *out)
 
 	fprintf(out, "    %zu %s: owned +%.3f ms (%s, line %zu), %s", k + 1, st->client, ms(st->delay_us),
 		st->owned_by == TT_XI_OWNED_BY_BEGIN ? "its TouchBegin" :
-		st->owned_by == TT_XI_OWNED_BY_OWNERSHIP ? "TouchOwnership" : "the previous reject", st->owned_line,
+		st->owned_by == TT_XI_OWNED_BY_OWNERSHIP ? "TouchOwnership" :
+		st->owned_by == TT_XI_OWNED_BY_BUTTON_PRESS ? "its emulated ButtonPress" : "the previous reject",
+		st->owned_line,
 		tt_xi_decision_name(st->decision));
 	if (st->decided_us >= 0 && st->decided_us < st->owned_us)
 		fprintf(out, " early, at +%.3f ms (line %zu)", ms(st->decided_us - c->base_us), st->decided_line);

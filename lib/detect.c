@@ -871,7 +871,7 @@ tt_detect_feed(struct tt_detect *d, const struct tt_record *rec)
 		add_hid(d, rec->hid_device);
 	else if (rec->type == TT_RECORD_XI_EVENT) {
 		d->stats.xi_events++;
-		tt_xi_own_request(d->xi_own, rec->xi_event, rec->line);
+		tt_xi_own_event(d->xi_own, rec->xi_event, rec->line);
 	}
 	tt_checker_feed(d->checker, rec);
 	tt_model_feed(d->model, rec);

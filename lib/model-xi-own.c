@@ -40,6 +40,33 @@ struct own_request {
 	size_t line;
 };
 
+/* An emulated ButtonPress a client got (a pointer grab or selection): it
+ * owns the touch that emulates the pointer from then on, found by the
+ * server time, which an emulated event shares with its TouchBegin. */
+struct own_press {
+	int32_t src;
+	uint32_t server_time;
+	char client[32];
+	int64_t time_us;
+	size_t line;
+	int64_t decided_us;	/* -1 until its accept or reject */
+	size_t decided_line;
+	bool accept;
+	bool released;
+	bool found;		/* touchid is the touch it emulates */
+	uint32_t touchid;
+};
+
+/* A TouchBegin (any client, raw too), to find the touch of a press. */
+struct own_begin {
+	int32_t src;
+	uint32_t touchid;
+	uint32_t server_time;
+	bool emulating;
+};
+
+#define OWN_SELECTORS 8u	/* clients seen with TouchOwnership */
+
 /* A TouchOwnership's line, until its sequence ends. */
 struct own_line {
 	uint64_t serial;
@@ -55,6 +82,12 @@ struct tt_xi_own {
 	size_t nrequests, caprequests;
 	struct own_line *lines;
 	size_t nlines, caplines;
+	struct own_press *presses;
+	size_t npresses, cappresses;
+	struct own_begin *begins;
+	size_t nbegins, capbegins;
+	char selectors[OWN_SELECTORS][32];
+	size_t nselectors;
 	struct tt_xi_chain *chains;
 	size_t nchains;
 };
@@ -81,6 +114,8 @@ tt_xi_own_free(struct tt_xi_own *o)
 	free(o->links);
 	free(o->lines);
 	free(o->requests);
+	free(o->presses);
+	free(o->begins);
 	free(o->chains);
 	free(o);
 }
@@ -149,11 +184,9 @@ tt_xi_own_kend(struct tt_xi_own *o, const struct tt_ktouch *k)
 	};
 }
 
-void
-tt_xi_own_request(struct tt_xi_own *o, const struct tt_xi_event *ev, size_t line)
+static void
+add_request(struct tt_xi_own *o, const struct tt_xi_event *ev, size_t line)
 {
-	if (ev->evtype != TT_XI_REQ_ACCEPT && ev->evtype != TT_XI_REQ_REJECT)
-		return;
 	GROW(o->requests, o->nrequests, o->caprequests);
 	struct own_request *r = &o->requests[o->nrequests++];
 	*r = (struct own_request){
@@ -163,6 +196,128 @@ tt_xi_own_request(struct tt_xi_own *o, const struct tt_xi_event *ev, size_t line
 		.line = line,
 	};
 	snprintf(r->client, sizeof(r->client), "%s", ev->client ? ev->client : "");
+}
+
+static const char *
+client_of(const struct tt_xi_event *ev)
+{
+	return ev->client ? ev->client : "";
+}
+
+/* A client that selected TouchOwnership: its TouchBegin alone does not
+ * make it the owner. */
+static void
+add_selector(struct tt_xi_own *o, const char *client)
+{
+	for (size_t i = 0; i < o->nselectors; i++)
+		if (strcmp(o->selectors[i], client) == 0)
+			return;
+	if (o->nselectors < OWN_SELECTORS)
+		snprintf(o->selectors[o->nselectors++], sizeof(o->selectors[0]), "%s", client);
+}
+
+static bool
+selects_ownership(const struct tt_xi_own *o, const char *client)
+{
+	/* The recorder's window and observer select it (timeline.md). */
+	if (strcmp(client, "window") == 0 || strcmp(client, "observer") == 0)
+		return true;
+	for (size_t i = 0; i < o->nselectors; i++)
+		if (strcmp(o->selectors[i], client) == 0)
+			return true;
+	return false;
+}
+
+static void
+add_begin(struct tt_xi_own *o, const struct tt_xi_event *ev)
+{
+	GROW(o->begins, o->nbegins, o->capbegins);
+	o->begins[o->nbegins++] = (struct own_begin){
+		.src = ev->sourceid ? ev->sourceid : ev->deviceid,
+		.touchid = ev->detail,
+		.server_time = ev->server_time,
+		.emulating = ev->flags & XITouchEmulatingPointer,
+	};
+}
+
+/* The client's press still waiting for its decision. */
+static struct own_press *
+open_press(struct tt_xi_own *o, const char *client, int32_t src)
+{
+	for (size_t i = o->npresses; i-- > 0;) {
+		struct own_press *p = &o->presses[i];
+		if (strcmp(p->client, client) != 0 || (src && p->src != src))
+			continue;
+		return p->released ? NULL : p;
+	}
+	return NULL;
+}
+
+static void
+decide_press(struct own_press *p, bool accept, const struct tt_xi_event *ev, size_t line)
+{
+	if (!p || p->decided_us >= 0)
+		return;
+	p->accept = accept;
+	p->decided_us = ev->time_us;
+	p->decided_line = line;
+}
+
+/* The pointer events emulated from a touch. The server accepts the touch
+ * for a pointer listener once it delivered one event past the ButtonPress
+ * (Xorg; XI 2.2 says at once for an async grab); a replayed press (a sync
+ * grab's AllowEvents(XIReplayDevice)) rejects it. */
+static void
+pointer_event(struct tt_xi_own *o, const struct tt_xi_event *ev, size_t line)
+{
+	int32_t src = ev->sourceid ? ev->sourceid : ev->deviceid;
+	struct own_press *p;
+
+	if (ev->evtype == TT_XI_REQ_ALLOW_EVENTS) {
+		if (ev->detail == XIReplayDevice)
+			decide_press(open_press(o, client_of(ev), 0), false, ev, line);
+		return;
+	}
+	if (!(ev->flags & XIPointerEmulated))
+		return;
+	if (ev->evtype != XI_ButtonPress || ev->detail != 1) {
+		p = open_press(o, client_of(ev), src);
+		decide_press(p, true, ev, line);
+		if (p && ev->evtype == XI_ButtonRelease && ev->detail == 1)
+			p->released = true;
+		return;
+	}
+	GROW(o->presses, o->npresses, o->cappresses);
+	o->presses[o->npresses++] = (struct own_press){
+		.src = src, .server_time = ev->server_time, .time_us = ev->time_us, .line = line, .decided_us = -1,
+	};
+	snprintf(o->presses[o->npresses - 1].client, sizeof(o->presses[0].client), "%s", client_of(ev));
+}
+
+void
+tt_xi_own_event(struct tt_xi_own *o, const struct tt_xi_event *ev, size_t line)
+{
+	switch (ev->evtype) {
+	case TT_XI_REQ_ACCEPT:
+	case TT_XI_REQ_REJECT:
+		add_request(o, ev, line);
+		break;
+	case XI_TouchOwnership:
+		add_selector(o, client_of(ev));
+		break;
+	case XI_TouchBegin:
+	case XI_RawTouchBegin:
+		add_begin(o, ev);
+		break;
+	case XI_ButtonPress:
+	case XI_ButtonRelease:
+	case XI_Motion:
+	case TT_XI_REQ_ALLOW_EVENTS:
+		pointer_event(o, ev, line);
+		break;
+	default:
+		break;
+	}
 }
 
 /* ---- building the chains ---- */
@@ -424,13 +579,16 @@ next_stage(const struct own_seq *g, size_t n, const bool *used, const struct tt_
 }
 
 /* No client owned or decided anything: the one that got the touch is its
- * owner from the start (a window without any grab above it). */
+ * owner from the start (a window without any grab above it), unless it
+ * selected TouchOwnership: then its TouchBegin came as a listener's, and
+ * without a TouchOwnership no record says who owned the touch. */
 static const struct own_seq *
-sole_owner(const struct own_seq *g, size_t n)
+sole_owner(const struct tt_xi_own *o, const struct own_seq *g, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct own_seq *s = &g[i];
-		if (!(s->flags & TT_XTOUCH_RAW) && s->outcome != TT_OWN_LOST && s->outcome != TT_OWN_ENDED_UNOWNED)
+		if (!(s->flags & TT_XTOUCH_RAW) && s->outcome != TT_OWN_LOST && s->outcome != TT_OWN_ENDED_UNOWNED &&
+		    !selects_ownership(o, s->client))
 			return s;	/* the earliest: sorted by serial */
 	}
 	return NULL;
@@ -473,12 +631,88 @@ more_stages(const struct own_seq *g, size_t n, const bool *used)
 	return false;
 }
 
+/* ---- the pointer listener's stage ---- */
+
+static int
+cmp_press(const void *a, const void *b)
+{
+	const struct own_press *x = a, *y = b;
+
+	if (x->found != y->found)
+		return x->found ? -1 : 1;
+	return cmp_key(x->src, x->touchid, y->src, y->touchid);
+}
+
+/* The touch a press was emulated from: the TouchBegin of its source with
+ * its server time, the one flagged emulating the pointer where several
+ * began in that millisecond. */
+static void
+find_press_touches(struct tt_xi_own *o)
+{
+	for (size_t i = 0; i < o->npresses; i++) {
+		struct own_press *p = &o->presses[i];
+		for (size_t k = 0; k < o->nbegins; k++) {
+			const struct own_begin *b = &o->begins[k];
+			if (b->src != p->src || b->server_time != p->server_time || (p->found && !b->emulating))
+				continue;
+			p->touchid = b->touchid;
+			p->found = true;
+			if (b->emulating)
+				break;
+		}
+	}
+	qsort(o->presses, o->npresses, sizeof(*o->presses), cmp_press);
+}
+
+static const struct own_press *
+find_press(const struct tt_xi_own *o, int32_t src, uint32_t touchid)
+{
+	struct own_press key = { .src = src, .touchid = touchid, .found = true };
+
+	if (!o->npresses)
+		return NULL;
+	return bsearch(&key, o->presses, o->npresses, sizeof(*o->presses), cmp_press);
+}
+
+/* The pointer client owns the touch from its ButtonPress, after the
+ * stages that owned it earlier (touch grabs that rejected it); its
+ * accept ends the chain, so nothing comes after it but what broke the
+ * order. */
+static void
+add_pointer_stage(struct tt_xi_chain *c, const struct own_press *p)
+{
+	size_t k = 0;
+
+	if (c->nstages == TT_XI_CHAIN_MAX)
+		return;
+	while (k < c->nstages && c->stages[k].owned_us <= p->time_us)
+		k++;
+	memmove(&c->stages[k + 1], &c->stages[k], (c->nstages - k) * sizeof(c->stages[0]));
+	c->nstages++;
+	struct tt_xi_stage *st = &c->stages[k];
+	*st = (struct tt_xi_stage){
+		.decision = p->decided_us < 0 ? TT_XI_DECIDED_NONE : p->accept ? TT_XI_DECIDED_ACCEPT :
+			TT_XI_DECIDED_REJECT,
+		.owned_us = p->time_us,
+		.owned_by = TT_XI_OWNED_BY_BUTTON_PRESS,
+		.owned_line = p->line,
+		.decided_us = p->decided_us,
+		.decided_line = p->decided_line,
+		.delay_us = p->time_us - c->base_us,
+		.decision_us = p->decided_us < 0 ? -1 : p->decided_us - p->time_us,
+	};
+	snprintf(st->client, sizeof(st->client), "%s", p->client);
+	for (size_t i = k ? k : 1; i < c->nstages; i++)
+		c->stages[i].order = order_after(&c->stages[i - 1], &c->stages[i]);
+}
+
 /* The chain of one touch from its sequences @g (sorted by serial). */
 static void
 build_chain(const struct tt_xi_own *o, struct tt_xi_chain *c, const struct own_seq *g, size_t n)
 {
 	_cleanup_free_ bool *used = tt_zalloc(n * sizeof(*used));
 	const struct own_seq *s;
+	const struct own_press *p;
 	int64_t owned_us;
 	size_t owned_line;
 	bool pending = false;
@@ -493,7 +727,9 @@ build_chain(const struct tt_xi_own *o, struct tt_xi_chain *c, const struct own_s
 		used[s - g] = true;
 		add_stage(c, s, owned_us, owned_line, by, pending && !more_stages(g, n, used));
 	}
-	if (!c->nstages && (s = sole_owner(g, n)))
+	if ((p = find_press(o, c->sourceid, c->touchid)))
+		add_pointer_stage(c, p);
+	else if (!c->nstages && (s = sole_owner(o, g, n)))
 		add_stage(c, s, s->begin_us, s->begin_line, TT_XI_OWNED_BY_BEGIN, pending);
 }
 
@@ -509,6 +745,7 @@ tt_xi_own_finish(struct tt_xi_own *o)
 	qsort(o->requests, o->nrequests, sizeof(*o->requests), cmp_request);
 	for (size_t i = 0; i < o->nseqs; i++)
 		late_decision(o, &o->seqs[i]);
+	find_press_touches(o);
 	o->chains = tt_reallocarray(NULL, o->nseqs ? o->nseqs : 1, sizeof(*o->chains));
 	for (size_t i = 0; i < o->nseqs;) {
 		size_t j = i + 1;
@@ -576,6 +813,7 @@ tt_xi_owned_by_name(enum tt_xi_owned_by b)
 	case TT_XI_OWNED_BY_BEGIN: return "touch-begin";
 	case TT_XI_OWNED_BY_OWNERSHIP: return "touch-ownership";
 	case TT_XI_OWNED_BY_PREVIOUS: return "previous-decision";
+	case TT_XI_OWNED_BY_BUTTON_PRESS: return "button-press";
 	}
 	return "?";
 }

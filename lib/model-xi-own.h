@@ -53,6 +53,8 @@ enum tt_xi_owned_by {
 	/* nothing (a grab that did not select TouchOwnership): the
 	 * previous owner's reject handed it over */
 	TT_XI_OWNED_BY_PREVIOUS,
+	/* the emulated ButtonPress of a pointer grab or selection */
+	TT_XI_OWNED_BY_BUTTON_PRESS,
 };
 
 /* One client's stage in a chain. Times are µs of the recording; -1 where
@@ -98,10 +100,12 @@ void tt_xi_own_ownership(struct tt_xi_own *o, const struct tt_xtouch *t, const s
 			 size_t line);
 void tt_xi_own_xend(struct tt_xi_own *o, const struct tt_xtouch *t);
 void tt_xi_own_kend(struct tt_xi_own *o, const struct tt_ktouch *k);
-/* Every AcceptTouch/RejectTouch record: a grab may decide after its
- * TouchEnd (the finger lifted first), when the model has let its
- * sequence go. */
-void tt_xi_own_request(struct tt_xi_own *o, const struct tt_xi_event *ev, size_t line);
+/* Every XI record: the recorder's AcceptTouch/RejectTouch (a grab may
+ * decide after its TouchEnd, the finger lifted first, when the model has
+ * let its sequence go), which clients got TouchOwnership, the TouchBegins
+ * and the pointer events emulated from a touch, whose client owns that
+ * touch (a pointer grab or selection: it gets no touch events). */
+void tt_xi_own_event(struct tt_xi_own *o, const struct tt_xi_event *ev, size_t line);
 /* Builds the chains, in the order their touches began. */
 void tt_xi_own_finish(struct tt_xi_own *o);
 
@@ -113,7 +117,7 @@ const struct tt_xi_chain *tt_xi_own_chains(const struct tt_xi_own *o, size_t *n)
 const char *tt_xi_decision_name(enum tt_xi_decision d);
 char tt_xi_decision_letter(enum tt_xi_decision d);
 const char *tt_xi_order_name(enum tt_xi_order o);
-/* "touch-begin", "touch-ownership", "previous-decision". */
+/* "touch-begin", "touch-ownership", "previous-decision", "button-press". */
 const char *tt_xi_owned_by_name(enum tt_xi_owned_by b);
 
 /* Median and p95 per stage over every chain: a stage is a position in

@@ -115,11 +115,32 @@ json "$tmp/pending.json" '[[(s["client"], s["decision"], s["delay_us"], s["decis
 	"[[('grab1', 'reject', 1100, 40000), ('window', 'pending-end', 41600, None)], [('grab1', 'pending-end', 1100, None)]]" \
 	"pending: stages in JSON"
 
-# A single owner: the window, no grab above it, from its TouchBegin.
+# A single owner: the window, no grab above it, told by the TouchOwnership
+# that follows its TouchBegin (it selected it); a client that never got a
+# TouchOwnership ("app") owns its touch from its TouchBegin.
 an single
-expect_grep ': window O$' "$tmp/single.txt" "single: the chain line"
-json "$tmp/single.json" '[(s["client"], s["owned_by"], s["delay_us"], s["waited"], s["order"]) for s in r["xi_chains"][0]["stages"]]' \
-	"[('window', 'touch-begin', 1100, [], 'ok')]" "single: one stage in JSON"
+expect_grep 'touch 1 .*: window O$' "$tmp/single.txt" "single: the chain line"
+expect_grep 'touch 2 .*: app O$' "$tmp/single.txt" "single: the other client's chain line"
+json "$tmp/single.json" '[[(s["client"], s["owned_by"], s["delay_us"], s["waited"], s["order"]) for s in c["stages"]] for c in r["xi_chains"]]' \
+	"[[('window', 'touch-ownership', 1150, [], 'ok')], [('app', 'touch-begin', 1100, [], 'ok')]]" "single: one stage each in JSON"
+
+# A pointer grab on the emulated pointer (record --xi-pointer-grab=async
+# --xi-window, two fingers): the grab owns the first touch from its emulated
+# ButtonPress (1.05 ms in) and the server accepts it one event later (the
+# Motion, 16.05 ms after); the window, a listener that got TouchBegin and
+# TouchEnd but never TouchOwnership, is no stage of it. The window owns the
+# second touch; the third, which only the window got without ever owning
+# it, has no owner any record proves, so no chain.
+an pointer
+expect_grep '^  XI device 6 touch 1 \(device 0 slot 0 tracking ID 1, line 5\): pointer A \+17 ms$' "$tmp/pointer.txt" \
+	"pointer: the grab owns the emulating touch"
+expect_grep '^    1 pointer: owned \+1\.050 ms \(its emulated ButtonPress, line 7\), accept after 16\.050 ms \(line 13\)$' \
+	"$tmp/pointer.txt" "pointer: its stage"
+expect_grep '^  XI device 6 touch 2 .*: window O$' "$tmp/pointer.txt" "pointer: the window owns the second touch"
+json "$tmp/pointer.json" '[(c["touchid"], [(s["client"], s["decision"], s["owned_by"], s["delay_us"], s["decision_us"], s["order"]) for s in c["stages"]]) for c in r["xi_chains"]]' \
+	"[(1, [('pointer', 'accept', 'button-press', 1050, 16050, 'ok')]), (2, [('window', 'none', 'touch-ownership', 1200, None, 'ok')])]" \
+	"pointer: the chains in JSON, none for the third touch"
+json "$tmp/pointer.json" 'r["anomalies"]' "[]" "pointer: no anomaly"
 
 # The protocol's order broken: the window's TouchOwnership 10 ms before
 # grab1 rejected. An error: exit 1, the anomaly at the TouchOwnership line.

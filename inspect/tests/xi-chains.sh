@@ -30,6 +30,10 @@ expect_grep 'touch 1 \(line 4\): grab1 R \+41 ms -> window P$' "$tmp/pending.txt
 expect_grep 'touch 2 \(line 15\): grab1 P$' "$tmp/pending.txt" "pending: never decided"
 summary single
 expect_grep 'touch 1 \(line 4\): window O$' "$tmp/single.txt" "single owner"
+summary pointer
+expect_grep 'touch 1 \(line 5\): pointer A \+17 ms$' "$tmp/pointer.txt" "pointer grab: owns the emulating touch"
+expect_grep 'touch 2 \(line 9\): window O$' "$tmp/pointer.txt" "pointer grab: the window owns the other"
+if grep -q 'touch 3 ' "$tmp/pointer.txt"; then fail "pointer grab: a chain for the unowned touch"; else pass "pointer grab: no owner, no chain"; fi
 summary order
 expect_grep 'error: window owned the touch before grab1 rejected it \[ownership-order\]$' "$tmp/order.txt" \
 	"order: the anomaly among the first ones"

@@ -32,16 +32,16 @@ XI_DEVICE = {"type": "xi_device", "deviceid": 6, "name": "test touchscreen", "us
 
 SYN = ["EV_SYN", "SYN_REPORT", 0]
 
-def down(t, tid, x=100, y=100):
+def down(t, tid, x=100, y=100, slot=0, first=True):
     return {"type": "frame", "dev": 0, "t": t, "ev": [
-        ["EV_ABS", "ABS_MT_SLOT", 0], ["EV_ABS", "ABS_MT_TRACKING_ID", tid],
-        ["EV_ABS", "ABS_MT_POSITION_X", x], ["EV_ABS", "ABS_MT_POSITION_Y", y],
-        ["EV_KEY", "BTN_TOUCH", 1], SYN]}
+        ["EV_ABS", "ABS_MT_SLOT", slot], ["EV_ABS", "ABS_MT_TRACKING_ID", tid],
+        ["EV_ABS", "ABS_MT_POSITION_X", x], ["EV_ABS", "ABS_MT_POSITION_Y", y]]
+        + ([["EV_KEY", "BTN_TOUCH", 1]] if first else []) + [SYN]}
 
-def up(t):
+def up(t, slot=0, last=True):
     return {"type": "frame", "dev": 0, "t": t, "ev": [
-        ["EV_ABS", "ABS_MT_SLOT", 0], ["EV_ABS", "ABS_MT_TRACKING_ID", -1],
-        ["EV_KEY", "BTN_TOUCH", 0], SYN]}
+        ["EV_ABS", "ABS_MT_SLOT", slot], ["EV_ABS", "ABS_MT_TRACKING_ID", -1]]
+        + ([["EV_KEY", "BTN_TOUCH", 0]] if last else []) + [SYN]}
 
 def ev(t, kind, client, touch, flags=None, x=100, y=100):
     raw = kind.startswith("Raw")
@@ -162,10 +162,50 @@ def race(k, touch):
                ev(k + 101100, "TouchEnd", "window", touch)])
 write("chain-race.jsonl", race(10000, 1))
 
-# A single owner: the window, with no grab above it, owns from its TouchBegin.
-write("chain-single.jsonl", begin(10000, 1, ["window"]) + end(60000, 1, ["window"]))
+# A single owner: the window, with no grab above it, is the initial owner:
+# it selected TouchOwnership, so the server follows its TouchBegin with a
+# TouchOwnership at once. Another client's touch: "app" (a name the
+# recorder does not write) never gets a TouchOwnership, so it did not select
+# it and owns the touch from its TouchBegin.
+write("chain-single.jsonl", begin(10000, 1, ["window"]) + [req(11150, "TouchOwnership", "window", 1)]
+      + end(60000, 1, ["window"]) + begin(100000, 2, ["app"]) + end(150000, 2, ["app"]))
 
 # The protocol's order broken: the window's TouchOwnership 10 ms before grab1 rejects.
 write("chain-order.jsonl", begin(10000, 1, ["grab1", "window"])
       + [req(31100, "TouchOwnership", "window", 1), req(41100, "RejectTouch", "grab1", 1),
          ev(41200, "TouchEnd", "grab1", 1)] + end(100000, 1, ["window"]))
+
+# A pointer grab (record --xi-pointer-grab=async --xi-window, two fingers):
+# the first touch emulates the pointer. The pointer client's active grab
+# owns it: its emulated ButtonPress (the server time of the touch's
+# TouchBegin, received 50 us before the window's) and, one event past the
+# press, the server accepts it for the grab: the window, a listener that
+# selected TouchOwnership, gets its TouchEnd then and never owned it. The
+# window owns the second touch (TouchOwnership). The third touch reaches
+# only the window, which never gets TouchOwnership: no record says who
+# owned it, so it has no chain.
+def with_time(r, ms):
+    r["server_time"] = ms
+    return r
+
+def pointer_ev(t, kind, ms, detail=1):
+    return {"type": "xi", "xi": kind, "t": t, "server_time": ms, "client": "pointer", "deviceid": 2,
+            "sourceid": 6, "detail": detail, "flags": ["pointer_emulated"], "root_x": 100, "root_y": 100}
+
+def pointer_grab():
+    grab = {"type": "xi", "xi": "GrabDevice", "t": 5000, "server_time": 0, "client": "pointer", "deviceid": 2,
+            "sourceid": 0, "detail": 1, "event_win": 4194305}
+    return ([grab, down(10000, 1), with_time(ev(11000, "RawTouchBegin", "observer", 1), 500),
+             pointer_ev(11050, "ButtonPress", 500),
+             with_time(ev(11100, "TouchBegin", "window", 1, ["emulating_pointer"]), 500),
+             down(18000, 2, 300, 300, 1, False), with_time(ev(19000, "RawTouchBegin", "observer", 2, x=300, y=300), 508),
+             with_time(ev(19100, "TouchBegin", "window", 2, x=300, y=300), 508),
+             with_time(req(19200, "TouchOwnership", "window", 2), 508),
+             pointer_ev(27100, "Motion", 516, 0),
+             with_time(ev(27600, "TouchEnd", "window", 1, ["emulating_pointer"]), 516),
+             up(90000, 1, False), ev(91000, "RawTouchEnd", "observer", 2), ev(91100, "TouchEnd", "window", 2),
+             up(100000), ev(101000, "RawTouchEnd", "observer", 1), pointer_ev(101050, "ButtonRelease", 590),
+             {"type": "xi", "xi": "UngrabDevice", "t": 101500, "server_time": 0, "client": "pointer",
+              "deviceid": 2, "sourceid": 0, "detail": 0, "event_win": 4194305}]
+            + begin(200000, 3, ["window"]) + end(250000, 3, ["window"]))
+write("chain-pointer.jsonl", pointer_grab())
