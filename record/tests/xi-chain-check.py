@@ -53,10 +53,14 @@ def fail(msg):
 
 def load(out, name):
     with open(f"{out}/{name}.jsonl") as f:
-        recs = [json.loads(line) for line in f]
+        recs = [dict(json.loads(line), _line=n) for n, line in enumerate(f, 1)]
     with open(f"{out}/{name}.analyze.json") as f:
         report = json.load(f)
     return recs, report
+
+
+def line_of(recs, rec):
+    return rec["_line"]
 
 
 def touches(recs):
@@ -248,12 +252,17 @@ def check_pointer(out, name, grab_mode):
     if not of(recs, "window", ts[1], "TouchBegin") or not of(recs, "window", ts[1], "TouchEnd"):
         fail(f"{name}: the window did not get the second touch")
     c = chain_of(name, report, ts[1])
-    if c and [(s["client"], s["decision"]) for s in c["stages"]] != [("window", "none")]:
+    # A sole owner that selected TouchOwnership learns it from that event.
+    if c and [(s["client"], s["decision"], s["owned_by"] in ("touch-begin", "touch-ownership"))
+              for s in c["stages"]] != [("window", "none", True)]:
         fail(f"{name}: analyze's chain of the second touch: {c['chain']}")
     c = chain_of(name, report, ts[0])
-    if c and "window" in [s["client"] for s in c["stages"]]:
-        fail(f"{name}: analyze has the window own the first touch ({c['chain']}); it never got "
-             f"TouchOwnership and lost the touch to the pointer grab")
+    if c and [(s["client"], s["decision"], s["owned_by"]) for s in c["stages"]] != \
+            [("pointer", "accept", "button-press")]:
+        fail(f"{name}: analyze's chain of the first touch: {c['chain']}, expected the pointer grab to own "
+             f"it from its ButtonPress and accept it (the window never got TouchOwnership)")
+    elif c and c["stages"][0]["owned_line"] != line_of(recs, presses[0]):
+        fail(f"{name}: the pointer stage is not owned at the ButtonPress's line")
 
 
 def check_select(out, name):
@@ -262,7 +271,7 @@ def check_select(out, name):
     emulated pointer events, the ButtonPress only once both grabs rejected
     (the Motion to the touch's place may come first: Xorg moves the sprite
     at the TouchBegin)."""
-    recs, _ = load(out, name)
+    recs, report = load(out, name)
     ts = touches(recs)
     mine = [r for r in recs if r.get("type") == "xi" and r.get("client") == "pointer"]
     presses = [r for r in mine if r["xi"] == "ButtonPress"]
@@ -279,6 +288,7 @@ def check_select(out, name):
     if rej and presses[0]["t"] < rej["t"]:
         fail(f"{name}: the pointer client's ButtonPress at {presses[0]['t']}, before grab2's "
              f"reject at {rej['t']}")
+    check_analyze(name, report, ts[0], [("grab1", "reject", 0), ("grab2", "reject", 0), ("pointer", "accept", 0)])
 
 
 def check(out):
