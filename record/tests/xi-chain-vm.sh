@@ -51,6 +51,25 @@ fi
 
 out="$XI_CHAIN_OUT"
 
+# started FILE: the recorder says it records, which it does once every X
+# client has its grab or selection in place and the device is open.
+started() {
+	grep -q '^touchtape record: recording XInput touch events' "$1" && grep -q 'press Ctrl-C' "$1"
+}
+
+# ended FILE: every sequence the clients got has ended: each TouchBegin has
+# its TouchEnd (a listener's comes after the last decision, up to 400 ms
+# after the lift), each raw begin its end, each emulated press its release
+# and each pointer grab its ungrab.
+count() { grep -c "\"xi\":\"$1\"" "$2"; }
+ended() {
+	(($(count RawTouchEnd "$1") > 0)) &&
+		(($(count RawTouchBegin "$1") == $(count RawTouchEnd "$1"))) &&
+		(($(count TouchBegin "$1") == $(count TouchEnd "$1"))) &&
+		(($(count ButtonPress "$1") == $(count ButtonRelease "$1"))) &&
+		(($(count GrabDevice "$1") == $(count UngrabDevice "$1")))
+}
+
 # record_play NAME EVENTS OPTIONS...: records the touchscreen and the X
 # side with OPTIONS into $out/NAME.jsonl while EVENTS is replayed.
 record_play() {
@@ -59,11 +78,9 @@ record_play() {
 	rm -f "$out/$name.jsonl"
 	"$TOUCHTAPE" record "$ts_node" "$@" -o "$out/$name.jsonl" 2>"$out/$name.err" &
 	local pid=$!
-	wait_for 20 grep -q '"xi_device"' "$out/$name.jsonl" 2>/dev/null ||
-		{ cat "$out/$name.err"; fail "$name: the recorder did not start"; }
-	sleep 0.3
+	wait_for 20 started "$out/$name.err" || { cat "$out/$name.err"; fail "$name: the recorder did not start"; }
 	evemu-play "$ts_node" <"$events" || fail "evemu-play for $name failed"
-	sleep 0.6	# the last decisions (up to 400 ms after the lift) on a slow X server
+	wait_for 10 ended "$out/$name.jsonl" || note "$name: not every sequence ended within 10 s"
 	kill -INT "$pid"
 	wait "$pid" || { cat "$out/$name.err"; fail "$name: record failed"; }
 	note "t=$SECONDS s: $name"
