@@ -439,6 +439,7 @@ classify(const struct tt_wl_event *ev, struct wlev *w)
 		{ TT_WL_OUTPUT_SCALE, WK_OUTPUT_SCALE },
 		{ TT_WL_OUTPUT_GEOMETRY, WK_OUTPUT_GEOMETRY },
 		{ TT_WL_TOPLEVEL_CONFIGURE, WK_CONFIGURE },
+		{ TT_WL_LAYER_CONFIGURE, WK_CONFIGURE },
 	};
 
 	*w = (struct wlev){
