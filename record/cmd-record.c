@@ -101,10 +101,9 @@ usage(FILE *out)
 		"                          X server may be the session's Xwayland. Without\n"
 		"                          DEVICE, only the Wayland side is recorded\n"
 		"      --wayland-surface=auto|overlay|toplevel\n"
-		"                          the surface that takes the input: a layer-shell\n"
-		"                          overlay above everything, or a fullscreen xdg-shell\n"
-		"                          toplevel (auto: the overlay where the compositor\n"
-		"                          offers layer-shell)\n"
+		"                          the surface taking the input: a layer-shell overlay\n"
+		"                          or a fullscreen xdg-shell toplevel (auto: the\n"
+		"                          overlay where the compositor offers layer-shell)\n"
 		"  -q, --quiet             no messages except errors\n"
 		"  -h, --help              show this help\n");
 	usage_notes(out);
