@@ -135,6 +135,13 @@ under() {
 }
 under 'dev0 s0 #1' '^ `wl t0 wayland \+3ms' "inspect: wl t0 under dev0 s0 #1"
 under 'dev0 s1 #2' '^ `wl t1 wayland \+4\.5ms' "inspect: wl t1 under dev0 s1 #2"
+# With Xwayland beside it: under each kernel touch, its wl_touch, the raw
+# XI touch and the X window's touch, each with its latency.
+expect_exit 0 "inspect --text xwayland" -- "$TOUCHTAPE" inspect --text "$data/xwayland.jsonl"
+lanes=$(grep -A3 '^dev0 s1 #2 ' "$tmp/out" | tail -n +2 | sed 's/  *\[.*//' | tr '\n' '|')
+[ "$lanes" = ' `wl t1 wayland +4.5ms| `raw7 t2 observer +6ms| `xi7 t2 window +6.5ms|' ] &&
+	pass "inspect: the wl_touch and XI views side by side under their kernel touch" ||
+	{ fail "inspect: lanes under dev0 s1 #2: $lanes"; cat "$tmp/out" >&2; }
 expect_exit 0 "inspect --summary" -- "$TOUCHTAPE" inspect --summary "$clean"
 expect_grep '^  wayland: touches 2 \(2 linked to kernel touches, 0 cancelled\)$' "$tmp/out" "inspect summary"
 (cd "$data" && TOUCHTAPE_INSPECT_HEADLESS=100x24 TOUCHTAPE_INSPECT_KEYS='<Dump>' \
