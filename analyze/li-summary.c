@@ -9,15 +9,6 @@
 #include "li-summary.h"
 #include "util-strings.h"
 
-static void *
-grow(void *arr, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return arr;
-	*cap = *cap ? *cap * 2 : 16;
-	return tt_reallocarray(arr, *cap, size);
-}
-
 static void
 on_touch(void *data, const struct tt_li_touch *t)
 {
@@ -25,7 +16,7 @@ on_touch(void *data, const struct tt_li_touch *t)
 
 	if (!t->kernel_serial)
 		return;
-	s->latencies = grow(s->latencies, s->nlatencies, &s->caplatencies, sizeof(*s->latencies));
+	s->latencies = tt_grow(s->latencies, s->nlatencies, &s->caplatencies, sizeof(*s->latencies));
 	s->latencies[s->nlatencies++] = t->latency_us;
 }
 
@@ -34,11 +25,11 @@ on_gesture(void *data, const struct tt_li_gesture *g)
 {
 	struct li_summary *s = data;
 
-	s->gestures = grow(s->gestures, s->ngestures, &s->capgestures, sizeof(*s->gestures));
+	s->gestures = tt_grow(s->gestures, s->ngestures, &s->capgestures, sizeof(*s->gestures));
 	s->gestures[s->ngestures++] = *g;
 	if (g->latency_us < 0)
 		return;
-	s->gesture_latencies = grow(s->gesture_latencies, s->ngesture_latencies,
+	s->gesture_latencies = tt_grow(s->gesture_latencies, s->ngesture_latencies,
 				    &s->capgesture_latencies, sizeof(*s->gesture_latencies));
 	s->gesture_latencies[s->ngesture_latencies++] = g->latency_us;
 }
@@ -66,7 +57,7 @@ note_tap(struct li_summary *s, const struct tt_record *rec, uint64_t before[3])
 		for (uint32_t b = 0; b < 3; b++) {
 			if (c[i].tap_buttons[b] == before[b])
 				continue;
-			s->taps = grow(s->taps, s->ntaps, &s->captaps, sizeof(*s->taps));
+			s->taps = tt_grow(s->taps, s->ntaps, &s->captaps, sizeof(*s->taps));
 			s->taps[s->ntaps++] = (struct li_tap){
 				.device = c[i].device, .time_us = rec->li_event->time_us,
 				.button = b, .line = rec->line,
@@ -93,7 +84,7 @@ note_log(struct li_summary *s, const struct tt_record *rec)
 {
 	const char *text = rec->marker->text ? rec->marker->text : "";
 
-	s->logs = grow(s->logs, s->nlogs, &s->caplogs, sizeof(*s->logs));
+	s->logs = tt_grow(s->logs, s->nlogs, &s->caplogs, sizeof(*s->logs));
 	s->logs[s->nlogs++] = (struct li_log){
 		.time_us = rec->marker->time_us, .device = rec->marker->device, .line = rec->line,
 		.text = tt_str_sanitize(text, strlen(text), 512),

@@ -8,19 +8,10 @@
 #include "li-summary.h"
 #include "wl-summary.h"
 
-static void *
-grow(void *arr, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return arr;
-	*cap = *cap ? *cap * 2 : 16;
-	return tt_reallocarray(arr, *cap, size);
-}
-
 static void
 add_latency(int64_t **v, size_t *n, size_t *cap, int64_t us)
 {
-	*v = grow(*v, *n, cap, sizeof(**v));
+	*v = tt_grow(*v, *n, cap, sizeof(**v));
 	(*v)[(*n)++] = us;
 }
 
@@ -29,7 +20,7 @@ on_touch_end(void *data, struct tt_wl_touch *t)
 {
 	struct wl_summary *s = data;
 
-	s->touches = grow(s->touches, s->ntouches, &s->captouches, sizeof(*s->touches));
+	s->touches = tt_grow(s->touches, s->ntouches, &s->captouches, sizeof(*s->touches));
 	s->touches[s->ntouches] = *t;
 	s->touches[s->ntouches++].user = NULL;
 	s->cancelled += t->cancelled;
@@ -70,7 +61,7 @@ count_kind(struct wl_summary *s, const struct tt_wl_event *ev)
 	 * stop being told apart at some point. */
 	if (s->nkinds >= 256)
 		return;
-	s->kinds = grow(s->kinds, s->nkinds, &s->capkinds, sizeof(*s->kinds));
+	s->kinds = tt_grow(s->kinds, s->nkinds, &s->capkinds, sizeof(*s->kinds));
 	memcpy(s->kinds[s->nkinds].name, name, sizeof(name));
 	s->kinds[s->nkinds++].n = 1;
 }

@@ -41,15 +41,6 @@ struct tt_li_model {
 	size_t ndevs;
 };
 
-static void *
-grow(void *arr, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return arr;
-	*cap = *cap ? *cap * 2 : 16;
-	return tt_reallocarray(arr, *cap, size);
-}
-
 static struct ldev *
 ldev_get(struct tt_li_model *m, uint32_t device)
 {
@@ -234,7 +225,7 @@ touch_event(struct tt_li_model *m, const struct tt_li_event *ev, size_t line, st
 	if (ev->kind == TT_LI_TOUCH_DOWN) {
 		if (t)	/* a down without an up: libinput never does that */
 			end_touch(m, i, d);
-		m->touches = grow(m->touches, m->ntouches, &m->captouches, sizeof(*m->touches));
+		m->touches = tt_grow(m->touches, m->ntouches, &m->captouches, sizeof(*m->touches));
 		t = &m->touches[m->ntouches++];
 		*t = (struct tt_li_touch){
 			.serial = ++m->tserial, .device = ev->device, .slot = ev->slot,
@@ -335,7 +326,7 @@ gesture_begin(struct tt_li_model *m, const struct tt_li_event *ev, size_t line,
 
 	if (i >= 0)	/* a BEGIN without an END: libinput never does that */
 		end_gesture(m, (size_t)i, d);
-	m->gestures = grow(m->gestures, m->ngestures, &m->capgestures, sizeof(*m->gestures));
+	m->gestures = tt_grow(m->gestures, m->ngestures, &m->capgestures, sizeof(*m->gestures));
 	m->gestures[m->ngestures++] = (struct tt_li_gesture){
 		.serial = ++m->gserial, .device = ev->device, .kind = kind, .fingers = ev->fingers,
 		.begin_us = ev->time_us, .end_us = ev->time_us, .begin_line = line, .end_line = line,

@@ -2,7 +2,8 @@
 /* The kernel-to-XI link: which XI touch each kernel touch became.
  *
  * An XI device names the evdev device it reads (the recorder's "evdev"
- * record id, or its "Device Node"). A kernel touch on such a device waits
+ * record id, or its "Device Node"); Xwayland's touch device is the file's
+ * one touchscreen. A kernel touch on such a device waits
  * in a window (default 250 ms) for an XI touch begin from that device;
  * the pair must agree in position (both normalized to their axis ranges:
  * XI valuators of the X drivers are device coordinates, or a scaled copy
@@ -23,6 +24,7 @@
 #include <sys/types.h>
 #include <X11/extensions/XI2.h>
 
+#include "bitmap.h"
 #include "model-private.h"
 
 /* The X server receives the kernel event after the kernel stamped it;
@@ -43,6 +45,29 @@ static bool
 label_is(const char *label, const char *a, const char *b)
 {
 	return label && (strcmp(label, a) == 0 || strcmp(label, b) == 0);
+}
+
+/* Xwayland's touch device ("xwayland-touch:N") has no device node: it
+ * passes on what the compositor's seat delivers, its valuators the
+ * surface position over 0..0xFFFF. With one touchscreen in the file, that
+ * is where its touches came from; with several, nothing says which. */
+static int64_t
+xwayland_evdev(const struct tt_model *m, const struct tt_xi_device *xd)
+{
+	int64_t found = -1;
+
+	if (!xd->name || strncmp(xd->name, "xwayland-touch", 14) != 0)
+		return -1;
+	for (size_t i = 0; i < m->ndevs; i++) {
+		const struct tt_device *dev = m->devs[i].dev;
+		if (!m->devs[i].used || m->devs[i].kind == MDEV_NONE ||
+		    !bit_is_set(dev->props, INPUT_PROP_DIRECT))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = dev->id;
+	}
+	return found;
 }
 
 void
@@ -68,6 +93,10 @@ tt_model_link_xi_device(struct tt_model *m, const struct tt_xi_device *xd)
 			if (m->devs[i].used && dev->node && strcmp(dev->node, xd->device_node) == 0)
 				x->evdev = dev->id;
 		}
+	}
+	if (x->evdev < 0) {
+		x->evdev = xwayland_evdev(m, xd);
+		x->xwayland = x->evdev >= 0;
 	}
 	/* By label first; else the first two valuators, as X drivers order them. */
 	for (uint32_t i = 0; i < xd->nvaluators; i++) {
@@ -245,6 +274,19 @@ tt_model_link_xi_touch(struct tt_model *m, const struct tt_xi_event *ev, size_t 
 		resolve(m, (size_t)best, true, ev->flags);
 }
 
+/* Whether X had to get @k: Xwayland gets only the touches that began on
+ * an X window; the rest went to Wayland clients, not lost. */
+static bool
+x_must_get(const struct tt_model *m, const struct kt *k)
+{
+	for (size_t i = 0; i < m->nxidevs; i++) {
+		const struct xidev *x = &m->xidevs[i];
+		if (x->touch && x->evdev == (int64_t)k->pub.device && !x->xwayland)
+			return true;
+	}
+	return false;
+}
+
 /* Gives up on pending touch @i: paired but without flags, or never paired. */
 static void
 give_up(struct tt_model *m, size_t i)
@@ -254,7 +296,7 @@ give_up(struct tt_model *m, size_t i)
 	if (k->xi_matched) {
 		resolve(m, i, false, 0);
 	} else {
-		k->pub.link = TT_LINK_NOT_DELIVERED;
+		k->pub.link = x_must_get(m, k) ? TT_LINK_NOT_DELIVERED : TT_LINK_NONE;
 		drop_pending(m, i);
 	}
 }

@@ -96,6 +96,7 @@ struct xidev {
 	int32_t deviceid;
 	int64_t evdev;		/* linked evdev record id, -1 */
 	bool touch;		/* has a touch class */
+	bool xwayland;		/* Xwayland's: gets only the touches on X windows */
 	int vx, vy;		/* valuator numbers of x and y, -1 */
 	double xmin, xmax, ymin, ymax;
 };

@@ -91,15 +91,6 @@ struct tt_wl_model {
 	int64_t now;
 };
 
-static void *
-grow(void *arr, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return arr;
-	*cap = *cap ? *cap * 2 : 16;
-	return tt_reallocarray(arr, *cap, size);
-}
-
 /* ---- diagnostics ---- */
 
 static void
@@ -439,6 +430,7 @@ classify(const struct tt_wl_event *ev, struct wlev *w)
 		{ TT_WL_OUTPUT_SCALE, WK_OUTPUT_SCALE },
 		{ TT_WL_OUTPUT_GEOMETRY, WK_OUTPUT_GEOMETRY },
 		{ TT_WL_TOPLEVEL_CONFIGURE, WK_CONFIGURE },
+		{ TT_WL_LAYER_CONFIGURE, WK_CONFIGURE },
 	};
 
 	*w = (struct wlev){
@@ -562,7 +554,7 @@ down_event(struct tt_wl_model *m, struct wclient *c, const struct wlev *w, size_
 		n->has_stamp = true;
 		n->stamp_us = w->has_us ? w->us - m->start_monotonic_us : unwrap_ms(m, w->ms, t);
 	}
-	c->open = grow(c->open, c->nopen, &c->capopen, sizeof(*c->open));
+	c->open = tt_grow(c->open, c->nopen, &c->capopen, sizeof(*c->open));
 	c->open[c->nopen++] = n;
 	try_link(m, n);
 	if (m->cb.touch_begin)
@@ -713,7 +705,7 @@ feed_li(struct tt_wl_model *m, const struct tt_li_event *ev, size_t line)
 	if (ev->time_us > m->now)
 		m->now = ev->time_us;
 	prune(m);
-	m->lidowns = grow(m->lidowns, m->nlidowns, &m->caplidowns, sizeof(*m->lidowns));
+	m->lidowns = tt_grow(m->lidowns, m->nlidowns, &m->caplidowns, sizeof(*m->lidowns));
 	m->lidowns[m->nlidowns++] = (struct lidown){
 		.device = ev->device, .slot = ev->slot, .seat_slot = ev->seat_slot, .time_us = ev->time_us,
 		.line = line,

@@ -29,7 +29,7 @@
  * tolerance (default 0.05 of the width and height): the kernel's
  * position normalized over its ABS_MT_POSITION_X/Y absinfo range against
  * the surface coordinates normalized over the surface: the size the
- * xdg_toplevel was configured to, else the first output's current mode
+ * xdg_toplevel or the layer-shell overlay was configured to, else the first output's current mode
  * divided by its scale (width and height swapped for a 90 or 270 degree
  * transform), which is what a fullscreen surface covers when the
  * compositor maps the touchscreen onto that whole output. Without either,

@@ -542,6 +542,8 @@ enum tt_wl_event_type {
 	TT_WL_OUTPUT_DESCRIPTION,
 	TT_WL_TOPLEVEL_CONFIGURE,	/* xdg_toplevel: the surface's size */
 	TT_WL_TOPLEVEL_CLOSE,
+	TT_WL_LAYER_CONFIGURE,		/* zwlr_layer_surface_v1: the overlay's size */
+	TT_WL_LAYER_CLOSED,
 };
 
 /* wl_seat capabilities, the protocol's bits. */

@@ -36,6 +36,15 @@ tt_reallocarray(void *p, size_t n, size_t size)
 	return np;
 }
 
+void *
+tt_grow(void *arr, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	*cap = *cap ? *cap * 2 : 16;
+	return tt_reallocarray(arr, *cap, size);
+}
+
 char *
 tt_strdup(const char *s)
 {

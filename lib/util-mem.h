@@ -83,5 +83,8 @@ steal_fd(int *fd)
 /* Allocation failure is not a condition this tool recovers from. */
 void *tt_zalloc(size_t size);
 void *tt_reallocarray(void *p, size_t n, size_t size);
+/* @arr (of *@cap elements of @size bytes) with room for one more after
+ * its @n used ones: doubled (16 at first) when full, else as it is. */
+void *tt_grow(void *arr, size_t n, size_t *cap, size_t size);
 char *tt_strdup(const char *s);
 char *tt_strndup(const char *s, size_t n);

@@ -62,6 +62,8 @@ static const struct wl_name wl_names[] = {
 	[TT_WL_OUTPUT_DESCRIPTION] = { "wl_output", "description" },
 	[TT_WL_TOPLEVEL_CONFIGURE] = { "xdg_toplevel", "configure" },
 	[TT_WL_TOPLEVEL_CLOSE] = { "xdg_toplevel", "close" },
+	[TT_WL_LAYER_CONFIGURE] = { "zwlr_layer_surface_v1", "configure" },
+	[TT_WL_LAYER_CLOSED] = { "zwlr_layer_surface_v1", "closed" },
 };
 
 const char *

@@ -104,11 +104,15 @@ usage(FILE *out)
 		"      --wayland[=DISPLAY]\n"
 		"                          also record what a Wayland client receives: connect\n"
 		"                          to the compositor (DISPLAY: $WAYLAND_DISPLAY), map a\n"
-		"                          fullscreen surface and record its seat's touch,\n"
+		"                          surface over the output and record its seat's touch,\n"
 		"                          pointer and gesture events, the seat's capabilities\n"
 		"                          and the outputs, on the frames' clock. With --xi, the\n"
 		"                          X server may be the session's Xwayland. Without\n"
 		"                          DEVICE, only the Wayland side is recorded\n"
+		"      --wayland-surface=auto|overlay|toplevel\n"
+		"                          the surface taking the input: a layer-shell overlay\n"
+		"                          or a fullscreen xdg-shell toplevel (auto: the\n"
+		"                          overlay where the compositor offers layer-shell)\n"
 		"  -q, --quiet             no messages except errors\n"
 		"  -h, --help              show this help\n");
 	usage_notes(out);
@@ -382,6 +386,8 @@ struct record_args {
 	struct tt_li_config *li_config;	/* --libinput-config, or NULL */
 	bool use_wl;
 	const char *wl_display;	/* --wayland=DISPLAY, or NULL */
+	enum tt_wl_surface_mode wl_surface;
+	bool wl_surface_set;	/* --wayland-surface given */
 };
 
 /* Help printed: done, exit 0. */
@@ -435,6 +441,24 @@ parse_xi_pointer(const char *arg, struct tt_xi_options *xo)
 
 /* One option: TT_EXIT_OK, a usage error's exit status, or RECORD_HELP_DONE. */
 static int
+parse_wl_surface(const char *arg, enum tt_wl_surface_mode *mode)
+{
+	static const struct { const char *name; enum tt_wl_surface_mode mode; } modes[] = {
+		{ "auto", TT_WL_SURFACE_AUTO },
+		{ "overlay", TT_WL_SURFACE_OVERLAY },
+		{ "toplevel", TT_WL_SURFACE_TOPLEVEL },
+	};
+
+	for (size_t i = 0; i < ARRAY_LENGTH(modes); i++) {
+		if (strcmp(arg, modes[i].name) == 0) {
+			*mode = modes[i].mode;
+			return TT_EXIT_OK;
+		}
+	}
+	return tt_usage_error("record", "--wayland-surface: \"%s\" is not auto, overlay or toplevel", arg);
+}
+
+static int
 parse_option(int opt, const char *arg, struct record_args *a)
 {
 	/* Every X option turns the X side on. */
@@ -459,6 +483,7 @@ parse_option(int opt, const char *arg, struct record_args *a)
 	case 'L': return TT_EXIT_OK;
 	case 'C': return parse_li_config(arg, a);
 	case 'Y': a->use_wl = true; a->wl_display = arg; return TT_EXIT_OK;
+	case 'U': a->wl_surface_set = true; return parse_wl_surface(arg, &a->wl_surface);
 	case 'h': usage(stdout); return RECORD_HELP_DONE;
 	default: return tt_usage_error("record", "unknown option");
 	}
@@ -486,6 +511,8 @@ check_args(struct record_args *a)
 	if (a->use_li && (a->ro.capture_flags & TT_CAPTURE_GRAB))
 		return tt_usage_error("record", "--grab cannot be combined with --libinput "
 				      "(the grab would hide the events from libinput)");
+	if (a->wl_surface_set && !a->use_wl)
+		return tt_usage_error("record", "--wayland-surface needs --wayland");
 	if (a->use_wl && a->ro.autorestart_us)
 		return tt_usage_error("record", "--autorestart cannot be combined with --wayland");
 	a->xo.quiet = a->ro.quiet;
@@ -518,6 +545,7 @@ parse_args(int argc, char **argv, struct record_args *a)
 		{ "libinput", no_argument, NULL, 'L' },
 		{ "libinput-config", required_argument, NULL, 'C' },
 		{ "wayland", optional_argument, NULL, 'Y' },
+		{ "wayland-surface", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -686,7 +714,7 @@ record(struct record_args *a, const struct path_list *paths)
 		a->ro.x_vendor = tt_xi_recorder_vendor(xr);
 		a->ro.x_release = tt_xi_recorder_release(xr);
 	}
-	if (a->use_wl && tt_wl_capture_connect(a->wl_display, &wl) < 0)
+	if (a->use_wl && tt_wl_capture_connect(a->wl_display, a->wl_surface, &wl) < 0)
 		return TT_EXIT_TROUBLE;
 	sd.wl = wl;
 	rc = tt_recorder_new(&a->ro, paths->paths, paths->n, &r);

@@ -18,6 +18,7 @@
 #include "util-strings.h"
 #include "util-time.h"
 #include "wl-private.h"
+#include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 /* Roundtrips to wait for the first configure: a compositor answers the
@@ -134,14 +135,15 @@ surface_size(const struct tt_wl_capture *cap, int32_t *width, int32_t *height)
 	}
 }
 
-static void
-xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
+/* The compositor's configure is acked: draw at the size it asked for
+ * (a new buffer only when the size changed) and commit, which maps the
+ * surface the first time. */
+void
+wl_cap_surface_configured(struct tt_wl_capture *cap)
 {
-	struct tt_wl_capture *cap = data;
 	struct wl_buffer *buffer = NULL;
 	int32_t width, height;
 
-	xdg_surface_ack_configure(xdg_surface, serial);
 	cap->configured = true;
 	surface_size(cap, &width, &height);
 	if (cap->buffer && width == cap->buffer_width && height == cap->buffer_height) {
@@ -161,6 +163,13 @@ xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t seri
 	cap->buffer = buffer;
 	cap->buffer_width = width;
 	cap->buffer_height = height;
+}
+
+static void
+xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
+{
+	xdg_surface_ack_configure(xdg_surface, serial);
+	wl_cap_surface_configured(data);
 }
 
 static const struct xdg_surface_listener xdg_surface_listener = {
@@ -253,6 +262,8 @@ registry_global(void *data, struct wl_registry *registry, uint32_t name, const c
 	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0 && !cap->wm_base) {
 		cap->wm_base = bind_max(cap, name, &xdg_wm_base_interface, version, 1);
 		xdg_wm_base_add_listener(cap->wm_base, &wm_base_listener, cap);
+	} else if (strcmp(interface, zwlr_layer_shell_v1_interface.name) == 0 && !cap->layer_shell) {
+		cap->layer_shell = bind_max(cap, name, &zwlr_layer_shell_v1_interface, version, 1);
 	} else if (strcmp(interface, zwp_pointer_gestures_v1_interface.name) == 0 && !cap->gestures) {
 		cap->gestures = bind_max(cap, name, &zwp_pointer_gestures_v1_interface, version, 3);
 		cap->gestures_version = version < 3 ? version : 3;
@@ -412,12 +423,31 @@ roundtrip(struct tt_wl_capture *cap)
 	return 0;
 }
 
+/* The overlay where the compositor offers layer-shell (unless told
+ * otherwise): above every window and panel, so every touch on the output
+ * reaches it; else the fullscreen toplevel. */
+static bool
+use_overlay(const struct tt_wl_capture *cap)
+{
+	switch (cap->surface_mode) {
+	case TT_WL_SURFACE_OVERLAY:
+		return true;
+	case TT_WL_SURFACE_TOPLEVEL:
+		return false;
+	case TT_WL_SURFACE_AUTO:
+		break;
+	}
+	return cap->offered & WL_OFFERS_LAYER_SHELL;
+}
+
 static int
 check_globals(const struct tt_wl_capture *cap)
 {
-	const char *missing = !cap->compositor ? "wl_compositor" :
-			      !cap->shm ? "wl_shm" :
-			      !cap->wm_base ? "xdg_wm_base (xdg-shell)" : NULL;
+	unsigned o = cap->offered;
+	const char *missing = !(o & WL_OFFERS_COMPOSITOR) ? "wl_compositor" :
+			      !(o & WL_OFFERS_SHM) ? "wl_shm" :
+			      use_overlay(cap) && !(o & WL_OFFERS_LAYER_SHELL) ? "zwlr_layer_shell_v1 (layer-shell)" :
+			      !use_overlay(cap) && !(o & WL_OFFERS_XDG_SHELL) ? "xdg_wm_base (xdg-shell)" : NULL;
 
 	if (!missing)
 		return 0;
@@ -426,14 +456,59 @@ check_globals(const struct tt_wl_capture *cap)
 	return -ENOTSUP;
 }
 
-/* A fullscreen toplevel, committed without a buffer: the compositor
- * answers with a configure, which attaches the buffer that maps it. */
-static int
-map_surface(struct tt_wl_capture *cap)
+static void
+probe_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
+	     uint32_t version)
 {
-	int rc = 0;
+	static const struct { const struct wl_interface *iface; unsigned bit; } needed[] = {
+		{ &wl_compositor_interface, WL_OFFERS_COMPOSITOR },
+		{ &wl_shm_interface, WL_OFFERS_SHM },
+		{ &xdg_wm_base_interface, WL_OFFERS_XDG_SHELL },
+		{ &zwlr_layer_shell_v1_interface, WL_OFFERS_LAYER_SHELL },
+	};
+	struct tt_wl_capture *cap = data;
 
-	cap->surface = wl_compositor_create_surface(cap->compositor);
+	for (size_t i = 0; i < ARRAY_LENGTH(needed); i++) {
+		if (strcmp(interface, needed[i].iface->name) == 0)
+			cap->offered |= needed[i].bit;
+	}
+}
+
+static void
+probe_global_remove(void *data, struct wl_registry *registry, uint32_t name)
+{
+}
+
+static const struct wl_registry_listener probe_listener = {
+	.global = probe_global,
+	.global_remove = probe_global_remove,
+};
+
+/* Which globals the surface needs are offered, seen through a registry
+ * that binds nothing (so no event comes before there is a file to write
+ * it to): a compositor that lacks them is refused before any file is
+ * made. */
+static int
+probe_globals(struct tt_wl_capture *cap)
+{
+	struct wl_registry *probe = wl_display_get_registry(cap->display);
+	int rc;
+
+	wl_registry_add_listener(probe, &probe_listener, cap);
+	rc = wl_display_roundtrip(cap->display);
+	wl_registry_destroy(probe);
+	if (rc < 0) {
+		rc = errno ? -errno : -EPIPE;
+		tt_error("Wayland compositor %s: the connection failed: %s", cap->display_name,
+			 strerror(-rc));
+		return rc;
+	}
+	return check_globals(cap);
+}
+
+static void
+make_toplevel(struct tt_wl_capture *cap)
+{
 	cap->xdg_surface = xdg_wm_base_get_xdg_surface(cap->wm_base, cap->surface);
 	xdg_surface_add_listener(cap->xdg_surface, &xdg_surface_listener, cap);
 	cap->toplevel = xdg_surface_get_toplevel(cap->xdg_surface);
@@ -441,6 +516,21 @@ map_surface(struct tt_wl_capture *cap)
 	xdg_toplevel_set_title(cap->toplevel, "touchtape record");
 	xdg_toplevel_set_app_id(cap->toplevel, "touchtape");
 	xdg_toplevel_set_fullscreen(cap->toplevel, NULL);
+}
+
+/* The overlay or the fullscreen toplevel, committed without a buffer:
+ * the compositor answers with a configure, which attaches the buffer
+ * that maps it. */
+static int
+map_surface(struct tt_wl_capture *cap)
+{
+	int rc = 0;
+
+	cap->surface = wl_compositor_create_surface(cap->compositor);
+	if (use_overlay(cap))
+		wl_cap_make_overlay(cap);
+	else
+		make_toplevel(cap);
 	wl_surface_commit(cap->surface);
 	for (int i = 0; rc == 0 && !cap->configured && i < WL_CONFIGURE_ROUNDTRIPS; i++)
 		rc = roundtrip(cap);
@@ -458,19 +548,22 @@ write_connected(struct tt_wl_capture *cap)
 	char text[512];
 
 	snprintf(text, sizeof(text),
-		 "connected to Wayland compositor %s; fullscreen surface %dx%d; %zu seat%s, %zu output%s; "
+		 "connected to Wayland compositor %s; %s %dx%d; %zu seat%s, %zu output%s; "
 		 "pointer gestures %s; input timestamps %s",
-		 cap->display_name, cap->buffer_width, cap->buffer_height,
+		 cap->display_name, cap->overlay ? "overlay layer surface" : "fullscreen surface",
+		 cap->buffer_width, cap->buffer_height,
 		 cap->nseats, cap->nseats == 1 ? "" : "s", cap->noutputs, cap->noutputs == 1 ? "" : "s",
 		 cap->gestures ? "yes" : "not offered", cap->timestamps ? "yes" : "not offered");
 	write_marker(cap, TT_MARKER_WL_CONNECTED, text);
 }
 
 int
-tt_wl_capture_connect(const char *display, struct tt_wl_capture **out)
+tt_wl_capture_connect(const char *display, enum tt_wl_surface_mode surface,
+		      struct tt_wl_capture **out)
 {
 	_cleanup_(tt_wl_capture_freep) struct tt_wl_capture *cap = tt_zalloc(sizeof(*cap));
 	const char *name = display;
+	int rc;
 
 	if (!name)
 		name = getenv("WAYLAND_DISPLAY");
@@ -485,8 +578,10 @@ tt_wl_capture_connect(const char *display, struct tt_wl_capture **out)
 			 "XDG_RUNTIME_DIR?)", cap->display_name, strerror(e));
 		return -e;
 	}
-	cap->registry = wl_display_get_registry(cap->display);
-	wl_registry_add_listener(cap->registry, &registry_listener, cap);
+	cap->surface_mode = surface;
+	rc = probe_globals(cap);
+	if (rc < 0)
+		return rc;
 	*out = steal(&cap);
 	return 0;
 }
@@ -497,10 +592,11 @@ tt_wl_capture_start(struct tt_wl_capture *cap, const struct tt_wl_capture_option
 	int rc;
 
 	cap->opts = *opts;
+	cap->registry = wl_display_get_registry(cap->display);
+	wl_registry_add_listener(cap->registry, &registry_listener, cap);
 	/* The globals, then what binding them sent (seat capabilities,
 	 * output modes), written as it comes. */
-	if ((rc = roundtrip(cap)) < 0 || (rc = check_globals(cap)) < 0 ||
-	    (rc = roundtrip(cap)) < 0 || (rc = map_surface(cap)) < 0)
+	if ((rc = roundtrip(cap)) < 0 || (rc = roundtrip(cap)) < 0 || (rc = map_surface(cap)) < 0)
 		return rc;
 	cap->source = tt_loop_add(opts->loop, wl_display_get_fd(cap->display), on_readable, cap);
 	if (!cap->source) {
@@ -515,6 +611,7 @@ tt_wl_capture_start(struct tt_wl_capture *cap, const struct tt_wl_capture_option
 static void
 destroy_surface(struct tt_wl_capture *cap)
 {
+	wl_cap_destroy_overlay(cap);
 	if (cap->toplevel)
 		xdg_toplevel_destroy(cap->toplevel);
 	if (cap->xdg_surface)
@@ -540,6 +637,8 @@ destroy_globals(struct tt_wl_capture *cap)
 		zwp_input_timestamps_manager_v1_destroy(cap->timestamps);
 	if (cap->wm_base)
 		xdg_wm_base_destroy(cap->wm_base);
+	if (cap->layer_shell)
+		zwlr_layer_shell_v1_destroy(cap->layer_shell);
 	if (cap->shm)
 		wl_shm_destroy(cap->shm);
 	if (cap->compositor)

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The Wayland layer, live: a Wayland client of the session's compositor
- * that maps a fullscreen surface (xdg-shell; layer-shell is not in
- * Debian's wayland-protocols) and writes every event its seats, outputs
+ * that maps a surface over the whole output (a layer-shell overlay
+ * where the compositor offers zwlr_layer_shell_v1, else a fullscreen
+ * xdg-shell toplevel) and writes every event its seats, outputs
  * and surface receive into the timeline as "wl" records, on the frames'
  * clock. Its display fd is one more source of the command's event loop;
  * nothing blocks:
  *
- *	tt_wl_capture_connect(NULL, &cap);	// before the file is made
+ *	tt_wl_capture_connect(NULL, TT_WL_SURFACE_AUTO, &cap);	// before the file is made
  *	struct tt_wl_capture_options o = { .loop = loop, .writer = w,
  *					   .start_us = start };
  *	tt_wl_capture_start(cap, &o);	// mapped, marker written
@@ -31,6 +32,13 @@
 #include "util-mem.h"
 #include "writer.h"
 
+/* Which surface takes the input. */
+enum tt_wl_surface_mode {
+	TT_WL_SURFACE_AUTO,	/* the overlay where offered, else the toplevel */
+	TT_WL_SURFACE_OVERLAY,	/* the overlay, or fail */
+	TT_WL_SURFACE_TOPLEVEL,	/* the fullscreen toplevel, or fail */
+};
+
 struct tt_wl_capture_options {
 	struct tt_loop *loop;
 	struct tt_writer *writer;
@@ -47,11 +55,13 @@ struct tt_wl_capture_options {
 
 struct tt_wl_capture;
 
-/* Connects to @display (NULL: $WAYLAND_DISPLAY, else wayland-0), so a
- * missing compositor is reported before any file is made. 0 or -errno
- * (reported). */
-int tt_wl_capture_connect(const char *display, struct tt_wl_capture **out);
-/* Binds the globals, maps the fullscreen surface (waiting a bounded time
+/* Connects to @display (NULL: $WAYLAND_DISPLAY, else wayland-0) and
+ * checks it offers what the @surface needs, so a missing compositor, or
+ * one without the shell asked for, is reported before any file is made.
+ * 0 or -errno (reported). */
+int tt_wl_capture_connect(const char *display, enum tt_wl_surface_mode surface,
+			  struct tt_wl_capture **out);
+/* Binds the globals, maps the surface (waiting a bounded time
  * for the compositor's configure), writes what it received so far and
  * the wayland-connected marker, and adds the display fd to @opts->loop.
  * Call after the recorder's header. 0 or -errno (reported). */

@@ -42,8 +42,18 @@ struct wl_cap_output {
 	int32_t width, height;	/* the current mode */
 };
 
+/* The globals the surface needs, as tt_wl_capture_connect saw them. */
+enum wl_offers {
+	WL_OFFERS_COMPOSITOR = 1 << 0,
+	WL_OFFERS_SHM = 1 << 1,
+	WL_OFFERS_XDG_SHELL = 1 << 2,
+	WL_OFFERS_LAYER_SHELL = 1 << 3,
+};
+
 struct tt_wl_capture {
 	struct tt_wl_capture_options opts;
+	enum tt_wl_surface_mode surface_mode;
+	unsigned offered;	/* enum wl_offers bits */
 	char *display_name;
 	struct wl_display *display;
 	struct wl_registry *registry;
@@ -61,9 +71,11 @@ struct tt_wl_capture {
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
 	struct xdg_toplevel *toplevel;
+	struct zwlr_layer_shell_v1 *layer_shell;
+	struct zwlr_layer_surface_v1 *overlay;	/* instead of the toplevel */
 	struct wl_buffer *buffer;
 	int32_t buffer_width, buffer_height;
-	int32_t want_width, want_height;	/* from the toplevel's configure */
+	int32_t want_width, want_height;	/* from the toplevel's or overlay's configure */
 	bool configured;
 
 	struct tt_loop_source *source;
@@ -77,6 +89,12 @@ struct tt_wl_capture {
 void wl_cap_write(struct tt_wl_capture *cap, struct tt_wl_event *ev);
 /* A record of @kind for the event on @proxy, to fill and write. */
 struct tt_wl_event wl_cap_event(enum tt_wl_event_type kind, void *proxy);
+/* After the configure is acked: the buffer of the size asked for,
+ * committed (wl-capture.c). */
+void wl_cap_surface_configured(struct tt_wl_capture *cap);
+/* The surface as a layer-shell overlay on every edge (wl-layer.c). */
+void wl_cap_make_overlay(struct tt_wl_capture *cap);
+void wl_cap_destroy_overlay(struct tt_wl_capture *cap);
 /* The seat's devices for its capabilities (listeners in wl-input.c). */
 void wl_cap_seat_update(struct wl_cap_seat *s);
 void wl_cap_seat_release(struct wl_cap_seat *s);

@@ -308,6 +308,114 @@ def killed(d):
         fail(f"{len(late)} wl records after wayland-lost")
 
 
+def xi_sequences(recs, client):
+    """@client's XI TouchBegin...TouchEnd sequences, in order of their
+    begin: t (µs), position (root coordinates) and the end's t."""
+    active, seqs = {}, []
+    for r in recs:
+        if r.get("type") != "xi" or r.get("client") != client or \
+                r.get("xi") not in ("TouchBegin", "TouchEnd"):
+            continue
+        key = (r["sourceid"], r["detail"])
+        if r["xi"] == "TouchBegin":
+            active[key] = {"t": r["t"], "x": r["root_x"], "y": r["root_y"], "end": None}
+            seqs.append(active[key])
+        elif r["xi"] == "TouchEnd" and key in active:
+            active.pop(key)["end"] = r["t"]
+    if active:
+        fail(f"XI touches of {client} never ended: {sorted(active)}")
+    return seqs
+
+
+def med_p95(lat):
+    lat = sorted(lat)
+    return statistics.median(lat), lat[min(len(lat) - 1, int(0.95 * len(lat)))]
+
+
+def xwayland(d):
+    """DIR/xw.jsonl (record --wayland --xi-window: the recorder's X window,
+    an Xwayland toplevel, on top of its Wayland surface) against
+    DIR/ts-wl.jsonl (record --wayland alone), both of the same replay: the
+    X window gets one XI touch per kernel touch and the Wayland surface
+    under it none; each XI touch sits where the wl_touch of the same kernel
+    touch sat (a 1024x768 scale-1 output: X root = surface coordinates), to
+    the whole pixel (Xwayland drops the fraction);
+    prints both latencies kernel frame -> client and what Xwayland adds."""
+    recs, wl = load(f"{d}/xw.jsonl"), load(f"{d}/ts-wl.jsonl")
+    kt, wkt = kernel_touches(recs), kernel_touches(wl)
+    xi = xi_sequences(recs, "window")
+    seqs = wl_records_sequences(wl)
+    downs = [r for r in recs if r.get("type") == "wl" and r.get("ev") == "down"]
+    print(f"# Xwayland: kernel touches {len(kt)}, XI touches of the window {len(xi)}, "
+          f"wl_touch downs under it {len(downs)}; ts-wl: {len(wkt)} kernel, {len(seqs)} wl_touch")
+    if not kt or len(xi) != len(kt) or len(seqs) != len(wkt) or len(kt) != len(wkt):
+        fail(f"{len(xi)} XI touches for {len(kt)} kernel touches, {len(seqs)} wl_touch "
+             f"for {len(wkt)} of the same replay")
+        return
+    if downs:
+        fail(f"{len(downs)} wl_touch downs on the Wayland surface under the X window")
+    # Xwayland 22 keeps whole pixels of a wl_touch position
+    # (wl_fixed_to_int) and its XI coordinates come back through a
+    # 0..0xFFFF valuator: trunc(wl) * 65535 / 65536, up to a pixel short.
+    worst = 0.0
+    for i, (k, w, x, s) in enumerate(zip(kt, wkt, xi, seqs)):
+        if (k["x"], k["y"]) != (w["x"], w["y"]):
+            fail(f"touch {i}: kernel at {k['x']},{k['y']} here, {w['x']},{w['y']} in ts-wl")
+        for axis, xv, wv in (("x", x["x"], s["xy"][0]), ("y", x["y"], s["xy"][1])):
+            worst = max(worst, wv - xv)
+            if not 0 <= wv - xv < 1 or abs(xv - int(wv) * 65535 / 65536) > 0.001:
+                fail(f"touch {i}: XI {axis} {xv}, its wl_touch {wv}: not the whole pixel "
+                     f"Xwayland makes of it ({int(wv) * 65535 / 65536:.4f})")
+    print(f"# XI positions: the wl_touch's whole pixels * 65535/65536, up to {worst:.3f} px short")
+    lx = [x["t"] - k["begin"] for x, k in zip(xi, kt)] + \
+        [x["end"] - k["end"] for x, k in zip(xi, kt) if x["end"] is not None]
+    lw = [s["t"] - k["begin"] for s, k in zip(seqs, wkt)] + \
+        [s["up"]["t"] - k["end"] for s, k in zip(seqs, wkt) if s["up"]]
+    if min(lx + lw) < 0 or max(lx + lw) > 1_000_000:
+        fail(f"latencies out of 0..1 s: XI {sorted(lx)}, wl {sorted(lw)}")
+        return
+    check_xi_links(d, kt)
+    (mx, px), (mw, pw) = med_p95(lx), med_p95(lw)
+    print(f"# latency kernel frame -> begin/end: XI through Xwayland median {mx / 1000:.1f} ms, "
+          f"p95 {px / 1000:.1f} ms; wl_touch median {mw / 1000:.1f} ms, p95 {pw / 1000:.1f} ms; "
+          f"XI - wl medians {(mx - mw) / 1000:+.1f} ms (two replays: load varies) "
+          f"over {len(lx)}/{len(lw)} events")
+
+
+def check_xi_links(d, kt):
+    """analyze's kernel-to-XI link takes Xwayland's touch device for the
+    file's touchscreen: every kernel touch linked, each with the latency
+    of the first XI begin of its touch (the raw one, to the observer)."""
+    with open(f"{d}/xw.analyze.json") as f:
+        a = json.load(f)
+    begins = {}
+    for r in load(f"{d}/xw.jsonl"):
+        if r.get("type") == "xi" and r.get("xi") in ("TouchBegin", "RawTouchBegin"):
+            begins.setdefault(r["detail"], r["t"])
+    print(f"# analyze: kernel to XI {a['links']}")
+    if a["links"]["linked"] != len(kt):
+        fail(f"analyze linked {a['links']['linked']} of {len(kt)} kernel touches to XI")
+    for i, t in enumerate(t for t in a["touches"] if t["device"] == 0):
+        xi = t.get("xi") or {}
+        if xi.get("touchid") not in begins or xi["latency_us"] != begins[xi["touchid"]] - t["begin_us"]:
+            fail(f"analyze: kernel touch {i} linked to XI {xi}")
+
+
+def frame_missing_want(d, name):
+    """How many wl-frame-missing validate should find in DIR/NAME.jsonl:
+    Weston 10 sends no frame after the up that ends a touch group, so one
+    per kernel frame that lifts the last touch down (a group the Wayland
+    surface took)."""
+    recs = load(f"{d}/{name}.jsonl")
+    if not any(r.get("type") == "wl" and r.get("ev") == "down" for r in recs):
+        print(0)
+        return
+    # A group ends at the frame whose end time no other touch outlives.
+    kt = kernel_touches(recs)
+    ends = {k["end"] for k in kt if not any(o["begin"] <= k["end"] < o["end"] for o in kt)}
+    print(len(ends))
+
+
 def pinch(d):
     li = [r for r in load(f"{d}/pinch-li.jsonl") if r.get("type") == "li"]
     kinds = [r["li"] for r in li if r["li"].startswith("GESTURE_")]
@@ -338,7 +446,11 @@ def pinch(d):
 
 def main():
     what, d = sys.argv[1], sys.argv[2]
-    {"touch-client": touch_client, "pinch": pinch, "touch-wl": touch_wl, "killed": killed}[what](d)
+    if what == "frame-missing-want":
+        frame_missing_want(d, sys.argv[3])
+        return 0
+    {"touch-client": touch_client, "pinch": pinch, "touch-wl": touch_wl, "killed": killed,
+     "xwayland": xwayland}[what](d)
     return 1 if failures else 0
 
 

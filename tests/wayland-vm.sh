@@ -13,8 +13,11 @@
 #     and Weston adds the touchpad; what its client gets of it is printed
 #     (Weston 10 has no zwp_pointer_gestures_v1: nothing);
 #  3. with record --wayland built: the same replays recorded through it
-#     (wl_touch sequences, links, gestures), with --xi on Xwayland, and
-#     Weston killed mid-recording (a valid file, the Wayland-lost marker).
+#     (wl_touch sequences, links, gestures); again with --xi-window on
+#     Xwayland, whose X window on top takes the touches: Xwayland's XI
+#     touches match the Wayland ones (same kernel touch, same whole-pixel
+#     position, both latencies); and Weston killed mid-recording (a valid
+#     file, the Wayland-lost marker).
 # The checks are tests/wayland-vm-check.py. WAYLAND_VM_KEEP=DIR keeps the
 # files in DIR.
 set -uo pipefail
@@ -89,19 +92,23 @@ kill "$client" 2>/dev/null
 wait "$client" 2>/dev/null
 
 # 3. record --wayland (the kernel device in the same file).
-# wl_validate NAME MISSING: validate finds nothing in NAME.jsonl but
-# MISSING wl-frame-missing errors: Weston 10 sends no wl_touch.frame after
+# wl_validate NAME: validate finds nothing in NAME.jsonl but the
+# wl-frame-missing errors Weston 10 makes: it sends no wl_touch.frame after
 # the last up of a touch group (its touch focus is gone by the frame; the
-# WAYLAND_DEBUG client of part 1 gets none either). "any": how many a
-# looping replay made.
+# WAYLAND_DEBUG client of part 1 gets none either), so one per group of
+# the file's kernel touches that the Wayland surface took (the checker
+# counts them: a replay split into two groups under load, or a file whose
+# X window took the touches, needs no other number). With "any": how many
+# a looping replay cut short made.
 wl_validate() {
-	local rc=0 n
+	local rc=0 n want=${2:-}
+	[[ -n "$want" ]] || want=$(check frame-missing-want "$out" "$1")
 	"$T" validate "$out/$1.jsonl" >"$out/$1.validate" 2>&1 || rc=$?
 	n=$(grep -c '\[wl-frame-missing\]' "$out/$1.validate")
 	if ((rc > 1)) || grep 'error:\|warning:' "$out/$1.validate" | grep -qv '\[wl-frame-missing\]' ||
-		[[ "$2" != any && $n != "$2" ]]; then
+		[[ "$want" != any && $n != "$want" ]]; then
 		cat "$out/$1.validate"
-		bad "$1.jsonl: validate status $rc, $n wl-frame-missing (want $2 and nothing else)"
+		bad "$1.jsonl: validate status $rc, $n wl-frame-missing (want $want and nothing else)"
 	fi
 	note "$1: validate: $n wl-frame-missing (no wl_touch.frame after a group's last up)"
 }
@@ -110,20 +117,31 @@ if ((has_wayland)); then
 	vm_record_replay "$out/ts-wl.jsonl" '"kind":"wayland-connected"' --wayland
 	vm_go
 	vm_finish "$recpid"
-	wl_validate ts-wl 1
+	wl_validate ts-wl
 	# Status 1: the finding above.
 	"$T" analyze --json "$out/ts-wl.jsonl" >"$out/ts-wl.analyze.json"
 	(($? <= 1)) || bad "analyze ts-wl failed"
 	check touch-wl "$out" || bad "record --wayland of the touchscreen"
 
-	# --xi beside --wayland: the session's Xwayland is recorded, not refused.
+	# --xi beside --wayland: the session's Xwayland is recorded, not
+	# refused. The --xi-window client's window is override-redirect, and
+	# Weston puts those in its Xwayland layer, above every shell surface
+	# (NORMAL + 1): it covers the recorder's fullscreen Wayland surface and
+	# takes every touch, so this is the same replay's XI view, to set
+	# against ts-wl's wl_touch view (the Wayland surface gets none). The
+	# window is mapped (XSync) before the Wayland side connects; Xwayland
+	# then commits its surface to Weston.
 	vm_replay "$samples/xi-touchscreen-ten-finger.jsonl"
-	vm_record_replay "$out/xw.jsonl" '"kind":"x-connected"' --wayland --xi
+	vm_record_replay "$out/xw.jsonl" '"kind":"wayland-connected"' --wayland --xi-window
+	_viewable() { xwininfo -name "touchtape record --xi-window" 2>/dev/null | grep -q IsViewable; }
+	wait_for 10 _viewable || bad "the --xi-window window is not viewable"
+	sleep 1
 	vm_go
 	vm_finish "$recpid"
-	wl_validate xw 1
-	note "with --xi on Xwayland: $(grep -c '"xi":"TouchBegin"' "$out/xw.jsonl") XI TouchBegin," \
-		"$(grep -c '"ev":"down"' "$out/xw.jsonl") wl_touch down"
+	wl_validate xw
+	"$T" analyze --json "$out/xw.jsonl" >"$out/xw.analyze.json"
+	(($? <= 1)) || bad "analyze xw failed"
+	check xwayland "$out" || bad "Xwayland's XI touches against the Wayland ones"
 
 	# Weston killed mid-recording: the Wayland layer ends with a marker,
 	# the kernel side goes on, the file stays valid.

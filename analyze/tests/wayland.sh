@@ -28,7 +28,7 @@ rule wl-touch-id-reused 18
 
 # validate, analyze and inspect --summary name the same diagnostics.
 python3 "$abs_top_srcdir/tests/diag-consistency.py" "$TOUCHTAPE" "$data"/*.jsonl >"$tmp/consistency" 2>&1
-expect_grep '^6 recordings compared, 5 anomalies .* 0 disagreements$' "$tmp/consistency" "one set of answers"
+expect_grep '^7 recordings compared, 5 anomalies .* 0 disagreements$' "$tmp/consistency" "one set of answers"
 
 # analyze: the touches, their kernel touches, the latencies.
 expect_exit 0 "analyze clean" -- "$TOUCHTAPE" analyze "$clean"
@@ -58,6 +58,42 @@ assert t1["latency_us"] == 4500 and t1["stamp_latency_us"] == 500 and t1["li_sea
 PY
 expect_exit 0 "analyze --json without the layer" -- "$TOUCHTAPE" analyze --json "$samples/3m-two-finger.jsonl"
 grep -q '"wayland"' "$tmp/out" && fail "a wayland key without the layer" || pass "no wayland key without the layer"
+
+# Xwayland beside the Wayland client (xwayland.jsonl): its touch device
+# has no node; with one touchscreen in the file it is that one's, so each
+# kernel touch carries both views: its XI touch and its wl_touch, each
+# with its latency.
+expect_exit 0 "analyze --json xwayland" -- "$TOUCHTAPE" analyze --json "$data/xwayland.jsonl"
+python3 - "$tmp/out" <<'PY' && pass "Xwayland: XI and wl_touch per kernel touch" || fail "Xwayland: XI and wl_touch per kernel touch"
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert a["links"]["linked"] == 2, a["links"]
+xi = [(t["begin_us"], t["xi"]["deviceid"], t["xi"]["touchid"], t["xi"]["latency_us"]) for t in a["touches"]]
+assert xi == [(10000, 7, 1, 5000), (20000, 7, 2, 6000)], xi
+wl = [(t["kernel"]["begin_us"], t["latency_us"]) for t in a["wayland"]["touch_list"]]
+assert wl == [(10000, 3000), (20000, 4500)], wl
+PY
+# The touches went to the Wayland surface, none to an X window: Xwayland
+# got none, rightly, and that is no not-delivered.
+grep -v '"type":"xi"' "$data/xwayland.jsonl" >"$tmp/wl-only.jsonl"
+expect_exit 0 "analyze Xwayland without XI touches" -- "$TOUCHTAPE" analyze --json "$tmp/wl-only.jsonl"
+python3 - "$tmp/out" <<'PY' && pass "touches on a Wayland surface are not lost to X" || fail "touches on a Wayland surface are not lost to X"
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert a["links"]["not_delivered"] == 0 and a["anomaly_counts"].get("not-delivered", 0) == 0, a["links"]
+assert [t["link"] for t in a["touches"]] == ["none", "none"], a["touches"]
+PY
+# Two touchscreens: nothing says which one Xwayland's touches came from.
+python3 - "$data/xwayland.jsonl" >"$tmp/two-screens.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    print(line, end="")
+    r = json.loads(line)
+    if r.get("type") == "device":
+        print(json.dumps(dict(r, id=1, node="/dev/input/event6"), separators=(",", ":")))
+PY
+expect_exit 0 "analyze two touchscreens" -- "$TOUCHTAPE" analyze "$tmp/two-screens.jsonl"
+expect_grep '^kernel to XI: 0 linked' "$tmp/out" "two touchscreens: Xwayland's touch device linked to neither"
 
 # A touch far from any kernel touch: unlinked.
 sed 's/"id":1,"xy":\[750\.0,250\.0\]/"id":1,"xy":[10.0,490.0]/' "$clean" >"$tmp/far.jsonl"
@@ -99,6 +135,13 @@ under() {
 }
 under 'dev0 s0 #1' '^ `wl t0 wayland \+3ms' "inspect: wl t0 under dev0 s0 #1"
 under 'dev0 s1 #2' '^ `wl t1 wayland \+4\.5ms' "inspect: wl t1 under dev0 s1 #2"
+# With Xwayland beside it: under each kernel touch, its wl_touch, the raw
+# XI touch and the X window's touch, each with its latency.
+expect_exit 0 "inspect --text xwayland" -- "$TOUCHTAPE" inspect --text "$data/xwayland.jsonl"
+lanes=$(grep -A3 '^dev0 s1 #2 ' "$tmp/out" | tail -n +2 | sed 's/  *\[.*//' | tr '\n' '|')
+[ "$lanes" = ' `wl t1 wayland +4.5ms| `raw7 t2 observer +6ms| `xi7 t2 window +6.5ms|' ] &&
+	pass "inspect: the wl_touch and XI views side by side under their kernel touch" ||
+	{ fail "inspect: lanes under dev0 s1 #2: $lanes"; cat "$tmp/out" >&2; }
 expect_exit 0 "inspect --summary" -- "$TOUCHTAPE" inspect --summary "$clean"
 expect_grep '^  wayland: touches 2 \(2 linked to kernel touches, 0 cancelled\)$' "$tmp/out" "inspect summary"
 (cd "$data" && TOUCHTAPE_INSPECT_HEADLESS=100x24 TOUCHTAPE_INSPECT_KEYS='<Dump>' \

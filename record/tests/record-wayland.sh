@@ -117,6 +117,17 @@ else
 		'any(.[]; .kind=="x-connected") and any(.[]; .kind=="wayland-connected") and
 		 any(.[]; .wl=="wl_output" and .ev=="mode" and .size==[1024,640])' "$f"
 	grep -q "Spawned Xwayland" "$tmp/weston-xw.log" || fail "weston's log does not say that Xwayland ran"
+	check "auto: no layer-shell in Weston, so the fullscreen toplevel" \
+		'any(.[]; .wl=="xdg_toplevel" and .ev=="configure") and
+		 any(.[]; .kind=="wayland-connected" and (.text|test("; fullscreen surface [0-9]+x[0-9]+;")))' "$f"
+	expect_exit 2 "--wayland-surface=overlay without layer-shell: exit status 2" -- \
+		env XDG_RUNTIME_DIR="$tmp/xdg" WAYLAND_DISPLAY="$sock" timeout 60 \
+		"$TOUCHTAPE" record --wayland --wayland-surface=overlay --duration 0.5 -o "$tmp/overlay.jsonl"
+	expect_grep "does not offer zwlr_layer_shell_v1 \\(layer-shell\\)" "$tmp/err" "no layer-shell: said so"
+	[[ -e "$tmp/overlay.jsonl" ]] && fail "no layer-shell: a file was left" || pass "no layer-shell: no file"
+	expect_exit 0 "--wayland-surface=toplevel" -- \
+		env XDG_RUNTIME_DIR="$tmp/xdg" WAYLAND_DISPLAY="$sock" timeout 60 \
+		"$TOUCHTAPE" record --wayland --wayland-surface=toplevel --duration 0.5 -o "$tmp/toplevel.jsonl"
 fi
 
 # --- 3. no compositor --------------------------------------------------------

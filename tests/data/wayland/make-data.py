@@ -130,11 +130,45 @@ def variants():
     v["wl-touch-id-reused"] = r
     return v
 
+# Xwayland's touch device: no device node; the surface position over
+# 0..0xFFFF on its valuators.
+XWL_DEV = {"type": "xi_device", "deviceid": 7, "name": "xwayland-touch:11", "use": "slave_pointer",
+           "attachment": 2, "enabled": True, "touch": {"mode": "direct", "num_touches": 20},
+           "buttons": 1, "valuators": [
+               {"number": n, "label": f"Abs MT Position {a}", "min": 0, "max": 65535, "value": 0,
+                "resolution": 10000, "mode": "absolute"} for n, a in ((0, "X"), (1, "Y"))]}
+
+def xi(t, kind, client, detail, sx, sy):
+    """An XI touch event of Xwayland at surface position (sx, sy) of the
+    1000x500 surface: raw to the observer, regular to the window."""
+    val = {"0": sx / 1000 * 65535, "1": sy / 500 * 65535}
+    rec = {"type": "xi", "xi": kind, "t": t, "server_time": ms(t) % 100000, "client": client,
+           "deviceid": 7 if kind.startswith("Raw") else 2, "sourceid": 7, "detail": detail, "flags": []}
+    if kind.startswith("Raw"):
+        return dict(rec, valuators=val, raw=val)
+    return dict(rec, root_x=float(int(sx)), root_y=float(int(sy)), event_x=float(int(sx)),
+                event_y=float(int(sy)), root_win=1, event_win=2, child_win=2, valuators=val,
+                buttons=[], mods=[0, 0, 0, 0], group=[0, 0, 0, 0])
+
+def xwayland():
+    """The clean file as an X client of the session's Xwayland saw it too:
+    each kernel touch has its wl_touch and its XI touch (5 and 6 ms)."""
+    r = clean()
+    r[0] = dict(HEADER, x_server={"vendor": "The X.Org Foundation", "release": 12201009})
+    r.insert(2, XWL_DEV)
+    for t, kind, detail, sx, sy in ((15000, "TouchBegin", 1, 250, 125), (26000, "TouchBegin", 2, 750, 250),
+                                    (45000, "TouchEnd", 1, 260, 125), (56000, "TouchEnd", 2, 760, 250)):
+        # After the records of its time, before those of a later one.
+        i = next((i for i, x in enumerate(r) if x.get("t", -1) > t), len(r))
+        r[i:i] = [xi(t, "Raw" + kind, "observer", detail, sx, sy), xi(t + 500, kind, "window", detail, sx, sy)]
+    return r
+
 def write(name, recs):
     with open(name, "w") as f:
         for r in recs:
             f.write(json.dumps(r, separators=(",", ":")) + "\n")
 
 write("wl-clean.jsonl", clean())
+write("xwayland.jsonl", xwayland())
 for name, recs in variants().items():
     write(name + ".jsonl", recs)
