@@ -92,13 +92,6 @@ struct tt_xi_own {
 	size_t nchains;
 };
 
-#define GROW(arr, n, cap) do {							\
-	if ((n) == (cap)) {							\
-		(cap) = (cap) ? (cap) * 2 : 32;					\
-		(arr) = tt_reallocarray((arr), (cap), sizeof(*(arr)));		\
-	}									\
-} while (0)
-
 struct tt_xi_own *
 tt_xi_own_new(void)
 {
@@ -126,7 +119,7 @@ tt_xi_own_ownership(struct tt_xi_own *o, const struct tt_xtouch *t, const struct
 	/* Only the first TouchOwnership counts, as t->owned_us does. */
 	if (ev->evtype != XI_TouchOwnership || t->owned_us != ev->time_us)
 		return;
-	GROW(o->lines, o->nlines, o->caplines);
+	o->lines = tt_grow(o->lines, o->nlines, &o->caplines, sizeof(*o->lines));
 	o->lines[o->nlines++] = (struct own_line){ t->serial, line };
 }
 
@@ -148,7 +141,7 @@ tt_xi_own_xend(struct tt_xi_own *o, const struct tt_xtouch *t)
 {
 	size_t owned_line = take_owned_line(o, t->serial);
 
-	GROW(o->seqs, o->nseqs, o->capseqs);
+	o->seqs = tt_grow(o->seqs, o->nseqs, &o->capseqs, sizeof(*o->seqs));
 	struct own_seq *s = &o->seqs[o->nseqs++];
 	*s = (struct own_seq){
 		.src = t->sourceid ? t->sourceid : t->deviceid,
@@ -171,7 +164,7 @@ tt_xi_own_kend(struct tt_xi_own *o, const struct tt_ktouch *k)
 {
 	if (k->link != TT_LINK_LINKED)
 		return;
-	GROW(o->links, o->nlinks, o->caplinks);
+	o->links = tt_grow(o->links, o->nlinks, &o->caplinks, sizeof(*o->links));
 	o->links[o->nlinks++] = (struct own_link){
 		.src = k->xi_deviceid,
 		.touchid = k->xi_touchid,
@@ -187,7 +180,7 @@ tt_xi_own_kend(struct tt_xi_own *o, const struct tt_ktouch *k)
 static void
 add_request(struct tt_xi_own *o, const struct tt_xi_event *ev, size_t line)
 {
-	GROW(o->requests, o->nrequests, o->caprequests);
+	o->requests = tt_grow(o->requests, o->nrequests, &o->caprequests, sizeof(*o->requests));
 	struct own_request *r = &o->requests[o->nrequests++];
 	*r = (struct own_request){
 		.touchid = ev->touchid,
@@ -231,7 +224,7 @@ selects_ownership(const struct tt_xi_own *o, const char *client)
 static void
 add_begin(struct tt_xi_own *o, const struct tt_xi_event *ev)
 {
-	GROW(o->begins, o->nbegins, o->capbegins);
+	o->begins = tt_grow(o->begins, o->nbegins, &o->capbegins, sizeof(*o->begins));
 	o->begins[o->nbegins++] = (struct own_begin){
 		.src = ev->sourceid ? ev->sourceid : ev->deviceid,
 		.touchid = ev->detail,
@@ -287,7 +280,7 @@ pointer_event(struct tt_xi_own *o, const struct tt_xi_event *ev, size_t line)
 			p->released = true;
 		return;
 	}
-	GROW(o->presses, o->npresses, o->cappresses);
+	o->presses = tt_grow(o->presses, o->npresses, &o->cappresses, sizeof(*o->presses));
 	o->presses[o->npresses++] = (struct own_press){
 		.src = src, .server_time = ev->server_time, .time_us = ev->time_us, .line = line, .decided_us = -1,
 	};
