@@ -26,6 +26,8 @@ struct path_list {
 	size_t n;
 };
 
+static void usage_xi(FILE *out);
+static void usage_layers(FILE *out);
 static void usage_notes(FILE *out);
 
 static void
@@ -67,7 +69,17 @@ usage(FILE *out)
 		"                          device it came from (found in sysfs) with its report\n"
 		"                          descriptor and feature reports, and every input\n"
 		"                          report read from its hidraw node, on the same clock\n"
-		"                          (reading hidraw needs root)\n"
+		"                          (reading hidraw needs root)\n");
+	usage_xi(out);
+	usage_layers(out);
+	usage_notes(out);
+}
+
+/* The options of the X side. */
+static void
+usage_xi(FILE *out)
+{
+	fprintf(out,
 		"      --xi[=DISPLAY]      also record what the X server made of the touches:\n"
 		"                          XInput 2.2 touch, raw touch and ownership events and\n"
 		"                          the XI devices (linked to the kernel devices by\n"
@@ -87,7 +99,14 @@ usage(FILE *out)
 		"                          emulated from the first touch: sync or async (grabs\n"
 		"                          the master pointer until the first emulated button\n"
 		"                          release) or select (selects button and motion events\n"
-		"                          on the innermost window)\n"
+		"                          on the innermost window)\n");
+}
+
+/* The options of the other layers. */
+static void
+usage_layers(FILE *out)
+{
+	fprintf(out,
 		"      --libinput          also record what libinput makes of the devices: its\n"
 		"                          touch, pointer, scroll, gesture and tablet events and\n"
 		"                          each device's view and configuration, on the frames'\n"
@@ -115,7 +134,6 @@ usage(FILE *out)
 		"                          overlay where the compositor offers layer-shell)\n"
 		"  -q, --quiet             no messages except errors\n"
 		"  -h, --help              show this help\n");
-	usage_notes(out);
 }
 
 /* The second half of --help: how a recording ends, privacy, examples. */

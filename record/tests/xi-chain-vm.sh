@@ -9,10 +9,12 @@
 #   pend  --xi-grab=reject-after=400 --xi-window and a 50 ms tap: the finger
 #         lifts before the (single, "grab") owner decides: pending_end;
 #   pasync, psync  --xi-pointer-grab=async|sync --xi-window, two fingers: the
-#         pointer client takes the first touch's emulated pointer events,
-#         the window the second touch;
+#         pointer client takes the first touch's emulated pointer events and
+#         owns that touch (analyze: "pointer A"; the window, a listener, only
+#         gets its TouchBegin and TouchEnd), the window owns the second touch;
 #   psel  --xi-grab=reject x2 --xi-pointer-grab=select, no window: after both
-#         rejects the emulated pointer events go to the selection.
+#         rejects the emulated pointer events go to the selection
+#         ("grab1 R -> grab2 R -> pointer A").
 # The guest only records (into a folder shared with the host); the host
 # then runs analyze on each file and asserts on the records and on
 # analyze's ownership chains (record/tests/xi-chain-check.py), which keeps
