@@ -9,7 +9,8 @@ or more zwp_pointer_gesture_pinch_v1 begin, update..., end with 2 fingers
 and a scale that grows; every pinch event's time_ms is a kernel frame's
 (ms of CLOCK_MONOTONIC) and it was received after that frame.
 touch: DIR/ts.jsonl (record --wayland of the touchscreen sample) has one
-wl_touch down...up per kernel touch, and DIR/ts.analyze.json links them.
+wl_touch down...up per kernel touch, at the kernel position scaled onto
+the output and a kernel frame's time, and DIR/ts.analyze.json links them.
 The parsing of kernel frames and wl_touch records is
 tests/wayland-vm-check.py's.
 """
@@ -87,6 +88,15 @@ def touch(d):
     if not kt or len(seqs) != len(kt):
         fail(f"{len(seqs)} wl_touch sequences for {len(kt)} kernel touches")
         return
+    # The recorder's toplevel covers the output: surface coordinates are
+    # the output's, libinput's scaling of the kernel position.
+    dev = next(r for r in recs if r.get("type") == "device")
+    wvc.check_positions(kt, [{"x": s["xy"][0], "y": s["xy"][1]} for s in seqs], dev,
+                        wvc.wl_output_size(recs))
+    frames = frame_times(recs)
+    stray = [s["time_ms"] for s in seqs if s["time_ms"] not in frames]
+    if stray:
+        fail(f"wl_touch downs at time_ms {stray}: no kernel frame then")
     with open(f"{d}/ts.analyze.json") as f:
         w = json.load(f).get("wayland") or {}
     print(f"# analyze: wayland touches {w.get('touches')}, linked {w.get('linked')}, "
