@@ -23,8 +23,13 @@ if [[ -n "${WAYLAND_SWAY_VM_KEEP:-}" && "${TT_VM_GUEST:-}" != 1 ]]; then
 	mkdir -p "$WAYLAND_SWAY_VM_KEEP"
 	keep=(--rw "$WAYLAND_SWAY_VM_KEEP")
 fi
-[[ "${TT_VM_GUEST:-}" == 1 ]] || [[ "$("${abs_top_builddir:-.}/touchtape" record --help 2>&1)" == *--wayland* ]] ||
-	{ note "record --wayland is not built here"; exit 77; }
+if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
+	[[ -x "${abs_top_builddir:-.}/touchtape" ]] || fail "build touchtape first"
+	[[ "$("${abs_top_builddir:-.}/touchtape" record --help 2>&1)" == *--wayland* ]] ||
+		{ note "record --wayland is not built here"; exit 77; }
+	command -v sway >/dev/null && command -v seatd >/dev/null ||
+		{ note "no sway or seatd (apt-get install -y sway seatd)"; exit 77; }
+fi
 vm_enter "${abs_top_builddir:-.}/touchtape" "build touchtape first" "${BASH_SOURCE[0]}" \
 	--sway --timeout 180 "${keep[@]}"
 
