@@ -10,7 +10,9 @@ and a scale that grows; every pinch event's time_ms is a kernel frame's
 (ms of CLOCK_MONOTONIC) and it was received after that frame.
 touch: DIR/ts.jsonl (record --wayland of the touchscreen sample) has one
 wl_touch down...up per kernel touch, at the kernel position scaled onto
-the output and a kernel frame's time, and DIR/ts.analyze.json links them.
+the output and a kernel frame's time, on the layer-shell overlay the
+recorder maps where the compositor offers it, and DIR/ts.analyze.json
+links them.
 The parsing of kernel frames and wl_touch records is
 tests/wayland-vm-check.py's.
 """
@@ -88,8 +90,17 @@ def touch(d):
     if not kt or len(seqs) != len(kt):
         fail(f"{len(seqs)} wl_touch sequences for {len(kt)} kernel touches")
         return
-    # The recorder's toplevel covers the output: surface coordinates are
-    # the output's, libinput's scaling of the kernel position.
+    # sway offers layer-shell: the recorder's surface is the overlay,
+    # configured to the whole output.
+    size = wvc.wl_output_size(recs)
+    conf = [r.get("size") for r in recs if r.get("wl") == "zwlr_layer_surface_v1" and r.get("ev") == "configure"]
+    connected = [r["text"] for r in recs if r.get("kind") == "wayland-connected"]
+    print(f"# overlay configures {conf}; {connected}")
+    if not conf or list(conf[-1]) != list(size) or \
+            not any(f"overlay layer surface {size[0]}x{size[1]}" in t for t in connected):
+        fail(f"the recorder's surface is not the overlay over the {size} output")
+    # The overlay covers the output: surface coordinates are the
+    # output's, libinput's scaling of the kernel position.
     dev = next(r for r in recs if r.get("type") == "device")
     wvc.check_positions(kt, [{"x": s["xy"][0], "y": s["xy"][1]} for s in seqs], dev,
                         wvc.wl_output_size(recs))
