@@ -133,3 +133,9 @@ EXTRA_DIST += tests/hid-layers-vm.sh
 # the kernel touches, beside --xi on Xwayland, and Weston killed.
 TESTS += tests/wayland-vm.sh
 EXTRA_DIST += tests/wayland-vm.sh tests/wayland-vm-check.py
+
+# The same layer under sway (tests/vm/run --sway), the compositor with
+# pointer gestures: a corpus touchpad pinch reaches record --wayland as
+# zwp_pointer_gestures_v1 pinch events, and touchscreen touches as wl_touch.
+TESTS += tests/wayland-sway-vm.sh
+EXTRA_DIST += tests/wayland-sway-vm.sh tests/wayland-sway-vm-check.py

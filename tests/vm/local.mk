@@ -10,6 +10,7 @@ vm_rig_files = \
 	tests/vm/guest-inner \
 	tests/vm/guest-xorg \
 	tests/vm/guest-weston \
+	tests/vm/guest-sway \
 	tests/vm/guest-udevd \
 	tests/vm/xorg-static \
 	tests/vm/lib.sh \
@@ -19,7 +20,8 @@ vm_rig_files = \
 	tests/vm/data/touchscreen.desc \
 	tests/vm/data/two-finger.events \
 	tests/vm/data/two-finger.expected \
-	tests/vm/data/weston.ini
+	tests/vm/data/weston.ini \
+	tests/vm/data/sway.config
 
 vm_tests = \
 	tests/vm/smoke-uinput.sh \
