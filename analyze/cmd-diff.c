@@ -389,11 +389,8 @@ compare_kernel(struct differ *df)
 	char t[32];
 
 	compare_devices(df);
-	/* A side without touches has no array: qsort(NULL, 0) is undefined. */
-	if (a->nk)
-		qsort(a->k, a->nk, sizeof(*a->k), cmp_k);
-	if (b->nk)
-		qsort(b->k, b->nk, sizeof(*b->k), cmp_k);
+	tt_sort(a->k, a->nk, sizeof(*a->k), cmp_k);
+	tt_sort(b->k, b->nk, sizeof(*b->k), cmp_k);
 	for (size_t i = 0; i < a->nk; i++) {
 		struct dtouch *ka = &a->k[i];
 		const struct ddev *d = &a->devs[ka->dev];
@@ -530,10 +527,8 @@ compare_xi(struct differ *df)
 	char t[32];
 
 	/* After compare_kernel(): the kernel arrays are sorted and paired. */
-	if (a->nx)
-		qsort(a->x, a->nx, sizeof(*a->x), cmp_x);
-	if (b->nx)
-		qsort(b->x, b->nx, sizeof(*b->x), cmp_x);
+	tt_sort(a->x, a->nx, sizeof(*a->x), cmp_x);
+	tt_sort(b->x, b->nx, sizeof(*b->x), cmp_x);
 	find_kernel_touches(a);
 	find_kernel_touches(b);
 	pair_xi_by_link(df);

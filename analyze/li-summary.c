@@ -117,9 +117,7 @@ cmp_i64(const void *a, const void *b)
 void
 li_sort_latencies(int64_t *v, size_t n)
 {
-	/* qsort may not be given NULL, even for 0 elements (UBSan says so). */
-	if (n > 0)
-		qsort(v, n, sizeof(*v), cmp_i64);
+	tt_sort(v, n, sizeof(*v), cmp_i64);
 }
 
 void

@@ -86,9 +86,7 @@ wl_summary_finish(struct wl_summary *s)
 {
 	tt_wl_model_finish(s->m);
 	s->has_layer = tt_wl_model_has_layer(s->m);
-	/* qsort may not be given NULL, even for 0 elements. */
-	if (s->ntouches > 0)
-		qsort(s->touches, s->ntouches, sizeof(*s->touches), cmp_serial);
+	tt_sort(s->touches, s->ntouches, sizeof(*s->touches), cmp_serial);
 	li_sort_latencies(s->latencies, s->nlatencies);
 	li_sort_latencies(s->stamp_latencies, s->nstamp_latencies);
 }

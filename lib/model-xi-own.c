@@ -654,7 +654,7 @@ find_press_touches(struct tt_xi_own *o)
 				break;
 		}
 	}
-	qsort(o->presses, o->npresses, sizeof(*o->presses), cmp_press);
+	tt_sort(o->presses, o->npresses, sizeof(*o->presses), cmp_press);
 }
 
 static const struct own_press *
@@ -733,9 +733,9 @@ tt_xi_own_finish(struct tt_xi_own *o)
 
 	if (o->chains)
 		return;
-	qsort(o->seqs, o->nseqs, sizeof(*o->seqs), cmp_seq);
-	qsort(o->links, o->nlinks, sizeof(*o->links), cmp_link);
-	qsort(o->requests, o->nrequests, sizeof(*o->requests), cmp_request);
+	tt_sort(o->seqs, o->nseqs, sizeof(*o->seqs), cmp_seq);
+	tt_sort(o->links, o->nlinks, sizeof(*o->links), cmp_link);
+	tt_sort(o->requests, o->nrequests, sizeof(*o->requests), cmp_request);
 	for (size_t i = 0; i < o->nseqs; i++)
 		late_decision(o, &o->seqs[i]);
 	find_press_touches(o);
@@ -751,7 +751,7 @@ tt_xi_own_finish(struct tt_xi_own *o)
 		i = j;
 	}
 	o->nchains = ngroups;
-	qsort(o->chains, o->nchains, sizeof(*o->chains), cmp_chain);
+	tt_sort(o->chains, o->nchains, sizeof(*o->chains), cmp_chain);
 }
 
 const struct tt_xi_chain *

@@ -86,5 +86,14 @@ void *tt_reallocarray(void *p, size_t n, size_t size);
 /* @arr (of *@cap elements of @size bytes) with room for one more after
  * its @n used ones: doubled (16 at first) when full, else as it is. */
 void *tt_grow(void *arr, size_t n, size_t *cap, size_t size);
+
+/* qsort for a list that may be empty: an empty list's array is often
+ * NULL, and qsort(NULL, 0, ...) is undefined. */
+static inline void
+tt_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n)
+		qsort(base, n, size, cmp);
+}
 char *tt_strdup(const char *s);
 char *tt_strndup(const char *s, size_t n);

@@ -90,6 +90,8 @@ EXTRA_DIST += tests/hostile-devices-vm.sh tests/hostile-device-maker.py
 # reads files, plain and sanitized.
 TESTS += tests/hostile-recordings.sh
 EXTRA_DIST += tests/hostile-recordings.sh tests/hostile-recordings.py
+TESTS += tests/san-fixtures.sh
+EXTRA_DIST += tests/san-fixtures.sh
 
 # Replay of invalid recordings in the VM: refused, no device created.
 TESTS += tests/hostile-replay-vm.sh
