@@ -48,9 +48,12 @@ printf 'timeout = 2s\n' >"$suite/zz-timeout.regress"
 awk -F'"t":' '/"type":"frame"/ { split($2, a, ","); if (a[1] + 0 >= 50000) { sub(/"t":[0-9]+/, "\"t\":" a[1] + 30000) } } { print }' \
 	"$suite/ntrig-type-a.jsonl" >"$suite/ntrig-type-a.expected.jsonl"
 cmp -s "$suite/ntrig-type-a.jsonl" "$suite/ntrig-type-a.expected.jsonl" && fail "the expected copy was not changed"
-# The replay under TCG can be a tick late: the tolerance of the rig's tests.
-printf '# TCG: frames can be a tick late\ntime-tolerance = 50ms\n' >"$suite/screens/3m-two-finger.regress"
-printf 'time-tolerance = 50ms\nposition-tolerance = 1\n' >"$suite/touchpad-two-finger-swipe.regress"
+# This test checks regress's verdicts, not the replay's timing (that is
+# diff-replay-vm.sh's): under TCG on a loaded 2-core machine the replay's
+# first frames can be 60 ms late (a CI run saw a touch end 62 ms early), so
+# the passing cases get the XI cases' tolerance.
+printf '# TCG on a loaded machine: frames can be late\ntime-tolerance = 300ms\n' >"$suite/screens/3m-two-finger.regress"
+printf 'time-tolerance = 300ms\nposition-tolerance = 1\n' >"$suite/touchpad-two-finger-swipe.regress"
 
 kdir=$(TT_VM_CACHE="${TT_VM_CACHE:-$abs_top_builddir/vm-cache}" "$abs_top_srcdir/tests/vm/mkcache") ||
 	{ echo "SKIP: no VM kernel cache"; exit 77; }
