@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "detect.h"
+#include "stack.h"
 #include "evnames.h"
 #include "log.h"
 #include "model.h"
@@ -82,7 +82,7 @@ struct analyze {
 	const struct tt_read_options *ro;
 	const struct tt_record *feeding;	/* while one is fed */
 	/* With --from/--to: the shared numbers of the window alone. */
-	struct tt_detect *window;
+	struct tt_stack *window;
 	struct tt_detect_options opts;
 	struct tt_diag_filter filter;
 	struct dev_stats devs[TT_MAX_DEVICES];
@@ -96,7 +96,7 @@ struct analyze {
 	struct tt_json_emit report;
 	uint64_t ntouches, nxtouches, nanomalies;
 	struct tt_plot *plot;
-	struct tt_detect *detect;
+	struct tt_stack *detect;
 	/* The jump just reported, for the plot: its kernel_update follows. */
 	bool jump_pending;
 	int64_t jump_device, jump_tracking_id;
@@ -761,7 +761,7 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	list_json(a, "touches", &a->jtouches, a->touches);
 	list_json(a, "xi_touches", &a->jxtouches, a->xtouches);
 	list_json(a, "anomalies", &a->janomalies, a->anomalies);
-	xi_chains_json(tt_detect_xi_own(a->window ? a->window : a->detect), j);
+	xi_chains_json(tt_stack_xi_own(a->window ? a->window : a->detect), j);
 	li_analyze_json(&a->li, j);
 	wl_analyze_json(&a->wl, j);
 	tt_json_emit_object_end(j);
@@ -772,7 +772,7 @@ static void
 report(struct analyze *a, const struct tt_reader *r)
 {
 	/* What --ignore left out is not counted either. */
-	struct tt_stats st = *tt_detect_stats(a->window ? a->window : a->detect);
+	struct tt_stats st = *tt_stack_stats(a->window ? a->window : a->detect);
 
 	for (unsigned int c = 0; c < TT_CHECK_COUNT; c++)
 		st.diags[c] = a->filter.count[c];
@@ -792,7 +792,7 @@ report(struct analyze *a, const struct tt_reader *r)
 		printf("XI touch sequences:\n");
 		copy_out(a->xtouches);
 	}
-	xi_chains_text(tt_detect_xi_own(a->window ? a->window : a->detect), stdout);
+	xi_chains_text(tt_stack_xi_own(a->window ? a->window : a->detect), stdout);
 	tt_stats_xi_text(&st, stdout);
 	tt_stats_anomalies_text(&st, stdout);
 	copy_out(a->anomalies);
@@ -832,7 +832,7 @@ on_warn(void *data, const char *message)
 {
 	struct analyze *a = data;
 
-	tt_detect_reader_warning(a->detect, a->name, message);
+	tt_stack_reader_warning(a->detect, a->name, message);
 }
 
 static void
@@ -929,7 +929,7 @@ open_outputs(struct analyze *a, const char *plot_path)
 static int
 write_plot(struct analyze *a, struct tt_output *out)
 {
-	const struct tt_stats *st = tt_detect_stats(a->window ? a->window : a->detect);
+	const struct tt_stats *st = tt_stack_stats(a->window ? a->window : a->detect);
 	FILE *f = tt_output_stream(out);
 
 	if (!f || tt_plot_write(a->plot, f, st->first_us, st->last_us) < 0) {
@@ -950,7 +950,7 @@ read_all(struct analyze *a, struct tt_reader *r)
 
 	while ((rc = tt_reader_next(r, &rec)) != 0) {
 		if (rc < 0) {
-			tt_detect_reader_error(a->detect, a->name, tt_reader_error(r));
+			tt_stack_reader_error(a->detect, a->name, tt_reader_error(r));
 			if (rc == -EIO)
 				return rc;
 			continue;
@@ -960,12 +960,12 @@ read_all(struct analyze *a, struct tt_reader *r)
 		if (!tt_read_options_keep_device(a->ro, &rec))
 			continue;
 		a->feeding = &rec;
-		tt_detect_feed(a->detect, &rec);
+		tt_stack_feed(a->detect, &rec);
 		li_summary_feed(&a->li, &rec);
 		wl_summary_feed(&a->wl, &rec);
 		a->feeding = NULL;
 		if (a->window && tt_read_options_in_window(a->ro, &rec))
-			tt_detect_feed(a->window, &rec);
+			tt_stack_feed(a->window, &rec);
 	}
 	return 0;
 }
@@ -982,18 +982,19 @@ start(struct analyze *a, struct tt_reader *r)
 	};
 	int rc;
 
-	a->detect = tt_detect_new(&a->opts, &cb, a, on_diag, a);
+	a->detect = tt_stack_new(&a->opts, on_diag, a);
+	tt_stack_subscribe(a->detect, &cb, a);
 	if (tt_read_options_has_window(a->ro))
-		a->window = tt_detect_new(&a->opts, NULL, NULL, NULL, NULL);
+		a->window = tt_stack_new(&a->opts, NULL, NULL);
 	tt_reader_set_warn(r, on_warn, a);
-	li_summary_init(&a->li);
-	wl_summary_init(&a->wl);
+	li_summary_init(&a->li, a->detect);
+	wl_summary_init(&a->wl, a->detect);
 	rc = read_all(a, r);
-	tt_detect_finish(a->detect);
+	tt_stack_finish(a->detect);
 	li_summary_finish(&a->li);
 	wl_summary_finish(&a->wl);
 	if (a->window)
-		tt_detect_finish(a->window);
+		tt_stack_finish(a->window);
 	return rc;
 }
 
@@ -1018,7 +1019,7 @@ run(struct analyze *a, const char *path, const char *plot_path)
 	rc = start(a, r);
 	if (tt_read_options_finish(a->ro, r) < 0)
 		return TT_EXIT_TROUBLE;
-	st = tt_detect_stats(a->detect);
+	st = tt_stack_stats(a->detect);
 	if (tt_read_options_check_end(a->ro, a->name, st->have_time, st->last_us) != 0)
 		return TT_EXIT_USAGE;
 	report(a, r);
@@ -1069,8 +1070,8 @@ analyze_free(struct analyze *a)
 	if (a->touches) fclose(a->touches);
 	if (a->xtouches) fclose(a->xtouches);
 	if (a->anomalies) fclose(a->anomalies);
-	tt_detect_free(a->detect);
-	tt_detect_free(a->window);
+	tt_stack_free(a->detect);
+	tt_stack_free(a->window);
 	tt_plot_free(a->plot);
 	li_summary_clear(&a->li);
 	wl_summary_clear(&a->wl);

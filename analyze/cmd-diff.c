@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "detect.h"
+#include "stack.h"
 #include "diff.h"
 #include "log.h"
 #include "read-options.h"
@@ -173,7 +173,7 @@ on_warn(void *data, const char *message)
 	struct side *s = data;
 
 	fprintf(stderr, "%s\n", message);
-	tt_detect_reader_warning(s->detect, s->name, message);
+	tt_stack_reader_warning(s->detect, s->name, message);
 }
 
 /* Reads @path through the shared pass (lib/detect.h): its touches come
@@ -184,21 +184,22 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 {
 	const struct tt_model_callbacks cb = { .kernel_end = on_kend, .xi_end = on_xend, .frame = on_frame };
 	struct tt_detect_options dopts = { .only_device = ro->ndevices ? (int64_t)ro->devices[0] : -1 };
-	_cleanup_(tt_detect_freep) struct tt_detect *d = NULL;
+	_cleanup_(tt_stack_freep) struct tt_stack *d = NULL;
 	struct tt_record rec;
 	int rc;
 
 	if (tt_open_recording_opts(path, ro, &s->r) < 0)
 		return -1;
 	s->name = tt_reader_name(s->r);
-	li_summary_init(&s->li);
-	wl_summary_init(&s->wl);
-	d = s->detect = tt_detect_new(&dopts, &cb, s, tt_diag_tally_add, &s->diags);
+	d = s->detect = tt_stack_new(&dopts, tt_diag_tally_add, &s->diags);
+	tt_stack_subscribe(d, &cb, s);
+	li_summary_init(&s->li, d);
+	wl_summary_init(&s->wl, d);
 	tt_reader_set_warn(s->r, on_warn, s);
 	while ((rc = tt_reader_next(s->r, &rec)) != 0) {
 		if (rc < 0) {
 			tt_error("%s", tt_reader_error(s->r));
-			tt_detect_reader_error(d, s->name, tt_reader_error(s->r));
+			tt_stack_reader_error(d, s->name, tt_reader_error(s->r));
 			if (rc == -EIO)
 				return -1;
 			continue;
@@ -207,11 +208,11 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 		if (!tt_read_options_keep(ro, &rec))
 			continue;
 		see_record(s, ro, &rec);
-		tt_detect_feed(d, &rec);
+		tt_stack_feed(d, &rec);
 		li_summary_feed(&s->li, &rec);
 		wl_summary_feed(&s->wl, &rec);
 	}
-	tt_detect_finish(d);
+	tt_stack_finish(d);
 	li_summary_finish(&s->li);
 	wl_summary_finish(&s->wl);
 	tt_reader_set_warn(s->r, NULL, NULL);

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "detect.h"
+#include "stack.h"
 #include "diag-tally.h"
 #include "json-emit.h"
 #include "li-summary.h"
@@ -70,7 +70,7 @@ struct side {
 	int64_t last_us;	/* the last timed record's, kept or not */
 	bool have_last;
 	struct tt_diag_tally diags;	/* the shared pass's, per kind */
-	struct tt_detect *detect;	/* while it is read */
+	struct tt_stack *detect;	/* while it is read */
 	struct li_summary li;		/* the libinput layer */
 	struct wl_summary wl;		/* the Wayland layer */
 };

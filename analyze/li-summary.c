@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "li-summary.h"
+#include "stack.h"
 #include "util-strings.h"
 
 static void
@@ -34,49 +35,29 @@ on_gesture(void *data, const struct tt_li_gesture *g)
 	s->gesture_latencies[s->ngesture_latencies++] = g->latency_us;
 }
 
-void
-li_summary_init(struct li_summary *s)
+/* The model counts taps; the summary also keeps when each was, for diff
+ * to pair them. */
+static void
+on_tap(void *data, uint32_t device, int64_t time_us, uint32_t button, size_t line)
 {
-	static const struct tt_li_callbacks cb = { .touch_end = on_touch, .gesture_end = on_gesture };
+	struct li_summary *s = data;
+
+	s->taps = tt_grow(s->taps, s->ntaps, &s->captaps, sizeof(*s->taps));
+	s->taps[s->ntaps++] = (struct li_tap){
+		.device = device, .time_us = time_us, .button = button, .line = line,
+	};
+}
+
+void
+li_summary_init(struct li_summary *s, struct tt_stack *stack)
+{
+	static const struct tt_li_callbacks cb = {
+		.touch_end = on_touch, .gesture_end = on_gesture, .tap = on_tap,
+	};
 
 	memset(s, 0, sizeof(*s));
-	s->m = tt_li_model_new(&cb, s);
-}
-
-/* The model counts taps; the summary also keeps when each was, for diff
- * to pair them: a tap is the press the model's tap count grew at. */
-static void
-note_tap(struct li_summary *s, const struct tt_record *rec, uint64_t before[3])
-{
-	size_t n;
-	const struct tt_li_counts *c = tt_li_model_counts(s->m, &n);
-
-	for (size_t i = 0; i < n; i++) {
-		if (c[i].device != rec->li_event->device)
-			continue;
-		for (uint32_t b = 0; b < 3; b++) {
-			if (c[i].tap_buttons[b] == before[b])
-				continue;
-			s->taps = tt_grow(s->taps, s->ntaps, &s->captaps, sizeof(*s->taps));
-			s->taps[s->ntaps++] = (struct li_tap){
-				.device = c[i].device, .time_us = rec->li_event->time_us,
-				.button = b, .line = rec->line,
-			};
-		}
-	}
-}
-
-static void
-tap_counts(const struct li_summary *s, uint32_t device, uint64_t out[3])
-{
-	size_t n;
-	const struct tt_li_counts *c = tt_li_model_counts(s->m, &n);
-
-	memset(out, 0, 3 * sizeof(*out));
-	for (size_t i = 0; i < n; i++) {
-		if (c[i].device == device)
-			memcpy(out, c[i].tap_buttons, 3 * sizeof(*out));
-	}
+	s->m = tt_stack_li(stack);
+	tt_stack_subscribe_li(stack, &cb, s);
 }
 
 static void
@@ -94,17 +75,8 @@ note_log(struct li_summary *s, const struct tt_record *rec)
 void
 li_summary_feed(struct li_summary *s, const struct tt_record *rec)
 {
-	uint64_t before[3];
-	bool button = rec->type == TT_RECORD_LI_EVENT && rec->li_event->kind == TT_LI_POINTER_BUTTON &&
-		      rec->li_event->pressed;
-
 	if (rec->type == TT_RECORD_MARKER && rec->marker->kind == TT_MARKER_LI_LOG)
 		note_log(s, rec);
-	if (button)
-		tap_counts(s, rec->li_event->device, before);
-	tt_li_model_feed(s->m, rec);
-	if (button)
-		note_tap(s, rec, before);
 }
 
 static int
@@ -126,7 +98,6 @@ li_summary_finish(struct li_summary *s)
 	size_t n;
 	const struct tt_li_counts *c;
 
-	tt_li_model_finish(s->m);
 	c = tt_li_model_counts(s->m, &n);
 	s->counts = tt_reallocarray(NULL, n ? n : 1, sizeof(*s->counts));
 	/* With no libinput layer the arrays are NULL: memcpy and qsort
@@ -142,7 +113,6 @@ li_summary_finish(struct li_summary *s)
 void
 li_summary_clear(struct li_summary *s)
 {
-	tt_li_model_free(s->m);
 	free(s->counts);
 	free(s->gestures);
 	free(s->taps);

@@ -32,7 +32,7 @@ struct li_log {
 };
 
 struct li_summary {
-	struct tt_li_model *m;
+	struct tt_li_model *m;	/* the stack's */
 	bool has_layer;
 	struct tt_li_counts *counts;	/* per device, after li_summary_finish() */
 	size_t ncounts;
@@ -48,7 +48,11 @@ struct li_summary {
 	size_t nlogs, caplogs;
 };
 
-void li_summary_init(struct li_summary *s);
+struct tt_stack;
+/* Subscribes to @stack's libinput layer; li_summary_feed() gets every
+ * record the stack gets (for the log markers), li_summary_finish() runs
+ * after the stack's finish. */
+void li_summary_init(struct li_summary *s, struct tt_stack *stack);
 void li_summary_feed(struct li_summary *s, const struct tt_record *rec);
 void li_summary_finish(struct li_summary *s);
 void li_summary_clear(struct li_summary *s);

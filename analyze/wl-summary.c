@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "li-summary.h"
+#include "stack.h"
 #include "wl-summary.h"
 
 static void
@@ -37,12 +38,13 @@ on_touch_end(void *data, struct tt_wl_touch *t)
 }
 
 void
-wl_summary_init(struct wl_summary *s)
+wl_summary_init(struct wl_summary *s, struct tt_stack *stack)
 {
 	static const struct tt_wl_callbacks cb = { .touch_end = on_touch_end };
 
 	memset(s, 0, sizeof(*s));
-	s->m = tt_wl_model_new(&cb, s, NULL, NULL);
+	s->m = tt_stack_wl(stack);
+	tt_stack_subscribe_wl(stack, &cb, s);
 }
 
 static void
@@ -71,7 +73,6 @@ wl_summary_feed(struct wl_summary *s, const struct tt_record *rec)
 {
 	if (rec->type == TT_RECORD_WL_EVENT)
 		count_kind(s, rec->wl_event);
-	tt_wl_model_feed(s->m, rec);
 }
 
 static int
@@ -84,7 +85,6 @@ cmp_serial(const void *a, const void *b)
 void
 wl_summary_finish(struct wl_summary *s)
 {
-	tt_wl_model_finish(s->m);
 	s->has_layer = tt_wl_model_has_layer(s->m);
 	tt_sort(s->touches, s->ntouches, sizeof(*s->touches), cmp_serial);
 	li_sort_latencies(s->latencies, s->nlatencies);
@@ -94,7 +94,6 @@ wl_summary_finish(struct wl_summary *s)
 void
 wl_summary_clear(struct wl_summary *s)
 {
-	tt_wl_model_free(s->m);
 	free(s->touches);
 	free(s->kinds);
 	free(s->latencies);

@@ -21,7 +21,7 @@ struct wl_kind_count {
 };
 
 struct wl_summary {
-	struct tt_wl_model *m;
+	struct tt_wl_model *m;	/* the stack's */
 	bool has_layer;
 	struct tt_wl_touch *touches;	/* in down order after finish */
 	size_t ntouches, captouches;
@@ -34,7 +34,11 @@ struct wl_summary {
 	size_t nstamp_latencies, capstamp_latencies;
 };
 
-void wl_summary_init(struct wl_summary *s);
+struct tt_stack;
+/* Subscribes to @stack's Wayland layer; wl_summary_feed() gets every
+ * record the stack gets, wl_summary_finish() runs after the stack's
+ * finish. */
+void wl_summary_init(struct wl_summary *s, struct tt_stack *stack);
 void wl_summary_feed(struct wl_summary *s, const struct tt_record *rec);
 void wl_summary_finish(struct wl_summary *s);
 void wl_summary_clear(struct wl_summary *s);

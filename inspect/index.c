@@ -69,8 +69,6 @@ struct tt_index {
 	struct ti_hid_device *hdevs;
 	size_t nhdevs;
 
-	struct tt_li_model *li;		/* the libinput layer's model */
-	struct tt_wl_model *wl;		/* the Wayland layer's model */
 	uint64_t wl_touches, wl_linked, wl_cancelled;
 	struct ti_li_device *lidevs;
 	size_t nlidevs;
@@ -80,7 +78,7 @@ struct tt_index {
 
 	/* Building. */
 	struct tt_reader *reader;
-	struct tt_detect *detect;
+	struct tt_stack *detect;
 	bool in_frame;
 	bool stop;		/* tt_index_request_stop(): step returns early */
 };
@@ -1040,9 +1038,7 @@ on_record(struct tt_index *ix, const struct tt_record *rec)
 	default:
 		break;
 	}
-	tt_li_model_feed(ix->li, rec);
-	tt_wl_model_feed(ix->wl, rec);
-	tt_detect_feed(ix->detect, rec);
+	tt_stack_feed(ix->detect, rec);
 	ix->in_frame = false;
 }
 
@@ -1054,7 +1050,7 @@ on_warning(void *userdata, const char *message)
 	ix->nwarnings++;
 	if (!ix->first_warning)
 		ix->first_warning = strdup(message);
-	tt_detect_reader_warning(ix->detect, ix->name, message);
+	tt_stack_reader_warning(ix->detect, ix->name, message);
 	if (!__atomic_load_n(&ix->quiet_warnings, __ATOMIC_RELAXED))
 		fprintf(stderr, "%s\n", message);	/* "FILE:LINE: warning: ..." */
 }
@@ -1073,10 +1069,11 @@ tt_index_open(const char *path, struct tt_index **out, char **why)
 	if (rc < 0)
 		return rc;
 	tt_reader_set_warn(ix->reader, on_warning, ix);
-	ix->detect = tt_detect_new(NULL, &callbacks, ix, on_diag, ix);
-	ix->stats = tt_detect_stats(ix->detect);
-	ix->li = tt_li_model_new(&li_callbacks, ix);
-	ix->wl = tt_wl_model_new(&wl_callbacks, ix, NULL, NULL);
+	ix->detect = tt_stack_new(NULL, on_diag, ix);
+	tt_stack_subscribe(ix->detect, &callbacks, ix);
+	tt_stack_subscribe_li(ix->detect, &li_callbacks, ix);
+	tt_stack_subscribe_wl(ix->detect, &wl_callbacks, ix);
+	ix->stats = tt_stack_stats(ix->detect);
 	*out = steal(&ix);
 	return 0;
 }
@@ -1166,7 +1163,7 @@ static void
 chain_markers(struct tt_index *ix)
 {
 	size_t nchains, nxl = 0, nadd = 0, nstages = 0;
-	const struct tt_xi_chain *c = tt_xi_own_chains(tt_detect_xi_own(ix->detect), &nchains);
+	const struct tt_xi_chain *c = tt_xi_own_chains(tt_stack_xi_own(ix->detect), &nchains);
 
 	if (ix->lean || !nchains)
 		return;
@@ -1192,10 +1189,8 @@ chain_markers(struct tt_index *ix)
 static void
 finish(struct tt_index *ix)
 {
-	tt_detect_finish(ix->detect);
+	tt_stack_finish(ix->detect);
 	chain_markers(ix);
-	tt_li_model_finish(ix->li);
-	tt_wl_model_finish(ix->wl);
 	/* A sequence still open at the end keeps its lane as it was. */
 	ix->done = true;
 	ix->generation++;
@@ -1223,7 +1218,7 @@ tt_index_step(struct tt_index *ix, size_t max)
 			ix->nerrors++;
 			if (!ix->first_error)
 				ix->first_error = strdup(tt_reader_error(ix->reader));
-			tt_detect_reader_error(ix->detect, ix->name, tt_reader_error(ix->reader));
+			tt_stack_reader_error(ix->detect, ix->name, tt_reader_error(ix->reader));
 		} else {
 			on_record(ix, &rec);
 		}
@@ -1287,7 +1282,7 @@ tt_index_free(struct tt_index *ix)
 {
 	if (!ix)
 		return;
-	tt_detect_free(ix->detect);
+	tt_stack_free(ix->detect);
 	tt_reader_free(ix->reader);
 	for (size_t i = 0; i < ix->ndevs; i++) {
 		free(ix->devs[i].name);
@@ -1314,8 +1309,6 @@ tt_index_free(struct tt_index *ix)
 		free(ix->hdevs[i].evdev);
 	}
 	free(ix->hdevs);
-	tt_li_model_free(ix->li);
-	tt_wl_model_free(ix->wl);
 	for (size_t i = 0; i < ix->nlidevs; i++)
 		li_device_free(&ix->lidevs[i]);
 	free(ix->lidevs);
@@ -1506,7 +1499,7 @@ tt_index_stats(const struct tt_index *ix)
 const struct tt_xi_own *
 tt_index_xi_own(const struct tt_index *ix)
 {
-	return tt_detect_xi_own(ix->detect);
+	return tt_stack_xi_own(ix->detect);
 }
 
 int64_t
@@ -1554,19 +1547,19 @@ tt_index_li_device_at(const struct tt_index *ix, size_t i)
 const struct tt_li_counts *
 tt_index_li_counts(const struct tt_index *ix, size_t *n)
 {
-	return tt_li_model_counts(ix->li, n);
+	return tt_li_model_counts(tt_stack_li_const(ix->detect), n);
 }
 
 bool
 tt_index_has_li(const struct tt_index *ix)
 {
-	return tt_li_model_has_layer(ix->li);
+	return tt_li_model_has_layer(tt_stack_li_const(ix->detect));
 }
 
 bool
 tt_index_has_wl(const struct tt_index *ix)
 {
-	return tt_wl_model_has_layer(ix->wl);
+	return tt_wl_model_has_layer(tt_stack_wl_const(ix->detect));
 }
 
 void

@@ -41,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "detect.h"
+#include "stack.h"
 #include "model.h"
 #include "model-li.h"
 #include "model-wl.h"

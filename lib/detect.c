@@ -15,7 +15,7 @@
 #include "detect.h"
 #include "evnames.h"
 #include "model-xi-own.h"
-#include "model-wl.h"
+#include "stack.h"
 #include "util-mem.h"
 
 /* What the detectors keep of a device. */
@@ -34,8 +34,10 @@ struct det_dev {
 	uint64_t drop_gen;	/* bumped by every SYN_DROPPED and resync frame */
 };
 
-/* What the jump detector keeps of a kernel touch (tt_ktouch.priv). */
+/* What the jump detector keeps of a kernel touch (tt_ktouch.priv), on a
+ * list so the ones a pass never ended are freed with the detect. */
 struct det_touch {
+	struct det_touch *prev, *next;
 	int32_t last_x, last_y;
 	bool known;		/* last_x/y are positions the device reported */
 	uint64_t drop_gen;
@@ -68,18 +70,16 @@ struct det_hid {
 
 struct tt_detect {
 	struct tt_detect_options opts;
-	struct tt_model_callbacks user_cb;
-	void *user_data;
 	tt_diag_fn fn;
 	void *diag_data;
 	struct tt_checker *checker;
-	struct tt_model *model;
+	struct tt_model *model;	/* the stack's: asked about the slot state */
 	struct tt_xi_own *xi_own;	/* the ownership chains */
-	struct tt_wl_model *wl;	/* wl_touch's rules only: the link is analyze's */
 	struct det_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
 	struct det_hid *hids;
 	size_t nhids;
+	struct det_touch *touches;	/* open */
 	struct latencies all_lat;
 	struct tt_stats stats;
 };
@@ -228,6 +228,20 @@ find_dev(struct tt_detect *d, uint32_t id)
 /* ---- kernel touches ---- */
 
 static void
+forget_touch(struct tt_detect *d, struct det_touch *dt)
+{
+	if (!dt)
+		return;
+	if (dt->prev)
+		dt->prev->next = dt->next;
+	else
+		d->touches = dt->next;
+	if (dt->next)
+		dt->next->prev = dt->prev;
+	free(dt);
+}
+
+static void
 on_kbegin(void *data, struct tt_ktouch *t)
 {
 	struct tt_detect *d = data;
@@ -239,11 +253,13 @@ on_kbegin(void *data, struct tt_ktouch *t)
 	dt->last_y = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
 	dt->known = !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y)));
 	dt->drop_gen = dd ? dd->drop_gen : 0;
+	dt->next = d->touches;
+	if (d->touches)
+		d->touches->prev = dt;
+	d->touches = dt;
 	t->priv = dt;
 	if (sd)
 		sd->touch_sequences++;
-	if (d->user_cb.kernel_begin)
-		d->user_cb.kernel_begin(d->user_data, t);
 }
 
 /* A jump is a movement between two positions the device reported, with
@@ -281,8 +297,6 @@ on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
 
 	if (dd && dt)
 		detect_jump(d, dd, t, dt, u);
-	if (d->user_cb.kernel_update)
-		d->user_cb.kernel_update(d->user_data, t, u);
 }
 
 static void
@@ -304,9 +318,7 @@ on_kend(void *data, struct tt_ktouch *t)
 	} else if (t->link == TT_LINK_NOT_DELIVERED) {
 		d->stats.not_delivered++;
 	}
-	if (d->user_cb.kernel_end)
-		d->user_cb.kernel_end(d->user_data, t);
-	free(t->priv);
+	forget_touch(d, t->priv);
 	t->priv = NULL;
 }
 
@@ -454,8 +466,6 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 		if (!(f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)))
 			detect_flicker(d, s, f, line, n);
 	}
-	if (d->user_cb.frame)
-		d->user_cb.frame(d->user_data, dev, f, line, n);
 }
 
 /* ---- XI touches ---- */
@@ -466,17 +476,6 @@ on_xbegin(void *data, struct tt_xtouch *t)
 	struct tt_detect *d = data;
 
 	count_client(&d->stats, t->client, t->flags & TT_XTOUCH_RAW);
-	if (d->user_cb.xi_begin)
-		d->user_cb.xi_begin(d->user_data, t);
-}
-
-static void
-on_xupdate(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev, size_t line)
-{
-	struct tt_detect *d = data;
-
-	if (d->user_cb.xi_update)
-		d->user_cb.xi_update(d->user_data, t, ev, line);
 }
 
 static void
@@ -485,8 +484,6 @@ on_xownership(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev, siz
 	struct tt_detect *d = data;
 
 	tt_xi_own_ownership(d->xi_own, t, ev, line);
-	if (d->user_cb.xi_ownership)
-		d->user_cb.xi_ownership(d->user_data, t, ev, line);
 }
 
 static void
@@ -504,8 +501,6 @@ on_xend(void *data, struct tt_xtouch *t)
 	if (!(t->flags & TT_XTOUCH_RAW) && (unsigned)t->outcome < TT_OWN_COUNT)
 		d->stats.outcomes[t->outcome]++;
 	tt_xi_own_xend(d->xi_own, t);
-	if (d->user_cb.xi_end)
-		d->user_cb.xi_end(d->user_data, t);
 }
 
 /* The protocol's order: each owner after the previous one rejected. */
@@ -641,8 +636,6 @@ on_hreport(void *data, const struct tt_hreport *r)
 		h->prev_active = r->nactive;
 	}
 	detect_report(d, r);
-	if (d->user_cb.hid_report)
-		d->user_cb.hid_report(d->user_data, r);
 }
 
 static void
@@ -653,17 +646,6 @@ on_hbegin(void *data, struct tt_htouch *t)
 
 	if (find_hid(d, t->device, &sh))
 		sh->contacts++;
-	if (d->user_cb.hid_begin)
-		d->user_cb.hid_begin(d->user_data, t);
-}
-
-static void
-on_hupdate(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
-{
-	struct tt_detect *d = data;
-
-	if (d->user_cb.hid_update)
-		d->user_cb.hid_update(d->user_data, t, u);
 }
 
 static void
@@ -698,8 +680,6 @@ on_hend(void *data, struct tt_htouch *t)
 		       "HID device %u: contact %d (down since line %zu) is no longer reported, without a tip up",
 		       t->device, t->contact_id, t->begin_line);
 	count_hid_link(d, t);
-	if (d->user_cb.hid_end)
-		d->user_cb.hid_end(d->user_data, t);
 }
 
 static void
@@ -711,8 +691,6 @@ on_hframe(void *data, const struct tt_hframe *l)
 	d->stats.hid_links.frames++;
 	if (find_hid(d, l->hid_device, &sh))
 		sh->links.frames++;
-	if (d->user_cb.hid_frame)
-		d->user_cb.hid_frame(d->user_data, l);
 }
 
 static int
@@ -797,72 +775,12 @@ add_device(struct tt_detect *d, const struct tt_device *dev)
 	}
 }
 
-struct tt_detect *
-tt_detect_new(const struct tt_detect_options *opts, const struct tt_model_callbacks *cb, void *data,
-	      tt_diag_fn fn, void *diag_data)
+static void
+detect_feed(void *self, const struct tt_record *rec)
 {
-	static const struct tt_model_callbacks mine = {
-		.kernel_begin = on_kbegin,
-		.kernel_update = on_kupdate,
-		.kernel_end = on_kend,
-		.frame = on_frame,
-		.xi_begin = on_xbegin,
-		.xi_update = on_xupdate,
-		.xi_ownership = on_xownership,
-		.xi_end = on_xend,
-		.hid_begin = on_hbegin,
-		.hid_update = on_hupdate,
-		.hid_end = on_hend,
-		.hid_report = on_hreport,
-		.hid_frame = on_hframe,
-	};
-	struct tt_detect *d = tt_zalloc(sizeof(*d));
-
-	d->opts.only_device = -1;
-	if (opts)
-		d->opts = *opts;
-	if (!(d->opts.jump_mm > 0))
-		d->opts.jump_mm = TT_DETECT_DEFAULT_JUMP_MM;
-	if (cb)
-		d->user_cb = *cb;
-	d->user_data = data;
-	d->fn = fn;
-	d->diag_data = diag_data;
-	d->checker = tt_checker_new(on_check, d);
-	d->model = tt_model_new(&mine, d);
-	d->xi_own = tt_xi_own_new();
-	tt_model_set_link(d->model, !d->opts.no_link, d->opts.link_window_us, 0);
-	d->wl = tt_wl_model_new(NULL, NULL, on_check, d);
-	tt_wl_model_set_link(d->wl, false, 0, 0);
-	return d;
-}
-
-void
-tt_detect_free(struct tt_detect *d)
-{
-	if (!d)
-		return;
-	tt_checker_free(d->checker);
-	tt_model_free(d->model);
-	tt_xi_own_free(d->xi_own);
-	tt_wl_model_free(d->wl);
-	for (size_t i = 0; i < d->nhids; i++) {
-		free(d->hids[i].hist);
-		free(d->hids[i].lat.v);
-	}
-	free(d->hids);
-	free(d->all_lat.v);
-	free(d);
-}
-
-void
-tt_detect_feed(struct tt_detect *d, const struct tt_record *rec)
-{
+	struct tt_detect *d = self;
 	int64_t t;
 
-	if (rec->type == TT_RECORD_FRAME && d->opts.only_device >= 0 &&
-	    rec->frame->device != d->opts.only_device)
-		return;
 	if (tt_record_time(rec, &t))
 		see_time(&d->stats, t);
 	if (rec->type == TT_RECORD_DEVICE)
@@ -874,8 +792,91 @@ tt_detect_feed(struct tt_detect *d, const struct tt_record *rec)
 		tt_xi_own_event(d->xi_own, rec->xi_event, rec->line);
 	}
 	tt_checker_feed(d->checker, rec);
-	tt_model_feed(d->model, rec);
-	tt_wl_model_feed(d->wl, rec);
+}
+
+static void
+detect_end_input(void *self)
+{
+	struct tt_detect *d = self;
+
+	tt_checker_finish(d->checker);
+}
+
+static void
+detect_conclude(void *self)
+{
+	struct tt_detect *d = self;
+
+	hid_numbers(d);
+	tt_xi_own_finish(d->xi_own);
+	detect_ownership_order(d);
+}
+
+const struct tt_layer_ops *
+tt_detect_layer(void)
+{
+	static const struct tt_layer_ops ops = {
+		.name = "diagnostics",
+		.feed = detect_feed,
+		.end_input = detect_end_input,
+		.conclude = detect_conclude,
+		.kernel = {
+			.kernel_begin = on_kbegin,
+			.kernel_update = on_kupdate,
+			.kernel_end = on_kend,
+			.frame = on_frame,
+			.xi_begin = on_xbegin,
+			.xi_ownership = on_xownership,
+			.xi_end = on_xend,
+			.hid_begin = on_hbegin,
+			.hid_end = on_hend,
+			.hid_report = on_hreport,
+			.hid_frame = on_hframe,
+		},
+	};
+	return &ops;
+}
+
+tt_diag_fn
+tt_detect_check_fn(void)
+{
+	return on_check;
+}
+
+struct tt_detect *
+tt_detect_new(const struct tt_detect_options *opts, struct tt_model *model, tt_diag_fn fn, void *diag_data)
+{
+	struct tt_detect *d = tt_zalloc(sizeof(*d));
+
+	d->opts.only_device = -1;
+	if (opts)
+		d->opts = *opts;
+	if (!(d->opts.jump_mm > 0))
+		d->opts.jump_mm = TT_DETECT_DEFAULT_JUMP_MM;
+	d->fn = fn;
+	d->diag_data = diag_data;
+	d->checker = tt_checker_new(on_check, d);
+	d->model = model;
+	d->xi_own = tt_xi_own_new();
+	return d;
+}
+
+void
+tt_detect_free(struct tt_detect *d)
+{
+	if (!d)
+		return;
+	tt_checker_free(d->checker);
+	tt_xi_own_free(d->xi_own);
+	for (size_t i = 0; i < d->nhids; i++) {
+		free(d->hids[i].hist);
+		free(d->hids[i].lat.v);
+	}
+	free(d->hids);
+	free(d->all_lat.v);
+	while (d->touches)
+		forget_touch(d, d->touches);
+	free(d);
 }
 
 void
@@ -896,17 +897,6 @@ tt_detect_reader_warning(struct tt_detect *d, const char *file, const char *mess
 	emit(d, &diag);
 }
 
-void
-tt_detect_finish(struct tt_detect *d)
-{
-	tt_checker_finish(d->checker);
-	tt_model_finish(d->model);
-	tt_wl_model_finish(d->wl);
-	hid_numbers(d);
-	tt_xi_own_finish(d->xi_own);
-	detect_ownership_order(d);
-}
-
 const struct tt_xi_own *
 tt_detect_xi_own(const struct tt_detect *d)
 {
@@ -917,10 +907,4 @@ const struct tt_stats *
 tt_detect_stats(const struct tt_detect *d)
 {
 	return &d->stats;
-}
-
-struct tt_model *
-tt_detect_model(struct tt_detect *d)
-{
-	return d->model;
 }

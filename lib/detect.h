@@ -8,12 +8,10 @@
  * one stream of struct tt_diag (diag.h); and the numbers every command
  * prints (struct tt_stats) are counted here, once.
  *
- * Feed records in file order with tt_detect_feed(), the reader's refused
- * lines and warnings with tt_detect_reader_error()/_warning(), then
- * tt_detect_finish(). A consumer that wants the touch sequences too
- * passes its own model callbacks: they run after the detectors' for the
- * same events, on the one model (struct tt_ktouch.user and
- * tt_xtouch.user stay the consumer's).
+ * It is a layer of the stack (stack.h): the stack feeds it every record
+ * and its kernel model's callbacks, before any other layer's and any
+ * command's (struct tt_ktouch.user and tt_xtouch.user stay the
+ * commands').
  *
  * After a SYN_DROPPED the slots are unknown until the resync: a touch
  * that moved while events were lost did not jump.
@@ -104,28 +102,31 @@ uint64_t tt_stats_diag_total(const struct tt_stats *s);
 const struct tt_stats_device *tt_stats_device(const struct tt_stats *s, uint32_t id);
 const struct tt_stats_hid *tt_stats_hid(const struct tt_stats *s, uint32_t id);
 
+/* The diagnostics and numbers: the stack's first layer (stack.h), which
+ * builds it; commands reach it through the stack. */
 struct tt_detect;
+struct tt_layer_ops;
 
-/* @cb/@data: the consumer's model callbacks (NULL for none). @fn gets
- * every diagnostic. @opts may be NULL for the defaults. */
-struct tt_detect *tt_detect_new(const struct tt_detect_options *opts,
-				const struct tt_model_callbacks *cb, void *data,
+/* @model is the stack's, asked about the slot state; @fn gets every
+ * diagnostic. @opts may be NULL for the defaults. */
+struct tt_detect *tt_detect_new(const struct tt_detect_options *opts, struct tt_model *model,
 				tt_diag_fn fn, void *diag_data);
 void tt_detect_free(struct tt_detect *d);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_detect *, tt_detect_free);
+/* Its layer: the stack adds it first, with the detect as self. */
+const struct tt_layer_ops *tt_detect_layer(void);
+/* The function another layer reports its diagnostics through, with the
+ * detect as data: they are filtered, counted and passed on like its own. */
+tt_diag_fn tt_detect_check_fn(void);
 
-void tt_detect_feed(struct tt_detect *d, const struct tt_record *rec);
 /* A line the reader refused ("FILE:LINE: what"), a reader warning. */
 void tt_detect_reader_error(struct tt_detect *d, const char *file, const char *message);
 void tt_detect_reader_warning(struct tt_detect *d, const char *file, const char *message);
-void tt_detect_finish(struct tt_detect *d);
 
 const struct tt_stats *tt_detect_stats(const struct tt_detect *d);
-/* The XI ownership chains (lib/model-xi-own.h), after tt_detect_finish(). */
+/* The XI ownership chains (lib/model-xi-own.h), after the stack finished. */
 struct tt_xi_own;
 const struct tt_xi_own *tt_detect_xi_own(const struct tt_detect *d);
-/* The model, for consumers that ask it about the slot state now. */
-struct tt_model *tt_detect_model(struct tt_detect *d);
 
 /* The numbers as JSON members (no braces): start_us, end_us,
  * duration_us, frames, events, xi_events, hid_reports,

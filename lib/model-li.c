@@ -11,11 +11,13 @@
 #include "model.h"
 #include "model-krefs.h"
 #include "model-li.h"
+#include "stack.h"
 
 /* libinput and the recorder read the same kernel event at slightly
  * different moments; a libinput touch may come a little before the
  * kernel touch in the file. */
 #define LI_LINK_SLACK_US 2000
+#define LI_UNSEEN_KEEP_US 10000000
 
 struct ldev {
 	struct tt_li_counts c;
@@ -25,9 +27,9 @@ struct ldev {
 struct tt_li_model {
 	struct tt_li_callbacks cb;
 	void *data;
-	struct tt_model *kernel;
 	int64_t window_us;
 	bool has_layer;
+	bool seen;		/* an li record came: the kernel touches matter */
 	int64_t now;
 	uint64_t tserial, gserial;
 
@@ -89,6 +91,11 @@ on_kbegin(void *data, struct tt_ktouch *t)
 {
 	struct tt_li_model *m = data;
 
+	/* Until an li record comes, only li events of the last seconds
+	 * can still link (the recorder writes them as they come): memory
+	 * stays bounded in a file without a libinput layer. */
+	if (!m->seen)
+		tt_krefs_prune(&m->krefs, t->begin_us - LI_UNSEEN_KEEP_US);
 	tt_krefs_begin(&m->krefs, t);
 	/* libinput's touch may have come first in the file. */
 	for (size_t i = 0; i < m->ntouches; i++)
@@ -120,18 +127,20 @@ prune_krefs(struct tt_li_model *m)
 struct tt_li_model *
 tt_li_model_new(const struct tt_li_callbacks *cb, void *data)
 {
-	static const struct tt_li_callbacks none;
 	struct tt_li_model *m = tt_zalloc(sizeof(*m));
-	const struct tt_model_callbacks kcb = {
-		.kernel_begin = on_kbegin,
-		.kernel_end = on_kend,
-	};
+
+	tt_li_model_set_callbacks(m, cb, data);
+	m->window_us = TT_LI_DEFAULT_WINDOW_US;
+	return m;
+}
+
+void
+tt_li_model_set_callbacks(struct tt_li_model *m, const struct tt_li_callbacks *cb, void *data)
+{
+	static const struct tt_li_callbacks none;
 
 	m->cb = cb ? *cb : none;
 	m->data = data;
-	m->window_us = TT_LI_DEFAULT_WINDOW_US;
-	m->kernel = tt_model_new(&kcb, m);
-	return m;
 }
 
 void
@@ -139,7 +148,6 @@ tt_li_model_free(struct tt_li_model *m)
 {
 	if (!m)
 		return;
-	tt_model_free(m->kernel);
 	tt_krefs_clear(&m->krefs);
 	free(m->touches);
 	free(m->gestures);
@@ -397,6 +405,22 @@ button_event(struct ldev *d, const struct tt_li_event *ev)
 	d->c.tap_buttons[bit == 1 ? 0 : bit == 2 ? 1 : 2]++;
 }
 
+static void pointer_event(struct ldev *d, const struct tt_li_event *ev);
+
+/* A pointer event; a press the counts took for a tap is told. */
+static void
+pointer_and_tap(struct tt_li_model *m, struct ldev *d, const struct tt_li_event *ev, size_t line)
+{
+	uint64_t before[3];
+
+	memcpy(before, d->c.tap_buttons, sizeof(before));
+	pointer_event(d, ev);
+	for (uint32_t b = 0; b < 3 && m->cb.tap; b++) {
+		if (d->c.tap_buttons[b] != before[b])
+			m->cb.tap(m->data, d->c.device, ev->time_us, b, line);
+	}
+}
+
 static void
 pointer_event(struct ldev *d, const struct tt_li_event *ev)
 {
@@ -447,7 +471,7 @@ feed_li(struct tt_li_model *m, const struct tt_li_event *ev, size_t line)
 	if (tt_li_gesture_phase(ev->kind, &kind, &phase))
 		gesture_event(m, ev, line, kind, phase, d);
 	else if (d)
-		pointer_event(d, ev);
+		pointer_and_tap(m, d, ev, line);
 	prune_krefs(m);
 }
 
@@ -461,23 +485,22 @@ tt_li_model_feed(struct tt_li_model *m, const struct tt_record *rec)
 		feed_frame(m, rec->frame);
 		break;
 	case TT_RECORD_LI_DEVICE:
-		m->has_layer = true;
+		m->has_layer = m->seen = true;
 		if ((d = ldev_get(m, rec->li_device->device)))
 			d->c.li_seen = true;
-		return;
+		break;
 	case TT_RECORD_LI_EVENT:
+		m->seen = true;
 		feed_li(m, rec->li_event, rec->line);
-		return;
+		break;
 	default:
 		break;
 	}
-	tt_model_feed(m->kernel, rec);
 }
 
 void
 tt_li_model_finish(struct tt_li_model *m)
 {
-	tt_model_finish(m->kernel);
 	while (m->ntouches) {
 		m->touches[0].active_at_end = true;
 		end_touch(m, 0, ldev_get(m, m->touches[0].device));
@@ -486,6 +509,30 @@ tt_li_model_finish(struct tt_li_model *m)
 		m->gestures[0].active_at_end = true;
 		end_gesture(m, 0, ldev_get(m, m->gestures[0].device));
 	}
+}
+
+static void
+layer_feed(void *self, const struct tt_record *rec)
+{
+	tt_li_model_feed(self, rec);
+}
+
+static void
+layer_finish(void *self)
+{
+	tt_li_model_finish(self);
+}
+
+const struct tt_layer_ops *
+tt_li_model_layer(void)
+{
+	static const struct tt_layer_ops ops = {
+		.name = "libinput",
+		.feed = layer_feed,
+		.finish = layer_finish,
+		.kernel = { .kernel_begin = on_kbegin, .kernel_end = on_kend },
+	};
+	return &ops;
 }
 
 const struct tt_li_counts *

@@ -5,8 +5,8 @@
  * made of each device counted. Shared by analyze, diff and the inspector;
  * the one place these numbers are computed.
  *
- * Feed every record in file order with tt_li_model_feed() (devices and
- * frames too: the kernel touches come from a touch model of its own).
+ * A layer of the stack (stack.h): the stack feeds it every record and
+ * the kernel touches of its one kernel model.
  *
  *   touch_end: a libinput touch (TOUCH_DOWN to TOUCH_UP or TOUCH_CANCEL)
  *     with the kernel touch it came from: same evdev device, same slot,
@@ -100,6 +100,9 @@ struct tt_li_counts {
 struct tt_li_callbacks {
 	void (*touch_end)(void *data, const struct tt_li_touch *t);
 	void (*gesture_end)(void *data, const struct tt_li_gesture *g);
+	/* A button press the counts took for a tap: @button 0 left, 1
+	 * right, 2 middle. */
+	void (*tap)(void *data, uint32_t device, int64_t time_us, uint32_t button, size_t line);
 };
 
 struct tt_li_model;
@@ -107,6 +110,11 @@ struct tt_li_model;
 struct tt_li_model *tt_li_model_new(const struct tt_li_callbacks *cb, void *data);
 void tt_li_model_free(struct tt_li_model *m);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_li_model *, tt_li_model_free);
+/* Who hears its touches and gestures (@cb NULL: nobody). */
+void tt_li_model_set_callbacks(struct tt_li_model *m, const struct tt_li_callbacks *cb, void *data);
+/* Its layer ops, with the model as self. */
+struct tt_layer_ops;
+const struct tt_layer_ops *tt_li_model_layer(void);
 
 /* How long before a libinput touch its kernel touch may begin (0: the
  * default). */

@@ -12,6 +12,7 @@
 
 #include "model-krefs.h"
 #include "model-wl.h"
+#include "stack.h"
 
 /* The recorder reads the evdev fd and the Wayland socket in one loop:
  * a kernel frame's record may come a little after the wl event it
@@ -64,7 +65,6 @@ struct tt_wl_model {
 	void *data;
 	tt_diag_fn fn;
 	void *diag_data;
-	struct tt_model *kernel;
 	bool link_on;
 	int64_t window_us;
 	double tolerance;
@@ -162,7 +162,8 @@ on_kend(void *data, struct tt_ktouch *t)
 {
 	struct tt_wl_model *m = data;
 
-	tt_krefs_end(&m->krefs, t);
+	if (m->link_on)
+		tt_krefs_end(&m->krefs, t);
 }
 
 /* Forgets the kernel touches and libinput downs no Wayland touch can
@@ -290,6 +291,8 @@ on_kbegin(void *data, struct tt_ktouch *t)
 	const struct wdev *d = find_dev(m, t->device);
 	struct tt_kref *k;
 
+	if (!m->link_on)
+		return;
 	if (t->begin_us > m->now)
 		m->now = t->begin_us;
 	prune(m);
@@ -750,8 +753,6 @@ tt_wl_model_feed(struct tt_wl_model *m, const struct tt_record *rec)
 	default:
 		break;
 	}
-	if (m->link_on)
-		tt_model_feed(m->kernel, rec);
 }
 
 /* ---- life ---- */
@@ -759,22 +760,48 @@ tt_wl_model_feed(struct tt_wl_model *m, const struct tt_record *rec)
 struct tt_wl_model *
 tt_wl_model_new(const struct tt_wl_callbacks *cb, void *data, tt_diag_fn fn, void *diag_data)
 {
-	static const struct tt_wl_callbacks none;
 	struct tt_wl_model *m = tt_zalloc(sizeof(*m));
-	const struct tt_model_callbacks kcb = {
-		.kernel_begin = on_kbegin,
-		.kernel_end = on_kend,
-	};
 
-	m->cb = cb ? *cb : none;
-	m->data = data;
+	tt_wl_model_set_callbacks(m, cb, data);
 	m->fn = fn;
 	m->diag_data = diag_data;
 	m->link_on = true;
 	m->window_us = TT_WL_DEFAULT_WINDOW_US;
 	m->tolerance = TT_WL_DEFAULT_TOLERANCE;
-	m->kernel = tt_model_new(&kcb, m);
 	return m;
+}
+
+void
+tt_wl_model_set_callbacks(struct tt_wl_model *m, const struct tt_wl_callbacks *cb, void *data)
+{
+	static const struct tt_wl_callbacks none;
+
+	m->cb = cb ? *cb : none;
+	m->data = data;
+}
+
+static void
+layer_feed(void *self, const struct tt_record *rec)
+{
+	tt_wl_model_feed(self, rec);
+}
+
+static void
+layer_finish(void *self)
+{
+	tt_wl_model_finish(self);
+}
+
+const struct tt_layer_ops *
+tt_wl_model_layer(void)
+{
+	static const struct tt_layer_ops ops = {
+		.name = "wayland",
+		.feed = layer_feed,
+		.finish = layer_finish,
+		.kernel = { .kernel_begin = on_kbegin, .kernel_end = on_kend },
+	};
+	return &ops;
 }
 
 void
@@ -788,7 +815,6 @@ tt_wl_model_free(struct tt_wl_model *m)
 		free(m->clients[i].open);
 	}
 	free(m->clients);
-	tt_model_free(m->kernel);
 	free(m->devs);
 	tt_krefs_clear(&m->krefs);
 	free(m->lidowns);
@@ -806,7 +832,6 @@ tt_wl_model_set_link(struct tt_wl_model *m, bool on, int64_t window_us, double t
 void
 tt_wl_model_finish(struct tt_wl_model *m)
 {
-	tt_model_finish(m->kernel);
 	for (size_t i = 0; i < m->nclients; i++) {
 		struct wclient *c = &m->clients[i];
 		if (c->group)

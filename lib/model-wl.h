@@ -6,8 +6,8 @@
  * by validate, analyze, diff, print and the inspector; the one place
  * these numbers and diagnostics are computed.
  *
- * Feed every record in file order with tt_wl_model_feed() (devices and
- * frames too: the kernel touches come from a touch model of its own).
+ * A layer of the stack (stack.h): the stack feeds it every record and
+ * the kernel touches of its one kernel model.
  *
  * A wl_touch sequence is one id of one client (tt_wl_event.client) from
  * its down to its up, or to a cancel (which ends every touch of the
@@ -109,6 +109,11 @@ struct tt_wl_model *tt_wl_model_new(const struct tt_wl_callbacks *cb, void *data
 				    tt_diag_fn fn, void *diag_data);
 void tt_wl_model_free(struct tt_wl_model *m);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_wl_model *, tt_wl_model_free);
+/* Who hears its touches (@cb NULL: nobody). */
+void tt_wl_model_set_callbacks(struct tt_wl_model *m, const struct tt_wl_callbacks *cb, void *data);
+/* Its layer ops, with the model as self. */
+struct tt_layer_ops;
+const struct tt_layer_ops *tt_wl_model_layer(void);
 
 /* Linking on (the default) or off (only the rules are checked: the
  * kernel touches are not followed); 0: the defaults. */

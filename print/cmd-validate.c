@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "detect.h"
+#include "stack.h"
 #include "log.h"
 #include "read-options.h"
 #include "reader.h"
@@ -21,7 +21,7 @@ struct validate_ctx {
 	const struct tt_read_options *ro;
 	const struct tt_record *feeding;	/* while one is fed */
 	struct tt_diag_filter filter;
-	struct tt_detect *detect;
+	struct tt_stack *detect;
 };
 
 enum {
@@ -88,7 +88,7 @@ on_warn(void *userdata, const char *message)
 {
 	struct validate_ctx *v = userdata;
 
-	tt_detect_reader_warning(v->detect, v->name, message);
+	tt_stack_reader_warning(v->detect, v->name, message);
 }
 
 /* Reads the whole file (what comes before --from sets the state the
@@ -103,7 +103,7 @@ read_all(struct validate_ctx *v, struct tt_reader *r, int *rc_out)
 
 	while ((rc = tt_reader_next(r, &rec)) != 0) {
 		if (rc < 0) {
-			tt_detect_reader_error(v->detect, v->name, tt_reader_error(r));
+			tt_stack_reader_error(v->detect, v->name, tt_reader_error(r));
 			if (rc == -EIO)
 				break;
 			continue;
@@ -113,7 +113,7 @@ read_all(struct validate_ctx *v, struct tt_reader *r, int *rc_out)
 		if (!tt_read_options_keep_device(v->ro, &rec))
 			continue;
 		v->feeding = &rec;
-		tt_detect_feed(v->detect, &rec);
+		tt_stack_feed(v->detect, &rec);
 		v->feeding = NULL;
 	}
 	*rc_out = rc;
@@ -140,7 +140,7 @@ static int
 validate_one(const char *path, const struct tt_read_options *ro, const struct tt_diag_filter *opts, bool quiet)
 {
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
-	_cleanup_(tt_detect_freep) struct tt_detect *d = NULL;
+	_cleanup_(tt_stack_freep) struct tt_stack *d = NULL;
 	struct validate_ctx v = { .name = path, .quiet = quiet, .filter = *opts, .ro = ro };
 	const struct tt_stats *st;
 	size_t records;
@@ -150,13 +150,13 @@ validate_one(const char *path, const struct tt_read_options *ro, const struct tt
 	if (rc < 0)
 		return TT_EXIT_TROUBLE;
 	v.name = tt_reader_name(r);
-	d = v.detect = tt_detect_new(NULL, NULL, NULL, on_diag, &v);
+	d = v.detect = tt_stack_new(NULL, on_diag, &v);
 	tt_reader_set_warn(r, on_warn, &v);
 	records = read_all(&v, r, &rc);
-	tt_detect_finish(d);
+	tt_stack_finish(d);
 	if (tt_read_options_finish(ro, r) < 0)
 		return TT_EXIT_TROUBLE;
-	st = tt_detect_stats(d);
+	st = tt_stack_stats(d);
 	if (tt_read_options_check_end(ro, v.name, st->have_time, st->last_us) != 0)
 		return TT_EXIT_USAGE;
 	print_summary(&v, r, records);

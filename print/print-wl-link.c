@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model-wl.h"
+#include "stack.h"
 #include "print-wl-link.h"
 
 /* The touches remembered, per client and id, after their up too (the
@@ -23,7 +24,8 @@ struct pw_touch {
 };
 
 struct print_wl_link {
-	struct tt_wl_model *m;
+	struct tt_stack *stack;	/* its Wayland layer links the touches */
+	struct tt_wl_model *m;	/* the stack's */
 	struct pw_touch touches[PW_TOUCHES];
 	size_t next;
 };
@@ -95,7 +97,9 @@ print_wl_link_new(void)
 	static const struct tt_wl_callbacks cb = { on_begin, on_update, on_end };
 	struct print_wl_link *pw = tt_zalloc(sizeof(*pw));
 
-	pw->m = tt_wl_model_new(&cb, pw, NULL, NULL);
+	pw->stack = tt_stack_new(NULL, NULL, NULL);
+	tt_stack_subscribe_wl(pw->stack, &cb, pw);
+	pw->m = tt_stack_wl(pw->stack);
 	return pw;
 }
 
@@ -104,14 +108,14 @@ print_wl_link_free(struct print_wl_link *pw)
 {
 	if (!pw)
 		return;
-	tt_wl_model_free(pw->m);
+	tt_stack_free(pw->stack);
 	free(pw);
 }
 
 void
 print_wl_link_feed(struct print_wl_link *pw, const struct tt_record *rec)
 {
-	tt_wl_model_feed(pw->m, rec);
+	tt_stack_feed(pw->stack, rec);
 }
 
 void

@@ -7,7 +7,7 @@
 #include <sys/ioctl.h>
 #include <linux/input.h>
 
-#include "detect.h"
+#include "stack.h"
 #include "evdev-capture.h"
 #include "verify.h"
 #include "util-mem.h"
@@ -37,7 +37,7 @@ struct vdev {
  * what the kernel must deliver and of what it delivered, each stream in
  * the order it happened. */
 struct vdiag {
-	struct tt_detect *detect;
+	struct tt_stack *detect;
 	struct tt_diag_tally tally;
 	int64_t first_us;	/* delivered: the first frame's kernel time */
 	bool have_first;
@@ -82,17 +82,17 @@ detect_devices(const struct rp_schedule *s)
 static void
 vdiag_init(struct vdiag *vd, const struct rp_schedule *s, const struct tt_device *ddevs)
 {
-	vd->detect = tt_detect_new(NULL, NULL, NULL, tt_diag_tally_add, &vd->tally);
+	vd->detect = tt_stack_new(NULL, tt_diag_tally_add, &vd->tally);
 	for (size_t i = 0; i < s->ndevices; i++) {
 		struct tt_record rec = { .type = TT_RECORD_DEVICE, .device = &ddevs[i] };
-		tt_detect_feed(vd->detect, &rec);
+		tt_stack_feed(vd->detect, &rec);
 	}
 }
 
 static void
 vdiag_release(struct vdiag *vd)
 {
-	tt_detect_free(vd->detect);
+	tt_stack_free(vd->detect);
 	free(vd->ev);
 }
 
@@ -105,7 +105,7 @@ vdiag_feed(struct vdiag *vd, const struct tt_frame *f, size_t line)
 		vd->first_us = f->time_us;
 		vd->have_first = true;
 	}
-	tt_detect_feed(vd->detect, &rec);
+	tt_stack_feed(vd->detect, &rec);
 }
 
 /* Each expected frame (what the kernel must deliver for a written one:
@@ -319,8 +319,8 @@ compare_diags(struct rp_verify *v, FILE *out, struct rp_verify_result *res)
 	enum tt_check kinds[TT_CHECK_COUNT];
 	size_t n;
 
-	tt_detect_finish(v->expected.detect);
-	tt_detect_finish(v->delivered.detect);
+	tt_stack_finish(v->expected.detect);
+	tt_stack_finish(v->delivered.detect);
 	n = tt_diag_tally_compare(w, dl, TT_TALLY_MORE, 1, NULL, kinds);
 	for (size_t i = 0; i < n; i++) {
 		enum tt_check c = kinds[i];

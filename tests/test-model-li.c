@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "model-li.h"
+#include "stack.h"
 #include "reader.h"
 #include "test-common.h"
 
@@ -41,16 +42,17 @@ on_gesture(void *data, const struct tt_li_gesture *g)
 
 /* Feeds @sample with @li merged in by time; an event with @early set
  * goes in before the frames of its own time, else after them. */
-static struct tt_li_model *
+static struct tt_stack *
 run(const char *sample, const struct tt_li_event *li, size_t nli, const bool *early, struct seen *s)
 {
-	static const struct tt_li_callbacks cb = { on_touch, on_gesture };
-	struct tt_li_model *m = tt_li_model_new(&cb, s);
+	static const struct tt_li_callbacks cb = { .touch_end = on_touch, .gesture_end = on_gesture };
+	struct tt_stack *m = tt_stack_new(NULL, NULL, NULL);
 	struct tt_reader *r = NULL;
 	struct tt_record rec;
 	char path[4096];
 	size_t next = 0;
 
+	tt_stack_subscribe_li(m, &cb, s);
 	snprintf(path, sizeof(path), "%s/samples/%s", tt_test_srcdir(), sample);
 	check(tt_reader_open(path, &r) == 0);
 	while (r && tt_reader_next(r, &rec) > 0) {
@@ -58,16 +60,16 @@ run(const char *sample, const struct tt_li_event *li, size_t nli, const bool *ea
 		while (next < nli && tt_record_time(&rec, &t) &&
 		       (li[next].time_us < t || (li[next].time_us == t && early && early[next]))) {
 			struct tt_record lr = { .type = TT_RECORD_LI_EVENT, .line = 10000 + next, .li_event = &li[next] };
-			tt_li_model_feed(m, &lr);
+			tt_stack_feed(m, &lr);
 			next++;
 		}
-		tt_li_model_feed(m, &rec);
+		tt_stack_feed(m, &rec);
 	}
 	for (; next < nli; next++) {
 		struct tt_record lr = { .type = TT_RECORD_LI_EVENT, .line = 10000 + next, .li_event = &li[next] };
-		tt_li_model_feed(m, &lr);
+		tt_stack_feed(m, &lr);
 	}
-	tt_li_model_finish(m);
+	tt_stack_finish(m);
 	tt_reader_free(r);
 	return m;
 }
@@ -104,9 +106,9 @@ test_touch_link(void)
 	/* libinput's down of slot 0 before the kernel frame in the file. */
 	bool early[ARRAY_LENGTH(li)] = { true };
 	struct seen s = { 0 };
-	struct tt_li_model *m = run("3m-two-finger.jsonl", li, ARRAY_LENGTH(li), early, &s);
+	struct tt_stack *m = run("3m-two-finger.jsonl", li, ARRAY_LENGTH(li), early, &s);
 	size_t n;
-	const struct tt_li_counts *c = tt_li_model_counts(m, &n);
+	const struct tt_li_counts *c = tt_li_model_counts(tt_stack_li(m), &n);
 
 	check_int_eq(s.ntouches, 3);
 	/* In end order: slot 5, slot 1, slot 0. */
@@ -125,8 +127,8 @@ test_touch_link(void)
 	check_int_eq(c[0].touches, 3);
 	check_int_eq(c[0].touches_linked, 2);
 	check_int_eq(c[0].touches_cancelled, 1);
-	check(tt_li_model_has_layer(m));
-	tt_li_model_free(m);
+	check(tt_li_model_has_layer(tt_stack_li(m)));
+	tt_stack_free(m);
 }
 
 /* A touch begun long after its slot's kernel touch is not its touch. */
@@ -138,12 +140,12 @@ test_touch_outside_window(void)
 		touch(TT_LI_TOUCH_UP, 500000, 0),
 	};
 	struct seen s = { 0 };
-	struct tt_li_model *m = run("3m-two-finger.jsonl", li, ARRAY_LENGTH(li), NULL, &s);
+	struct tt_stack *m = run("3m-two-finger.jsonl", li, ARRAY_LENGTH(li), NULL, &s);
 
 	check_int_eq(s.ntouches, 1);
 	check_int_eq(s.touches[0].kernel_serial, 0);
-	tt_li_model_set_window(m, 0);
-	tt_li_model_free(m);
+	tt_li_model_set_window(tt_stack_li(m), 0);
+	tt_stack_free(m);
 }
 
 /* touchpad-two-finger-swipe: slot 0 from 0, slot 1 from 14862 us, both
@@ -177,9 +179,9 @@ test_touchpad(void)
 	li[n - 1].fingers = 3;
 	li[n++] = ev(TT_LI_OTHER, 950000);
 
-	struct tt_li_model *m = run("touchpad-two-finger-swipe.jsonl", li, n, NULL, &s);
+	struct tt_stack *m = run("touchpad-two-finger-swipe.jsonl", li, n, NULL, &s);
 	size_t nc;
-	const struct tt_li_counts *c = tt_li_model_counts(m, &nc);
+	const struct tt_li_counts *c = tt_li_model_counts(tt_stack_li(m), &nc);
 
 	check_int_eq(s.ngestures, 2);
 	check_int_eq(s.gestures[0].kind, TT_LI_GESTURE_PINCH);
@@ -207,7 +209,7 @@ test_touchpad(void)
 	check(fabs(c[0].scroll_horiz - 1) < 1e-9);
 	check(fabs(tt_li_counts_accel_ratio(&c[0]) - 2) < 1e-9);
 	check_int_eq(c[0].unknown_events, 1);
-	tt_li_model_free(m);
+	tt_stack_free(m);
 }
 
 /* The kernel layer alone: no libinput layer, nothing counted. */
@@ -215,14 +217,14 @@ static void
 test_no_layer(void)
 {
 	struct seen s = { 0 };
-	struct tt_li_model *m = run("3m-two-finger.jsonl", NULL, 0, NULL, &s);
+	struct tt_stack *m = run("3m-two-finger.jsonl", NULL, 0, NULL, &s);
 	size_t n;
 
-	tt_li_model_counts(m, &n);
+	tt_li_model_counts(tt_stack_li(m), &n);
 	check_int_eq(n, 0);
-	check(!tt_li_model_has_layer(m));
+	check(!tt_li_model_has_layer(tt_stack_li(m)));
 	check(isnan(tt_li_counts_accel_ratio(&(struct tt_li_counts){ 0 })));
-	tt_li_model_free(m);
+	tt_stack_free(m);
 	tt_li_model_free(NULL);
 }
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "checker.h"
-#include "detect.h"
+#include "stack.h"
 #include "reader.h"
 #include "test-common.h"
 
@@ -224,18 +224,20 @@ run_timeline(const struct timeline *tl, struct run *r)
 		check(!"timeline opens");
 		return;
 	}
-	struct tt_detect *d = tt_detect_new(NULL, &cb, r, on_diag, r);
+	struct tt_stack *d = tt_stack_new(NULL, on_diag, r);
+
+	tt_stack_subscribe(d, &cb, r);
 	while ((rc = tt_reader_next(rd, &rec)) != 0) {
 		if (rc < 0) {
 			fprintf(stderr, "%s\n", tt_reader_error(rd));
 			check(!"every line reads");
 			continue;
 		}
-		tt_detect_feed(d, &rec);
+		tt_stack_feed(d, &rec);
 	}
-	tt_detect_finish(d);
-	r->stats = *tt_detect_stats(d);
-	tt_detect_free(d);
+	tt_stack_finish(d);
+	r->stats = *tt_stack_stats(d);
+	tt_stack_free(d);
 	tt_reader_free(rd);
 }
 
