@@ -8,8 +8,7 @@ libtouchtape_sources += \
 	lib/model-li.c lib/model-li.h lib/li-counts-print.c lib/li-counts-print.h \
 	lib/model-wl.c lib/model-wl.h lib/model-krefs.c lib/model-krefs.h \
 	lib/detect.c lib/detect.h lib/detect-run.c lib/detect-print.c \
-	lib/diag-tally.c lib/diag-tally.h \
-	lib/model-plot.c lib/model-plot.h
+	lib/diag-tally.c lib/diag-tally.h
 
 # Unit tests of the model, plain and with ASan+UBSan.
 tests_test_model_SOURCES = tests/test-model.c tests/test-common.c tests/test-common.h
