@@ -1,7 +1,8 @@
 # touchtape analyze and touchtape diff: the numbers and anomalies of one
 # recording, and the differences between two (the model they read is in
 # lib/model.mk).
-touchtape_sources += analyze/cmd-analyze.c analyze/cmd-diff.c analyze/diff.h \
+touchtape_sources += analyze/cmd-analyze.c analyze/analyze-private.h \
+	analyze/analyze-lists.c analyze/analyze-report.c analyze/cmd-diff.c analyze/diff.h \
 	analyze/diff-diag.c analyze/diff-output.c \
 	analyze/li-summary.c analyze/li-summary.h analyze/li-analyze.c analyze/li-analyze.h analyze/diff-li.c \
 	analyze/xi-chains.c analyze/xi-chains.h \
