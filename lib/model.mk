@@ -2,6 +2,7 @@
 # diff, replay --verify and the inspector.
 libtouchtape_sources += \
 	lib/model.c lib/model.h lib/model-private.h \
+	lib/model-type-a.c lib/model-single.c lib/model-xi.c \
 	lib/model-link.c \
 	lib/model-hid.c lib/model-hid-frames.c \
 	lib/model-xi-own.c lib/model-xi-own.h \
