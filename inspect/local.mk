@@ -5,6 +5,7 @@ touchtape_sources += \
 	inspect/cmd-inspect.c \
 	inspect/index.c inspect/index.h \
 	inspect/view-model.c inspect/view-model.h inspect/view-private.h \
+	inspect/view-lanes.c inspect/view-nav.c inspect/view-keys.c \
 	inspect/view-panes.c inspect/view-script.c \
 	inspect/summary.c inspect/summary.h \
 	inspect/ui.h inspect/ui-curses.c
@@ -13,7 +14,8 @@ touchtape_sources += \
 # headless screens, the text modes, and a real terminal through tmux.
 inspect_tests_test_index_SOURCES = inspect/tests/test-index.c \
 	inspect/index.c inspect/index.h inspect/view-model.c inspect/view-model.h \
-	inspect/view-private.h inspect/view-panes.c inspect/view-script.c \
+	inspect/view-private.h inspect/view-lanes.c inspect/view-nav.c inspect/view-keys.c \
+	inspect/view-panes.c inspect/view-script.c \
 	inspect/summary.c inspect/summary.h $(tests_common_sources)
 inspect_tests_test_index_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/inspect -I$(top_srcdir)/tests
 inspect_tests_test_index_CFLAGS = $(AM_CFLAGS) $(XI_CFLAGS)
