@@ -176,7 +176,7 @@ on_warn(void *data, const char *message)
 	tt_stack_reader_warning(s->detect, s->name, message);
 }
 
-/* Reads @path through the shared pass (lib/detect.h): its touches come
+/* Reads @path through the layer stack (lib/stack.h): its touches come
  * from the model's callbacks, its diagnostics into s->diags. Only what
  * the reading options keep is read. 0, or -1 after an error said. */
 static int
