@@ -84,6 +84,11 @@ struct mdev {
 	uint32_t *dirty;
 	uint32_t *slot_known;	/* axes the recording gave the slot a value of */
 	bool *slot_stale;	/* not set by the device since a SYN_DROPPED */
+	/* One past the highest slot ever set or down at start: the
+	 * per-frame loops stop there (devices declare 10 to 60 slots
+	 * and use the first few). */
+	uint32_t slot_hi;
+	uint32_t nstale;	/* how many slot_stale are set: settled asks per update */
 	bool slot_unknown;	/* the current slot, since a SYN_DROPPED */
 	bool keys_unsure;	/* BTN_TOUCH at start disagrees with the slots */
 	uint32_t has_axes;	/* TT_AXIS_BIT() of the device's ABS_MT_* axes */

@@ -226,7 +226,7 @@ count_active(const struct mdev *d)
 	uint32_t n = 0;
 
 	if (d->kind == MDEV_B) {
-		for (uint32_t i = 0; i < d->nslots; i++)
+		for (uint32_t i = 0; i < d->slot_hi; i++)
 			n += d->slot_touch[i] != NULL;
 		return n;
 	}
@@ -306,6 +306,7 @@ feed_device(struct tt_model *m, const struct tt_record *rec)
 			 * guess until the device sets its slot, like after a
 			 * drop. */
 			d->slot_stale[s] = id != -1;
+			d->nstale += id != -1;
 			d->slot_unknown |= id != -1;
 			if (id != -1) {
 				struct kt *k = tt_model_new_touch(m, d, (int32_t)s, 0, rec->line);
@@ -313,6 +314,7 @@ feed_device(struct tt_model *m, const struct tt_record *rec)
 				k->pub.flags |= TT_KTOUCH_BEFORE_START;
 				memcpy(k->pub.values, d->slot_vals[s], sizeof(k->pub.values));
 				d->slot_touch[s] = k;
+				d->slot_hi = s + 1;
 				tt_model_emit_begin(m, d, k);
 			}
 		}
@@ -344,7 +346,7 @@ end_lost_duplicate(struct tt_model *m, struct mdev *d, uint32_t s, const struct 
 {
 	bool unsure = d->slot_unknown || !regular_frame(f);
 
-	for (uint32_t i = 0; i < d->nslots; i++) {
+	for (uint32_t i = 0; i < d->slot_hi; i++) {
 		struct kt *o = d->slot_touch[i];
 		if (i == s || !o || o->pub.tracking_id != id || !(d->slot_stale[i] || unsure))
 			continue;
@@ -369,11 +371,15 @@ slot_event(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t 
 	uint32_t s = (uint32_t)d->cur_slot;
 	struct kt *k = d->slot_touch[s];
 
+	if (s >= d->slot_hi)
+		d->slot_hi = s + 1;
 	if (e->code == ABS_MT_TRACKING_ID) {
 		/* The device itself set it: known again (libevdev's resync
 		 * is a guess that may be stale). */
-		if (regular_frame(f) && !d->slot_unknown)
+		if (regular_frame(f) && !d->slot_unknown && d->slot_stale[s]) {
 			d->slot_stale[s] = false;
+			d->nstale--;
+		}
 		if (e->value != -1)
 			end_lost_duplicate(m, d, s, f, line, e->value);
 		if (e->value == -1) {
@@ -410,7 +416,7 @@ tt_model_note_known(struct kt *k, uint32_t unknown)
 static void
 finish_frame_b(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t line)
 {
-	for (uint32_t s = 0; s < d->nslots; s++) {
+	for (uint32_t s = 0; s < d->slot_hi; s++) {
 		struct kt *k = d->slot_touch[s];
 		uint32_t dirty = d->dirty[s];
 
@@ -442,6 +448,7 @@ note_drop(struct mdev *d, const struct tt_frame *f)
 	d->slot_unknown = true;
 	for (uint32_t s = 0; s < d->nslots; s++)
 		d->slot_stale[s] = true;
+	d->nstale = d->nslots;
 }
 
 bool
@@ -451,13 +458,7 @@ tt_model_settled(const struct tt_model *m, uint32_t device)
 
 	if (!d || !d->slot_stale)
 		return true;
-	if (d->slot_unknown || d->keys_unsure)
-		return false;
-	for (uint32_t s = 0; s < d->nslots; s++) {
-		if (d->slot_stale[s])
-			return false;
-	}
-	return true;
+	return !d->slot_unknown && !d->keys_unsure && d->nstale == 0;
 }
 
 static void
