@@ -21,6 +21,9 @@ touchtape_sources += \
 	replay/hid-verify.c replay/hid-verify.h \
 	replay/verify.c replay/verify.h \
 	replay/report.c replay/report.h \
+	replay/side.h replay/pipeline.c replay/pipeline.h \
+	replay/side-uinput.c replay/side-uinput.h \
+	replay/side-uhid.c replay/side-uhid.h \
 	replay/li-replay.c replay/li-replay.h \
 	replay/replay-surroundings.c replay/replay-surroundings.h \
 	replay/cmd-replay.c
