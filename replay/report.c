@@ -60,21 +60,14 @@ rp_report_evdev_fields(FILE *f, const struct rp_schedule *s)
 }
 
 void
-rp_report_hid_fields(FILE *f, const struct rp_hid_schedule *s)
-{
-	fprintf(f, ",\"oversized_skipped\":%zu", s->oversized);
-}
-
-void
 rp_report_lateness(FILE *f, const struct rp_summary *sum)
 {
 	fputc(',', f);
 	summary_json(f, "lateness", sum);
 }
 
-/* "explained":{REASON:COUNT,...}, the reasons there were. */
-static void
-explained_json(FILE *f, const size_t *counts, int n, const char *(*name)(int))
+void
+rp_report_explained(FILE *f, const size_t *counts, int n, const char *(*name)(int))
 {
 	bool first = true;
 
@@ -94,32 +87,16 @@ evdev_reason(int r)
 	return rp_reason_name(r);
 }
 
-static const char *
-hid_reason(int r)
-{
-	return rp_hid_reason_name(r);
-}
-
 void
 rp_report_verify(FILE *f, const struct rp_verify_result *v)
 {
 	fprintf(f, ",\"verify\":{\"expected_frames\":%zu,\"delivered_frames\":%zu,"
 		"\"unexplained\":%zu,", v->expected_frames, v->received_frames, v->unexplained);
-	explained_json(f, v->reasons, RP_R_COUNT, evdev_reason);
+	rp_report_explained(f, v->reasons, RP_R_COUNT, evdev_reason);
 	fputc(',', f);
 	new_anomalies_json(f, v);
 	fprintf(f, ",\"timed_frames\":%zu,", v->ntimed);
 	summary_json(f, "kernel_time_error", &v->kernel);
-	fputc('}', f);
-}
-
-void
-rp_report_hid_verify(FILE *f, const struct rp_hid_verify_result *v)
-{
-	fprintf(f, ",\"verify\":{\"devices_compared\":%zu,\"expected_frames\":%zu,"
-		"\"delivered_frames\":%zu,\"unexplained\":%zu,", v->pairs, v->expected_frames,
-		v->received_frames, v->unexplained);
-	explained_json(f, v->reasons, RP_HR_COUNT, hid_reason);
 	fputc('}', f);
 }
 

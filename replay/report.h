@@ -10,7 +10,6 @@
 
 #include <stdio.h>
 
-#include "hid-verify.h"
 #include "player.h"
 #include "schedule.h"
 #include "verify.h"
@@ -22,11 +21,10 @@ void rp_report_begin(FILE *f, const struct rp_stats *st);
 /* The evdev schedule's members: the SYN_DROPPED frames skipped, the
  * resync frames. */
 void rp_report_evdev_fields(FILE *f, const struct rp_schedule *s);
-/* The HID schedule's member: the reports too long for uhid, left out. */
-void rp_report_hid_fields(FILE *f, const struct rp_hid_schedule *s);
 void rp_report_lateness(FILE *f, const struct rp_summary *sum);
 /* The "verify" member of an evdev (uinput) replay. */
 void rp_report_verify(FILE *f, const struct rp_verify_result *v);
-/* The "verify" member of a HID (uhid) replay. */
-void rp_report_hid_verify(FILE *f, const struct rp_hid_verify_result *v);
+/* "explained":{REASON:COUNT,...}: the @n reasons' nonzero @counts,
+ * named by @name. */
+void rp_report_explained(FILE *f, const size_t *counts, int n, const char *(*name)(int));
 void rp_report_end(FILE *f);
