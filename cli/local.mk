@@ -5,6 +5,10 @@ touchtape_sources = \
 	cli/touchtape.c cli/commands.c cli/commands.h \
 	cli/output.c cli/output.h \
 	cli/read-options.c cli/read-options.h
+# A file through the shared pass, for commands (and tests) that want only
+# its diagnostics and numbers.
+tt_detect_run_sources = cli/detect-run.c cli/detect-run.h
+touchtape_sources += $(tt_detect_run_sources)
 EXTRA_DIST += cli/demo.sh cli/demo-guest.sh
 dist_man_MANS += man/touchtape.1
 

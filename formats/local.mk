@@ -4,6 +4,7 @@ libtouchtape_sources += \
 	formats/gzip-out.c formats/gzip-out.h \
 	formats/reader.c formats/reader.h formats/reader-private.h \
 	formats/timeline-reader.c \
+	formats/timeline-fastpath.c formats/timeline-fastpath.h \
 	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
 	formats/timeline-surroundings.c formats/timeline-surroundings.h \
 	formats/timeline-writer.c formats/writer.h formats/writer-private.h \

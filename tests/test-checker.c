@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "checker.h"
-#include "detect.h"
+#include "detect-run.h"
 #include "reader.h"
 #include "test-common.h"
 

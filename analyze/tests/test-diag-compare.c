@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "detect.h"
+#include "detect-run.h"
 #include "diag-tally.h"
 #include "reader.h"
 #include "test-common.h"

@@ -5,7 +5,7 @@
 
 #include <errno.h>
 
-#include "detect.h"
+#include "detect-run.h"
 #include "reader.h"
 
 struct run {
