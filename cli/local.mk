@@ -4,7 +4,8 @@
 touchtape_sources = \
 	cli/touchtape.c cli/commands.c cli/commands.h \
 	cli/output.c cli/output.h \
-	cli/read-options.c cli/read-options.h
+	cli/read-options.c cli/read-options.h \
+	cli/run-command.c cli/run-command.h
 # A file through the shared pass, for commands (and tests) that want only
 # its diagnostics and numbers.
 tt_detect_run_sources = cli/detect-run.c cli/detect-run.h
