@@ -3,7 +3,8 @@ libtouchtape_sources += \
 	formats/linebuf.c formats/linebuf.h \
 	formats/gzip-out.c formats/gzip-out.h \
 	formats/reader.c formats/reader.h formats/reader-private.h \
-	formats/timeline-reader.c \
+	formats/timeline-reader.c formats/timeline-reader-private.h \
+	formats/timeline-device.c formats/timeline-xi.c formats/timeline-li.c \
 	formats/timeline-fastpath.c formats/timeline-fastpath.h \
 	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
 	formats/timeline-surroundings.c formats/timeline-surroundings.h \
