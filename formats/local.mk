@@ -10,7 +10,8 @@ libtouchtape_sources += \
 	formats/timeline-surroundings.c formats/timeline-surroundings.h \
 	formats/timeline-writer.c formats/writer.h formats/writer-private.h \
 	formats/timeline-wl.c formats/timeline-wl.h \
-	formats/evemu-reader.c formats/hidrec-reader.c \
+	formats/evemu-reader.c formats/evemu-private.h formats/evemu-desc.c formats/evemu-lines.c \
+	formats/hidrec-reader.c \
 	formats/libinput-reader.c formats/libinput-reader-private.h formats/libinput-yaml.c \
 	formats/libinput-device.c formats/libinput-states.c \
 	formats/libinput-li.c formats/libinput-li.h \
