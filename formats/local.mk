@@ -9,6 +9,7 @@ libtouchtape_sources += \
 	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
 	formats/timeline-surroundings.c formats/timeline-surroundings.h \
 	formats/timeline-writer.c formats/writer.h formats/writer-private.h \
+	formats/timeline-writer-xi.c formats/timeline-writer-hid.c formats/timeline-writer-li.c \
 	formats/timeline-wl.c formats/timeline-wl.h \
 	formats/evemu-reader.c formats/evemu-private.h formats/evemu-desc.c formats/evemu-lines.c \
 	formats/hidrec-reader.c \
