@@ -565,10 +565,7 @@ add_hid(struct tt_detect *d, const struct tt_hid_device *dev)
 static void
 push_latency(struct latencies *l, int64_t v)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 64;
-		l->v = tt_reallocarray(l->v, l->cap, sizeof(*l->v));
-	}
+	l->v = tt_grow(l->v, l->n, &l->cap, sizeof(*l->v));
 	l->v[l->n++] = v;
 }
 

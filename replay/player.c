@@ -19,11 +19,10 @@ rp_stats_release(struct rp_stats *st)
 void
 rp_stats_note(struct rp_stats *st, int64_t deadline, int64_t late)
 {
-	if (st->nlateness == st->cap) {
-		st->cap = st->cap ? st->cap * 2 : 1024;
-		st->lateness_us = tt_reallocarray(st->lateness_us, st->cap, sizeof(int64_t));
-		st->deadlines_us = tt_reallocarray(st->deadlines_us, st->cap, sizeof(int64_t));
-	}
+	size_t cap = st->cap;	/* the two arrays grow in step */
+
+	st->lateness_us = tt_grow(st->lateness_us, st->nlateness, &st->cap, sizeof(int64_t));
+	st->deadlines_us = tt_grow(st->deadlines_us, st->nlateness, &cap, sizeof(int64_t));
 	st->deadlines_us[st->nlateness] = deadline;
 	st->lateness_us[st->nlateness++] = late;
 }

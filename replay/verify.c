@@ -175,10 +175,7 @@ rp_verify_free(struct rp_verify *v)
 static void
 push_frame(struct vframe **arr, size_t *n, size_t *cap, struct vframe f)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		*arr = tt_reallocarray(*arr, *cap, sizeof(**arr));
-	}
+	*arr = tt_grow(*arr, *n, cap, sizeof(**arr));
 	(*arr)[(*n)++] = f;
 }
 
