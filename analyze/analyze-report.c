@@ -27,23 +27,25 @@
 #include "read-options.h"
 #include "reader.h"
 #include "surroundings-print.h"
+#include "util-stats.h"
 #include "util-strings.h"
 
-/* Microseconds, exact to the bucket; -1 beyond the histogram. */
+static int64_t
+hist_bucket_us(size_t i)
+{
+	return (int64_t)i * HIST_BUCKET_US;
+}
+
+/* Microseconds by util-stats.h's rule, exact to the bucket; -1 beyond the
+ * histogram. */
 static int64_t
 percentile_us(const struct dev_stats *s, double q)
 {
-	uint64_t want = (uint64_t)ceil(q * (double)s->nintervals);
-	uint64_t seen = 0;
+	int64_t v;
 
-	if (want < 1)
-		want = 1;
-	for (size_t i = 0; i < HIST_BUCKETS; i++) {
-		seen += s->hist[i];
-		if (seen >= want)
-			return (int64_t)i * HIST_BUCKET_US;
-	}
-	return -1;
+	if (tt_hist_percentile(s->hist, HIST_BUCKETS, s->nintervals, hist_bucket_us, q, &v) < 0)
+		return -1;
+	return v;
 }
 
 static void

@@ -140,10 +140,7 @@ xi_touch_event(struct tt_model *m, const struct tt_xi_event *ev, size_t line)
 		xi_position(p, ev);
 		p->begin_root_x = ev->root_x;
 		p->begin_root_y = ev->root_y;
-		if (m->nxt == m->capxt) {
-			m->capxt = m->capxt ? m->capxt * 2 : 16;
-			m->xt = tt_reallocarray(m->xt, m->capxt, sizeof(*m->xt));
-		}
+		m->xt = tt_grow(m->xt, m->nxt, &m->capxt, sizeof(*m->xt));
 		m->xt[m->nxt++] = x;
 		if (!raw)
 			involve_early(m, x);
