@@ -14,15 +14,12 @@
 #include "model.h"
 #include "model-plot.h"
 #include "read-options.h"
+#include "util-stats.h"
 #include "wl-analyze.h"
 
 /* 2: times in integer microseconds (_us), the shared numbers under the
  * names inspect --summary uses. */
 #define ANALYZE_VERSION 2
-/* Frame intervals are kept as a histogram of 10 us buckets up to 100 ms:
- * bounded memory, percentiles exact to 10 us. */
-#define HIST_BUCKET_US 10
-#define HIST_BUCKETS 10000
 
 struct dev_stats {
 	bool used;
@@ -34,8 +31,8 @@ struct dev_stats {
 	int64_t last_us;
 	uint32_t prev_count;
 	int64_t neutral_us;
-	uint32_t *hist;		/* frame intervals while touching */
-	uint64_t nintervals, over;
+	struct tt_interval_hist iv;	/* frame intervals while touching */
+	uint64_t nintervals;
 	double sum, sumsq;
 	uint8_t slots_used[TT_BITMAP_BYTES(TT_MAX_SLOTS)];
 	/* Within --from/--to, counting the touches begun before it too. */

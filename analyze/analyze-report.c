@@ -30,12 +30,6 @@
 #include "util-stats.h"
 #include "util-strings.h"
 
-static int64_t
-hist_bucket_us(size_t i)
-{
-	return (int64_t)i * HIST_BUCKET_US;
-}
-
 /* Microseconds by util-stats.h's rule, exact to the bucket; -1 beyond the
  * histogram. */
 static int64_t
@@ -43,7 +37,7 @@ percentile_us(const struct dev_stats *s, double q)
 {
 	int64_t v;
 
-	if (tt_hist_percentile(s->hist, HIST_BUCKETS, s->nintervals, hist_bucket_us, q, &v) < 0)
+	if (tt_interval_hist_percentile(&s->iv, q, &v) < 0)
 		return -1;
 	return v;
 }

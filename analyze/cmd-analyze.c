@@ -192,10 +192,7 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 		if (s->prev_count == 0 && dt > 0)
 			s->neutral_us += dt;
 		if (s->prev_count > 0 && n > 0 && dt >= 0) {
-			if (dt / HIST_BUCKET_US < HIST_BUCKETS)
-				s->hist[dt / HIST_BUCKET_US]++;
-			else
-				s->over++;
+			tt_interval_hist_add(&s->iv, dt);
 			s->nintervals++;
 			s->sum += (double)dt;
 			s->sumsq += (double)dt * (double)dt;
@@ -240,14 +237,13 @@ add_device(struct analyze *a, const struct tt_device *dev)
 			return;
 		s = &a->devs[a->ndevs++];
 	}
-	free(s->hist);
+	tt_interval_hist_clear(&s->iv);
 	memset(s, 0, sizeof(*s));
 	s->used = true;
 	s->id = dev->id;
 	s->dev = dev;
 	s->selected = a->opts.only_device < 0 || a->opts.only_device == (int64_t)dev->id;
 	s->mm = tt_model_has_mm(dev);
-	s->hist = tt_zalloc(HIST_BUCKETS * sizeof(*s->hist));
 	if (a->plot && s->selected)
 		tt_plot_add_device(a->plot, dev);
 }
@@ -492,7 +488,7 @@ static void
 analyze_free(struct analyze *a)
 {
 	for (size_t i = 0; i < a->ndevs; i++)
-		free(a->devs[i].hist);
+		tt_interval_hist_clear(&a->devs[i].iv);
 	if (a->touches) fclose(a->touches);
 	if (a->xtouches) fclose(a->xtouches);
 	if (a->anomalies) fclose(a->anomalies);

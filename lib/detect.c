@@ -44,15 +44,6 @@ struct det_touch {
 	uint64_t drop_gen;
 };
 
-/* Report intervals in 10 us buckets up to 100 ms, like analyze's frame
- * intervals, then 1 ms buckets up to 10 s (slow devices, reports picked
- * out for a bug report): bounded memory, percentiles exact to the bucket. */
-#define HID_FINE_US 10
-#define HID_FINE_BUCKETS 10000
-#define HID_FINE_END_US (HID_FINE_US * HID_FINE_BUCKETS)
-#define HID_COARSE_US 1000
-#define HID_BUCKETS (HID_FINE_BUCKETS + 9900)
-
 struct latencies {
 	int64_t *v;
 	size_t n, cap;
@@ -61,8 +52,7 @@ struct latencies {
 /* What the HID numbers keep of a HID device. */
 struct det_hid {
 	uint32_t id;
-	uint32_t *hist;
-	uint64_t over;		/* intervals beyond the histogram */
+	struct tt_interval_hist iv;	/* report intervals while a contact is down */
 	struct latencies lat;
 	int64_t last_us;
 	bool have_last;
@@ -556,7 +546,7 @@ add_hid(struct tt_detect *d, const struct tt_hid_device *dev)
 	struct det_hid *h = &d->hids[d->nhids++];
 	memset(h, 0, sizeof(*h));
 	h->id = dev->id;
-	h->hist = tt_zalloc(HID_BUCKETS * sizeof(*h->hist));
+	h->iv = (struct tt_interval_hist){ .max_us = -1 };
 	sh = &d->stats.hids[d->stats.nhids++];
 	memset(sh, 0, sizeof(*sh));
 	sh->id = dev->id;
@@ -620,13 +610,7 @@ on_hreport(void *data, const struct tt_hreport *r)
 		sh->last_us = t;
 		sh->have_time = true;
 		if (h->have_last && h->prev_active && r->nactive && t >= h->last_us) {
-			int64_t dt = t - h->last_us;
-			int64_t b = dt < HID_FINE_END_US ? dt / HID_FINE_US
-				    : HID_FINE_BUCKETS + (dt - HID_FINE_END_US) / HID_COARSE_US;
-			if (b < HID_BUCKETS)
-				h->hist[b]++;
-			else
-				h->over++;
+			tt_interval_hist_add(&h->iv, t - h->last_us);
 			sh->nintervals++;
 		}
 		h->last_us = t;
@@ -701,22 +685,15 @@ latency_numbers(struct latencies *l, struct tt_stats_hid_links *out)
 	out->p95_latency_us = tt_percentile(l->v, l->n, 0.95);
 }
 
+/* By util-stats.h's rule; a rank beyond the histogram is taken as its
+ * end, 10 s. */
 static int64_t
-hid_bucket_us(size_t i)
-{
-	return i < HID_FINE_BUCKETS ? (int64_t)i * HID_FINE_US
-	       : HID_FINE_END_US + (int64_t)(i - HID_FINE_BUCKETS) * HID_COARSE_US;
-}
-
-/* By util-stats.h's rule over the bucket values; a rank above the
- * histogram is taken as its end. */
-static int64_t
-hist_rank(const struct det_hid *h, uint64_t n, double q)
+hist_rank(const struct det_hid *h, double q)
 {
 	int64_t v;
 
-	if (tt_hist_percentile(h->hist, HID_BUCKETS, n, hid_bucket_us, q, &v) < 0)
-		return hid_bucket_us(HID_BUCKETS);
+	if (tt_interval_hist_percentile(&h->iv, q, &v) < 0)
+		return 10000000;
 	return v;
 }
 
@@ -728,8 +705,8 @@ hid_numbers(struct tt_detect *d)
 		struct tt_stats_hid *sh = &d->stats.hids[i];
 		latency_numbers(&h->lat, &sh->links);
 		if (sh->nintervals) {
-			sh->median_interval_us = hist_rank(h, sh->nintervals, 0.5);
-			sh->p95_interval_us = hist_rank(h, sh->nintervals, 0.95);
+			sh->median_interval_us = hist_rank(h, 0.5);
+			sh->p95_interval_us = hist_rank(h, 0.95);
 		}
 	}
 	latency_numbers(&d->all_lat, &d->stats.hid_links);
@@ -854,7 +831,7 @@ tt_detect_free(struct tt_detect *d)
 	tt_checker_free(d->checker);
 	tt_xi_own_free(d->xi_own);
 	for (size_t i = 0; i < d->nhids; i++) {
-		free(d->hids[i].hist);
+		tt_interval_hist_clear(&d->hids[i].iv);
 		free(d->hids[i].lat.v);
 	}
 	free(d->hids);

@@ -248,6 +248,45 @@ end_all(struct tt_model *m, struct mdev *d, int64_t t, size_t line, uint32_t fla
 	d->nactive = 0;
 }
 
+/* A Type B device's slots as its record gives them: the touches down at
+ * start begin here. */
+static void
+start_slots_b(struct tt_model *m, struct mdev *d, const struct tt_device *dev, size_t line)
+{
+	d->nslots = dev->num_slots;
+	d->cur_slot = dev->current_slot;
+	d->slot_touch = tt_reallocarray(NULL, d->nslots, sizeof(*d->slot_touch));
+	d->slot_vals = tt_reallocarray(NULL, d->nslots, sizeof(*d->slot_vals));
+	d->dirty = tt_reallocarray(NULL, d->nslots, sizeof(*d->dirty));
+	d->slot_known = tt_reallocarray(NULL, d->nslots, sizeof(*d->slot_known));
+	d->slot_stale = tt_zalloc(d->nslots * sizeof(*d->slot_stale));
+	for (uint32_t s = 0; s < d->nslots; s++) {
+		memcpy(d->slot_vals[s], dev->slots[s].values, sizeof(d->slot_vals[s]));
+		d->dirty[s] = 0;
+		d->slot_touch[s] = NULL;
+		int32_t id = d->slot_vals[s][TT_AXIS(ABS_MT_TRACKING_ID)];
+		/* An empty slot's values at start are not the device's
+		 * (evemu does not record them): unknown until set. */
+		d->slot_known[s] = id != -1 ? d->has_axes : 0;
+		/* The state at start is read from the device after the
+		 * first events were queued: a touch down in it is a
+		 * guess until the device sets its slot, like after a
+		 * drop. */
+		d->slot_stale[s] = id != -1;
+		d->nstale += id != -1;
+		d->slot_unknown |= id != -1;
+		if (id != -1) {
+			struct kt *k = tt_model_new_touch(m, d, (int32_t)s, 0, line);
+			k->pub.tracking_id = id;
+			k->pub.flags |= TT_KTOUCH_BEFORE_START;
+			memcpy(k->pub.values, d->slot_vals[s], sizeof(k->pub.values));
+			d->slot_touch[s] = k;
+			d->slot_hi = s + 1;
+			tt_model_emit_begin(m, d, k);
+		}
+	}
+}
+
 static void
 feed_device(struct tt_model *m, const struct tt_record *rec)
 {
@@ -286,38 +325,7 @@ feed_device(struct tt_model *m, const struct tt_record *rec)
 	d->active = tt_reallocarray(NULL, TT_MAX_SLOTS, sizeof(*d->active));
 
 	if (d->kind == MDEV_B) {
-		d->nslots = dev->num_slots;
-		d->cur_slot = dev->current_slot;
-		d->slot_touch = tt_reallocarray(NULL, d->nslots, sizeof(*d->slot_touch));
-		d->slot_vals = tt_reallocarray(NULL, d->nslots, sizeof(*d->slot_vals));
-		d->dirty = tt_reallocarray(NULL, d->nslots, sizeof(*d->dirty));
-		d->slot_known = tt_reallocarray(NULL, d->nslots, sizeof(*d->slot_known));
-		d->slot_stale = tt_zalloc(d->nslots * sizeof(*d->slot_stale));
-		for (uint32_t s = 0; s < d->nslots; s++) {
-			memcpy(d->slot_vals[s], dev->slots[s].values, sizeof(d->slot_vals[s]));
-			d->dirty[s] = 0;
-			d->slot_touch[s] = NULL;
-			int32_t id = d->slot_vals[s][TT_AXIS(ABS_MT_TRACKING_ID)];
-			/* An empty slot's values at start are not the device's
-			 * (evemu does not record them): unknown until set. */
-			d->slot_known[s] = id != -1 ? d->has_axes : 0;
-			/* The state at start is read from the device after the
-			 * first events were queued: a touch down in it is a
-			 * guess until the device sets its slot, like after a
-			 * drop. */
-			d->slot_stale[s] = id != -1;
-			d->nstale += id != -1;
-			d->slot_unknown |= id != -1;
-			if (id != -1) {
-				struct kt *k = tt_model_new_touch(m, d, (int32_t)s, 0, rec->line);
-				k->pub.tracking_id = id;
-				k->pub.flags |= TT_KTOUCH_BEFORE_START;
-				memcpy(k->pub.values, d->slot_vals[s], sizeof(k->pub.values));
-				d->slot_touch[s] = k;
-				d->slot_hi = s + 1;
-				tt_model_emit_begin(m, d, k);
-			}
-		}
+		start_slots_b(m, d, dev, rec->line);
 		d->keys_unsure = bit_is_set(d->keys, BTN_TOUCH) != d->slot_unknown;
 	} else if (d->kind == MDEV_ST && bit_is_set(d->keys, BTN_TOUCH)) {
 		struct kt *k = tt_model_new_touch(m, d, 0, 0, rec->line);

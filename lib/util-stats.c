@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include <stdlib.h>
+
+#include "util-mem.h"
 #include "util-stats.h"
 
 /* Where percentile @p of @n values lies: between the 0-based ranks *lo
@@ -131,4 +134,53 @@ tt_cmp_double(const void *a, const void *b)
 	if (isnan(x) || isnan(y))
 		return !!isnan(x) - !!isnan(y);
 	return (x > y) - (x < y);
+}
+
+#define IH_FINE_US 10
+#define IH_FINE_BUCKETS 10000
+#define IH_FINE_END_US (IH_FINE_US * IH_FINE_BUCKETS)
+#define IH_COARSE_US 1000
+#define IH_BUCKETS (IH_FINE_BUCKETS + 9900)
+
+static int64_t
+ih_bucket_us(size_t i)
+{
+	return i < IH_FINE_BUCKETS ? (int64_t)i * IH_FINE_US
+				   : IH_FINE_END_US + (int64_t)(i - IH_FINE_BUCKETS) * IH_COARSE_US;
+}
+
+void
+tt_interval_hist_add(struct tt_interval_hist *h, int64_t dt_us)
+{
+	int64_t b;
+
+	if (dt_us < 0)
+		return;
+	if (!h->counts) {
+		h->counts = tt_zalloc(IH_BUCKETS * sizeof(*h->counts));
+		h->max_us = -1;
+	}
+	b = dt_us < IH_FINE_END_US ? dt_us / IH_FINE_US : IH_FINE_BUCKETS + (dt_us - IH_FINE_END_US) / IH_COARSE_US;
+	if (b < IH_BUCKETS)
+		h->counts[b]++;
+	else
+		h->over++;
+	h->n++;
+	if (dt_us > h->max_us)
+		h->max_us = dt_us;
+}
+
+int
+tt_interval_hist_percentile(const struct tt_interval_hist *h, double p, int64_t *out)
+{
+	if (!h->n)
+		return -ENODATA;
+	return tt_hist_percentile(h->counts, IH_BUCKETS, h->n, ih_bucket_us, p, out);
+}
+
+void
+tt_interval_hist_clear(struct tt_interval_hist *h)
+{
+	free(h->counts);
+	*h = (struct tt_interval_hist){ .max_us = -1 };
 }

@@ -50,3 +50,22 @@ int tt_hist_percentile(const uint32_t *counts, size_t nbuckets, uint64_t n,
 int tt_cmp_i64(const void *a, const void *b);
 int tt_cmp_u64(const void *a, const void *b);
 int tt_cmp_double(const void *a, const void *b);
+
+/* Intervals (µs) counted with bounded memory: 10 µs buckets up to 100 ms,
+ * then 1 ms buckets up to 10 s (slow devices, excerpts picked out for a
+ * bug report); percentiles by the rule above, exact to the bucket. The
+ * one histogram of frame and report intervals, so every command's
+ * interval numbers are the same. Zeroed, it is empty; the buckets are
+ * allocated at the first sample. */
+struct tt_interval_hist {
+	uint32_t *counts;
+	uint64_t n;		/* samples, those beyond 10 s included */
+	uint64_t over;		/* samples beyond 10 s */
+	int64_t max_us;		/* the largest sample, -1 before any */
+};
+
+void tt_interval_hist_add(struct tt_interval_hist *h, int64_t dt_us);
+/* Percentile @p by the rule above: 0 and *@out set; -ENODATA without
+ * samples; -ERANGE when the rank lies beyond 10 s. */
+int tt_interval_hist_percentile(const struct tt_interval_hist *h, double p, int64_t *out);
+void tt_interval_hist_clear(struct tt_interval_hist *h);
