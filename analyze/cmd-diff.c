@@ -43,10 +43,7 @@ on_kend(void *data, struct tt_ktouch *t)
 
 	if (!d)
 		return;
-	if (s->nk == s->capk) {
-		s->capk = s->capk ? s->capk * 2 : 64;
-		s->k = tt_reallocarray(s->k, s->capk, sizeof(*s->k));
-	}
+	s->k = tt_grow(s->k, s->nk, &s->capk, sizeof(*s->k));
 	struct dtouch *k = &s->k[s->nk++];
 	memset(k, 0, sizeof(*k));
 	k->dev = ord;
@@ -69,10 +66,7 @@ on_xend(void *data, struct tt_xtouch *t)
 {
 	struct side *s = data;
 
-	if (s->nx == s->capx) {
-		s->capx = s->capx ? s->capx * 2 : 64;
-		s->x = tt_reallocarray(s->x, s->capx, sizeof(*s->x));
-	}
+	s->x = tt_grow(s->x, s->nx, &s->capx, sizeof(*s->x));
 	struct dxtouch *x = &s->x[s->nx++];
 	memset(x, 0, sizeof(*x));
 	snprintf(x->client, sizeof(x->client), "%s", t->client);
@@ -176,7 +170,7 @@ on_warn(void *data, const char *message)
 	tt_stack_reader_warning(s->detect, s->name, message);
 }
 
-/* Reads @path through the shared pass (lib/detect.h): its touches come
+/* Reads @path through the layer stack (lib/stack.h): its touches come
  * from the model's callbacks, its diagnostics into s->diags. Only what
  * the reading options keep is read. 0, or -1 after an error said. */
 static int

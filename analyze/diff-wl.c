@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "diff.h"
+#include "util-stats.h"
 
 /* Latencies this close are the same: scheduling noise is a fraction of
  * a millisecond, a compositor that holds touches back differs by a
@@ -56,7 +57,7 @@ latency_diff(struct differ *df, const char *what, const int64_t *va, size_t na, 
 	if (!na || !nb)
 		return;
 	for (size_t i = 0; i < ARRAY_LENGTH(qs); i++) {
-		int64_t a = li_percentile(va, na, qs[i].q), b = li_percentile(vb, nb, qs[i].q);
+		int64_t a = tt_percentile(va, na, qs[i].q), b = tt_percentile(vb, nb, qs[i].q);
 		if (!latency_close(a, b))
 			diff_difference(df, 0, 0, "wayland: %s %s %" PRId64 " vs %" PRId64 " us", what, qs[i].name,
 					a, b);

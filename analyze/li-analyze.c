@@ -8,6 +8,7 @@
 #include "li-analyze.h"
 #include "li-counts-print.h"
 #include "util-plural.h"
+#include "util-stats.h"
 
 static const char *scroll_sources[] = { "finger", "continuous", "wheel" };
 
@@ -55,7 +56,7 @@ li_latency_text(const char *what, const int64_t *v, size_t n, FILE *out)
 	if (!n)
 		return;
 	fprintf(out, "  %s: median %" PRId64 " us, p95 %" PRId64 " us, max %" PRId64 " us over %zu\n", what,
-		li_percentile(v, n, 0.5), li_percentile(v, n, 0.95), v[n - 1], n);
+		tt_median(v, n), tt_percentile(v, n, 0.95), v[n - 1], n);
 }
 
 static void
@@ -177,8 +178,8 @@ li_latency_json(struct tt_json_emit *j, const char *key, const int64_t *v, size_
 	tt_json_emit_object_begin(j);
 	tt_json_emit_member_int(j, "count", (int64_t)n);
 	if (n) {
-		tt_json_emit_member_int(j, "median", li_percentile(v, n, 0.5));
-		tt_json_emit_member_int(j, "p95", li_percentile(v, n, 0.95));
+		tt_json_emit_member_int(j, "median", tt_median(v, n));
+		tt_json_emit_member_int(j, "p95", tt_percentile(v, n, 0.95));
 		tt_json_emit_member_int(j, "max", v[n - 1]);
 	}
 	tt_json_emit_object_end(j);

@@ -8,6 +8,7 @@
 
 #include "li-summary.h"
 #include "stack.h"
+#include "util-stats.h"
 #include "util-strings.h"
 
 static void
@@ -79,19 +80,6 @@ li_summary_feed(struct li_summary *s, const struct tt_record *rec)
 		note_log(s, rec);
 }
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-void
-li_sort_latencies(int64_t *v, size_t n)
-{
-	tt_sort(v, n, sizeof(*v), cmp_i64);
-}
-
 void
 li_summary_finish(struct li_summary *s)
 {
@@ -106,8 +94,8 @@ li_summary_finish(struct li_summary *s)
 		memcpy(s->counts, c, n * sizeof(*c));
 	s->ncounts = n;
 	s->has_layer = tt_li_model_has_layer(s->m);
-	li_sort_latencies(s->latencies, s->nlatencies);
-	li_sort_latencies(s->gesture_latencies, s->ngesture_latencies);
+	tt_sort(s->latencies, s->nlatencies, sizeof(*s->latencies), tt_cmp_i64);
+	tt_sort(s->gesture_latencies, s->ngesture_latencies, sizeof(*s->gesture_latencies), tt_cmp_i64);
 }
 
 void
@@ -140,17 +128,6 @@ li_gesture_direction(const struct tt_li_gesture *g)
 	if (fabs(g->dx) > fabs(g->dy))
 		return g->dx > 0 ? "right" : "left";
 	return g->dy > 0 ? "down" : "up";
-}
-
-int64_t
-li_percentile(const int64_t *v, size_t n, double q)
-{
-	size_t rank;
-
-	if (!n)
-		return -1;
-	rank = (size_t)ceil(q * (double)n);
-	return v[rank ? rank - 1 : 0];
 }
 
 const char *

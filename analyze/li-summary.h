@@ -62,8 +62,4 @@ bool li_summary_any(const struct li_summary *s);
 /* "up", "down", "left", "right" by the larger summed delta, "in"/"out"
  * for a pinch by its scale, "" for a hold or no movement. */
 const char *li_gesture_direction(const struct tt_li_gesture *g);
-/* Nearest-rank percentile @q (0..1) of the sorted @v; -1 when empty. */
-int64_t li_percentile(const int64_t *v, size_t n, double q);
-/* Sorts @v ascending (NULL with @n 0 is fine). */
-void li_sort_latencies(int64_t *v, size_t n);
 const char *li_tap_button_name(uint32_t button);

@@ -1,12 +1,14 @@
 # touchtape analyze and touchtape diff: the numbers and anomalies of one
 # recording, and the differences between two (the model they read is in
 # lib/model.mk).
-touchtape_sources += analyze/cmd-analyze.c analyze/cmd-diff.c analyze/diff.h \
+touchtape_sources += analyze/cmd-analyze.c analyze/analyze-private.h \
+	analyze/analyze-lists.c analyze/analyze-report.c analyze/cmd-diff.c analyze/diff.h \
 	analyze/diff-diag.c analyze/diff-output.c \
 	analyze/li-summary.c analyze/li-summary.h analyze/li-analyze.c analyze/li-analyze.h analyze/diff-li.c \
 	analyze/xi-chains.c analyze/xi-chains.h \
 	analyze/wl-summary.c analyze/wl-summary.h analyze/wl-analyze.c analyze/wl-analyze.h analyze/diff-wl.c \
-	analyze/diff-sur.c
+	analyze/diff-sur.c \
+	analyze/model-plot.c analyze/model-plot.h
 dist_man_MANS += man/touchtape-analyze.1 man/touchtape-diff.1
 
 tt_analyze_tests = \
@@ -31,7 +33,7 @@ EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze analyze/tests/hid-expect.py
 
 # The comparison of two recordings' anomalies that diff and replay --verify
 # make (lib/diag-tally.h), on the real pass, plain and with ASan+UBSan.
-analyze_tests_test_diag_compare_SOURCES = analyze/tests/test-diag-compare.c tests/test-common.c tests/test-common.h
+analyze_tests_test_diag_compare_SOURCES = analyze/tests/test-diag-compare.c $(tt_stack_run_sources) tests/test-common.c tests/test-common.h
 analyze_tests_test_diag_compare_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 analyze_tests_test_diag_compare_LDADD = libtouchtape.la -lm
 check_PROGRAMS += analyze/tests/test-diag-compare

@@ -7,6 +7,7 @@
 
 #include "li-summary.h"
 #include "stack.h"
+#include "util-stats.h"
 #include "wl-summary.h"
 
 static void
@@ -87,8 +88,8 @@ wl_summary_finish(struct wl_summary *s)
 {
 	s->has_layer = tt_wl_model_has_layer(s->m);
 	tt_sort(s->touches, s->ntouches, sizeof(*s->touches), cmp_serial);
-	li_sort_latencies(s->latencies, s->nlatencies);
-	li_sort_latencies(s->stamp_latencies, s->nstamp_latencies);
+	tt_sort(s->latencies, s->nlatencies, sizeof(*s->latencies), tt_cmp_i64);
+	tt_sort(s->stamp_latencies, s->nstamp_latencies, sizeof(*s->stamp_latencies), tt_cmp_i64);
 }
 
 void

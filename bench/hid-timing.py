@@ -17,7 +17,11 @@ import os
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "replay", "tests"))
+from percentile import pct  # noqa: E402
+
 MAX_GAP_US = 2000000
+
 
 
 def read(node, count, out, ready=None):
@@ -73,8 +77,8 @@ def score(label, rec_path, read_path):
         return 1
     m = min(errs)
     a = sorted(e - m for e in errs)
-    pick = lambda q: a[min(len(a) - 1, max(0, int(q * len(a) + 0.999999) - 1))]
-    start = sorted(errs[:10])[len(errs[:10]) // 2]
+    pick = lambda q: pct(a, q)
+    start = pct(sorted(errs[:10]), 0.5)
     print("%s: %d/%d reports matched, lateness median %d us, p99 %d us, max %d us, drift at end %+d us after %.1f s"
           % (label, len(errs), len(rec), pick(0.5), pick(0.99), a[-1], errs[-1] - start,
              (got[-1][0] - got[0][0]) / 1e6))

@@ -3,7 +3,7 @@
 # bench/data/ of the build dir and prints one table: figure, touchtape, each
 # anchor, ratio, target, met. Never part of `make check`; a missing anchor
 # prints n/a instead of failing. BENCH_VM=0 skips the VM benchmarks.
-EXTRA_DIST += bench/run bench/gen-long.sh bench/evemu-parse.c bench/README.md \
+EXTRA_DIST += bench/run bench/gen-long.sh bench/layers.sh bench/evemu-parse.c bench/README.md \
 	bench/vm-bench.sh bench/vm-guest.sh  bench/uinput-flood.c bench/hid-timing.py
 
 # The evemu anchor links Debian's libevemu (libevemu-dev) when pkg-config

@@ -4,7 +4,12 @@
 touchtape_sources = \
 	cli/touchtape.c cli/commands.c cli/commands.h \
 	cli/output.c cli/output.h \
-	cli/read-options.c cli/read-options.h
+	cli/read-options.c cli/read-options.h \
+	cli/run-command.c cli/run-command.h
+# A file through the shared pass, for commands (and tests) that want only
+# its diagnostics and numbers.
+tt_stack_run_sources = cli/stack-run.c cli/stack-run.h
+touchtape_sources += $(tt_stack_run_sources)
 EXTRA_DIST += cli/demo.sh cli/demo-guest.sh
 dist_man_MANS += man/touchtape.1
 

@@ -41,7 +41,7 @@ struct tt_capture {
 	struct tt_event *events;
 	int64_t *times;		/* kernel time of each event, us */
 	uint32_t nevents;
-	uint32_t capacity;
+	size_t capacity;
 	int64_t last_time;	/* kernel time of the last event read */
 
 	size_t drops;
@@ -69,11 +69,10 @@ clamp_dt(int64_t dt)
 static void
 push_event(struct tt_capture *c, uint16_t type, uint16_t code, int32_t value, int64_t time)
 {
-	if (c->nevents == c->capacity) {
-		c->capacity = c->capacity ? c->capacity * 2 : 64;
-		c->events = tt_reallocarray(c->events, c->capacity, sizeof(*c->events));
-		c->times = tt_reallocarray(c->times, c->capacity, sizeof(*c->times));
-	}
+	size_t cap = c->capacity;	/* the two arrays grow in step */
+
+	c->events = tt_grow(c->events, c->nevents, &c->capacity, sizeof(*c->events));
+	c->times = tt_grow(c->times, c->nevents, &cap, sizeof(*c->times));
 	struct tt_event *e = &c->events[c->nevents];
 	e->type = type;
 	e->code = code;

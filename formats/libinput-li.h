@@ -2,8 +2,9 @@
 /*
  * libinput record's "libinput:" event entries ({time: 1.234567, type:
  * TOUCH_DOWN, slot: 0, point: [x, y], ...}) as li records. The YAML is
- * read by libinput-reader.c; this turns one entry's keys, already split
- * into scalars and number pairs, into a tt_li_event.
+ * read by the libinput-record reader (libinput-states.c); this turns one
+ * entry's keys, already split into scalars and number pairs, into a
+ * tt_li_event.
  */
 #pragma once
 

@@ -3,12 +3,18 @@ libtouchtape_sources += \
 	formats/linebuf.c formats/linebuf.h \
 	formats/gzip-out.c formats/gzip-out.h \
 	formats/reader.c formats/reader.h formats/reader-private.h \
-	formats/timeline-reader.c \
+	formats/timeline-reader.c formats/timeline-reader-private.h \
+	formats/timeline-device.c formats/timeline-xi.c formats/timeline-li.c \
+	formats/timeline-fastpath.c formats/timeline-fastpath.h \
 	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
 	formats/timeline-surroundings.c formats/timeline-surroundings.h \
 	formats/timeline-writer.c formats/writer.h formats/writer-private.h \
+	formats/timeline-writer-xi.c formats/timeline-writer-hid.c formats/timeline-writer-li.c \
 	formats/timeline-wl.c formats/timeline-wl.h \
-	formats/evemu-reader.c formats/libinput-reader.c formats/hidrec-reader.c \
+	formats/evemu-reader.c formats/evemu-private.h formats/evemu-desc.c formats/evemu-lines.c \
+	formats/hidrec-reader.c \
+	formats/libinput-reader.c formats/libinput-reader-private.h formats/libinput-yaml.c \
+	formats/libinput-device.c formats/libinput-states.c \
 	formats/libinput-li.c formats/libinput-li.h \
 	formats/export.c formats/export.h formats/export-private.h \
 	formats/evemu-writer.c formats/libinput-writer.c formats/hidrec-writer.c

@@ -15,9 +15,9 @@
  * indexer runs on. Readers take tt_index_lock() when an indexer thread
  * may be appending.
  *
- * struct tt_index is private to index.c: its records (devices, frames,
- * lanes, markers) are read through the accessors below, its numbers
- * through tt_index_stats().
+ * struct tt_index is private to the index's files (index-private.h): its
+ * records (devices, frames, lanes, markers) are read through the
+ * accessors below, its numbers through tt_index_stats().
  *
  * The HID layer: a lane per HID contact sequence (HID device + contact
  * id, or a pen's tip down to tip up) as lib/model.h assembles them from

@@ -3,8 +3,12 @@
 # curses front end, and the text modes.
 touchtape_sources += \
 	inspect/cmd-inspect.c \
-	inspect/index.c inspect/index.h \
+	inspect/index.c inspect/index.h inspect/index-private.h \
+	inspect/index-store.c inspect/index-filter.c inspect/index-kernel.c inspect/index-xi.c \
+	inspect/index-hid.c inspect/index-li.c inspect/index-wl.c inspect/index-chains.c \
+	inspect/index-query.c \
 	inspect/view-model.c inspect/view-model.h inspect/view-private.h \
+	inspect/view-lanes.c inspect/view-nav.c inspect/view-keys.c \
 	inspect/view-panes.c inspect/view-script.c \
 	inspect/summary.c inspect/summary.h \
 	inspect/ui.h inspect/ui-curses.c
@@ -12,8 +16,13 @@ touchtape_sources += \
 # Tests: the index and the key handling (plain and ASan+UBSan), golden
 # headless screens, the text modes, and a real terminal through tmux.
 inspect_tests_test_index_SOURCES = inspect/tests/test-index.c \
-	inspect/index.c inspect/index.h inspect/view-model.c inspect/view-model.h \
-	inspect/view-private.h inspect/view-panes.c inspect/view-script.c \
+	inspect/index.c inspect/index.h inspect/index-private.h \
+	inspect/index-store.c inspect/index-filter.c inspect/index-kernel.c inspect/index-xi.c \
+	inspect/index-hid.c inspect/index-li.c inspect/index-wl.c inspect/index-chains.c \
+	inspect/index-query.c \
+	inspect/view-model.c inspect/view-model.h \
+	inspect/view-private.h inspect/view-lanes.c inspect/view-nav.c inspect/view-keys.c \
+	inspect/view-panes.c inspect/view-script.c \
 	inspect/summary.c inspect/summary.h $(tests_common_sources)
 inspect_tests_test_index_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/inspect -I$(top_srcdir)/tests
 inspect_tests_test_index_CFLAGS = $(AM_CFLAGS) $(XI_CFLAGS)

@@ -309,10 +309,7 @@ find_touch(struct tt_checker *c, const struct tt_xi_event *ev)
 		    strncmp(t->client, client, sizeof(t->client) - 1) == 0)
 			return t;
 	}
-	if (c->ntouches == c->cap_touches) {
-		c->cap_touches = c->cap_touches ? c->cap_touches * 2 : 16;
-		c->touches = tt_reallocarray(c->touches, c->cap_touches, sizeof(*c->touches));
-	}
+	c->touches = tt_grow(c->touches, c->ntouches, &c->cap_touches, sizeof(*c->touches));
 	struct xi_touch *t = &c->touches[c->ntouches++];
 	memset(t, 0, sizeof(*t));
 	t->deviceid = ev->deviceid;
@@ -345,10 +342,7 @@ note_begin(struct tt_checker *c, const struct xi_touch *t)
 {
 	if (first_begin(c, t))
 		return;
-	if (c->nfirst == c->cap_first) {
-		c->cap_first = c->cap_first ? c->cap_first * 2 : 8;
-		c->first = tt_reallocarray(c->first, c->cap_first, sizeof(*c->first));
-	}
+	c->first = tt_grow(c->first, c->nfirst, &c->cap_first, sizeof(*c->first));
 	struct xi_first_begin *f = &c->first[c->nfirst++];
 	f->deviceid = t->deviceid;
 	memcpy(f->client, t->client, sizeof(f->client));
@@ -541,10 +535,7 @@ li_toggle(struct tt_checker *c, uint32_t device, int32_t id, bool open)
 	ssize_t i = li_find(c, device, id);
 
 	if (open && i < 0) {
-		if (c->nli_open == c->cap_li_open) {
-			c->cap_li_open = c->cap_li_open ? c->cap_li_open * 2 : 16;
-			c->li_open = tt_reallocarray(c->li_open, c->cap_li_open, sizeof(*c->li_open));
-		}
+		c->li_open = tt_grow(c->li_open, c->nli_open, &c->cap_li_open, sizeof(*c->li_open));
 		if (c->nli_open < TT_MAX_LI_OPEN)
 			c->li_open[c->nli_open++] = (struct li_open){ device, id };
 		return true;

@@ -18,6 +18,7 @@
 #include "model-xi-own.h"
 #include "stack.h"
 #include "util-mem.h"
+#include "util-stats.h"
 
 /* What the detectors keep of a device. */
 struct det_dev {
@@ -559,10 +560,7 @@ add_hid(struct tt_detect *d, const struct tt_hid_device *dev)
 static void
 push_latency(struct latencies *l, int64_t v)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 64;
-		l->v = tt_reallocarray(l->v, l->cap, sizeof(*l->v));
-	}
+	l->v = tt_grow(l->v, l->n, &l->cap, sizeof(*l->v));
 	l->v[l->n++] = v;
 }
 
@@ -688,46 +686,33 @@ on_hframe(void *data, const struct tt_hframe *l)
 		sh->links.frames++;
 }
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Nearest rank, like analyze's frame interval percentiles. */
-static int64_t
-rank(const int64_t *sorted, size_t n, double q)
-{
-	size_t want = (size_t)ceil(q * (double)n);
-
-	return sorted[want ? want - 1 : 0];
-}
-
 static void
 latency_numbers(struct latencies *l, struct tt_stats_hid_links *out)
 {
 	if (!l->n)
 		return;
-	qsort(l->v, l->n, sizeof(*l->v), cmp_i64);
-	out->median_latency_us = rank(l->v, l->n, 0.5);
-	out->p95_latency_us = rank(l->v, l->n, 0.95);
+	tt_sort(l->v, l->n, sizeof(*l->v), tt_cmp_i64);
+	out->median_latency_us = tt_median(l->v, l->n);
+	out->p95_latency_us = tt_percentile(l->v, l->n, 0.95);
 }
 
 static int64_t
+hid_bucket_us(size_t i)
+{
+	return i < HID_FINE_BUCKETS ? (int64_t)i * HID_FINE_US
+	       : HID_FINE_END_US + (int64_t)(i - HID_FINE_BUCKETS) * HID_COARSE_US;
+}
+
+/* By util-stats.h's rule over the bucket values; a rank above the
+ * histogram is taken as its end. */
+static int64_t
 hist_rank(const struct det_hid *h, uint64_t n, double q)
 {
-	uint64_t want = (uint64_t)ceil(q * (double)n);
-	uint64_t seen = 0;
+	int64_t v;
 
-	for (size_t i = 0; i < HID_BUCKETS; i++) {
-		seen += h->hist[i];
-		if (seen >= (want ? want : 1))
-			return i < HID_FINE_BUCKETS ? (int64_t)i * HID_FINE_US
-			       : HID_FINE_END_US + (int64_t)(i - HID_FINE_BUCKETS) * HID_COARSE_US;
-	}
-	return HID_FINE_END_US + (int64_t)(HID_BUCKETS - HID_FINE_BUCKETS) * HID_COARSE_US;
+	if (tt_hist_percentile(h->hist, HID_BUCKETS, n, hid_bucket_us, q, &v) < 0)
+		return hid_bucket_us(HID_BUCKETS);
+	return v;
 }
 
 static void

@@ -148,11 +148,3 @@ void tt_stats_hid_text(const struct tt_stats_hid *sh, const char *name, FILE *ou
  * nothing without XI touches; the anomaly counts per kind. */
 void tt_stats_xi_text(const struct tt_stats *s, FILE *out);
 void tt_stats_anomalies_text(const struct tt_stats *s, FILE *out);
-
-struct tt_reader;
-/* For commands that want only the diagnostics and numbers of a file
- * (diff, replay --verify): reads @r to its end through a tt_detect.
- * @stats (may be NULL) gets the numbers. 0, or the reader's negative
- * errno (-EIO) when reading stopped early. */
-int tt_detect_run(struct tt_reader *r, const struct tt_detect_options *opts,
-		  tt_diag_fn fn, void *diag_data, struct tt_stats *stats);

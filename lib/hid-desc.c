@@ -200,10 +200,7 @@ report_for(struct parser *p, enum tt_hid_report_kind kind, uint8_t id)
 
 	if (r)
 		return r;
-	if (d->nreports == p->reports_size) {
-		p->reports_size = p->reports_size ? p->reports_size * 2 : 8;
-		d->reports = tt_reallocarray(d->reports, p->reports_size, sizeof(*d->reports));
-	}
+	d->reports = tt_grow(d->reports, d->nreports, &p->reports_size, sizeof(*d->reports));
 	r = &d->reports[d->nreports++];
 	*r = (struct tt_hid_report_info){ .id = id, .kind = kind };
 	return r;
@@ -214,10 +211,7 @@ new_field(struct parser *p)
 {
 	struct tt_hid_desc *d = p->d;
 
-	if (d->nfields == p->fields_size) {
-		p->fields_size = p->fields_size ? p->fields_size * 2 : 16;
-		d->fields = tt_reallocarray(d->fields, p->fields_size, sizeof(*d->fields));
-	}
+	d->fields = tt_grow(d->fields, d->nfields, &p->fields_size, sizeof(*d->fields));
 	struct tt_hid_field *f = &d->fields[d->nfields++];
 	memset(f, 0, sizeof(*f));
 	return f;
@@ -317,11 +311,8 @@ open_collection(struct parser *p, uint32_t type)
 
 	if (d->ncollections == TT_HID_MAX_COLLECTIONS)
 		return fail(p, "more than %u collections", TT_HID_MAX_COLLECTIONS);
-	if (d->ncollections == p->collections_size) {
-		p->collections_size = p->collections_size ? p->collections_size * 2 : 8;
-		d->collections = tt_reallocarray(d->collections, p->collections_size,
-						 sizeof(*d->collections));
-	}
+	d->collections = tt_grow(d->collections, d->ncollections, &p->collections_size,
+				 sizeof(*d->collections));
 	uint32_t index = (uint32_t)d->ncollections++;
 	struct tt_hid_collection *c = &d->collections[index];
 	c->usage = p->l.nusages ? p->l.usages[0] : 0;

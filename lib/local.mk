@@ -15,6 +15,7 @@ libtouchtape_sources += \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \
 	lib/util-plural.h \
+	lib/util-stats.c lib/util-stats.h \
 	lib/util-strings.c lib/util-strings.h \
 	lib/util-time.h \
 	lib/xi-names.c lib/xi-names.h
@@ -37,4 +38,22 @@ lib_tests_test_hid_desc_san_LDADD = libtouchtape-san.la -lm
 lib_tests_test_hid_desc_san_LDFLAGS = $(SANITIZE_FLAGS)
 check_PROGRAMS += lib/tests/test-hid-desc-san
 TESTS += lib/tests/test-hid-desc-san
+endif
+
+# The statistics rule (lib/util-stats.h): medians, percentiles, the
+# histogram path agreeing with the array path, the comparators; plain and
+# with ASan+UBSan.
+lib_tests_test_util_stats_SOURCES = lib/tests/test-util-stats.c tests/test-common.c tests/test-common.h
+lib_tests_test_util_stats_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+lib_tests_test_util_stats_LDADD = libtouchtape.la -lm
+check_PROGRAMS += lib/tests/test-util-stats
+TESTS += lib/tests/test-util-stats
+if HAVE_SANITIZERS
+lib_tests_test_util_stats_san_SOURCES = $(lib_tests_test_util_stats_SOURCES)
+lib_tests_test_util_stats_san_CPPFLAGS = $(lib_tests_test_util_stats_CPPFLAGS)
+lib_tests_test_util_stats_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+lib_tests_test_util_stats_san_LDADD = libtouchtape-san.la -lm
+lib_tests_test_util_stats_san_LDFLAGS = $(SANITIZE_FLAGS)
+check_PROGRAMS += lib/tests/test-util-stats-san
+TESTS += lib/tests/test-util-stats-san
 endif

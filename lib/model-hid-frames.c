@@ -22,10 +22,7 @@
 static void
 push(struct hpair **list, size_t *n, size_t *cap, const struct hpair *item)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*list = tt_reallocarray(*list, *cap, sizeof(**list));
-	}
+	*list = tt_grow(*list, *n, cap, sizeof(**list));
 	(*list)[(*n)++] = *item;
 }
 

@@ -141,10 +141,7 @@ lists_evdev(const struct tt_hid_device *d, uint32_t evdev)
 static void
 push(void ***list, size_t *n, size_t *cap, void *item)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*list = tt_reallocarray(*list, *cap, sizeof(**list));
-	}
+	*list = tt_grow(*list, *n, cap, sizeof(**list));
 	(*list)[(*n)++] = item;
 }
 

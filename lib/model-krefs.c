@@ -9,10 +9,7 @@
 struct tt_kref *
 tt_krefs_begin(struct tt_krefs *r, const struct tt_ktouch *t)
 {
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->v = tt_reallocarray(r->v, r->cap, sizeof(*r->v));
-	}
+	r->v = tt_grow(r->v, r->n, &r->cap, sizeof(*r->v));
 	r->v[r->n] = (struct tt_kref){
 		.serial = t->serial, .device = t->device, .slot = t->slot, .tracking_id = t->tracking_id,
 		.begin_us = t->begin_us, .end_us = INT64_MAX, .begin_line = t->begin_line, .nx = -1, .ny = -1,

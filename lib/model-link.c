@@ -144,10 +144,7 @@ tt_model_link_kernel_begin(struct tt_model *m, struct mdev *d, struct kt *k)
 	k->link_x = norm(k->pub.values[TT_AXIS(ABS_MT_POSITION_X)], ax->minimum, ax->maximum);
 	k->link_y = norm(k->pub.values[TT_AXIS(ABS_MT_POSITION_Y)], ay->minimum, ay->maximum);
 	k->pub.link = TT_LINK_PENDING;
-	if (m->npending == m->cappending) {
-		m->cappending = m->cappending ? m->cappending * 2 : 16;
-		m->pending = tt_reallocarray(m->pending, m->cappending, sizeof(*m->pending));
-	}
+	m->pending = tt_grow(m->pending, m->npending, &m->cappending, sizeof(*m->pending));
 	m->pending[m->npending++] = k;
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals shared by model.c and model-link.c. */
+/* Internals shared by the model's files: model.c, model-link.c, the
+ * frame kinds (model-type-a.c, model-single.c) and model-xi.c. */
 #pragma once
 
 #include "model.h"
@@ -83,6 +84,11 @@ struct mdev {
 	uint32_t *dirty;
 	uint32_t *slot_known;	/* axes the recording gave the slot a value of */
 	bool *slot_stale;	/* not set by the device since a SYN_DROPPED */
+	/* One past the highest slot ever set or down at start: the
+	 * per-frame loops stop there (devices declare 10 to 60 slots
+	 * and use the first few). */
+	uint32_t slot_hi;
+	uint32_t nstale;	/* how many slot_stale are set: settled asks per update */
 	bool slot_unknown;	/* the current slot, since a SYN_DROPPED */
 	bool keys_unsure;	/* BTN_TOUCH at start disagrees with the slots */
 	uint32_t has_axes;	/* TT_AXIS_BIT() of the device's ABS_MT_* axes */
@@ -179,3 +185,15 @@ void tt_model_link_flush(struct tt_model *m);
  * and those that begin until X devices are declared again, have nothing
  * to link to (TT_LINK_NONE), not an undelivered touch. */
 void tt_model_link_xi_lost(struct tt_model *m);
+
+/* model.c, for the frame kinds in their own files */
+void tt_model_emit_begin(struct tt_model *m, struct mdev *d, struct kt *k);
+void tt_model_end_touch(struct tt_model *m, struct kt *k, int64_t t, size_t line, uint32_t flags);
+struct kt *tt_model_new_touch(struct tt_model *m, struct mdev *d, int32_t slot, int64_t t, size_t line);
+void tt_model_note_known(struct kt *k, uint32_t unknown);
+/* model-type-a.c, model-single.c, model-xi.c */
+void tt_model_frame_type_a(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t line);
+void tt_model_frame_single(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t line,
+			   bool was_down);
+void tt_model_feed_xi(struct tt_model *m, const struct tt_record *rec);
+void tt_model_xt_end(struct tt_model *m, struct xt *x, int64_t t, size_t line);

@@ -8,6 +8,7 @@
 
 #include "model-xi-own.h"
 #include "util-mem.h"
+#include "util-stats.h"
 
 /* What a chain needs of one client's sequence, kept after it ended. */
 struct own_seq {
@@ -813,25 +814,14 @@ tt_xi_owned_by_name(enum tt_xi_owned_by b)
 
 /* ---- per stage ---- */
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest rank, as analyze's other percentiles. */
+/* By util-stats.h's rule, as analyze's other percentiles; -1 for none. */
 static int64_t
 rank(int64_t *v, size_t n, double q)
 {
-	size_t k;
-
 	if (!n)
 		return -1;
-	qsort(v, n, sizeof(*v), cmp_i64);
-	k = (size_t)(q * (double)n + 0.999999);
-	return v[k ? k - 1 : 0];
+	tt_sort(v, n, sizeof(*v), tt_cmp_i64);
+	return tt_percentile(v, n, q);
 }
 
 static bool

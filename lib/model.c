@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The touch-sequence model: kernel slots and contacts, XI touch sequences
- * and their ownership. See model.h. The kernel-to-XI link lives in
- * model-link.c. */
+/* The touch-sequence model: kernel slots and contacts. See model.h. Type A
+ * and single-touch frames, XI touch sequences and the kernel-to-XI link
+ * live in files of their own (model-private.h names them). */
 #include "config.h"
 
 #include <math.h>
@@ -153,8 +153,8 @@ tt_model_find_dev(struct tt_model *m, uint32_t id)
 
 /* ---- kernel touches ---- */
 
-static struct kt *
-new_touch(struct tt_model *m, struct mdev *d, int32_t slot, int64_t t, size_t line)
+struct kt *
+tt_model_new_touch(struct tt_model *m, struct mdev *d, int32_t slot, int64_t t, size_t line)
 {
 	struct kt *k = tt_zalloc(sizeof(*k));
 
@@ -173,8 +173,8 @@ new_touch(struct tt_model *m, struct mdev *d, int32_t slot, int64_t t, size_t li
 	return k;
 }
 
-static void
-emit_begin(struct tt_model *m, struct mdev *d, struct kt *k)
+void
+tt_model_emit_begin(struct tt_model *m, struct mdev *d, struct kt *k)
 {
 	k->is_new = false;
 	k->pub.begin_x = k->pub.values[TT_AXIS(ABS_MT_POSITION_X)];
@@ -187,8 +187,8 @@ emit_begin(struct tt_model *m, struct mdev *d, struct kt *k)
 }
 
 /* Ends @k: the end callback runs now, or once its link is known. */
-static void
-end_touch(struct tt_model *m, struct kt *k, int64_t t, size_t line, uint32_t flags)
+void
+tt_model_end_touch(struct tt_model *m, struct kt *k, int64_t t, size_t line, uint32_t flags)
 {
 	k->pub.end_us = t;
 	k->pub.end_line = line;
@@ -226,7 +226,7 @@ count_active(const struct mdev *d)
 	uint32_t n = 0;
 
 	if (d->kind == MDEV_B) {
-		for (uint32_t i = 0; i < d->nslots; i++)
+		for (uint32_t i = 0; i < d->slot_hi; i++)
 			n += d->slot_touch[i] != NULL;
 		return n;
 	}
@@ -239,12 +239,12 @@ end_all(struct tt_model *m, struct mdev *d, int64_t t, size_t line, uint32_t fla
 	if (d->slot_touch) {
 		for (uint32_t i = 0; i < d->nslots; i++) {
 			if (d->slot_touch[i])
-				end_touch(m, d->slot_touch[i], t, line, flags);
+				tt_model_end_touch(m, d->slot_touch[i], t, line, flags);
 			d->slot_touch[i] = NULL;
 		}
 	}
 	for (uint32_t i = 0; i < d->nactive; i++)
-		end_touch(m, d->active[i], t, line, flags);
+		tt_model_end_touch(m, d->active[i], t, line, flags);
 	d->nactive = 0;
 }
 
@@ -306,26 +306,28 @@ feed_device(struct tt_model *m, const struct tt_record *rec)
 			 * guess until the device sets its slot, like after a
 			 * drop. */
 			d->slot_stale[s] = id != -1;
+			d->nstale += id != -1;
 			d->slot_unknown |= id != -1;
 			if (id != -1) {
-				struct kt *k = new_touch(m, d, (int32_t)s, 0, rec->line);
+				struct kt *k = tt_model_new_touch(m, d, (int32_t)s, 0, rec->line);
 				k->pub.tracking_id = id;
 				k->pub.flags |= TT_KTOUCH_BEFORE_START;
 				memcpy(k->pub.values, d->slot_vals[s], sizeof(k->pub.values));
 				d->slot_touch[s] = k;
-				emit_begin(m, d, k);
+				d->slot_hi = s + 1;
+				tt_model_emit_begin(m, d, k);
 			}
 		}
 		d->keys_unsure = bit_is_set(d->keys, BTN_TOUCH) != d->slot_unknown;
 	} else if (d->kind == MDEV_ST && bit_is_set(d->keys, BTN_TOUCH)) {
-		struct kt *k = new_touch(m, d, 0, 0, rec->line);
+		struct kt *k = tt_model_new_touch(m, d, 0, 0, rec->line);
 		k->pub.tracking_id = (int32_t)++d->next_synthetic;
 		k->pub.flags |= TT_KTOUCH_BEFORE_START | TT_KTOUCH_SYNTHETIC_ID;
 		k->pub.values[TT_AXIS(ABS_MT_POSITION_X)] = d->abs_vals[ABS_X];
 		k->pub.values[TT_AXIS(ABS_MT_POSITION_Y)] = d->abs_vals[ABS_Y];
 		k->pub.values[TT_AXIS(ABS_MT_PRESSURE)] = d->abs_vals[ABS_PRESSURE];
 		d->active[d->nactive++] = k;
-		emit_begin(m, d, k);
+		tt_model_emit_begin(m, d, k);
 	}
 }
 
@@ -344,11 +346,11 @@ end_lost_duplicate(struct tt_model *m, struct mdev *d, uint32_t s, const struct 
 {
 	bool unsure = d->slot_unknown || !regular_frame(f);
 
-	for (uint32_t i = 0; i < d->nslots; i++) {
+	for (uint32_t i = 0; i < d->slot_hi; i++) {
 		struct kt *o = d->slot_touch[i];
 		if (i == s || !o || o->pub.tracking_id != id || !(d->slot_stale[i] || unsure))
 			continue;
-		end_touch(m, o, f->time_us, line, TT_KTOUCH_CUT_BY_DROP);
+		tt_model_end_touch(m, o, f->time_us, line, TT_KTOUCH_CUT_BY_DROP);
 		d->slot_touch[i] = NULL;
 	}
 }
@@ -369,21 +371,25 @@ slot_event(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t 
 	uint32_t s = (uint32_t)d->cur_slot;
 	struct kt *k = d->slot_touch[s];
 
+	if (s >= d->slot_hi)
+		d->slot_hi = s + 1;
 	if (e->code == ABS_MT_TRACKING_ID) {
 		/* The device itself set it: known again (libevdev's resync
 		 * is a guess that may be stale). */
-		if (regular_frame(f) && !d->slot_unknown)
+		if (regular_frame(f) && !d->slot_unknown && d->slot_stale[s]) {
 			d->slot_stale[s] = false;
+			d->nstale--;
+		}
 		if (e->value != -1)
 			end_lost_duplicate(m, d, s, f, line, e->value);
 		if (e->value == -1) {
 			if (k)
-				end_touch(m, k, f->time_us, line, 0);
+				tt_model_end_touch(m, k, f->time_us, line, 0);
 			d->slot_touch[s] = NULL;
 		} else if (!k || k->pub.tracking_id != e->value) {
 			if (k)
-				end_touch(m, k, f->time_us, line, TT_KTOUCH_REPLACED);
-			k = new_touch(m, d, (int32_t)s, f->time_us, line);
+				tt_model_end_touch(m, k, f->time_us, line, TT_KTOUCH_REPLACED);
+			k = tt_model_new_touch(m, d, (int32_t)s, f->time_us, line);
 			k->pub.tracking_id = e->value;
 			d->slot_touch[s] = k;
 		}
@@ -395,8 +401,8 @@ slot_event(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t 
 
 /* The touch's unknown axes are now @unknown: an axis that became known
  * gives the begin position its first value. */
-static void
-note_known(struct kt *k, uint32_t unknown)
+void
+tt_model_note_known(struct kt *k, uint32_t unknown)
 {
 	uint32_t now_known = k->pub.unknown & ~unknown;
 
@@ -410,7 +416,7 @@ note_known(struct kt *k, uint32_t unknown)
 static void
 finish_frame_b(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t line)
 {
-	for (uint32_t s = 0; s < d->nslots; s++) {
+	for (uint32_t s = 0; s < d->slot_hi; s++) {
 		struct kt *k = d->slot_touch[s];
 		uint32_t dirty = d->dirty[s];
 
@@ -418,251 +424,17 @@ finish_frame_b(struct tt_model *m, struct mdev *d, const struct tt_frame *f, siz
 		if (!k)
 			continue;
 		memcpy(k->pub.values, d->slot_vals[s], sizeof(k->pub.values));
-		note_known(k, d->has_axes & ~d->slot_known[s]);
+		tt_model_note_known(k, d->has_axes & ~d->slot_known[s]);
 		if (f->flags & (TT_FRAME_RESYNC | TT_FRAME_DROPPED))
 			k->pub.flags |= k->is_new ? TT_KTOUCH_CUT_BY_DROP : 0;
 		if (k->is_new) {
-			emit_begin(m, d, k);
+			tt_model_emit_begin(m, d, k);
 		} else if (dirty) {
 			struct tt_kupdate u = { .time_us = f->time_us, .line = line, .changed = dirty };
 			k->pub.nframes++;
 			if (m->cb.kernel_update)
 				m->cb.kernel_update(m->data, &k->pub, &u);
 		}
-	}
-}
-
-/* Type A: the contacts of one frame, paired with the active touches. */
-struct contact {
-	int32_t values[TT_MT_AXES];
-	uint32_t set;	/* axes this frame gave */
-	struct kt *match;
-};
-
-static int
-lowest_free_slot(const struct mdev *d)
-{
-	for (int32_t s = 0;; s++) {
-		bool used = false;
-		for (uint32_t i = 0; i < d->nactive && !used; i++)
-			used = d->active[i]->pub.slot == s;
-		if (!used)
-			return s;
-	}
-}
-
-struct pair {
-	double dist;
-	uint32_t a, c;
-};
-
-static int
-cmp_pair(const void *a, const void *b)
-{
-	const struct pair *x = a, *y = b;
-	return (x->dist > y->dist) - (x->dist < y->dist);
-}
-
-static void
-pair_nearest(struct mdev *d, struct contact *cs, uint32_t n)
-{
-	const int ix = TT_AXIS(ABS_MT_POSITION_X), iy = TT_AXIS(ABS_MT_POSITION_Y);
-
-	if (!n || !d->nactive)
-		return;
-	/* Greedy nearest pairs: good enough for fingers that move less
-	 * between two frames than they are apart. */
-	size_t np = (size_t)n * d->nactive;
-	_cleanup_free_ struct pair *pairs = tt_reallocarray(NULL, np, sizeof(*pairs));
-	_cleanup_free_ bool *taken = tt_zalloc(d->nactive * sizeof(bool));
-	size_t k = 0;
-	for (uint32_t a = 0; a < d->nactive; a++) {
-		for (uint32_t c = 0; c < n; c++)
-			taken[a] |= cs[c].match == d->active[a];
-	}
-	for (uint32_t c = 0; c < n; c++) {
-		for (uint32_t a = 0; a < d->nactive; a++) {
-			double dx = (double)cs[c].values[ix] - d->active[a]->pub.values[ix];
-			double dy = (double)cs[c].values[iy] - d->active[a]->pub.values[iy];
-			pairs[k++] = (struct pair){ hypot(dx, dy), a, c };
-		}
-	}
-	qsort(pairs, np, sizeof(*pairs), cmp_pair);
-	for (size_t i = 0; i < np; i++) {
-		if (taken[pairs[i].a] || cs[pairs[i].c].match)
-			continue;
-		taken[pairs[i].a] = true;
-		cs[pairs[i].c].match = d->active[pairs[i].a];
-	}
-}
-
-/* By ABS_MT_TRACKING_ID where the contact has one; the others (devices
- * without IDs, or frames that leave the ID out) by nearest position. */
-static void
-pair_contacts(struct mdev *d, struct contact *cs, uint32_t n)
-{
-	const int iid = TT_AXIS(ABS_MT_TRACKING_ID);
-	bool all = true;
-
-	if (d->has_tracking) {
-		for (uint32_t c = 0; c < n; c++) {
-			if (!(cs[c].set & (1u << iid))) {
-				all = false;
-				continue;
-			}
-			for (uint32_t a = 0; a < d->nactive; a++) {
-				if (d->active[a]->pub.tracking_id == cs[c].values[iid]) {
-					cs[c].match = d->active[a];
-					break;
-				}
-			}
-		}
-		if (all)
-			return;
-	}
-	pair_nearest(d, cs, n);
-}
-
-static void
-apply_contacts(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t line,
-	       struct contact *cs, uint32_t n)
-{
-	const int iid = TT_AXIS(ABS_MT_TRACKING_ID);
-	struct kt *keep[TT_MAX_SLOTS];
-	uint32_t nkeep = 0;
-
-	pair_contacts(d, cs, n);
-	/* Ends first, so their slots are free for the begins. */
-	for (uint32_t a = 0; a < d->nactive; a++) {
-		bool matched = false;
-		for (uint32_t c = 0; c < n && !matched; c++)
-			matched = cs[c].match == d->active[a];
-		if (!matched)
-			end_touch(m, d->active[a], f->time_us, line, 0);
-		else
-			keep[nkeep++] = d->active[a];
-	}
-	memcpy(d->active, keep, nkeep * sizeof(*keep));
-	d->nactive = nkeep;
-
-	for (uint32_t c = 0; c < n; c++) {
-		struct kt *k = cs[c].match;
-		uint32_t changed = 0;
-
-		if (!k) {
-			if (d->nactive >= TT_MAX_SLOTS)
-				continue;
-			k = new_touch(m, d, lowest_free_slot(d), f->time_us, line);
-			if (d->has_tracking && (cs[c].set & (1u << iid))) {
-				k->pub.tracking_id = cs[c].values[iid];
-			} else {
-				k->pub.tracking_id = (int32_t)++d->next_synthetic;
-				k->pub.flags |= TT_KTOUCH_SYNTHETIC_ID;
-			}
-			d->active[d->nactive++] = k;
-		}
-		for (int i = 0; i < TT_MT_AXES; i++) {
-			if (!(cs[c].set & (1u << i)) || i == iid)
-				continue;
-			if (k->pub.values[i] != cs[c].values[i] || k->is_new)
-				changed |= 1u << i;
-			k->pub.values[i] = cs[c].values[i];
-		}
-		note_known(k, (k->is_new ? d->has_axes : k->pub.unknown) & ~cs[c].set);
-		if (k->is_new) {
-			emit_begin(m, d, k);
-		} else if (changed) {
-			struct tt_kupdate u = { .time_us = f->time_us, .line = line, .changed = changed };
-			k->pub.nframes++;
-			if (m->cb.kernel_update)
-				m->cb.kernel_update(m->data, &k->pub, &u);
-		}
-	}
-}
-
-/* Some Type A drivers (bcm5974) keep reporting a lifted finger with
- * ABS_MT_TOUCH_MAJOR 0, others with ABS_MT_PRESSURE 0: not a contact. */
-static bool
-is_contact(const struct contact *c)
-{
-	if (!c->set)
-		return false;
-	if ((c->set & (1u << TT_AXIS(ABS_MT_TOUCH_MAJOR))) && c->values[TT_AXIS(ABS_MT_TOUCH_MAJOR)] == 0)
-		return false;
-	if ((c->set & (1u << TT_AXIS(ABS_MT_PRESSURE))) && c->values[TT_AXIS(ABS_MT_PRESSURE)] == 0)
-		return false;
-	return true;
-}
-
-static void
-frame_type_a(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t line)
-{
-	struct contact cs[TT_MAX_SLOTS];
-	struct contact cur = { .set = 0 };
-	uint32_t n = 0;
-	bool mt_content = false, touch_up = false;
-
-	for (uint32_t i = 0; i < f->nevents; i++) {
-		const struct tt_event *e = &f->events[i];
-		if (e->type == EV_SYN && e->code == SYN_MT_REPORT) {
-			mt_content = true;
-			if (is_contact(&cur) && n < TT_MAX_SLOTS)
-				cs[n++] = cur;
-			memset(&cur, 0, sizeof(cur));
-		} else if (e->type == EV_ABS && e->code >= TT_MT_FIRST && e->code <= TT_MT_LAST) {
-			mt_content = true;
-			cur.values[TT_AXIS(e->code)] = e->value;
-			cur.set |= 1u << TT_AXIS(e->code);
-		} else if (e->type == EV_KEY && e->code == BTN_TOUCH && e->value == 0) {
-			touch_up = true;
-		}
-	}
-	if (is_contact(&cur) && n < TT_MAX_SLOTS)
-		cs[n++] = cur;	/* a last contact without its SYN_MT_REPORT */
-	if (!mt_content && !touch_up)
-		return;	/* a frame about something else: contacts unchanged */
-	apply_contacts(m, d, f, line, cs, n);
-}
-
-static void
-frame_single(struct tt_model *m, struct mdev *d, const struct tt_frame *f, size_t line,
-	     bool was_down)
-{
-	bool down = bit_is_set(d->keys, BTN_TOUCH);
-	struct kt *k = d->nactive ? d->active[0] : NULL;
-	int32_t v[3] = { d->abs_vals[ABS_X], d->abs_vals[ABS_Y], d->abs_vals[ABS_PRESSURE] };
-	static const int axes[3] = { TT_AXIS(ABS_MT_POSITION_X), TT_AXIS(ABS_MT_POSITION_Y),
-				     TT_AXIS(ABS_MT_PRESSURE) };
-
-	if (k && !down) {
-		d->nactive = 0;
-		end_touch(m, k, f->time_us, line, 0);
-		return;
-	}
-	if (!down)
-		return;
-	if (!k || !was_down) {
-		k = new_touch(m, d, 0, f->time_us, line);
-		k->pub.tracking_id = (int32_t)++d->next_synthetic;
-		k->pub.flags |= TT_KTOUCH_SYNTHETIC_ID;
-		for (int i = 0; i < 3; i++)
-			k->pub.values[axes[i]] = v[i];
-		d->active[0] = k;
-		d->nactive = 1;
-		emit_begin(m, d, k);
-		return;
-	}
-	uint32_t changed = 0;
-	for (int i = 0; i < 3; i++) {
-		if (k->pub.values[axes[i]] != v[i])
-			changed |= 1u << axes[i];
-		k->pub.values[axes[i]] = v[i];
-	}
-	if (changed) {
-		struct tt_kupdate u = { .time_us = f->time_us, .line = line, .changed = changed };
-		k->pub.nframes++;
-		if (m->cb.kernel_update)
-			m->cb.kernel_update(m->data, &k->pub, &u);
 	}
 }
 
@@ -676,6 +448,7 @@ note_drop(struct mdev *d, const struct tt_frame *f)
 	d->slot_unknown = true;
 	for (uint32_t s = 0; s < d->nslots; s++)
 		d->slot_stale[s] = true;
+	d->nstale = d->nslots;
 }
 
 bool
@@ -685,13 +458,7 @@ tt_model_settled(const struct tt_model *m, uint32_t device)
 
 	if (!d || !d->slot_stale)
 		return true;
-	if (d->slot_unknown || d->keys_unsure)
-		return false;
-	for (uint32_t s = 0; s < d->nslots; s++) {
-		if (d->slot_stale[s])
-			return false;
-	}
-	return true;
+	return !d->slot_unknown && !d->keys_unsure && d->nstale == 0;
 }
 
 static void
@@ -724,8 +491,8 @@ feed_frame(struct tt_model *m, const struct tt_record *rec)
 	}
 	switch (d->kind) {
 	case MDEV_B: finish_frame_b(m, d, f, rec->line); break;
-	case MDEV_A: frame_type_a(m, d, f, rec->line); break;
-	case MDEV_ST: frame_single(m, d, f, rec->line, was_down); break;
+	case MDEV_A: tt_model_frame_type_a(m, d, f, rec->line); break;
+	case MDEV_ST: tt_model_frame_single(m, d, f, rec->line, was_down); break;
 	case MDEV_NONE: break;
 	}
 	tt_model_hid_frames_evdev(m, d, rec);
@@ -752,248 +519,6 @@ tt_model_active(const struct tt_model *m, uint32_t device, const struct tt_ktouc
 			out[n++] = &d->active[a]->pub;
 	}
 	return n;
-}
-
-/* ---- XI touches ---- */
-
-static struct xt *
-find_xt(struct tt_model *m, const struct tt_xi_event *ev, uint32_t touchid, bool raw)
-{
-	const char *client = ev->client ? ev->client : "";
-
-	for (size_t i = 0; i < m->nxt; i++) {
-		struct xt *x = m->xt[i];
-		if (x->pub.touchid != touchid || !!(x->pub.flags & TT_XTOUCH_RAW) != raw)
-			continue;
-		if (strncmp(x->pub.client, client, sizeof(x->pub.client) - 1) != 0)
-			continue;
-		if (x->pub.deviceid == ev->deviceid || (ev->sourceid && x->pub.sourceid == ev->sourceid))
-			return x;
-	}
-	return NULL;
-}
-
-static void
-remove_xt(struct tt_model *m, struct xt *x)
-{
-	for (size_t i = 0; i < m->nxt; i++) {
-		if (m->xt[i] == x) {
-			m->xt[i] = m->xt[--m->nxt];
-			break;
-		}
-	}
-	free(x);
-}
-
-static void
-xt_end(struct tt_model *m, struct xt *x, int64_t t, size_t line)
-{
-	struct tt_xtouch *p = &x->pub;
-
-	p->end_us = t;
-	p->end_line = line;
-	if (p->flags & TT_XTOUCH_RAW) {
-		p->outcome = TT_OWN_NONE;
-	} else if (p->outcome == TT_OWN_ACCEPTED || p->outcome == TT_OWN_REJECTED) {
-		/* stays */
-	} else if (p->flags & TT_XTOUCH_ACTIVE_AT_END) {
-		if (p->flags & TT_XTOUCH_OWNED)
-			p->outcome = TT_OWN_OWNED;
-		else if (x->own_involved || x->accepted_elsewhere || (p->flags & TT_XTOUCH_PENDING_END))
-			p->outcome = TT_OWN_UNRESOLVED;
-		else
-			p->outcome = TT_OWN_NONE;
-	} else if (p->flags & TT_XTOUCH_OWNED) {
-		p->outcome = TT_OWN_OWNED;
-	} else if (x->accepted_elsewhere) {
-		p->outcome = TT_OWN_LOST;
-		if (p->resolved_us < 0) {
-			p->resolved_us = t;
-			p->resolved_line = line;
-		}
-	} else if (x->own_involved) {
-		p->outcome = TT_OWN_ENDED_UNOWNED;
-	} else {
-		p->outcome = TT_OWN_NONE;
-	}
-	if (m->cb.xi_end)
-		m->cb.xi_end(m->data, p);
-	remove_xt(m, x);
-}
-
-static void
-xi_position(struct tt_xtouch *p, const struct tt_xi_event *ev)
-{
-	p->root_x = ev->root_x;
-	p->root_y = ev->root_y;
-}
-
-/* A sequence that begins after another client accepted or rejected its
- * touch is in that ownership contest all the same. */
-static void
-involve_early(struct tt_model *m, struct xt *x)
-{
-	size_t n = m->nresolved < ARRAY_LENGTH(m->resolved) ? m->nresolved : ARRAY_LENGTH(m->resolved);
-
-	for (size_t i = 0; i < n; i++) {
-		const struct xi_resolution *r = &m->resolved[i];
-		if (r->touchid != x->pub.touchid || strcmp(r->client, x->pub.client) == 0)
-			continue;
-		x->own_involved = true;
-		if (r->accept)
-			x->accepted_elsewhere = true;
-		else
-			x->rejected_elsewhere = true;
-	}
-}
-
-static void
-remember_resolution(struct tt_model *m, uint32_t touchid, bool accept, const char *client)
-{
-	struct xi_resolution *r = &m->resolved[m->nresolved++ % ARRAY_LENGTH(m->resolved)];
-
-	r->touchid = touchid;
-	r->accept = accept;
-	snprintf(r->client, sizeof(r->client), "%s", client);
-}
-
-static void
-xi_touch_event(struct tt_model *m, const struct tt_xi_event *ev, size_t line)
-{
-	bool raw = ev->evtype >= XI_RawTouchBegin && ev->evtype <= XI_RawTouchEnd;
-	int kind = raw ? ev->evtype - XI_RawTouchBegin : ev->evtype - XI_TouchBegin;
-	struct xt *x = find_xt(m, ev, ev->detail, raw);
-
-	if (kind == 0) {
-		if (x)	/* begins twice: the checker says so; start over */
-			xt_end(m, x, ev->time_us, line);
-		x = tt_zalloc(sizeof(*x));
-		struct tt_xtouch *p = &x->pub;
-		p->serial = ++m->xserial;
-		p->deviceid = ev->deviceid;
-		p->sourceid = ev->sourceid;
-		p->touchid = ev->detail;
-		snprintf(p->client, sizeof(p->client), "%s", ev->client ? ev->client : "");
-		p->flags = raw ? TT_XTOUCH_RAW : 0;
-		if (ev->flags & XITouchEmulatingPointer)
-			p->flags |= TT_XTOUCH_EMULATING_POINTER;
-		p->begin_us = p->end_us = ev->time_us;
-		p->begin_line = p->end_line = line;
-		p->owned_us = -1;
-		p->resolved_us = -1;
-		xi_position(p, ev);
-		p->begin_root_x = ev->root_x;
-		p->begin_root_y = ev->root_y;
-		if (m->nxt == m->capxt) {
-			m->capxt = m->capxt ? m->capxt * 2 : 16;
-			m->xt = tt_reallocarray(m->xt, m->capxt, sizeof(*m->xt));
-		}
-		m->xt[m->nxt++] = x;
-		if (!raw)
-			involve_early(m, x);
-		if (m->cb.xi_begin)
-			m->cb.xi_begin(m->data, p);
-		tt_model_link_xi_touch(m, ev, line);
-		return;
-	}
-	/* Before the check below: an update of a touch whose begin the
-	 * recording lacks still carries the flags the link waits for. */
-	if (kind == 1 && !raw)
-		tt_model_link_xi_touch(m, ev, line);
-	if (!x)
-		return;	/* update or end without begin: the checker reports it */
-	if (ev->flags & XITouchPendingEnd)
-		x->pub.flags |= TT_XTOUCH_PENDING_END;
-	if (ev->flags & XITouchEmulatingPointer)
-		x->pub.flags |= TT_XTOUCH_EMULATING_POINTER;
-	if (!raw)
-		xi_position(&x->pub, ev);
-	x->pub.end_us = ev->time_us;
-	if (kind == 1) {
-		x->pub.nupdates++;
-		x->got_update = true;
-		if (m->cb.xi_update)
-			m->cb.xi_update(m->data, &x->pub, ev, line);
-	} else {
-		xt_end(m, x, ev->time_us, line);
-	}
-}
-
-/* Every active regular sequence of @touchid: ownership is now in play. */
-static void
-mark_involved(struct tt_model *m, uint32_t touchid, const char *accepted_by, const char *rejected_by)
-{
-	for (size_t i = 0; i < m->nxt; i++) {
-		struct xt *x = m->xt[i];
-		if (x->pub.touchid != touchid || (x->pub.flags & TT_XTOUCH_RAW))
-			continue;
-		x->own_involved = true;
-		if (accepted_by && strcmp(x->pub.client, accepted_by) != 0)
-			x->accepted_elsewhere = true;
-		if (rejected_by && strcmp(x->pub.client, rejected_by) != 0)
-			x->rejected_elsewhere = true;
-	}
-}
-
-static void
-xi_ownership_event(struct tt_model *m, const struct tt_xi_event *ev, size_t line)
-{
-	const char *client = ev->client ? ev->client : "";
-
-	if (ev->evtype == XI_TouchOwnership) {
-		mark_involved(m, ev->touchid, NULL, NULL);
-		struct xt *x = find_xt(m, ev, ev->touchid, false);
-		if (!x)
-			return;
-		if (x->got_update || x->rejected_elsewhere)
-			x->pub.flags |= TT_XTOUCH_BEGAN_UNOWNED;
-		x->pub.flags |= TT_XTOUCH_OWNED;
-		if (x->pub.owned_us < 0)
-			x->pub.owned_us = ev->time_us;
-		x->pub.outcome = TT_OWN_OWNED;
-		if (m->cb.xi_ownership)
-			m->cb.xi_ownership(m->data, &x->pub, ev, line);
-		return;
-	}
-	bool accept = ev->evtype == TT_XI_REQ_ACCEPT;
-	mark_involved(m, ev->touchid, accept ? client : NULL, accept ? NULL : client);
-	remember_resolution(m, ev->touchid, accept, client);
-	struct xt *x = find_xt(m, ev, ev->touchid, false);
-	if (!x) {
-		/* Requests name the master or the slave: try any device. */
-		for (size_t i = 0; i < m->nxt && !x; i++) {
-			struct xt *c = m->xt[i];
-			if (c->pub.touchid == ev->touchid && !(c->pub.flags & TT_XTOUCH_RAW) &&
-			    strcmp(c->pub.client, client) == 0)
-				x = c;
-		}
-	}
-	if (!x)
-		return;
-	x->pub.outcome = accept ? TT_OWN_ACCEPTED : TT_OWN_REJECTED;
-	x->pub.resolved_us = ev->time_us;
-	x->pub.resolved_line = line;
-	if (m->cb.xi_ownership)
-		m->cb.xi_ownership(m->data, &x->pub, ev, line);
-}
-
-static void
-feed_xi(struct tt_model *m, const struct tt_record *rec)
-{
-	const struct tt_xi_event *ev = rec->xi_event;
-
-	tt_model_link_advance(m, ev->time_us);
-	switch (ev->evtype) {
-	case XI_TouchBegin: case XI_TouchUpdate: case XI_TouchEnd:
-	case XI_RawTouchBegin: case XI_RawTouchUpdate: case XI_RawTouchEnd:
-		xi_touch_event(m, ev, rec->line);
-		break;
-	case XI_TouchOwnership: case TT_XI_REQ_ACCEPT: case TT_XI_REQ_REJECT:
-		xi_ownership_event(m, ev, rec->line);
-		break;
-	default:
-		break;
-	}
 }
 
 static void
@@ -1024,7 +549,7 @@ tt_model_feed(struct tt_model *m, const struct tt_record *rec)
 	case TT_RECORD_DEVICE: feed_device(m, rec); break;
 	case TT_RECORD_FRAME: feed_frame(m, rec); break;
 	case TT_RECORD_XI_DEVICE: tt_model_link_xi_device(m, rec->xi_device); break;
-	case TT_RECORD_XI_EVENT: feed_xi(m, rec); break;
+	case TT_RECORD_XI_EVENT: tt_model_feed_xi(m, rec); break;
 	case TT_RECORD_MARKER: feed_marker(m, rec); break;
 	case TT_RECORD_HID_DEVICE: tt_model_hid_device(m, rec); break;
 	case TT_RECORD_HID_REPORT: tt_model_hid_report(m, rec); break;
@@ -1045,7 +570,7 @@ tt_model_finish(struct tt_model *m)
 	while (m->nxt) {
 		struct xt *x = m->xt[m->nxt - 1];
 		x->pub.flags |= TT_XTOUCH_ACTIVE_AT_END;
-		xt_end(m, x, x->pub.end_us, m->last_line);
+		tt_model_xt_end(m, x, x->pub.end_us, m->last_line);
 	}
 }
 

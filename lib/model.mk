@@ -2,14 +2,14 @@
 # diff, replay --verify and the inspector.
 libtouchtape_sources += \
 	lib/model.c lib/model.h lib/model-private.h \
+	lib/model-type-a.c lib/model-single.c lib/model-xi.c \
 	lib/model-link.c \
 	lib/model-hid.c lib/model-hid-frames.c \
 	lib/model-xi-own.c lib/model-xi-own.h \
 	lib/model-li.c lib/model-li.h lib/li-counts-print.c lib/li-counts-print.h \
 	lib/model-wl.c lib/model-wl.h lib/model-krefs.c lib/model-krefs.h \
-	lib/stack.c lib/stack.h lib/detect.c lib/detect.h lib/detect-motion.c lib/detect-motion.h lib/detect-run.c lib/detect-print.c \
-	lib/diag-tally.c lib/diag-tally.h \
-	lib/model-plot.c lib/model-plot.h
+	lib/stack.c lib/stack.h lib/detect.c lib/detect.h lib/detect-motion.c lib/detect-motion.h lib/detect-print.c \
+	lib/diag-tally.c lib/diag-tally.h
 
 # Unit tests of the model, plain and with ASan+UBSan.
 tests_test_model_SOURCES = tests/test-model.c tests/test-common.c tests/test-common.h

@@ -27,6 +27,7 @@
 #include "print-wl-link.h"
 #include "surroundings-print.h"
 #include "read-options.h"
+#include "run-command.h"
 #include "reader.h"
 #include "util-plural.h"
 #include "util-strings.h"
@@ -616,41 +617,26 @@ forward_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/* `touchtape record -o -` with @args, in a child writing into a pipe:
- * the recorder's capture, device picker and XI clients as they are. On
- * success *fd is the pipe's read end. 0 or -errno. */
+/* `touchtape record -o -` with @argv, in a child writing into a pipe:
+ * the recorder's capture, device picker and XI clients as they are (it
+ * ends its recording on Ctrl-C the way `record` does). On success *fd is
+ * the pipe's read end. 0 or -errno. */
 static int
-start_recorder(char **args, int *fd, pid_t *pid)
+start_recorder(const char *const *argv, int *fd, pid_t *pid)
 {
 	int fds[2];
-	int nargs = 0;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
-	fflush(NULL);
-	pid_t child = fork();
-	if (child < 0) {
-		int err = -errno;
-		close(fds[0]);
-		close(fds[1]);
-		return err;
-	}
-	if (child == 0) {
-		/* The recorder's own handling: Ctrl-C at its picker ends it,
-		 * in its loop it writes the stop marker. */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		close(fds[0]);
-		if (dup2(fds[1], STDOUT_FILENO) < 0)
-			_exit(TT_EXIT_FAILURE);
-		while (args[nargs])
-			nargs++;
-		exit(tt_cmd_record(nargs, args));
-	}
+	struct tt_run_io io = { .in = TT_RUN_KEEP, .out = fds[1] };
+	int rc = tt_run_command(argv, &io, pid);
+
 	close(fds[1]);
+	if (rc < 0) {
+		close(fds[0]);
+		return rc;
+	}
 	*fd = fds[0];
-	*pid = child;
 	return 0;
 }
 
@@ -678,24 +664,25 @@ print_live(struct printer *p, const char *device, const char *xi, bool hid)
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
 	_cleanup_free_ char *why = NULL;
 	char xi_arg[300];
-	char *args[9];
+	const char *args[10];
 	size_t n = 0;
 	int fd = -1;
 	int status, rc;
 	pid_t pid = 0;
 
-	args[n++] = (char *)"record";
-	args[n++] = (char *)"--quiet";
-	args[n++] = (char *)"--output";
-	args[n++] = (char *)"-";
+	args[n++] = "touchtape";
+	args[n++] = "record";
+	args[n++] = "--quiet";
+	args[n++] = "--output";
+	args[n++] = "-";
 	if (xi) {
 		snprintf(xi_arg, sizeof(xi_arg), "--xi%s%s", *xi ? "=" : "", xi);
 		args[n++] = xi_arg;
 	}
 	if (hid)
-		args[n++] = (char *)"--hid";
+		args[n++] = "--hid";
 	if (device)
-		args[n++] = (char *)device;
+		args[n++] = device;
 	args[n] = NULL;
 
 	forward_signals();

@@ -58,10 +58,7 @@ tt_input_scan(struct tt_input_list *list)
 		if (!parse_event_number(d->d_name, &number))
 			continue;
 		snprintf(path, sizeof(path), INPUT_DIR "/event%u", number);
-		if (list->n == cap) {
-			cap = cap ? cap * 2 : 16;
-			list->entries = tt_reallocarray(list->entries, cap, sizeof(*list->entries));
-		}
+		list->entries = tt_grow(list->entries, list->n, &cap, sizeof(*list->entries));
 		struct tt_input_entry *e = &list->entries[list->n++];
 		memset(e, 0, sizeof(*e));
 		e->node = tt_strdup(path);

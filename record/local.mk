@@ -5,7 +5,6 @@ touchtape_sources += \
 	record/surroundings.c record/surroundings.h \
 	record/hidraw-sysfs.c record/hidraw-sysfs.h \
 	record/hidraw-capture.c record/hidraw-capture.h \
-	record/li-capture.c record/li-capture.h record/li-config.c record/li-private.h \
 	record/cmd-record.c record/cmd-list.c
 dist_man_MANS += man/touchtape-record.1 man/touchtape-list.1
 

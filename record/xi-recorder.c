@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * record --xi: the X clients' events as records, the grab client's
+ * decisions, the pointer client, and touchtape list's X side. Connecting
+ * the clients is in xi-connect.c, what each selects in xi-select.c.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -17,63 +22,8 @@
 #include "util-time.h"
 #include "writer.h"
 #include "xi-convert.h"
+#include "xi-private.h"
 #include "xi-recorder.h"
-
-#define EXIT_FAILURE_STATUS 1
-#define MAX_CLIENTS (3 + TT_XI_MAX_GRABS)
-#define MAX_PENDING 256
-
-enum client_kind { CLIENT_OBSERVER, CLIENT_GRAB, CLIENT_WINDOW, CLIENT_POINTER };
-static const char *const client_names[] = { "observer", "grab", "window", "pointer" };
-
-struct xclient {
-	struct tt_xi_recorder *xr;
-	enum client_kind kind;
-	const char *name;
-	char name_buf[16];	/* grab1, grab2, ... in a chain */
-	size_t stage;		/* a grab's index in opts.grabs */
-	Display *dpy;
-	int xi_opcode;
-	Window root;
-	Window win;		/* the window the grab is on, the window client's window */
-	int pointer;		/* the pointer client's master pointer */
-	bool pointer_grabbed;
-	struct tt_loop_source *source;
-	bool lost;		/* the connection died: no Xlib call on it any more */
-	bool lost_reported;
-	/* Filled by the error handler (Xlib's handler is process-wide and
-	 * has no user data: it finds the client by its Display). */
-	unsigned int nerrors;
-	unsigned int reported_errors;
-	XErrorEvent last_error;
-	uint64_t nevents;
-};
-
-/* A grab decision waiting for its time (accept-after / reject-after). */
-struct pending {
-	struct xclient *c;	/* the grab that decides */
-	int32_t deviceid;
-	uint32_t touchid;
-	int64_t due_us;		/* CLOCK_MONOTONIC */
-};
-
-struct tt_xi_recorder {
-	struct tt_xi_options opts;
-	char *display_name;
-	char *vendor;
-	int32_t release;
-	int major, minor;	/* the server's XI version */
-	struct xclient clients[MAX_CLIENTS];
-	size_t nclients;
-	Window inner;		/* the innermost window set up so far */
-	struct tt_recorder *rec;
-	char **nodes;		/* copies: evdev record i was opened from nodes[i] */
-	size_t nnodes;
-	struct tt_loop_source *timer;
-	struct pending pending[MAX_PENDING];
-	size_t npending;
-	bool write_failed;
-};
 
 static struct xclient *registered[2 * MAX_CLIENTS];
 
@@ -86,8 +36,8 @@ client_of(Display *dpy)
 	return NULL;
 }
 
-static void
-register_client(struct xclient *c, bool on)
+void
+xi_register_client(struct xclient *c, bool on)
 {
 	for (size_t i = 0; i < ARRAY_LENGTH(registered); i++) {
 		if (on && !registered[i]) {
@@ -102,8 +52,8 @@ register_client(struct xclient *c, bool on)
 /* Errors are counted and reported by the code that made the request
  * (after an XSync) or, for asynchronous ones, as a note marker after the
  * next dispatch; never Xlib's default (print and exit). */
-static int
-on_x_error(Display *dpy, XErrorEvent *e)
+int
+xi_on_x_error(Display *dpy, XErrorEvent *e)
 {
 	struct xclient *c = client_of(dpy);
 
@@ -114,15 +64,15 @@ on_x_error(Display *dpy, XErrorEvent *e)
 	return 0;
 }
 
-static int
-on_x_io_error(Display *dpy)
+int
+xi_on_x_io_error(Display *dpy)
 {
 	(void)dpy;
 	return 0;	/* the exit handler below marks the client lost */
 }
 
-static void
-on_x_io_exit(Display *dpy, void *data)
+void
+xi_on_x_io_exit(Display *dpy, void *data)
 {
 	struct xclient *c = data;
 
@@ -130,8 +80,8 @@ on_x_io_exit(Display *dpy, void *data)
 	c->lost = true;	/* returning instead of exit(): libX11 >= 1.7 */
 }
 
-static const char *
-error_name(Display *dpy, const XErrorEvent *e, char *buf, size_t size)
+const char *
+xi_error_name(Display *dpy, const XErrorEvent *e, char *buf, size_t size)
 {
 	XGetErrorText(dpy, e->error_code, buf, (int)size);
 	return buf;
@@ -153,8 +103,8 @@ check_write(struct tt_xi_recorder *xr, int rc)
 	tt_recorder_stop(xr->rec, "write error", EXIT_FAILURE_STATUS);
 }
 
-static void
-write_marker(struct tt_xi_recorder *xr, enum tt_marker_kind kind, const char *text)
+void
+xi_write_marker(struct tt_xi_recorder *xr, enum tt_marker_kind kind, const char *text)
 {
 	struct tt_marker m = {
 		.time_us = now_rel(xr),
@@ -172,230 +122,6 @@ write_event(struct tt_xi_recorder *xr, const struct tt_xi_event *ev)
 {
 	if (!xr->write_failed)
 		check_write(xr, tt_writer_xi_event(tt_recorder_writer(xr->rec), ev));
-}
-
-/* ---- connecting ---- */
-
-static int
-query_xi(struct xclient *c, const char *display)
-{
-	int event, error;
-	int major = 2, minor = 2;
-
-	if (!XQueryExtension(c->dpy, "XInputExtension", &c->xi_opcode, &event, &error)) {
-		tt_error("X server %s has no XInput extension", display);
-		return -ENOTSUP;
-	}
-	if (XIQueryVersion(c->dpy, &major, &minor) != Success || major * 100 + minor < 202) {
-		tt_error("X server %s supports XInput %d.%d; touch events need XInput 2.2", display,
-			 major, minor);
-		return -ENOTSUP;
-	}
-	c->xr->major = major;
-	c->xr->minor = minor;
-	return 0;
-}
-
-/* Xwayland names its RandR outputs XWAYLAND0, XWAYLAND1...: a sign that
- * needs no Wayland seat (a compositor without input devices gives
- * Xwayland none of its xwayland-* devices). */
-static bool
-xwayland_output(Display *dpy, char *why, size_t size)
-{
-	int ev, err, major = 0, minor = 0;
-	bool found = false;
-
-	if (!XRRQueryExtension(dpy, &ev, &err) || !XRRQueryVersion(dpy, &major, &minor) ||
-	    major * 100 + minor < 103)
-		return false;
-	XRRScreenResources *res = XRRGetScreenResourcesCurrent(dpy, DefaultRootWindow(dpy));
-	for (int i = 0; res && i < res->noutput && !found; i++) {
-		XRROutputInfo *o = XRRGetOutputInfo(dpy, res, res->outputs[i]);
-		if (o && o->name && strncmp(o->name, "XWAYLAND", 8) == 0) {
-			_cleanup_free_ char *name = tt_str_sanitize(o->name, (size_t)o->nameLen, 64);
-			snprintf(why, size, "its RandR output %s", name);
-			found = true;
-		}
-		if (o)
-			XRRFreeOutputInfo(o);
-	}
-	if (res)
-		XRRFreeScreenResources(res);
-	return found;
-}
-
-/* Says why @dpy is Xwayland in @why, or returns false. */
-static bool
-is_xwayland(Display *dpy, char *why, size_t size)
-{
-	int op, ev, err;
-	int ndevices = 0;
-	bool found = false;
-
-	if (XQueryExtension(dpy, "XWAYLAND", &op, &ev, &err)) {
-		snprintf(why, size, "the XWAYLAND extension");
-		return true;
-	}
-	/* Before the extension existed (Xwayland < 23.1). */
-	if (xwayland_output(dpy, why, size))
-		return true;
-	/* Without RandR (disabled with -extension RANDR): its seat's devices. */
-	XIDeviceInfo *info = XIQueryDevice(dpy, XIAllDevices, &ndevices);
-	for (int i = 0; info && i < ndevices && !found; i++) {
-		found = info[i].name && strncmp(info[i].name, "xwayland-", 9) == 0;
-		if (found) {
-			_cleanup_free_ char *name = tt_str_sanitize(info[i].name, strlen(info[i].name), 64);
-			snprintf(why, size, "its input device %s", name);
-		}
-	}
-	if (info)
-		XIFreeDeviceInfo(info);
-	return found;
-}
-
-static int
-open_client(struct tt_xi_recorder *xr, enum client_kind kind, size_t stage)
-{
-	struct xclient *c = &xr->clients[xr->nclients];
-	int rc;
-
-	memset(c, 0, sizeof(*c));
-	c->xr = xr;
-	c->kind = kind;
-	c->stage = stage;
-	c->name = client_names[kind];
-	/* A single grab keeps the name files had before chains. */
-	if (kind == CLIENT_GRAB && xr->opts.ngrabs > 1) {
-		snprintf(c->name_buf, sizeof(c->name_buf), "grab%zu", stage + 1);
-		c->name = c->name_buf;
-	}
-	c->dpy = XOpenDisplay(xr->opts.display);
-	if (!c->dpy) {
-		tt_error("cannot open X display %s%s", xr->display_name,
-			 xr->opts.display || getenv("DISPLAY") ? "" :
-			 " (DISPLAY is not set: use --xi=DISPLAY)");
-		return -ENOTCONN;
-	}
-	xr->nclients++;
-	register_client(c, true);
-	XSetIOErrorExitHandler(c->dpy, on_x_io_exit, c);
-	c->root = DefaultRootWindow(c->dpy);
-	rc = query_xi(c, xr->display_name);
-	if (rc < 0)
-		return rc;
-	return 0;
-}
-
-int
-tt_xi_parse_grab(const char *arg, enum tt_xi_grab_mode *mode, int64_t *delay_us)
-{
-	static const struct {
-		const char *prefix;
-		enum tt_xi_grab_mode mode;
-	} kinds[] = {
-		{ "accept", TT_XI_GRAB_ACCEPT },
-		{ "reject", TT_XI_GRAB_REJECT },
-	};
-
-	for (size_t i = 0; i < ARRAY_LENGTH(kinds); i++) {
-		size_t len = strlen(kinds[i].prefix);
-		const char *rest = arg + len;
-		int64_t v;
-		double ms;
-
-		if (strncmp(arg, kinds[i].prefix, len) != 0)
-			continue;
-		if (*rest == '\0') {
-			*mode = kinds[i].mode;
-			*delay_us = 0;
-			return 0;
-		}
-		if (strncmp(rest, "-after=", 7) != 0)
-			return -EINVAL;
-		rest += 7;
-		/* A bare number is milliseconds; else a duration ("50ms", "0.2s"). */
-		if (tt_parse_double(rest, &ms) == 0) {
-			if (!(ms >= 0 && ms <= 3600e3))
-				return -EINVAL;
-			v = (int64_t)(ms * 1000.0);
-		} else if (tt_parse_duration_us(rest, &v) < 0 || v < 0 || v > 3600 * INT64_C(1000000)) {
-			return -EINVAL;
-		}
-		*mode = kinds[i].mode;
-		*delay_us = v;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-int
-tt_xi_parse_pointer(const char *arg, enum tt_xi_pointer_mode *mode)
-{
-	static const char *const names[] = {
-		[TT_XI_POINTER_SYNC] = "sync",
-		[TT_XI_POINTER_ASYNC] = "async",
-		[TT_XI_POINTER_SELECT] = "select",
-	};
-
-	for (size_t i = TT_XI_POINTER_SYNC; i < ARRAY_LENGTH(names); i++) {
-		if (strcmp(arg, names[i]) == 0) {
-			*mode = (enum tt_xi_pointer_mode)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-int
-tt_xi_recorder_connect(const struct tt_xi_options *opts, struct tt_xi_recorder **out)
-{
-	_cleanup_(tt_xi_recorder_freep) struct tt_xi_recorder *xr = tt_zalloc(sizeof(*xr));
-	const char *name;
-	int rc;
-
-	xr->opts = *opts;
-	XSetErrorHandler(on_x_error);
-	XSetIOErrorHandler(on_x_io_error);
-	name = XDisplayName(opts->display);
-	if (!name || !*name)
-		name = "(none)";
-	xr->display_name = tt_str_sanitize(name, strlen(name), 256);
-	rc = open_client(xr, CLIENT_OBSERVER, 0);
-	if (rc < 0)
-		return rc;
-	Display *dpy = xr->clients[0].dpy;
-	const char *vendor = ServerVendor(dpy);
-	xr->vendor = tt_str_sanitize(vendor ? vendor : "", vendor ? strlen(vendor) : 0, 256);
-	xr->release = VendorRelease(dpy);
-	char why[128];
-	if (!opts->allow_xwayland && is_xwayland(dpy, why, sizeof(why))) {
-		tt_error("X server %s is Xwayland (%s): its XInput devices are virtual (the Wayland "
-			 "compositor's seat, not the kernel devices) and it only sees what the "
-			 "compositor forwards; record under a native Xorg server instead",
-			 xr->display_name, why);
-		return -EPROTONOSUPPORT;
-	}
-	for (size_t i = 0; i < opts->ngrabs && i < TT_XI_MAX_GRABS; i++)
-		if ((rc = open_client(xr, CLIENT_GRAB, i)) < 0)
-			return rc;
-	if (opts->window && (rc = open_client(xr, CLIENT_WINDOW, 0)) < 0)
-		return rc;
-	if (opts->pointer != TT_XI_POINTER_NONE && (rc = open_client(xr, CLIENT_POINTER, 0)) < 0)
-		return rc;
-	*out = steal(&xr);
-	return 0;
-}
-
-const char *
-tt_xi_recorder_vendor(const struct tt_xi_recorder *xr)
-{
-	return xr->vendor;
-}
-
-int32_t
-tt_xi_recorder_release(const struct tt_xi_recorder *xr)
-{
-	return xr->release;
 }
 
 /* ---- devices ---- */
@@ -498,8 +224,8 @@ allow(struct xclient *c, int32_t deviceid, uint32_t touchid, bool accept)
 	tt_xi_event_clear(&ev);
 }
 
-static const struct tt_xi_grab *
-grab_of(const struct xclient *c)
+const struct tt_xi_grab *
+xi_grab_of(const struct xclient *c)
 {
 	return &c->xr->opts.grabs[c->stage];
 }
@@ -507,7 +233,7 @@ grab_of(const struct xclient *c)
 static void
 decide(struct xclient *c, int32_t deviceid, uint32_t touchid)
 {
-	allow(c, deviceid, touchid, grab_of(c)->mode == TT_XI_GRAB_ACCEPT);
+	allow(c, deviceid, touchid, xi_grab_of(c)->mode == TT_XI_GRAB_ACCEPT);
 }
 
 static void
@@ -536,7 +262,7 @@ decide_later(struct xclient *c, int32_t deviceid, uint32_t touchid)
 		.c = c,
 		.deviceid = deviceid,
 		.touchid = touchid,
-		.due_us = tt_now_us(CLOCK_MONOTONIC) + grab_of(c)->delay_us,
+		.due_us = tt_now_us(CLOCK_MONOTONIC) + xi_grab_of(c)->delay_us,
 	};
 	arm_timer(xr);
 }
@@ -570,8 +296,8 @@ on_timer(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, v
 
 /* ---- the pointer client ---- */
 
-static void
-pointer_request(struct xclient *c, int32_t evtype, uint32_t mode)
+void
+xi_pointer_request(struct xclient *c, int32_t evtype, uint32_t mode)
 {
 	struct tt_xi_event ev;
 
@@ -597,11 +323,11 @@ pointer_event(struct xclient *c, int evtype, const void *data)
 		XIUngrabDevice(c->dpy, c->pointer, CurrentTime);
 		XFlush(c->dpy);
 		c->pointer_grabbed = false;
-		pointer_request(c, TT_XI_REQ_UNGRAB_DEVICE, 0);
+		xi_pointer_request(c, TT_XI_REQ_UNGRAB_DEVICE, 0);
 	} else if (c->xr->opts.pointer == TT_XI_POINTER_SYNC) {
 		XIAllowEvents(c->dpy, c->pointer, XISyncDevice, CurrentTime);
 		XFlush(c->dpy);
-		pointer_request(c, TT_XI_REQ_ALLOW_EVENTS, XISyncDevice);
+		xi_pointer_request(c, TT_XI_REQ_ALLOW_EVENTS, XISyncDevice);
 	}
 }
 
@@ -615,11 +341,11 @@ note_errors(struct xclient *c)
 	if (c->nerrors == c->reported_errors || c->lost)
 		return;
 	snprintf(text, sizeof(text), "X error on the %s client: %s (request %u.%u, resource 0x%lx)%s",
-		 c->name, error_name(c->dpy, &c->last_error, name, sizeof(name)),
+		 c->name, xi_error_name(c->dpy, &c->last_error, name, sizeof(name)),
 		 c->last_error.request_code, c->last_error.minor_code, c->last_error.resourceid,
 		 c->nerrors - c->reported_errors > 1 ? " and earlier ones" : "");
 	tt_warning("%s", text);
-	write_marker(c->xr, TT_MARKER_NOTE, text);
+	xi_write_marker(c->xr, TT_MARKER_NOTE, text);
 	c->reported_errors = c->nerrors;
 }
 
@@ -643,7 +369,7 @@ connection_lost(struct xclient *c)
 			return;
 	snprintf(text, sizeof(text), "connection to X server %s lost (%s client)%s", xr->display_name,
 		 c->name, kernel ? "; the kernel devices keep recording" : "");
-	write_marker(xr, TT_MARKER_X_LOST, text);
+	xi_write_marker(xr, TT_MARKER_X_LOST, text);
 	if (kernel) {
 		tt_warning("%s", text);
 	} else {
@@ -657,7 +383,7 @@ after_event(struct xclient *c, int evtype, const void *data)
 {
 	if (c->kind == CLIENT_GRAB && evtype == XI_TouchBegin) {
 		const XIDeviceEvent *d = data;
-		if (grab_of(c)->delay_us == 0)
+		if (xi_grab_of(c)->delay_us == 0)
 			decide(c, d->deviceid, (uint32_t)d->detail);
 		else
 			decide_later(c, d->deviceid, (uint32_t)d->detail);
@@ -739,8 +465,8 @@ drain(struct xclient *c)
 		connection_lost(c);
 }
 
-static void
-on_readable(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *userdata)
+void
+xi_on_readable(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *userdata)
 {
 	(void)loop;
 	(void)source;
@@ -748,245 +474,6 @@ on_readable(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events
 	drain(userdata);
 }
 
-/* ---- selecting ---- */
-
-/* Runs XSync and says whether a request since @before failed; the error
- * code is in c->last_error. */
-static bool
-sync_failed(struct xclient *c, unsigned int before)
-{
-	XSync(c->dpy, False);
-	if (c->nerrors == before)
-		return false;
-	c->reported_errors = c->nerrors;	/* handled by the caller */
-	return true;
-}
-
-static void
-set_touch_mask(unsigned char *bits, bool ownership)
-{
-	XISetMask(bits, XI_TouchBegin);
-	XISetMask(bits, XI_TouchUpdate);
-	XISetMask(bits, XI_TouchEnd);
-	if (ownership)
-		XISetMask(bits, XI_TouchOwnership);
-}
-
-static int
-select_observer(struct xclient *c)
-{
-	unsigned char all[XIMaskLen(XI_LASTEVENT)] = { 0 };
-	unsigned char masters[XIMaskLen(XI_LASTEVENT)] = { 0 };
-	XIEventMask mask = { XIAllDevices, sizeof(all), all };
-	unsigned int before = c->nerrors;
-	char name[128], text[320];
-
-	/* Raw events come from the slave devices (one copy each) and reach
-	 * every client that selects them on the root window, grabs or not. */
-	XISetMask(all, XI_RawTouchBegin);
-	XISetMask(all, XI_RawTouchUpdate);
-	XISetMask(all, XI_RawTouchEnd);
-	XISetMask(all, XI_HierarchyChanged);
-	XISetMask(all, XI_DeviceChanged);
-	XISelectEvents(c->dpy, c->root, &mask, 1);
-	if (sync_failed(c, before)) {
-		tt_error("selecting raw touch events on %s: %s", c->xr->display_name,
-			 error_name(c->dpy, &c->last_error, name, sizeof(name)));
-		return -EIO;
-	}
-
-	/* Touch events on the root window, through the master devices like
-	 * an application gets them. Only one client may hold this selection. */
-	set_touch_mask(masters, true);
-	mask = (XIEventMask){ XIAllMasterDevices, sizeof(masters), masters };
-	before = c->nerrors;
-	XISelectEvents(c->dpy, c->root, &mask, 1);
-	if (sync_failed(c, before)) {
-		snprintf(text, sizeof(text), "touch events on the root window: %s (another client "
-			 "holds the touch selection there); recording raw touch events only",
-			 error_name(c->dpy, &c->last_error, name, sizeof(name)));
-		tt_warning("%s", text);
-		write_marker(c->xr, TT_MARKER_XI_SELECT_DENIED, text);
-	}
-	return 0;
-}
-
-/* A mapped window covering the screen inside the innermost one so far
- * (every window of the chain is under every touch, so the server offers
- * the touch to each, outermost first). override_redirect: no window
- * manager moves, decorates or shrinks it, like a full-screen viewer. */
-static Window
-create_window(struct xclient *c, const char *title)
-{
-	XSetWindowAttributes attr = { .override_redirect = True, .background_pixel = 0 };
-	int screen = DefaultScreen(c->dpy);
-	Window w;
-
-	w = XCreateWindow(c->dpy, c->xr->inner, 0, 0, (unsigned int)DisplayWidth(c->dpy, screen),
-			  (unsigned int)DisplayHeight(c->dpy, screen), 0, CopyFromParent, InputOutput,
-			  CopyFromParent, CWOverrideRedirect | CWBackPixel, &attr);
-	XStoreName(c->dpy, w, title);
-	XMapRaised(c->dpy, w);
-	c->xr->inner = w;
-	return w;
-}
-
-static int
-setup_grab(struct xclient *c)
-{
-	unsigned char bits[XIMaskLen(XI_LASTEVENT)] = { 0 };
-	XIEventMask mask = { XIAllMasterDevices, sizeof(bits), bits };
-	XIGrabModifiers mods = { XIAnyModifier, 0 };
-	unsigned int before = c->nerrors;
-	char name[128];
-	int failed;
-
-	/* The first grab is the window manager's, on the root window. */
-	c->win = c->stage == 0 ? c->root : create_window(c, "touchtape record --xi-grab");
-	set_touch_mask(bits, false);
-	failed = XIGrabTouchBegin(c->dpy, XIAllMasterDevices, c->win, False, &mask, 1, &mods);
-	if (sync_failed(c, before) || failed || mods.status != 0) {
-		tt_error("cannot grab touches on %s of %s (%s client): %s",
-			 c->stage == 0 ? "the root window" : "its window", c->xr->display_name, c->name,
-			 c->nerrors != before ? error_name(c->dpy, &c->last_error, name, sizeof(name)) :
-			 "another client holds the grab");
-		return -EBUSY;
-	}
-	return 0;
-}
-
-static int
-setup_window(struct xclient *c)
-{
-	unsigned char bits[XIMaskLen(XI_LASTEVENT)] = { 0 };
-	XIEventMask mask = { XIAllMasterDevices, sizeof(bits), bits };
-	unsigned int before = c->nerrors;
-	char name[128];
-
-	c->win = create_window(c, "touchtape record --xi-window");
-	set_touch_mask(bits, true);
-	XISelectEvents(c->dpy, c->win, &mask, 1);
-	if (sync_failed(c, before)) {
-		tt_error("setting up the --xi-window client on %s: %s", c->xr->display_name,
-			 error_name(c->dpy, &c->last_error, name, sizeof(name)));
-		return -EIO;
-	}
-	return 0;
-}
-
-/* The master pointer this client's pointer events come from: its
- * ClientPointer, which the server reports as 0 until it picked one, then
- * the first master pointer (the "Virtual core pointer"). */
-static int
-client_pointer(struct xclient *c)
-{
-	int id = 0;
-	int ndevices = 0;
-	XIDeviceInfo *info;
-
-	XIGetClientPointer(c->dpy, None, &id);
-	if (id > XIAllMasterDevices)
-		return id;
-	info = XIQueryDevice(c->dpy, XIAllMasterDevices, &ndevices);
-	for (int i = 0; info && i < ndevices && id <= XIAllMasterDevices; i++)
-		if (info[i].use == XIMasterPointer)
-			id = info[i].deviceid;
-	if (info)
-		XIFreeDeviceInfo(info);
-	return id;
-}
-
-/* The master pointer's button and motion events, by an active grab on
- * the innermost window or by a selection there. */
-static int
-setup_pointer(struct xclient *c)
-{
-	unsigned char bits[XIMaskLen(XI_LASTEVENT)] = { 0 };
-	XIEventMask mask = { XIAllMasterDevices, sizeof(bits), bits };
-	enum tt_xi_pointer_mode mode = c->xr->opts.pointer;
-	unsigned int before = c->nerrors;
-	char name[128];
-	int status = Success;
-
-	c->win = c->xr->inner;
-	XISetMask(bits, XI_ButtonPress);
-	XISetMask(bits, XI_ButtonRelease);
-	XISetMask(bits, XI_Motion);
-	c->pointer = client_pointer(c);
-	if (mode == TT_XI_POINTER_SELECT) {
-		XISelectEvents(c->dpy, c->win, &mask, 1);
-	} else {
-		mask.deviceid = c->pointer;
-		status = XIGrabDevice(c->dpy, c->pointer, c->win, CurrentTime, None,
-				      mode == TT_XI_POINTER_SYNC ? XIGrabModeSync : XIGrabModeAsync,
-				      XIGrabModeAsync, False, &mask);
-	}
-	if (sync_failed(c, before) || status != Success) {
-		tt_error("setting up the --xi-pointer-grab client on %s: %s", c->xr->display_name,
-			 c->nerrors != before ? error_name(c->dpy, &c->last_error, name, sizeof(name)) :
-			 "the pointer is grabbed by another client");
-		return -EBUSY;
-	}
-	if (mode == TT_XI_POINTER_SELECT)
-		return 0;
-	c->pointer_grabbed = true;
-	pointer_request(c, TT_XI_REQ_GRAB_DEVICE, mode == TT_XI_POINTER_SYNC ? XIGrabModeSync :
-										XIGrabModeAsync);
-	/* A sync grab starts frozen: let events through to the next click. */
-	if (mode == TT_XI_POINTER_SYNC) {
-		XIAllowEvents(c->dpy, c->pointer, XISyncDevice, CurrentTime);
-		pointer_request(c, TT_XI_REQ_ALLOW_EVENTS, XISyncDevice);
-	}
-	return 0;
-}
-
-static int
-setup_client(struct xclient *c)
-{
-	switch (c->kind) {
-	case CLIENT_GRAB: return setup_grab(c);
-	case CLIENT_WINDOW: return setup_window(c);
-	case CLIENT_POINTER: return setup_pointer(c);
-	case CLIENT_OBSERVER: break;
-	}
-	return 0;
-}
-
-static bool
-any_delay(const struct tt_xi_recorder *xr)
-{
-	for (size_t i = 0; i < xr->opts.ngrabs; i++)
-		if (xr->opts.grabs[i].delay_us)
-			return true;
-	return false;
-}
-
-/* "X server :0: The X.Org Foundation 12101011, XInput 2.4; clients:
- * observer, grab1 (rejects each touch after 30000 us), ..." */
-static void
-describe_clients(const struct tt_xi_recorder *xr, char *text, size_t size)
-{
-	static const char *const pointer_modes[] = { "", "sync grab", "async grab", "selection" };
-	size_t len;
-
-	snprintf(text, size, "X server %s: %s %d, XInput %d.%d; clients: observer", xr->display_name,
-		 xr->vendor, xr->release, xr->major, xr->minor);
-	for (size_t i = 1; i < xr->nclients && (len = strlen(text)) < size; i++) {
-		const struct xclient *c = &xr->clients[i];
-		const struct tt_xi_grab *g = c->kind == CLIENT_GRAB ? grab_of(c) : NULL;
-		const char *verb = g && g->mode == TT_XI_GRAB_ACCEPT ? "accepts" : "rejects";
-		if (g && g->delay_us)
-			snprintf(text + len, size - len, ", %s (%s each touch after %" PRId64 " us)",
-				 c->name, verb, g->delay_us);
-		else if (g)
-			snprintf(text + len, size - len, ", %s (%s each touch at its begin)", c->name, verb);
-		else if (c->kind == CLIENT_POINTER)
-			snprintf(text + len, size - len, ", %s (%s)", c->name,
-				 pointer_modes[xr->opts.pointer]);
-		else
-			snprintf(text + len, size - len, ", %s", c->name);
-	}
-}
 
 int
 tt_xi_recorder_start(struct tt_xi_recorder *xr, struct tt_recorder *r, char *const *nodes,
@@ -1001,28 +488,28 @@ tt_xi_recorder_start(struct tt_xi_recorder *xr, struct tt_recorder *r, char *con
 	for (size_t i = 0; i < nnodes; i++)
 		xr->nodes[i] = nodes[i] ? tt_strdup(nodes[i]) : NULL;
 	xr->nnodes = nnodes;
-	describe_clients(xr, text, sizeof(text));
-	write_marker(xr, TT_MARKER_X_CONNECTED, text);
+	xi_describe_clients(xr, text, sizeof(text));
+	xi_write_marker(xr, TT_MARKER_X_CONNECTED, text);
 	/* Selected before the devices are listed, so a device added in
 	 * between shows up as a hierarchy event rather than nowhere. */
-	rc = select_observer(obs);
+	rc = xi_select_observer(obs);
 	if (rc < 0)
 		return rc;
 	write_devices(obs, XIAllDevices);
 	xr->inner = obs->root;
 	for (size_t i = 1; i < xr->nclients; i++) {
-		rc = setup_client(&xr->clients[i]);
+		rc = xi_setup_client(&xr->clients[i]);
 		if (rc < 0)
 			return rc;
 	}
-	if (any_delay(xr)) {
+	if (xi_any_delay(xr)) {
 		xr->timer = tt_loop_add_timer(tt_recorder_loop(r), on_timer, xr);
 		if (!xr->timer)
 			return -errno;
 	}
 	for (size_t i = 0; i < xr->nclients; i++) {
 		struct xclient *c = &xr->clients[i];
-		c->source = tt_loop_add(tt_recorder_loop(r), ConnectionNumber(c->dpy), on_readable, c);
+		c->source = tt_loop_add(tt_recorder_loop(r), ConnectionNumber(c->dpy), xi_on_readable, c);
 		if (!c->source)
 			return -errno;
 		drain(c);
@@ -1055,7 +542,7 @@ tt_xi_recorder_free(struct tt_xi_recorder *xr)
 		 * talk to the server); the process ends soon after. */
 		if (c->dpy && !c->lost)
 			XCloseDisplay(c->dpy);
-		register_client(c, false);
+		xi_register_client(c, false);
 	}
 	if (xr->timer && xr->rec)
 		tt_loop_remove(tt_recorder_loop(xr->rec), xr->timer);

@@ -2,7 +2,8 @@
 # ownership scenarios) and its pure conversion of XI structs to records.
 touchtape_xi_convert_sources = record/xi-convert.c record/xi-convert.h
 touchtape_sources += $(touchtape_xi_convert_sources) \
-	record/xi-recorder.c record/xi-recorder.h
+	record/xi-recorder.c record/xi-recorder.h record/xi-private.h \
+	record/xi-connect.c record/xi-select.c
 
 # Host unit test of the conversion with hand-built structs (plain and
 # ASan+UBSan). Needs only the X headers, no X server.

@@ -83,10 +83,7 @@ add_case(struct rg_suite *s, const char *path, const char *name)
 	c.expected = beside(stem, ".expected.jsonl");
 	if (!c.expected)
 		c.expected = beside(stem, ".expected.jsonl.gz");
-	if (s->ncases == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 32;
-		s->cases = tt_reallocarray(s->cases, s->cap, sizeof(*s->cases));
-	}
+	s->cases = tt_grow(s->cases, s->ncases, &s->cap, sizeof(*s->cases));
 	s->cases[s->ncases++] = c;
 	return 0;
 }

@@ -235,8 +235,7 @@ static int
 run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_result *res, const char *workdir)
 {
 	struct progress p = { progress_wanted(), 0, s->ncases, 0, "", rg_now_s(), 0 };
-	/* The binary running, even if its file is replaced meanwhile. */
-	struct rg_run_opts o = { "/proc/self/exe", a->display ? a->display : getenv("DISPLAY"), workdir, a->keep != NULL,
+	struct rg_run_opts o = { a->display ? a->display : getenv("DISPLAY"), workdir, a->keep != NULL,
 				 progress_show, &p };
 	struct tally t = { { 0 }, 0, 0 };
 

@@ -78,7 +78,6 @@ struct rg_result {
 };
 
 struct rg_run_opts {
-	const char *self;	/* this touchtape binary */
 	const char *display;	/* XI: an X display, or NULL */
 	const char *workdir;	/* the cases' folders go here */
 	bool keep_all;		/* --keep: keep passes too */

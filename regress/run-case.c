@@ -23,6 +23,7 @@
 #include "log.h"
 #include "reader.h"
 #include "regress.h"
+#include "run-command.h"
 
 volatile sig_atomic_t rg_interrupted;
 
@@ -121,23 +122,16 @@ say_why(const char *dir, const char *fmt, ...)
 }
 
 /* Runs touchtape ARGV with stdin @in (-1: /dev/null) and stdout and
- * stderr appended to @log. */
+ * stderr appended to @log; -1 when it could not fork. */
 static pid_t
-spawn(const char *self, const char *const *argv, int in, const char *log)
+spawn(const char *const *argv, int in, const char *log)
 {
-	pid_t pid = fork();
+	struct tt_run_io io = { .in = in >= 0 ? in : TT_RUN_NULL, .log = log };
+	pid_t pid;
 
-	if (pid != 0)
-		return pid;
-	int out = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (out < 0 || nul < 0)
-		_exit(127);
-	dup2(in >= 0 ? in : nul, STDIN_FILENO);
-	dup2(out, STDOUT_FILENO);
-	dup2(out, STDERR_FILENO);
-	execv(self, (char *const *)argv);
-	_exit(127);
+	if (tt_run_command(argv, &io, &pid) < 0)
+		return -1;
+	return pid;
 }
 
 static int
@@ -314,7 +308,7 @@ record_replay(struct child *ch, pid_t replay, int go)
 	}
 	nnodes = replay_nodes(ch->rlog, nodes, ARRAY_LENGTH(nodes));
 	record_argv(ch, argv, nodes, nnodes, xi, sizeof(xi), grab, sizeof(grab));
-	rec = spawn(ch->o->self, argv, -1, ch->clog);
+	rec = spawn(argv, -1, ch->clog);
 	if (!wait_log(ch->clog, "recording ", rec, 30)) {
 		_cleanup_free_ char *why = last_line(ch->clog);
 		say_why(ch->dir, "record did not start: %s", why);
@@ -349,7 +343,7 @@ replay_kernel(struct child *ch)
 	}
 	if (pipe2(go, O_CLOEXEC) < 0)
 		return TT_EXIT_TROUBLE;
-	pid_t replay = spawn(ch->o->self, argv, go[0], ch->rlog);
+	pid_t replay = spawn(argv, go[0], ch->rlog);
 	close(go[0]);
 	return record_replay(ch, replay, go[1]);
 }
@@ -359,7 +353,7 @@ static int
 replay_libinput(struct child *ch)
 {
 	const char *argv[] = { "touchtape", "replay", "--libinput", "-o", ch->out, ch->c->path, NULL };
-	int rc = wait_exit(spawn(ch->o->self, argv, -1, ch->rlog));
+	int rc = wait_exit(spawn(argv, -1, ch->rlog));
 
 	if (rc != 0) {
 		_cleanup_free_ char *why = last_line(ch->rlog);
@@ -384,7 +378,7 @@ compare(struct child *ch)
 	argv[n++] = ch->c->expected ? ch->c->expected : ch->c->path;
 	argv[n++] = ch->out;
 	argv[n] = NULL;
-	int rc = wait_exit(spawn(ch->o->self, argv, -1, log));
+	int rc = wait_exit(spawn(argv, -1, log));
 	if (rc == 1) {
 		_cleanup_free_ char *count = last_line(log);
 		say_why(ch->dir, "%s from %s", count, ch->c->expected ? "its expected recording" : "the original");

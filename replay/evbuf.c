@@ -10,10 +10,7 @@
 void
 rp_evbuf_push(struct rp_evbuf *b, unsigned int type, unsigned int code, int value)
 {
-	if (b->n == b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 16;
-		b->ev = tt_reallocarray(b->ev, b->cap, sizeof(*b->ev));
-	}
+	b->ev = tt_grow(b->ev, b->n, &b->cap, sizeof(*b->ev));
 	memset(&b->ev[b->n], 0, sizeof(b->ev[b->n]));
 	b->ev[b->n].type = (__u16)type;
 	b->ev[b->n].code = (__u16)code;

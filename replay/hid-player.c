@@ -224,10 +224,7 @@ add_report(struct hid_load *l, const struct tt_hid_report *r, size_t line)
 				"(%d): left out\n", l->name, line, r->len, UHID_DATA_MAX);
 		return;
 	}
-	if (s->nreports == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 1024;
-		s->reports = tt_reallocarray(s->reports, l->cap, sizeof(*s->reports));
-	}
+	s->reports = tt_grow(s->reports, s->nreports, &l->cap, sizeof(*s->reports));
 	out = &s->reports[s->nreports++];
 	*out = (struct rp_hid_report){ .time_us = r->time_us, .dev = (uint32_t)idx, .line = line,
 				       .len = r->len, .data = tt_zalloc(r->len) };

@@ -91,10 +91,7 @@ on_frame(void *userdata, const struct tt_frame *f)
 
 	for (uint32_t i = 0; i < f->nevents; i++)
 		rp_evbuf_push(&p->received, f->events[i].type, f->events[i].code, f->events[i].value);
-	if (p->nframes == p->cap_frames) {
-		p->cap_frames = p->cap_frames ? p->cap_frames * 2 : 256;
-		p->frames = tt_reallocarray(p->frames, p->cap_frames, sizeof(*p->frames));
-	}
+	p->frames = tt_grow(p->frames, p->nframes, &p->cap_frames, sizeof(*p->frames));
 	p->frames[p->nframes++] = hf;
 	return 0;
 }

@@ -21,6 +21,9 @@ touchtape_sources += \
 	replay/hid-verify.c replay/hid-verify.h \
 	replay/verify.c replay/verify.h \
 	replay/report.c replay/report.h \
+	replay/side.h replay/pipeline.c replay/pipeline.h \
+	replay/side-uinput.c replay/side-uinput.h \
+	replay/side-uhid.c replay/side-uhid.h \
 	replay/li-replay.c replay/li-replay.h \
 	replay/replay-surroundings.c replay/replay-surroundings.h \
 	replay/cmd-replay.c
@@ -45,6 +48,27 @@ replay_tests_test_replay_san_LDADD = libtouchtape-san.la -lm
 replay_tests_test_replay_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
 
+# The one pipeline over a fake device side: the order of its ops, the
+# devices destroyed on every path, --dry-run, the --report pieces.
+check_PROGRAMS += replay/tests/test-pipeline
+TESTS += replay/tests/test-pipeline
+replay_tests_test_pipeline_SOURCES = replay/tests/test-pipeline.c \
+	replay/pipeline.c replay/pipeline.h replay/side.h replay/report.c replay/report.h \
+	cli/output.c cli/output.h $(replay_core_sources) \
+	evdev/keymask.c evdev/keymask.h evdev/event-loop.c evdev/event-loop.h \
+	tests/test-common.c tests/test-common.h
+replay_tests_test_pipeline_CPPFLAGS = $(replay_tests_test_replay_CPPFLAGS)
+replay_tests_test_pipeline_LDADD = libtouchtape.la -lm
+if HAVE_SANITIZERS
+check_PROGRAMS += replay/tests/test-pipeline-san
+TESTS += replay/tests/test-pipeline-san
+replay_tests_test_pipeline_san_SOURCES = $(replay_tests_test_pipeline_SOURCES)
+replay_tests_test_pipeline_san_CPPFLAGS = $(replay_tests_test_pipeline_CPPFLAGS)
+replay_tests_test_pipeline_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+replay_tests_test_pipeline_san_LDADD = libtouchtape-san.la -lm
+replay_tests_test_pipeline_san_LDFLAGS = $(SANITIZE_FLAGS)
+endif
+
 # The surroundings (a udev rule, libinput quirks) in a scratch folder.
 check_PROGRAMS += replay/tests/test-surroundings
 TESTS += replay/tests/test-surroundings
@@ -56,7 +80,7 @@ replay_tests_test_surroundings_LDADD = libtouchtape.la
 TESTS += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck-vm.sh
 EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck-vm.sh \
 	replay/tests/guest-replay.sh replay/tests/evemu2timeline.py \
-	replay/tests/evstate.py replay/tests/timing.py
+	replay/tests/evstate.py replay/tests/timing.py replay/tests/percentile.py
 # Real recordings ($TT_CORPUS): every evemu file --dry-run on the host;
 # a sample with --verify, and the key guard seen by a second reader, in
 # the VM.

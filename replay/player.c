@@ -6,6 +6,7 @@
 
 #include "player.h"
 #include "util-mem.h"
+#include "util-stats.h"
 
 void
 rp_stats_release(struct rp_stats *st)
@@ -18,51 +19,35 @@ rp_stats_release(struct rp_stats *st)
 void
 rp_stats_note(struct rp_stats *st, int64_t deadline, int64_t late)
 {
-	if (st->nlateness == st->cap) {
-		st->cap = st->cap ? st->cap * 2 : 1024;
-		st->lateness_us = tt_reallocarray(st->lateness_us, st->cap, sizeof(int64_t));
-		st->deadlines_us = tt_reallocarray(st->deadlines_us, st->cap, sizeof(int64_t));
-	}
+	size_t cap = st->cap;	/* the two arrays grow in step */
+
+	st->lateness_us = tt_grow(st->lateness_us, st->nlateness, &st->cap, sizeof(int64_t));
+	st->deadlines_us = tt_grow(st->deadlines_us, st->nlateness, &cap, sizeof(int64_t));
 	st->deadlines_us[st->nlateness] = deadline;
 	st->lateness_us[st->nlateness++] = late;
 }
 
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-int64_t
-rp_percentile(const int64_t *v, size_t n, double pct)
+void
+rp_summarize(const int64_t *v, size_t n, struct rp_summary *out)
 {
 	_cleanup_free_ int64_t *sorted = NULL;
-	size_t rank;
 
+	memset(out, 0, sizeof(*out));
 	if (!n)
-		return 0;
+		return;
 	sorted = tt_reallocarray(NULL, n, sizeof(*sorted));
 	memcpy(sorted, v, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_i64);
-	rank = (size_t)((pct / 100.0) * (double)n + 0.999999);
-	if (rank < 1)
-		rank = 1;
-	if (rank > n)
-		rank = n;
-	return sorted[rank - 1];
+	tt_sort(sorted, n, sizeof(*sorted), tt_cmp_i64);
+	out->median_us = tt_median(sorted, n);
+	out->p99_us = tt_percentile(sorted, n, 0.99);
+	out->max_us = sorted[n - 1];
+	out->drift_us = v[n - 1] - v[0];
 }
 
 void
 rp_stats_summary(const struct rp_stats *st, struct rp_summary *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (!st->nlateness)
-		return;
-	out->median_us = rp_percentile(st->lateness_us, st->nlateness, 50);
-	out->p99_us = rp_percentile(st->lateness_us, st->nlateness, 99);
-	out->max_us = rp_percentile(st->lateness_us, st->nlateness, 100);
-	out->drift_us = st->lateness_us[st->nlateness - 1] - st->lateness_us[0];
+	rp_summarize(st->lateness_us, st->nlateness, out);
 }
 
 struct player {

@@ -36,8 +36,9 @@ struct rp_summary {
 	int64_t drift_us;	/* last lateness minus first */
 };
 void rp_stats_summary(const struct rp_stats *st, struct rp_summary *out);
-/* Nearest-rank percentile of @n values (0..100); 0 for none. */
-int64_t rp_percentile(const int64_t *v, size_t n, double pct);
+/* Median, p99 and max (util-stats.h's rule) of the @n values @v, and
+ * drift, the last minus the first; all 0 when @n is 0. */
+void rp_summarize(const int64_t *v, size_t n, struct rp_summary *out);
 
 /* Returns 0 when every loop played, 1 when the clock was asked to stop,
  * a negative errno on a write error (the release was still attempted).

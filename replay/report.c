@@ -47,29 +47,61 @@ new_anomalies_json(FILE *f, const struct rp_verify_result *v)
 }
 
 void
-rp_report_write(FILE *f, const struct rp_schedule *s, const struct rp_stats *st,
-		const struct rp_summary *sum, const struct rp_verify_result *v)
+rp_report_begin(FILE *f, const struct rp_stats *st)
 {
-	fprintf(f, "{\"frames_written\":%zu,\"extra_frames\":%zu,\"loops\":%" PRIu32
-		",\"syn_dropped_skipped\":%zu,\"resync_frames\":%zu,",
-		st->frames_written, st->extra_frames, st->loops_done, s->ndropped, s->nresync);
+	fprintf(f, "{\"frames_written\":%zu,\"extra_frames\":%zu,\"loops\":%" PRIu32,
+		st->frames_written, st->extra_frames, st->loops_done);
+}
+
+void
+rp_report_evdev_fields(FILE *f, const struct rp_schedule *s)
+{
+	fprintf(f, ",\"syn_dropped_skipped\":%zu,\"resync_frames\":%zu", s->ndropped, s->nresync);
+}
+
+void
+rp_report_lateness(FILE *f, const struct rp_summary *sum)
+{
+	fputc(',', f);
 	summary_json(f, "lateness", sum);
-	if (v) {
-		fprintf(f, ",\"verify\":{\"expected_frames\":%zu,\"delivered_frames\":%zu,"
-			"\"unexplained\":%zu,\"explained\":{", v->expected_frames, v->received_frames,
-			v->unexplained);
-		bool first = true;
-		for (int r = 0; r < RP_R_COUNT; r++) {
-			if (!v->reasons[r])
-				continue;
-			fprintf(f, "%s\"%s\":%zu", first ? "" : ",", rp_reason_name(r), v->reasons[r]);
-			first = false;
-		}
-		fputs("},", f);
-		new_anomalies_json(f, v);
-		fprintf(f, ",\"timed_frames\":%zu,", v->ntimed);
-		summary_json(f, "kernel_time_error", &v->kernel);
-		fputc('}', f);
+}
+
+void
+rp_report_explained(FILE *f, const size_t *counts, int n, const char *(*name)(int))
+{
+	bool first = true;
+
+	fputs("\"explained\":{", f);
+	for (int r = 0; r < n; r++) {
+		if (!counts[r])
+			continue;
+		fprintf(f, "%s\"%s\":%zu", first ? "" : ",", name(r), counts[r]);
+		first = false;
 	}
+	fputc('}', f);
+}
+
+static const char *
+evdev_reason(int r)
+{
+	return rp_reason_name(r);
+}
+
+void
+rp_report_verify(FILE *f, const struct rp_verify_result *v)
+{
+	fprintf(f, ",\"verify\":{\"expected_frames\":%zu,\"delivered_frames\":%zu,"
+		"\"unexplained\":%zu,", v->expected_frames, v->received_frames, v->unexplained);
+	rp_report_explained(f, v->reasons, RP_R_COUNT, evdev_reason);
+	fputc(',', f);
+	new_anomalies_json(f, v);
+	fprintf(f, ",\"timed_frames\":%zu,", v->ntimed);
+	summary_json(f, "kernel_time_error", &v->kernel);
+	fputc('}', f);
+}
+
+void
+rp_report_end(FILE *f)
+{
 	fputs("}\n", f);
 }

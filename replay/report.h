@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The end-of-replay report: text for people, JSON (--report) for scripts. */
+/*
+ * The end-of-replay report: text for people, JSON (--report) for scripts.
+ * The JSON is one object written in pieces by the pipeline (pipeline.c)
+ * and the device side (side.h): rp_report_begin(), the side's members,
+ * rp_report_lateness(), the --verify member, rp_report_end(). The caller
+ * opens, flushes and closes the stream (cli/output.h).
+ */
 #pragma once
 
 #include <stdio.h>
@@ -9,7 +15,16 @@
 #include "verify.h"
 
 void rp_report_print_verify(FILE *out, const struct rp_verify_result *v);
-/* Writes the JSON report to @f (the caller opens, flushes and closes it:
- * cli/output.h); @v may be NULL. */
-void rp_report_write(FILE *f, const struct rp_schedule *s, const struct rp_stats *st,
-		     const struct rp_summary *sum, const struct rp_verify_result *v);
+
+/* "{" and the counts every replay has. */
+void rp_report_begin(FILE *f, const struct rp_stats *st);
+/* The evdev schedule's members: the SYN_DROPPED frames skipped, the
+ * resync frames. */
+void rp_report_evdev_fields(FILE *f, const struct rp_schedule *s);
+void rp_report_lateness(FILE *f, const struct rp_summary *sum);
+/* The "verify" member of an evdev (uinput) replay. */
+void rp_report_verify(FILE *f, const struct rp_verify_result *v);
+/* "explained":{REASON:COUNT,...}: the @n reasons' nonzero @counts,
+ * named by @name. */
+void rp_report_explained(FILE *f, const size_t *counts, int n, const char *(*name)(int));
+void rp_report_end(FILE *f);

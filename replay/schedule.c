@@ -243,10 +243,7 @@ add_frame(struct rp_schedule *s, size_t *cap, const struct tt_frame *f, int idx,
 		return;
 	count_outside(rd, ev, n);
 	count_uncreatable(rd, ev, n, line);
-	if (s->nframes == *cap) {
-		*cap = *cap ? *cap * 2 : 1024;
-		s->frames = tt_reallocarray(s->frames, *cap, sizeof(*s->frames));
-	}
+	s->frames = tt_grow(s->frames, s->nframes, cap, sizeof(*s->frames));
 	rf = &s->frames[s->nframes++];
 	rf->time_us = f->time_us;
 	rf->dev = (uint32_t)idx;

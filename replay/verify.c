@@ -175,10 +175,7 @@ rp_verify_free(struct rp_verify *v)
 static void
 push_frame(struct vframe **arr, size_t *n, size_t *cap, struct vframe f)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		*arr = tt_reallocarray(*arr, *cap, sizeof(**arr));
-	}
+	*arr = tt_grow(*arr, *n, cap, sizeof(**arr));
 	(*arr)[(*n)++] = f;
 }
 
@@ -384,10 +381,6 @@ rp_verify_compare(struct rp_verify *v, const struct rp_stats *stats, FILE *out,
 	}
 	compare_diags(v, out, res);
 	res->ntimed = nerrs;
-	if (nerrs) {
-		res->kernel.median_us = rp_percentile(errs, nerrs, 50);
-		res->kernel.p99_us = rp_percentile(errs, nerrs, 99);
-		res->kernel.max_us = rp_percentile(errs, nerrs, 100);
-		res->kernel.drift_us = errs[nerrs - 1] - errs[0];
-	}
+	if (nerrs)
+		rp_summarize(errs, nerrs, &res->kernel);
 }

@@ -13,8 +13,8 @@
 #     reports (contact ID, tip, X, Y); inspect --summary shows the HID
 #     device linked to its kernel touches;
 #  2. that recording replayed with --hid and recorded again gives the same
-#     evdev touch sequences (diff exit 0), and replay --hid --verify of it
-#     exits 0.
+#     evdev touch sequences (diff exit 0), and replay --hid --verify
+#     --report of it exits 0, its JSON report saying what the text says.
 # Skipped (77) when TT_CORPUS is unset or QEMU cannot start.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -uo pipefail
@@ -206,12 +206,30 @@ if replay_record second "$rec"; then
 		bad "the re-recording differs (diff exit $?): $(head -20 "$tmp/diff")"
 	fi
 fi
-"$T" replay --hid --verify --max-gap 50ms "$rec" >"$tmp/verify" 2>&1
+"$T" replay --hid --verify --max-gap 50ms --report "$tmp/report.json" "$rec" >"$tmp/verify" 2>&1
 rc=$?
 if [[ $rc == 0 ]] && grep -q ' 0 unexplained differences' "$tmp/verify"; then
 	ok "replay --hid --verify: $(grep '^verify:' "$tmp/verify")"
 else
 	bad "replay --hid --verify exit $rc: $(head -30 "$tmp/verify")"
+fi
+# --report, as the evdev replay writes it: the counts, the lateness, and
+# --verify's comparison, which agrees with the text.
+if /usr/bin/python3 - "$tmp/report.json" "$tmp/verify" <<'PY'
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+m = re.search(r"replayed (\d+) HID reports? in 1 loop", text)
+assert m and r["frames_written"] == int(m.group(1)) > 0, (r, text)
+assert r["loops"] == 1 and r["lateness"]["max_us"] >= r["lateness"]["median_us"] >= 0, r
+v = r["verify"]
+assert v["devices_compared"] >= 1 and v["unexplained"] == 0, v
+assert v["expected_frames"] > 0 and v["delivered_frames"] > 0, v
+PY
+then
+	ok "replay --hid --report: $(head -c 300 "$tmp/report.json")"
+else
+	bad "replay --hid --report: $(cat "$tmp/report.json" 2>&1 | head -c 600)"
 fi
 
 if ((failures)); then

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "checker.h"
-#include "detect.h"
+#include "stack-run.h"
 #include "reader.h"
 #include "test-common.h"
 
@@ -46,7 +46,7 @@ run_with(const char *device, const char *body, struct seen *s, bool detect)
 	snprintf(copy, sizeof(copy), "%s", path);
 	check_int_eq(tt_reader_open(copy, &r), 0);
 	if (detect) {
-		check_int_eq(tt_detect_run(r, NULL, on_diag, s, NULL), 0);
+		check_int_eq(tt_stack_run(r, NULL, on_diag, s, NULL), 0);
 		tt_reader_free(r);
 		unlink(copy);
 		return;

@@ -18,6 +18,7 @@ tests/wayland-vm-check.py's.
 """
 import importlib.util
 import json
+import statistics
 import os
 import sys
 
@@ -51,7 +52,7 @@ def check_pinch_times(evs, frames):
     lat = sorted(e["t"] - frames[e["time_ms"]] for e in evs if e.get("time_ms") in frames)
     if lat:
         print(f"# pinch: kernel frame -> recorder: min {lat[0] / 1000:.1f} ms, "
-              f"median {lat[len(lat) // 2] / 1000:.1f} ms, max {lat[-1] / 1000:.1f} ms over {len(lat)}")
+              f"median {statistics.median(lat) / 1000:.1f} ms, max {lat[-1] / 1000:.1f} ms over {len(lat)}")
 
 
 def pinch(d):

@@ -54,6 +54,7 @@ json "$tmp/two.json" 'r["anomalies"]' "[]" "two: in order, no anomaly"
 
 # Three stages, three touches: grab1 decides after 30, 40, 50 ms; grab2
 # owns 0.5 ms after, rejects 30 ms later; the window 0.5 ms after that.
+# p95 of three is 90 % of the way from the second to the third.
 an three
 expect_grep '^  XI device 6 touch 1 .*: grab1 R \+31 ms -> grab2 R \+62 ms -> window O$' "$tmp/three.txt" \
 	"three: chain of the first touch"
@@ -61,14 +62,14 @@ expect_grep '^  XI device 6 touch 3 .*: grab1 R \+51 ms -> grab2 R \+82 ms -> wi
 	"three: chain of the third touch"
 expect_grep '^    3 window: owned \+72\.100 ms \(TouchOwnership, line 28\), none; waited for grab1 40\.000 ms, grab2 30\.000 ms$' \
 	"$tmp/three.txt" "three: the window waited for both grabs"
-expect_grep '^  stage 1 grab1: 3 touches, ownership delay median 1\.100 ms, p95 1\.100 ms; decision median 40\.000 ms, p95 50\.000 ms; accept 0, reject 3, none 0, pending-end 0$' \
+expect_grep '^  stage 1 grab1: 3 touches, ownership delay median 1\.100 ms, p95 1\.100 ms; decision median 40\.000 ms, p95 49\.000 ms; accept 0, reject 3, none 0, pending-end 0$' \
 	"$tmp/three.txt" "three: stage 1 summary"
-expect_grep '^  stage 2 grab2: 3 touches, ownership delay median 41\.600 ms, p95 51\.600 ms; decision median 30\.000 ms, p95 30\.000 ms; accept 0, reject 3, none 0, pending-end 0$' \
+expect_grep '^  stage 2 grab2: 3 touches, ownership delay median 41\.600 ms, p95 50\.600 ms; decision median 30\.000 ms, p95 30\.000 ms; accept 0, reject 3, none 0, pending-end 0$' \
 	"$tmp/three.txt" "three: stage 2 summary"
-expect_grep '^  stage 3 window: 3 touches, ownership delay median 72\.100 ms, p95 82\.100 ms; accept 0, reject 0, none 3, pending-end 0$' \
+expect_grep '^  stage 3 window: 3 touches, ownership delay median 72\.100 ms, p95 81\.100 ms; accept 0, reject 0, none 3, pending-end 0$' \
 	"$tmp/three.txt" "three: stage 3 summary"
 json "$tmp/three.json" '[(s["position"], s["client"], s["count"], s["median_delay_us"], s["p95_delay_us"], s["median_decision_us"], s["p95_decision_us"], s["reject"], s["none"]) for s in r["xi_chain_stages"]]' \
-	"[(1, 'grab1', 3, 1100, 1100, 40000, 50000, 3, 0), (2, 'grab2', 3, 41600, 51600, 30000, 30000, 3, 0), (3, 'window', 3, 72100, 82100, None, None, 0, 3)]" \
+	"[(1, 'grab1', 3, 1100, 1100, 40000, 49000, 3, 0), (2, 'grab2', 3, 41600, 50600, 30000, 30000, 3, 0), (3, 'window', 3, 72100, 81100, None, None, 0, 3)]" \
 	"three: per stage in JSON"
 json "$tmp/three.json" '[c["chain"] for c in r["xi_chains"]]' \
 	"['grab1 R +31 ms -> grab2 R +62 ms -> window O', 'grab1 R +41 ms -> grab2 R +72 ms -> window O', 'grab1 R +51 ms -> grab2 R +82 ms -> window O']" \

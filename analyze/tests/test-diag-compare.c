@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "detect.h"
+#include "stack-run.h"
 #include "diag-tally.h"
 #include "reader.h"
 #include "test-common.h"
@@ -30,7 +30,7 @@ tally_of(const char *name)
 	check(tt_reader_open(path, &r) == 0);
 	if (!r)
 		return t;
-	check(tt_detect_run(r, NULL, tt_diag_tally_add, &t, NULL) == 0);
+	check(tt_stack_run(r, NULL, tt_diag_tally_add, &t, NULL) == 0);
 	tt_reader_free(r);
 	return t;
 }

@@ -38,9 +38,9 @@ expect_grep '^  wayland touch id 0: 0\.013000-0\.042000 s \(lines 9-19\), 1 moti
 	"$tmp/out" "touch 0: kernel touch, latency 3 ms, the compositor passed the kernel's time on"
 expect_grep '^  wayland touch id 1: .* linked to kernel device 0 slot 1 tracking ID 2 \(line 11\), latency_us 4500, stamp_latency_us 500$' \
 	"$tmp/out" "touch 1: latency 4.5 ms, the microsecond timestamp 0.5 ms after the kernel"
-expect_grep '^  latency_us \(kernel frame to Wayland client\): median 3000 us, p95 4500 us, max 4500 us over 2$' \
+expect_grep '^  latency_us \(kernel frame to Wayland client\): median 3750 us, p95 4425 us, max 4500 us over 2$' \
 	"$tmp/out" "latency median and p95"
-expect_grep '^  stamp_latency_us \(kernel frame to compositor timestamp\): median 0 us, p95 500 us, max 500 us over 2$' \
+expect_grep '^  stamp_latency_us \(kernel frame to compositor timestamp\): median 250 us, p95 475 us, max 500 us over 2$' \
 	"$tmp/out" "compositor timestamp latency"
 expect_grep '^  events: .*wl_touch\.down 2, wl_touch\.frame 5, wl_touch\.motion 2, wl_touch\.up 2$' "$tmp/out" "events per kind"
 
@@ -49,8 +49,8 @@ python3 - "$tmp/out" <<'PY' && pass "JSON: the same numbers" || fail "JSON: the 
 import json, sys
 w = json.load(open(sys.argv[1]))["wayland"]
 assert (w["touches"], w["linked"], w["unlinked"], w["cancelled"]) == (2, 2, 0, 0), w
-assert w["latency_us"] == {"count": 2, "median": 3000, "p95": 4500, "max": 4500}, w
-assert w["stamp_latency_us"] == {"count": 2, "median": 0, "p95": 500, "max": 500}, w
+assert w["latency_us"] == {"count": 2, "median": 3750, "p95": 4425, "max": 4500}, w
+assert w["stamp_latency_us"] == {"count": 2, "median": 250, "p95": 475, "max": 500}, w
 assert w["events"]["wl_touch.frame"] == 5 and w["events"]["wl_touch.down"] == 2, w
 t0, t1 = w["touch_list"]
 assert t0["link"] == "linked" and t0["kernel"] == {"device": 0, "slot": 0, "tracking_id": 1, "begin_us": 10000, "line": 8}, t0
@@ -113,8 +113,8 @@ for line in open(sys.argv[1]):
     print(json.dumps(r, separators=(",", ":")))
 PY
 expect_exit 1 "diff slower" -- "$TOUCHTAPE" diff "$clean" "$tmp/slow.jsonl"
-expect_grep 'wayland: latency_us median 3000 vs 13000 us$' "$tmp/out" "median latency"
-expect_grep 'wayland: latency_us p95 4500 vs 14500 us$' "$tmp/out" "p95 latency"
+expect_grep 'wayland: latency_us median 3750 vs 13750 us$' "$tmp/out" "median latency"
+expect_grep 'wayland: latency_us p95 4425 vs 14425 us$' "$tmp/out" "p95 latency"
 expect_grep '^2 differences$' "$tmp/out" "only the latencies"
 expect_exit 1 "diff cancel" -- "$TOUCHTAPE" diff "$clean" "$data/wl-event-after-cancel.jsonl"
 expect_grep 'wayland: touches cancelled 0 vs 1$' "$tmp/out" "a touch cancelled"

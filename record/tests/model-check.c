@@ -50,10 +50,7 @@ struct packets {
 static void
 push_packet(struct packets *ps, const struct ev3 *ev, size_t n, int64_t t, uint32_t flags)
 {
-	if (ps->n == ps->cap) {
-		ps->cap = ps->cap ? ps->cap * 2 : 256;
-		ps->p = tt_reallocarray(ps->p, ps->cap, sizeof(*ps->p));
-	}
+	ps->p = tt_grow(ps->p, ps->n, &ps->cap, sizeof(*ps->p));
 	struct packet *p = &ps->p[ps->n++];
 	p->n = n;
 	p->ev = tt_reallocarray(NULL, n ? n : 1, sizeof(*ev));

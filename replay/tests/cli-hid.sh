@@ -4,7 +4,8 @@
 # report built from the descriptor at the end (Tip Switch off, the rest as
 # last sent), a keyboard collection's reports left out unless
 # --allow-keys, and the refusals (no HID device, --device naming none,
-# --exact and --desc, which are for uinput).
+# --exact and --desc, which are for uinput); --report and --from past the
+# end as the evdev replay has them.
 . "${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
 hdr='{"format":"touchtape-timeline","version":1,"start":{"monotonic_us":0,"realtime_us":0}}'
@@ -51,6 +52,19 @@ expect_exit 0 "--from --to" -- $T replay --hid --dry-run --from 5ms --to 1s "$tm
 expect_grep 'would replay 1 HID report in 1 loop' "$tmp/out" "--from and --to select the reports"
 expect_exit 0 "--loop 2" -- $T replay --hid --dry-run --loop 2 "$tmp/touch.jsonl"
 expect_grep 'would replay 6 HID reports in 2 loops \(2 lift reports\)' "$tmp/out" "lifted before the second loop too"
+
+# The same pipeline as the evdev replay: --report, and --from past the end.
+expect_exit 0 "--report" -- $T replay --hid --dry-run --loop 2 --report "$tmp/r.json" "$tmp/touch.jsonl"
+expect_grep '^\{"frames_written":6,"extra_frames":2,"loops":2,"oversized_skipped":0,"lateness":\{' \
+	"$tmp/r.json" "the JSON report counts the reports, lifts and loops"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r.json" && pass "report is JSON" ||
+		fail "report is not JSON"
+fi
+expect_exit 2 "--report onto the input" -- $T replay --hid --dry-run --report "$tmp/touch.jsonl" "$tmp/touch.jsonl"
+expect_exit 2 "--from past the end" -- $T replay --hid --dry-run --from 3s "$tmp/touch.jsonl"
+expect_grep 'from 3\.000000 is past the end of .*touch\.jsonl: no report at or after it' "$tmp/err" \
+	"--from past the last report is refused, as for evdev frames"
 
 expect_exit 0 "nothing down at the end" -- $T replay --hid --dry-run "$tmp/lifted.jsonl"
 if grep -q 'lift:' "$tmp/out"; then fail "a lift with nothing down"; else pass "no lift with nothing down"; fi

@@ -11,7 +11,11 @@
 # error of the last frame against the start, taken as the median error of
 # the first 10 frames (one slow first write is not drift).
 #   timing.py LABEL RECORDING REPLAY  ->  one line of figures
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from percentile import pct  # noqa: E402
 
 
 def frames(path):
@@ -47,8 +51,8 @@ if not errs:
     sys.exit(1)
 m = min(errs)
 a = sorted(e - m for e in errs)
-pick = lambda q: a[min(len(a) - 1, max(0, int(q * len(a) + 0.999999) - 1))]
+pick = lambda q: pct(a, q)
 span = (rep[-1][0] - rep[0][0]) / 1e6
-start = sorted(errs[:10])[len(errs[:10]) // 2]
+start = pct(sorted(errs[:10]), 0.5)
 print("%s: %d/%d frames matched, lateness median %d us, p99 %d us, max %d us, drift at end %+d us after %.1f s"
       % (label, len(errs), len(rep), pick(0.5), pick(0.99), a[-1], errs[-1] - start, span))

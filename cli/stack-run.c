@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* tt_detect_run(): a whole file through the shared pass, for commands
+/* tt_stack_run(): a whole file through the layer stack, for commands
  * that need only its diagnostics and numbers. */
 #include "config.h"
 
 #include <errno.h>
 
+#include "stack-run.h"
 #include "stack.h"
 #include "reader.h"
 
@@ -22,7 +23,7 @@ on_warn(void *data, const char *message)
 }
 
 int
-tt_detect_run(struct tt_reader *r, const struct tt_detect_options *opts,
+tt_stack_run(struct tt_reader *r, const struct tt_detect_options *opts,
 	      tt_diag_fn fn, void *diag_data, struct tt_stats *stats)
 {
 	_cleanup_(tt_stack_freep) struct tt_stack *s = tt_stack_new(opts, fn, diag_data);

@@ -176,10 +176,7 @@ tt_plot_add_device(struct tt_plot *p, const struct tt_device *dev)
 static void
 push_jump(struct tt_plot_path *path, int32_t x, int32_t y)
 {
-	if (path->njumps + 1 > path->capjumps) {
-		path->capjumps = path->capjumps ? path->capjumps * 2 : 16;
-		path->jumps = tt_reallocarray(path->jumps, path->capjumps, 2 * sizeof(int32_t));
-	}
+	path->jumps = tt_grow(path->jumps, path->njumps, &path->capjumps, 2 * sizeof(int32_t));
 	path->jumps[2 * path->njumps] = x;
 	path->jumps[2 * path->njumps + 1] = y;
 	path->njumps++;
@@ -196,10 +193,7 @@ push_point(struct tt_plot_path *path, const struct tt_plot_point *pt)
 		path->npoints /= 2;
 		path->stride *= 2;
 	}
-	if (path->npoints + 1 > path->cap) {
-		path->cap = path->cap ? path->cap * 2 : 64;
-		path->points = tt_reallocarray(path->points, path->cap, sizeof(*path->points));
-	}
+	path->points = tt_grow(path->points, path->npoints, &path->cap, sizeof(*path->points));
 	path->points[path->npoints++] = *pt;
 }
 
