@@ -34,6 +34,8 @@ struct dev_stats {
 	struct tt_interval_hist iv;	/* frame intervals while touching */
 	uint64_t nintervals;
 	double sum, sumsq;
+	int64_t max_us, max_at_us;	/* the longest interval, and the frame ending it */
+	size_t max_line;
 	uint8_t slots_used[TT_BITMAP_BYTES(TT_MAX_SLOTS)];
 	/* Within --from/--to, counting the touches begun before it too. */
 	uint64_t window_touches;

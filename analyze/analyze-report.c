@@ -94,6 +94,9 @@ interval_json(struct tt_json_emit *j, const struct dev_stats *s, double mean, do
 	tt_json_emit_member_int(j, "p95", percentile_us(s, 0.95));
 	tt_json_emit_member_int(j, "mean", (int64_t)llround(mean));
 	tt_json_emit_member_int(j, "stddev", (int64_t)llround(sd));
+	tt_json_emit_member_int(j, "max", s->max_us);
+	tt_json_emit_member_int(j, "max_at_us", s->max_at_us);
+	tt_json_emit_member_int(j, "max_line", (int64_t)s->max_line);
 	tt_json_emit_object_end(j);
 }
 
@@ -132,11 +135,15 @@ print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats
 	printf("device %u \"%s\": MT protocol %s, distances in %s\n", s->id, s->dev->name,
 	       protocol_name(s->dev), s->mm ? "mm" : "device units (no resolution)");
 	printf("  %.3f s, %" PRIu64 " frames, %" PRIu64 " events\n", secs(dur), sd->frames, sd->events);
-	if (s->nintervals)
+	if (s->nintervals) {
+		char at[32];
 		printf("  frame interval while touching: median %.2f ms (%.1f Hz), p5 %.2f ms, p95 %.2f ms, "
 		       "mean %.3f ms, jitter (stddev) %.3f ms, %" PRIu64 " intervals\n", median,
 		       median > 0 ? 1000.0 / median : 0.0, (double)percentile_us(s, 0.05) / 1000.0,
 		       (double)percentile_us(s, 0.95) / 1000.0, mean / 1000.0, sdev / 1000.0, s->nintervals);
+		printf("  longest frame interval while touching: %.2f ms, ending at %s s (line %zu)\n",
+		       (double)s->max_us / 1000.0, tt_format_time(at, sizeof(at), s->max_at_us), s->max_line);
+	}
 	printf("  touch sequences %" PRIu64 ", max simultaneous %u, slots used: ", sd->touch_sequences,
 	       sd->max_simultaneous);
 	slots_text(stdout, s);

@@ -182,7 +182,6 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	struct analyze *a = data;
 	struct dev_stats *s = find_dev(a, dev->id);
 
-	(void)line;
 	if (!s)
 		return;
 	/* Intervals with both ends in the window. */
@@ -196,6 +195,11 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 			s->nintervals++;
 			s->sum += (double)dt;
 			s->sumsq += (double)dt * (double)dt;
+			if (dt > s->max_us || s->nintervals == 1) {
+				s->max_us = dt;
+				s->max_at_us = f->time_us;
+				s->max_line = line;
+			}
 		}
 	}
 	s->have_time = true;
@@ -289,7 +293,7 @@ usage(FILE *out)
 		"      --jump MM       per-frame movement that counts as a jump (default %.0f mm,\n"
 		"                      libinput's touchpad jump threshold)\n"
 		"      --jump-units N  the same for devices without resolution, in device\n"
-		"                      units (default: off)\n"
+		"                      units (default: 25%% of the axis range)\n"
 		"      --no-link       do not pair kernel touches with XI touches\n"
 		"      --link-window T how long after a kernel touch its XI touch may begin\n"
 		"                      (default 250ms)\n"
