@@ -24,23 +24,28 @@ tt_motion_dev_init(struct tt_motion_dev *m, const struct tt_device *dev, double 
 	m->rx = ax->maximum > ax->minimum ? (double)ax->maximum - ax->minimum : 1.0;
 	m->ry = ay->maximum > ay->minimum ? (double)ay->maximum - ay->minimum : 1.0;
 	m->jump_limit = m->mm ? jump_mm : jump_units;
-	m->hist = tt_zalloc((TT_MOTION_HIST_BUCKETS + 1) * sizeof(*m->hist));
+	m->iv.max_us = -1;
+	m->median_us = -1;
 }
 
 void
 tt_motion_dev_release(struct tt_motion_dev *m)
 {
-	free(m->hist);
-	m->hist = NULL;
+	tt_interval_hist_clear(&m->iv);
 }
 
 void
 tt_motion_frame(struct tt_motion_dev *m, int64_t time_us, uint32_t nactive)
 {
-	if (m->hist && m->have_last && m->prev_active && nactive && time_us >= m->last_us) {
-		int64_t b = (time_us - m->last_us) / TT_MOTION_HIST_US;
-		m->hist[b < TT_MOTION_HIST_BUCKETS ? b : TT_MOTION_HIST_BUCKETS]++;
-		m->nintervals++;
+	if (m->have_last && m->prev_active && nactive && time_us >= m->last_us) {
+		tt_interval_hist_add(&m->iv, time_us - m->last_us);
+		if (m->iv.n >= TT_MOTION_MEDIAN_MIN &&
+		    (m->iv.n < TT_MOTION_MEDIAN_EVERY || m->iv.n - m->median_n >= TT_MOTION_MEDIAN_EVERY)) {
+			int64_t v;
+			if (tt_interval_hist_percentile(&m->iv, 0.5, &v) == 0)
+				m->median_us = v;
+			m->median_n = m->iv.n;
+		}
 	}
 	m->last_us = time_us;
 	m->have_last = true;
@@ -50,16 +55,7 @@ tt_motion_frame(struct tt_motion_dev *m, int64_t time_us, uint32_t nactive)
 int64_t
 tt_motion_median_us(const struct tt_motion_dev *m)
 {
-	uint64_t want = (m->nintervals + 1) / 2, seen = 0;
-
-	if (!m->hist || m->nintervals < TT_MOTION_MEDIAN_MIN)
-		return -1;
-	for (size_t i = 0; i <= TT_MOTION_HIST_BUCKETS; i++) {
-		seen += m->hist[i];
-		if (seen >= want)
-			return (int64_t)i * TT_MOTION_HIST_US;
-	}
-	return (int64_t)TT_MOTION_HIST_BUCKETS * TT_MOTION_HIST_US;
+	return m->median_us;
 }
 
 void

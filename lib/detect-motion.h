@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "timeline.h"
+#include "util-stats.h"
 
 #define TT_MOTION_JUMP_RANGE 0.25	/* of the axis range, in one frame */
 #define TT_MOTION_STEP_MIN 0.05		/* of the axis range */
@@ -54,16 +55,19 @@
 #define TT_MOTION_STALL_DIST 0.02	/* of the axis range */
 #define TT_MOTION_STALL_STEPS 4.0
 #define TT_MOTION_MEDIAN_MIN 8
-#define TT_MOTION_HIST_US 100		/* histogram bucket */
-#define TT_MOTION_HIST_BUCKETS 1000	/* up to 100 ms; longer ones counted above */
+#define TT_MOTION_MEDIAN_EVERY 256
 
 struct tt_motion_dev {
 	const struct tt_device *dev;
 	bool mm;
 	double rx, ry;		/* position axis ranges, units */
 	double jump_limit;	/* absolute: mm, units, or 0 for the range default */
-	uint32_t *hist;		/* frame intervals while touching */
-	uint64_t nintervals;
+	struct tt_interval_hist iv;	/* frame intervals while touching */
+	/* The median of iv, recomputed as it grows (each interval early
+	 * on, then every TT_MOTION_MEDIAN_EVERY): asked per update, a scan
+	 * of the buckets each time would cost more than the rest. */
+	int64_t median_us;
+	uint64_t median_n;
 	int64_t last_us;
 	bool have_last;
 	uint32_t prev_active;
