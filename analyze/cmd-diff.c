@@ -595,6 +595,8 @@ side_clear(struct side *s)
 	for (size_t i = 0; i < s->ndevs; i++)
 		free(s->devs[i].hist);
 	free(s->keys);
+	for (size_t i = 0; i < s->nhid; i++)
+		free(s->hid[i].enc);
 	free(s->hid);
 	free(s->k);
 	free(s->x);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* touchtape diff: the HID layer, where both files have one: the reports
  * per file, and each HID contact paired by device and begin time, its
- * begin and end places (fractions of the logical ranges), its end time
- * and its reports. See diff.h. */
+ * path (as the kernel touches' paths, in fractions of the logical
+ * ranges), its end time and its reports. See diff.h. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -13,10 +13,28 @@
 #include "diff.h"
 #include "util-strings.h"
 
-static double
-frac(int32_t v, int32_t min, int32_t max)
+static void
+add_sample(struct tt_htouch *t, int64_t time_us, size_t line)
 {
-	return max > min ? (double)(v - min) / (double)(max - min) : 0;
+	int32_t v[4] = { 0, 0, t->x, t->y };
+
+	if (t->user)
+		diff_acc_add(t->user, time_us, line - t->begin_line, v);
+}
+
+static void
+on_hbegin(void *data, struct tt_htouch *t)
+{
+	(void)data;
+	t->user = diff_acc_new(4);
+	add_sample(t, t->begin_us, t->begin_line);
+}
+
+static void
+on_hupdate(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
+{
+	(void)data;
+	add_sample(t, u->time_us, u->line);
 }
 
 static void
@@ -31,9 +49,13 @@ on_hend(void *data, struct tt_htouch *t)
 	s->hid[s->nhid++] = (struct dhid){
 		.dev = t->device, .contact = t->contact_id, .begin_us = t->begin_us, .end_us = t->end_us,
 		.line = t->begin_line, .nreports = t->nreports,
-		.bx = frac(t->begin_x, t->x_min, t->x_max), .by = frac(t->begin_y, t->y_min, t->y_max),
-		.ex = frac(t->x, t->x_min, t->x_max), .ey = frac(t->y, t->y_min, t->y_max),
+		.sx = t->x_max > t->x_min ? 1.0 / (t->x_max - t->x_min) : 0,
+		.sy = t->y_max > t->y_min ? 1.0 / (t->y_max - t->y_min) : 0,
 	};
+	struct dhid *h = &s->hid[s->nhid - 1];
+	if (t->user)
+		h->enc = diff_acc_take(t->user, &h->ns);
+	t->user = NULL;
 }
 
 static void
@@ -49,7 +71,8 @@ on_hreport(void *data, const struct tt_hreport *r)
 void
 diff_hid_subscribe(struct side *s, struct tt_stack *st)
 {
-	const struct tt_model_callbacks cb = { .hid_end = on_hend, .hid_report = on_hreport };
+	const struct tt_model_callbacks cb = { .hid_begin = on_hbegin, .hid_update = on_hupdate, .hid_end = on_hend,
+					       .hid_report = on_hreport };
 
 	tt_stack_subscribe(st, &cb, s);
 }
@@ -64,19 +87,38 @@ cmp_hid(const void *x, const void *y)
 	return (a->begin_us > b->begin_us) - (a->begin_us < b->begin_us);
 }
 
+/* Where the two contacts' paths part most, as fractions of the ranges. */
+static void
+compare_path(struct differ *df, const struct dhid *ha, const struct dhid *hb, const char *t)
+{
+	struct diff_scale sa = { 4, ha->line, ha->sx, ha->sy }, sb = { 4, hb->line, hb->sx, hb->sy };
+	_cleanup_free_ struct dpt *pa = NULL;
+	_cleanup_free_ struct dpt *pb = NULL;
+	size_t na = diff_decode(ha->enc, ha->ns, &sa, 0, &pa);
+	size_t nb = diff_decode(hb->enc, hb->ns, &sb, 0, &pb);
+	struct diff_parting g = { 0 };
+	char at[32];
+
+	if (!na || !nb)
+		return;
+	diff_path_parting(pa, na, pb, nb, df->o->time_tol, &g);
+	struct diff_num n = { g.max, df->o->path_tol_frac, "fraction" };
+	if (n.value > n.tolerance)
+		diff_measured(df, "hid-path", &n, g.la, g.lb, "HID device %u contact %d at +%s s: paths part by "
+			      "%.2f%% of the range at +%s s into the contact (RMS %.2f, tolerance %.2f)", ha->dev,
+			      ha->contact, t, n.value * 100, tt_format_time(at, sizeof(at), g.t),
+			      sqrt(g.sum2 / (double)g.n) * 100, n.tolerance * 100);
+}
+
 static void
 compare_contact(struct differ *df, struct dhid *ha, struct dhid *hb)
 {
-	double moved = fmax(hypot(ha->bx - hb->bx, ha->by - hb->by), hypot(ha->ex - hb->ex, ha->ey - hb->ey));
-	struct diff_num n = { moved, df->o->path_tol_frac, "fraction" };
+	struct diff_num n;
 	char t[32];
 
 	ha->matched = hb->matched = true;
 	tt_format_time(t, sizeof(t), ha->begin_us);
-	if (n.value > n.tolerance)
-		diff_measured(df, "hid-path", &n, ha->line, hb->line, "HID device %u contact %d at +%s s: begins or "
-			      "ends %.2f%% of the range apart (tolerance %.2f%%)", ha->dev, ha->contact, t,
-			      n.value * 100, n.tolerance * 100);
+	compare_path(df, ha, hb, t);
 	n = (struct diff_num){ fabs((double)ha->nreports - (double)hb->nreports),
 			       diff_count_tolerance(df, ha->nreports, hb->nreports),
 			       "count" };

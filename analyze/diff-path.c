@@ -15,14 +15,6 @@
 #include "diff.h"
 #include "util-strings.h"
 
-/* Where the paths part most, and by how much overall. */
-struct path_gap {
-	double max, sum2;
-	size_t n;
-	int64_t t;
-	size_t la, lb;
-};
-
 static double
 seg_dist(const struct dpt *p, const struct dpt *a, const struct dpt *b)
 {
@@ -55,7 +47,7 @@ to_path(const struct dpt *p, const struct dpt *q, size_t nq, size_t *start, int6
 
 /* Every sample of @p to the path @q; @p_is_a says which file @p is. */
 static void
-one_way(struct path_gap *g, const struct dpt *p, size_t np, const struct dpt *q, size_t nq, int64_t w,
+one_way(struct diff_parting *g, const struct dpt *p, size_t np, const struct dpt *q, size_t nq, int64_t w,
 	bool p_is_a)
 {
 	size_t start = 0, near = 0;
@@ -73,8 +65,16 @@ one_way(struct path_gap *g, const struct dpt *p, size_t np, const struct dpt *q,
 	}
 }
 
+void
+diff_path_parting(const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb, int64_t w,
+		  struct diff_parting *g)
+{
+	one_way(g, pa, na, pb, nb, w, true);
+	one_way(g, pb, nb, pa, na, w, false);
+}
+
 static void
-report(struct differ *df, const struct dtouch *ka, const struct path_gap *g, const struct ddev *d)
+report(struct differ *df, const struct dtouch *ka, const struct diff_parting *g, const struct ddev *d)
 {
 	double scale = d->mm ? 1.0 : 100.0;
 	const char *u = d->mm ? "mm" : "% of the axis range";
@@ -98,12 +98,11 @@ diff_compare_path(struct differ *df, const struct dtouch *ka, const struct dtouc
 	_cleanup_free_ struct dpt *pb = NULL;
 	size_t na = diff_points(d, ka, 0, &pa);
 	size_t nb = diff_points(db, kb, 0, &pb);
-	struct path_gap g = { 0 };
+	struct diff_parting g = { 0 };
 
 	if (!na || !nb)
 		return;
-	one_way(&g, pa, na, pb, nb, df->o->time_tol, true);
-	one_way(&g, pb, nb, pa, na, df->o->time_tol, false);
+	diff_path_parting(pa, na, pb, nb, df->o->time_tol, &g);
 	if (g.max > (d->mm ? df->o->path_tol_mm : df->o->path_tol_frac))
 		report(df, ka, &g, d);
 }

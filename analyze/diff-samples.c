@@ -18,9 +18,10 @@ static const uint16_t compared_axes[DIFF_MAX_AXES] = {
 	ABS_MT_ORIENTATION, ABS_MT_DISTANCE, ABS_MT_TOOL_TYPE, ABS_MT_BLOB_ID,
 };
 
-/* A touch's samples while it is down, hung on tt_ktouch.user. */
+/* A touch's samples while it is down, hung on tt_ktouch.user (or
+ * tt_htouch.user). */
 struct dacc {
-	const struct ddev *d;
+	uint32_t stride;
 	uint8_t *enc;
 	size_t len, cap;
 	uint32_t ns;
@@ -90,22 +91,25 @@ get(const uint8_t **p)
 	return (int32_t)((z >> 1) ^ (uint32_t)-(int32_t)(z & 1));
 }
 
-static void
-add_sample(struct dacc *acc, const struct tt_ktouch *t, int64_t time_us, size_t line)
+struct dacc *
+diff_acc_new(uint32_t stride)
+{
+	struct dacc *acc = tt_zalloc(sizeof(*acc));
+
+	acc->stride = stride;
+	return acc;
+}
+
+void
+diff_acc_add(struct dacc *acc, int64_t time_us, size_t line_offset, const int32_t *v)
 {
 	int64_t dt = acc->ns ? time_us - acc->last_us : 0;
-	int32_t v[4 + DIFF_MAX_AXES];
-	uint32_t stride = diff_stride(acc->d);
 
-	v[0] = (int32_t)(dt < 0 ? 0 : dt > INT32_MAX ? INT32_MAX : dt);
-	v[1] = (int32_t)(line - t->begin_line > INT32_MAX ? INT32_MAX : line - t->begin_line);
-	v[2] = t->values[TT_AXIS(ABS_MT_POSITION_X)];
-	v[3] = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
-	for (uint32_t i = 0; i < acc->d->naxes; i++)
-		v[4 + i] = t->values[TT_AXIS(acc->d->axes[i])];
 	/* The time is a delta already; the rest change from the last. */
-	put(acc, v[0]);
-	for (uint32_t i = 1; i < stride; i++) {
+	put(acc, (int32_t)(dt < 0 ? 0 : dt > INT32_MAX ? INT32_MAX : dt));
+	put(acc, (int32_t)(line_offset > INT32_MAX ? INT32_MAX : line_offset) - acc->prev[1]);
+	acc->prev[1] = (int32_t)(line_offset > INT32_MAX ? INT32_MAX : line_offset);
+	for (uint32_t i = 2; i < acc->stride; i++) {
 		put(acc, (int32_t)((uint32_t)v[i] - (uint32_t)acc->prev[i]));
 		acc->prev[i] = v[i];
 	}
@@ -113,71 +117,115 @@ add_sample(struct dacc *acc, const struct tt_ktouch *t, int64_t time_us, size_t 
 	acc->last_us = time_us;
 }
 
+uint8_t *
+diff_acc_take(struct dacc *acc, uint32_t *ns)
+{
+	/* Give back what doubling left unused: the file's touches add up. */
+	uint8_t *enc = acc->len ? tt_reallocarray(acc->enc, acc->len, 1) : NULL;
+
+	if (!acc->len)
+		free(acc->enc);
+	*ns = acc->ns;
+	free(acc);
+	return enc;
+}
+
+void
+diff_acc_free(struct dacc *acc)
+{
+	if (acc)
+		free(acc->enc);
+	free(acc);
+}
+
+static void
+add_sample(struct dacc *acc, const struct ddev *d, const struct tt_ktouch *t, int64_t time_us, size_t line)
+{
+	int32_t v[4 + DIFF_MAX_AXES];
+
+	v[2] = t->values[TT_AXIS(ABS_MT_POSITION_X)];
+	v[3] = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
+	for (uint32_t i = 0; i < d->naxes; i++)
+		v[4 + i] = t->values[TT_AXIS(d->axes[i])];
+	diff_acc_add(acc, time_us, line - t->begin_line, v);
+}
+
+/* A kernel touch's device rides along: its axes say what to keep. */
+struct kacc {
+	struct dacc *acc;
+	const struct ddev *d;
+};
+
 void
 diff_samples_begin(const struct ddev *d, struct tt_ktouch *t)
 {
-	struct dacc *acc = tt_zalloc(sizeof(*acc));
+	struct kacc *k = tt_zalloc(sizeof(*k));
 
-	acc->d = d;
-	t->user = acc;
-	add_sample(acc, t, t->begin_us, t->begin_line);
+	k->acc = diff_acc_new(diff_stride(d));
+	k->d = d;
+	t->user = k;
+	add_sample(k->acc, d, t, t->begin_us, t->begin_line);
 }
 
 void
 diff_samples_update(struct tt_ktouch *t, const struct tt_kupdate *u)
 {
-	if (t->user)
-		add_sample(t->user, t, u->time_us, u->line);
+	struct kacc *k = t->user;
+
+	if (k)
+		add_sample(k->acc, k->d, t, u->time_us, u->line);
 }
 
 void
 diff_samples_take(struct tt_ktouch *t, struct dtouch *k)
 {
-	struct dacc *acc = t->user;
+	struct kacc *ka = t->user;
 
-	if (!acc)
+	if (!ka)
 		return;
-	/* Give back what doubling left unused: the file's touches add up. */
-	k->enc = acc->len ? tt_reallocarray(acc->enc, acc->len, 1) : NULL;
-	if (!acc->len)
-		free(acc->enc);
-	k->ns = acc->ns;
-	free(acc);
+	k->enc = diff_acc_take(ka->acc, &k->ns);
+	free(ka);
 	t->user = NULL;
 }
 
 void
 diff_samples_drop(struct tt_ktouch *t)
 {
-	struct dacc *acc = t->user;
+	struct kacc *k = t->user;
 
-	if (acc)
-		free(acc->enc);
-	free(acc);
+	if (k)
+		diff_acc_free(k->acc);
+	free(k);
 	t->user = NULL;
+}
+
+size_t
+diff_decode(const uint8_t *enc, uint32_t ns, const struct diff_scale *sc, uint32_t field, struct dpt **out)
+{
+	struct dpt *p = tt_reallocarray(NULL, ns ? ns : 1, sizeof(*p));
+	int32_t v[4 + DIFF_MAX_AXES] = { 0 };
+	int64_t t = 0;
+
+	for (uint32_t i = 0; i < ns; i++) {
+		t += get(&enc);
+		for (uint32_t f = 1; f < sc->stride; f++)
+			v[f] = (int32_t)((uint32_t)v[f] + (uint32_t)get(&enc));
+		p[i].t = t;
+		p[i].line = sc->line0 + (size_t)v[1];
+		p[i].x = v[2] * sc->sx;
+		p[i].y = v[3] * sc->sy;
+		p[i].v = field ? v[field] : 0;
+	}
+	*out = p;
+	return ns;
 }
 
 size_t
 diff_points(const struct ddev *d, const struct dtouch *k, uint32_t field, struct dpt **out)
 {
-	uint32_t stride = diff_stride(d);
-	struct dpt *p = tt_reallocarray(NULL, k->ns ? k->ns : 1, sizeof(*p));
-	const uint8_t *e = k->enc;
-	int32_t v[4 + DIFF_MAX_AXES] = { 0 };
-	int64_t t = 0;
+	struct diff_scale sc = { diff_stride(d), k->line, d->sx, d->sy };
 
-	for (uint32_t i = 0; i < k->ns; i++) {
-		t += get(&e);
-		for (uint32_t f = 1; f < stride; f++)
-			v[f] = (int32_t)((uint32_t)v[f] + (uint32_t)get(&e));
-		p[i].t = t;
-		p[i].line = k->line + (size_t)v[1];
-		p[i].x = v[2] * d->sx;
-		p[i].y = v[3] * d->sy;
-		p[i].v = field ? v[field] : 0;
-	}
-	*out = p;
-	return k->ns;
+	return diff_decode(k->enc, k->ns, &sc, field, out);
 }
 
 size_t

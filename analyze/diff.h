@@ -100,8 +100,12 @@ struct dhid {
 	int64_t begin_us, end_us;	/* relative to the file's anchor */
 	size_t line;
 	uint64_t nreports;
-	double bx, by, ex, ey;	/* fractions of the logical ranges */
 	bool matched;
+	/* Its samples (diff_acc_*: x, y), and their scale to fractions of
+	 * the logical ranges. */
+	uint8_t *enc;
+	uint32_t ns;
+	double sx, sy;
 };
 
 struct side {
@@ -204,6 +208,23 @@ struct dpt {
 /* The samples of @k, with field @field of each (4 + axis index; 0 for
  * none) in ->v. Returns their number; *out is the caller's to free. */
 size_t diff_points(const struct ddev *d, const struct dtouch *k, uint32_t field, struct dpt **out);
+/* Samples as they come (diff-samples.c): @stride int32 fields each, of
+ * which the first two (the time and the line) the accumulator fills from
+ * @time_us and @line_offset (since the begin's line); v[2..] are kept. */
+struct dacc;
+struct dacc *diff_acc_new(uint32_t stride);
+void diff_acc_add(struct dacc *acc, int64_t time_us, size_t line_offset, const int32_t *v);
+/* The encoded samples (the caller frees them), their number in *ns; frees
+ * @acc. */
+uint8_t *diff_acc_take(struct dacc *acc, uint32_t *ns);
+void diff_acc_free(struct dacc *acc);
+/* How to unpack them: fields, the begin's line, the position's scale. */
+struct diff_scale {
+	uint32_t stride;
+	size_t line0;
+	double sx, sy;
+};
+size_t diff_decode(const uint8_t *enc, uint32_t ns, const struct diff_scale *sc, uint32_t field, struct dpt **out);
 /* The samples of @p (n > 0) whose values hold in [t - w, t + w]: from
  * the return value (moving *start on; call with rising t) to *end. */
 size_t diff_points_at(const struct dpt *p, size_t n, size_t *start, int64_t t, int64_t w, size_t *end);
@@ -212,6 +233,19 @@ diff_stride(const struct ddev *d)
 {
 	return 4 + d->naxes;
 }
+
+/* Where two paths part most (diff-path.c): every sample of each to the
+ * other's polyline within @w of its time, both ways; the largest
+ * distance, where, and the sum of squares over n samples (for the RMS).
+ * @g starts zeroed. */
+struct diff_parting {
+	double max, sum2;
+	size_t n;
+	int64_t t;
+	size_t la, lb;
+};
+void diff_path_parting(const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb, int64_t w,
+		       struct diff_parting *g);
 
 /* Each comparison inside paired touches (after the pairing). */
 void diff_compare_path(struct differ *df, const struct dtouch *ka, const struct dtouch *kb);

@@ -85,6 +85,26 @@ if [ -f "$hid" ] && "$TOUCHTAPE" convert "$hid" -o "$tmp/hid.jsonl" 2>/dev/null;
 	kinds "$tmp/out" >"$tmp/kinds" && grep -qx hid-rhythm "$tmp/kinds" && pass "HID: kind hid-rhythm" ||
 		fail "HID: kinds $(tr '\n' ' ' <"$tmp/kinds")"
 	expect_exit 0 "HID: --ignore hid" -- "$TOUCHTAPE" diff --ignore hid "$tmp/hid.jsonl" "$tmp/hid-lost.jsonl"
+	# The first contact's X (bytes 4-5 of this device's reports) moved to
+	# 0x1000 for 60 reports.
+	python3 - "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl" <<'PY'
+import json, sys
+out, n = [], 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("type") == "hid":
+        n += 1
+        if 200 <= n < 260:
+            r["data"] = r["data"][:8] + "0010" + r["data"][12:]
+    out.append(json.dumps(r, separators=(",", ":")))
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+	expect_exit 1 "HID: a contact moved" -- "$TOUCHTAPE" diff "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl"
+	expect_grep 'HID device 0 contact 0 at \+0\.000000 s: paths part by 11\.64% of the range' "$tmp/out" \
+		"HID: where the contact's path parts"
+	expect_exit 1 "HID: a contact moved, --json" -- "$TOUCHTAPE" diff --json "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl"
+	kinds "$tmp/out" >"$tmp/kinds" && [ "$(cat "$tmp/kinds")" = hid-path ] && pass "HID: kind hid-path" ||
+		fail "HID: kinds $(tr '\n' ' ' <"$tmp/kinds")"
 fi
 
 # --ignore leaves a comparison out.
