@@ -3,7 +3,10 @@
 tests: mutate.py KIND IN OUT. Kinds: jump (every position set to 1000 for
 300 ms mid-file), gap (40 frames deleted), pressure (halved), click
 (BTN_LEFT presses and releases removed), halfrate (every second frame of
-600 ms removed). Frames that begin or end a touch are never deleted: the
+600 ms removed); and for the tests' own bases: addclick (a BTN_LEFT press
+at the 40th frame, its release at the 60th), hidmove (bytes 4-5 of HID
+reports 200-259 set to 0x1000: the first contact's X on the ILITEK
+touchscreen of the corpus). Frames that begin or end a touch are never deleted: the
 regression is inside the touches."""
 import json
 import sys
@@ -50,6 +53,20 @@ def mutate(kind, lines):
                 break
             if n % 2 and deletable(lines[i]):
                 lines[i] = None
+    elif kind == "addclick":
+        n = 0
+        for r in lines:
+            if r and r.get("type") == "frame":
+                n += 1
+                if n in (40, 60):
+                    r["ev"].insert(0, [1, 272, 1 if n == 40 else 0])
+    elif kind == "hidmove":
+        n = 0
+        for r in lines:
+            if r and r.get("type") == "hid":
+                n += 1
+                if 200 <= n < 260:
+                    r["data"] = r["data"][:8] + "0010" + r["data"][12:]
     elif kind in ("pressure", "click"):
         for r in lines:
             if not r or r.get("type") != "frame":

@@ -57,18 +57,7 @@ regression pressure pressure "$pad" axis 'ABS_MT_PRESSURE 67 vs 33 at'
 
 # A click on the touchpad (BTN_LEFT down at its 40th frame, up at its
 # 60th), and the same without it.
-python3 - "$pad" "$tmp/clicked.jsonl" <<'PY'
-import json, sys
-out, n = [], 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r.get("type") == "frame":
-        n += 1
-        if n in (40, 60):
-            r["ev"].insert(0, [1, 272, 1 if n == 40 else 0])
-    out.append(json.dumps(r, separators=(",", ":")))
-open(sys.argv[2], "w").write("\n".join(out) + "\n")
-PY
+python3 "$mutate" addclick "$pad" "$tmp/clicked.jsonl"
 expect_exit 0 "clicked: against itself" -- "$TOUCHTAPE" diff "$tmp/clicked.jsonl" "$tmp/clicked.jsonl"
 regression click click "$tmp/clicked.jsonl" key 'device 0 BTN_LEFT press at \+[0-9.]* s is missing in'
 "$TOUCHTAPE" diff "$tmp/clicked.jsonl" "$tmp/click.jsonl" >"$tmp/text" 2>&1
@@ -87,18 +76,7 @@ if [ -f "$hid" ] && "$TOUCHTAPE" convert "$hid" -o "$tmp/hid.jsonl" 2>/dev/null;
 	expect_exit 0 "HID: --ignore hid" -- "$TOUCHTAPE" diff --ignore hid "$tmp/hid.jsonl" "$tmp/hid-lost.jsonl"
 	# The first contact's X (bytes 4-5 of this device's reports) moved to
 	# 0x1000 for 60 reports.
-	python3 - "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl" <<'PY'
-import json, sys
-out, n = [], 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r.get("type") == "hid":
-        n += 1
-        if 200 <= n < 260:
-            r["data"] = r["data"][:8] + "0010" + r["data"][12:]
-    out.append(json.dumps(r, separators=(",", ":")))
-open(sys.argv[2], "w").write("\n".join(out) + "\n")
-PY
+	python3 "$mutate" hidmove "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl"
 	expect_exit 1 "HID: a contact moved" -- "$TOUCHTAPE" diff "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl"
 	expect_grep 'HID device 0 contact 0 at \+0\.000000 s: paths part by 11\.64% of the range' "$tmp/out" \
 		"HID: where the contact's path parts"
