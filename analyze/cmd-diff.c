@@ -593,7 +593,7 @@ side_clear(struct side *s)
 	for (size_t i = 0; i < s->nk; i++)
 		free(s->k[i].enc);
 	for (size_t i = 0; i < s->ndevs; i++)
-		free(s->devs[i].hist);
+		tt_interval_hist_clear(&s->devs[i].hist);
 	free(s->keys);
 	for (size_t i = 0; i < s->nhid; i++)
 		free(s->hid[i].enc);

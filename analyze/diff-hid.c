@@ -42,10 +42,7 @@ on_hend(void *data, struct tt_htouch *t)
 {
 	struct side *s = data;
 
-	if (s->nhid == s->caphid) {
-		s->caphid = s->caphid ? s->caphid * 2 : 64;
-		s->hid = tt_reallocarray(s->hid, s->caphid, sizeof(*s->hid));
-	}
+	s->hid = tt_grow(s->hid, s->nhid, &s->caphid, sizeof(*s->hid));
 	s->hid[s->nhid++] = (struct dhid){
 		.dev = t->device, .contact = t->contact_id, .begin_us = t->begin_us, .end_us = t->end_us,
 		.line = t->begin_line, .nreports = t->nreports,

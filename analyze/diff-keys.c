@@ -24,10 +24,7 @@ diff_keys_frame(struct side *s, size_t dev, int64_t t_us, const struct tt_frame 
 		const struct tt_event *e = &f->events[i];
 		if (!(e->type == EV_KEY && (e->value == 0 || e->value == 1)) && e->type != EV_SW)
 			continue;
-		if (s->nkeys == s->capkeys) {
-			s->capkeys = s->capkeys ? s->capkeys * 2 : 64;
-			s->keys = tt_reallocarray(s->keys, s->capkeys, sizeof(*s->keys));
-		}
+		s->keys = tt_grow(s->keys, s->nkeys, &s->capkeys, sizeof(*s->keys));
 		s->keys[s->nkeys++] = (struct dkey){ .t_us = t_us, .line = line, .dev = (uint32_t)dev,
 						     .type = e->type, .code = e->code, .value = e->value };
 	}

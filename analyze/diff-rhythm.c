@@ -20,12 +20,8 @@ diff_rhythm_frame(struct ddev *d, int64_t t_us, uint32_t nactive)
 	if (!nactive && !d->in_touch)
 		return;
 	d->touch_frames++;
-	if (d->in_touch) {
-		int64_t bin = (t_us - d->last_touch_frame_us) / DIFF_HIST_US;
-		if (!d->hist)
-			d->hist = tt_zalloc(DIFF_HIST_BINS * sizeof(*d->hist));
-		d->hist[bin < 0 ? 0 : bin >= DIFF_HIST_BINS ? DIFF_HIST_BINS - 1 : bin]++;
-	}
+	if (d->in_touch)
+		tt_interval_hist_add(&d->hist, t_us - d->last_touch_frame_us);
 	d->last_touch_frame_us = t_us;
 	d->in_touch = nactive > 0;
 }
@@ -34,18 +30,9 @@ diff_rhythm_frame(struct ddev *d, int64_t t_us, uint32_t nactive)
 static int64_t
 median_us(const struct ddev *d)
 {
-	uint64_t n = 0, seen = 0;
+	int64_t v;
 
-	if (!d->hist)
-		return 0;
-	for (size_t i = 0; i < DIFF_HIST_BINS; i++)
-		n += d->hist[i];
-	for (size_t i = 0; i < DIFF_HIST_BINS; i++) {
-		seen += d->hist[i];
-		if (seen * 2 >= n)
-			return (int64_t)i * DIFF_HIST_US + DIFF_HIST_US / 2;
-	}
-	return 0;
+	return tt_interval_hist_percentile(&d->hist, 0.5, &v) == 0 ? v : 0;
 }
 
 double

@@ -23,6 +23,7 @@
 #include "model.h"
 #include "reader.h"
 #include "util-mem.h"
+#include "util-stats.h"
 
 struct dtouch {
 	size_t dev;		/* device ordinal in the file */
@@ -72,16 +73,12 @@ struct ddev {
 	uint32_t naxes;
 	uint16_t axes[DIFF_MAX_AXES];
 	double sx, sy;
-	/* diff-rhythm.c: frames while a touch is down and their intervals
-	 * (a histogram of DIFF_HIST_BINS bins of DIFF_HIST_US). */
+	/* diff-rhythm.c: frames while a touch is down and their intervals. */
 	uint64_t touch_frames;
 	int64_t last_touch_frame_us;
 	bool in_touch;
-	uint32_t *hist;
+	struct tt_interval_hist hist;
 };
-
-#define DIFF_HIST_US 100
-#define DIFF_HIST_BINS 20000
 
 /* An EV_KEY press or release or an EV_SW change (diff-keys.c). */
 struct dkey {
