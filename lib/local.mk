@@ -16,7 +16,7 @@ libtouchtape_sources += \
 	lib/util-mem.c lib/util-mem.h \
 	lib/util-plural.h \
 	lib/util-stats.c lib/util-stats.h \
-	lib/util-strings.c lib/util-strings.h \
+	lib/util-strings.c lib/util-strings.h lib/tolerance.c lib/tolerance.h \
 	lib/util-time.h \
 	lib/xi-names.c lib/xi-names.h
 
