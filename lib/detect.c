@@ -13,6 +13,7 @@
 
 #include "checker.h"
 #include "detect.h"
+#include "detect-motion.h"
 #include "evnames.h"
 #include "model-xi-own.h"
 #include "stack.h"
@@ -23,7 +24,6 @@ struct det_dev {
 	bool used;
 	uint32_t id;
 	const struct tt_device *dev;
-	bool mm;
 	uint8_t keys[TT_BITMAP_BYTES(KEY_CNT)];
 	bool mismatch;		/* button/slot disagreement being reported */
 	/* Type A flicker: the last two frames with contact content. */
@@ -32,15 +32,15 @@ struct det_dev {
 	int64_t t1;
 	int nseen;
 	uint64_t drop_gen;	/* bumped by every SYN_DROPPED and resync frame */
+	struct tt_motion_dev motion;	/* jumps and stalls */
 };
 
-/* What the jump detector keeps of a kernel touch (tt_ktouch.priv), on a
- * list so the ones a pass never ended are freed with the detect. */
+/* What the jump and stall detectors keep of a kernel touch
+ * (tt_ktouch.priv), on a list so the ones a pass never ended are freed
+ * with the detect. */
 struct det_touch {
 	struct det_touch *prev, *next;
-	int32_t last_x, last_y;
-	bool known;		/* last_x/y are positions the device reported */
-	uint64_t drop_gen;
+	struct tt_motion_touch motion;
 };
 
 /* Report intervals in 10 us buckets up to 100 ms, like analyze's frame
@@ -249,10 +249,10 @@ on_kbegin(void *data, struct tt_ktouch *t)
 	struct tt_stats_device *sd = stats_dev(d, t->device);
 	struct det_touch *dt = tt_zalloc(sizeof(*dt));
 
-	dt->last_x = t->values[TT_AXIS(ABS_MT_POSITION_X)];
-	dt->last_y = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
-	dt->known = !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y)));
-	dt->drop_gen = dd ? dd->drop_gen : 0;
+	tt_motion_touch_init(&dt->motion, t->values[TT_AXIS(ABS_MT_POSITION_X)],
+			     t->values[TT_AXIS(ABS_MT_POSITION_Y)],
+			     !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y))),
+			     dd ? dd->drop_gen : 0, t->begin_us);
 	dt->next = d->touches;
 	if (d->touches)
 		d->touches->prev = dt;
@@ -262,30 +262,24 @@ on_kbegin(void *data, struct tt_ktouch *t)
 		sd->touch_sequences++;
 }
 
-/* A jump is a movement between two positions the device reported, with
- * no events lost in between. */
+/* Jumps and stalls (detect-motion.h) are judged between two positions
+ * the device reported, with no events lost in between. */
 static void
-detect_jump(struct tt_detect *d, struct det_dev *dd, struct tt_ktouch *t, struct det_touch *dt,
-	    const struct tt_kupdate *u)
+detect_motion(struct tt_detect *d, struct det_dev *dd, struct tt_ktouch *t, struct det_touch *dt,
+	      const struct tt_kupdate *u)
 {
 	int32_t x = t->values[TT_AXIS(ABS_MT_POSITION_X)], y = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
 	bool known = !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y)));
 	/* After a drop, positions are a guess until the slots settle. */
-	bool comparable = dt->known && known && dt->drop_gen == dd->drop_gen &&
-			  tt_model_settled(d->model, t->device);
-	double limit = dd->mm ? d->opts.jump_mm : d->opts.jump_units;
+	bool comparable = dt->motion.drop_gen == dd->drop_gen && tt_model_settled(d->model, t->device);
+	struct tt_motion_find found[4];
+	size_t n = tt_motion_update(&dd->motion, &dt->motion, x, y, known, comparable, dd->drop_gen, u->line,
+				    u->time_us, found, ARRAY_LENGTH(found));
 	struct tt_diag diag;
 
-	if (x == dt->last_x && y == dt->last_y && dt->known == known)
-		return;
-	double step = tt_model_distance(dd->dev, (double)x - dt->last_x, (double)y - dt->last_y);
-	if (comparable && limit > 0 && step > limit)
-		report(d, kdiag(&diag, TT_CHECK_JUMP, u->line, u->time_us, t),
-		       "moved %.1f %s in one frame (threshold %.1f)", step, dd->mm ? "mm" : "units", limit);
-	dt->last_x = x;
-	dt->last_y = y;
-	dt->known = known;
-	dt->drop_gen = dd->drop_gen;
+	for (size_t i = 0; i < n; i++)
+		report(d, kdiag(&diag, found[i].kind == TT_MOTION_STALL ? TT_CHECK_STALL : TT_CHECK_JUMP,
+				found[i].line, found[i].time_us, t), "%s", found[i].message);
 }
 
 static void
@@ -296,7 +290,7 @@ on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
 	struct det_touch *dt = t->priv;
 
 	if (dd && dt)
-		detect_jump(d, dd, t, dt, u);
+		detect_motion(d, dd, t, dt, u);
 }
 
 static void
@@ -445,6 +439,7 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 
 	count_frame(d, f, n);
 	if (s) {
+		tt_motion_frame(&s->motion, f->time_us, n);
 		for (uint32_t i = 0; i < f->nevents; i++) {
 			const struct tt_event *e = &f->events[i];
 			if (e->type != EV_KEY || e->code >= KEY_CNT)
@@ -763,12 +758,13 @@ add_device(struct tt_detect *d, const struct tt_device *dev)
 			return;
 		s = &d->devs[d->ndevs++];
 	}
+	tt_motion_dev_release(&s->motion);
 	memset(s, 0, sizeof(*s));
 	s->used = true;
 	s->id = dev->id;
 	s->dev = dev;
-	s->mm = tt_model_has_mm(dev);
 	memcpy(s->keys, dev->keys_down, sizeof(s->keys));
+	tt_motion_dev_init(&s->motion, dev, d->opts.jump_mm, d->opts.jump_units);
 	if (!sd && d->stats.ndevs < TT_MAX_DEVICES) {
 		sd = &d->stats.devs[d->stats.ndevs++];
 		sd->id = dev->id;
@@ -874,6 +870,8 @@ tt_detect_free(struct tt_detect *d)
 	}
 	free(d->hids);
 	free(d->all_lat.v);
+	for (size_t i = 0; i < d->ndevs; i++)
+		tt_motion_dev_release(&d->devs[i].motion);
 	while (d->touches)
 		forget_touch(d, d->touches);
 	free(d);

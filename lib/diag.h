@@ -53,6 +53,7 @@ enum tt_check {
 	TT_CHECK_WL_TOUCH_ID_REUSED,
 	/* lib/detect.h: what the touch-sequence model shows */
 	TT_CHECK_JUMP,
+	TT_CHECK_STALL,
 	TT_CHECK_CONTACT_FLICKER,
 	TT_CHECK_BUTTON_MISMATCH,
 	TT_CHECK_TOUCH_ACTIVE_AT_END,

@@ -7,7 +7,7 @@ libtouchtape_sources += \
 	lib/model-xi-own.c lib/model-xi-own.h \
 	lib/model-li.c lib/model-li.h lib/li-counts-print.c lib/li-counts-print.h \
 	lib/model-wl.c lib/model-wl.h lib/model-krefs.c lib/model-krefs.h \
-	lib/stack.c lib/stack.h lib/detect.c lib/detect.h lib/detect-run.c lib/detect-print.c \
+	lib/stack.c lib/stack.h lib/detect.c lib/detect.h lib/detect-motion.c lib/detect-motion.h lib/detect-run.c lib/detect-print.c \
 	lib/diag-tally.c lib/diag-tally.h \
 	lib/model-plot.c lib/model-plot.h
 

@@ -249,3 +249,48 @@ write("type-a-pairing.jsonl", [type_a(),
 write("slot-reuse.jsonl", [screen(), down(10000, 0, 10, 100, 100), up(20000, 0),
       down(30000, 0, 11, 200, 200), frame(40000, A("ABS_MT_TRACKING_ID", 12), A("ABS_MT_POSITION_X", 300), SYN),
       up(50000, 0)])
+
+# --- jumps judged against the touch's own motion, and stalls ---
+
+def screen_nores():
+    """The touchscreen without resolution: jumps as a share of the range."""
+    d = screen(name="test touchscreen without resolution")
+    for code in d["absinfo"]:
+        d["absinfo"][code]["resolution"] = 0
+    return d
+
+def path(t0, slot, tid, points, dt=10000, lift=True):
+    """A touch through @points, one frame each @dt."""
+    out = [down(t0, slot, tid, *points[0])]
+    for i, (x, y) in enumerate(points[1:], 1):
+        out.append(move(t0 + i * dt, slot, x, y))
+    if lift:
+        out.append(up(t0 + len(points) * dt, slot))
+    return out
+
+# A slow touch (5 units a frame) that is 10% of the range (100 units) off
+# its path for three frames: out and back, two jumps, with and without
+# resolution (10 mm: under the 20 mm threshold).
+slow = [(100 + 5 * i, 500) for i in range(20)]
+offset = [(x + 100, y) if 8 <= i < 11 else (x, y) for i, (x, y) in enumerate(slow)]
+write("jump-range-yes.jsonl", [screen_nores()] + path(10000, 0, 1, offset))
+write("jump-small-yes.jsonl", [screen()] + path(10000, 0, 1, offset))
+# The fastest straight swipe: from rest to 16% of the range a frame and
+# back to rest, corner to corner; no jump.
+steps = [2, 5, 10, 20, 40, 80, 120, 160, 160, 120, 80, 40, 20, 10, 5]
+fast, x = [(30, 30)], 30
+for s in steps:
+    x += s
+    fast.append((x, x))
+write("jump-swipe-no.jsonl", [screen_nores()] + path(10000, 0, 1, fast))
+# A touch moving 10 units a frame whose frames stop for 200 ms and which
+# is then 200 units on: a stall.
+moving = [(100 + 10 * i, 300) for i in range(15)]
+write("stall-yes.jsonl", [screen()] + path(10000, 0, 1, moving, lift=False)
+      + [move(350000, 0, 100 + 10 * 34, 300), move(360000, 0, 100 + 10 * 35, 300), up(370000, 0)])
+# Rest is not a stall: a touch moves, rests for 1 s without frames and
+# lifts in place; another moves, rests for 1 s and moves on from where it
+# rested.
+write("stall-no.jsonl", [screen()] + path(10000, 0, 1, moving, lift=False) + [up(1150000, 0)]
+      + path(2000000, 0, 2, moving, lift=False)
+      + [move(3150000, 0, 245, 300), move(3160000, 0, 250, 300), up(3170000, 0)])

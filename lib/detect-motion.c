@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/* The jump and stall rules of the diagnostics layer. See detect-motion.h. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect-motion.h"
+#include "model.h"
+#include "util-mem.h"
+
+void
+tt_motion_dev_init(struct tt_motion_dev *m, const struct tt_device *dev, double jump_mm, double jump_units)
+{
+	bool mt = tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X);
+	const struct tt_absinfo *ax = &dev->abs[mt ? ABS_MT_POSITION_X : ABS_X];
+	const struct tt_absinfo *ay = &dev->abs[mt ? ABS_MT_POSITION_Y : ABS_Y];
+	memset(m, 0, sizeof(*m));
+	m->dev = dev;
+	m->mm = tt_model_has_mm(dev);
+	/* A device without a range still gets a scale: its units. */
+	m->rx = ax->maximum > ax->minimum ? (double)ax->maximum - ax->minimum : 1.0;
+	m->ry = ay->maximum > ay->minimum ? (double)ay->maximum - ay->minimum : 1.0;
+	m->jump_limit = m->mm ? jump_mm : jump_units;
+	m->hist = tt_zalloc((TT_MOTION_HIST_BUCKETS + 1) * sizeof(*m->hist));
+}
+
+void
+tt_motion_dev_release(struct tt_motion_dev *m)
+{
+	free(m->hist);
+	m->hist = NULL;
+}
+
+void
+tt_motion_frame(struct tt_motion_dev *m, int64_t time_us, uint32_t nactive)
+{
+	if (m->hist && m->have_last && m->prev_active && nactive && time_us >= m->last_us) {
+		int64_t b = (time_us - m->last_us) / TT_MOTION_HIST_US;
+		m->hist[b < TT_MOTION_HIST_BUCKETS ? b : TT_MOTION_HIST_BUCKETS]++;
+		m->nintervals++;
+	}
+	m->last_us = time_us;
+	m->have_last = true;
+	m->prev_active = nactive;
+}
+
+int64_t
+tt_motion_median_us(const struct tt_motion_dev *m)
+{
+	uint64_t want = (m->nintervals + 1) / 2, seen = 0;
+
+	if (!m->hist || m->nintervals < TT_MOTION_MEDIAN_MIN)
+		return -1;
+	for (size_t i = 0; i <= TT_MOTION_HIST_BUCKETS; i++) {
+		seen += m->hist[i];
+		if (seen >= want)
+			return (int64_t)i * TT_MOTION_HIST_US;
+	}
+	return (int64_t)TT_MOTION_HIST_BUCKETS * TT_MOTION_HIST_US;
+}
+
+void
+tt_motion_touch_init(struct tt_motion_touch *mt, int32_t x, int32_t y, bool known, uint64_t drop_gen,
+		     int64_t time_us)
+{
+	memset(mt, 0, sizeof(*mt));
+	mt->x = x;
+	mt->y = y;
+	mt->known = known;
+	mt->drop_gen = drop_gen;
+	mt->last_us = time_us;
+	mt->have_last = true;
+}
+
+/* ---- one step ---- */
+
+/* What tt_motion_update works on. */
+struct step {
+	struct tt_motion_dev *m;
+	struct tt_motion_touch *mt;
+	double dx, dy;		/* units */
+	double size;		/* of the range */
+	double dist;		/* mm, or units without resolution */
+	int64_t gap_us;		/* since the touch's last update */
+	size_t line;
+	int64_t time_us;
+	struct tt_motion_find *out;
+	size_t max, n;
+	bool jump;		/* this step is reported as a jump */
+};
+
+static struct tt_motion_find *
+find(struct step *s, enum tt_motion_kind kind, size_t line, int64_t time_us)
+{
+	struct tt_motion_find *f;
+
+	if (s->n >= s->max)
+		return NULL;
+	f = &s->out[s->n++];
+	f->kind = kind;
+	f->line = line;
+	f->time_us = time_us;
+	return f;
+}
+
+static const char *
+unit(const struct step *s)
+{
+	return s->m->mm ? "mm" : "units";
+}
+
+static double
+norm(const struct tt_motion_dev *m, double dx, double dy)
+{
+	return hypot(dx / m->rx, dy / m->ry);
+}
+
+/* The touch's recent steps, scaled to the time this one took: after a
+ * longer gap a moving touch is further on. 0 without enough history. */
+static double
+expected_step(const struct step *s)
+{
+	const struct tt_motion_touch *mt = s->mt;
+	int64_t median = tt_motion_median_us(s->m);
+	double pace = 0, scale = 1;
+
+	if (mt->npace < 2)
+		return 0;
+	for (unsigned int i = 0; i < mt->npace && i < TT_MOTION_PACE; i++)
+		pace = fmax(pace, mt->pace[i]);
+	if (median > 0 && s->gap_us > median)
+		scale = (double)s->gap_us / (double)median;
+	return pace * scale;
+}
+
+static void
+check_absolute(struct step *s)
+{
+	struct tt_motion_find *f;
+	double limit = s->m->jump_limit;
+
+	if (limit > 0 ? s->dist <= limit : s->size <= TT_MOTION_JUMP_RANGE)
+		return;
+	s->jump = true;
+	if (!(f = find(s, TT_MOTION_JUMP, s->line, s->time_us)))
+		return;
+	if (limit > 0)
+		snprintf(f->message, sizeof(f->message), "moved %.1f %s in one frame (threshold %.1f)", s->dist,
+			 unit(s), limit);
+	else
+		snprintf(f->message, sizeof(f->message),
+			 "moved %.1f units (%.1f%% of the axis range) in one frame (threshold %.0f%%)", s->dist,
+			 s->size * 100.0, TT_MOTION_JUMP_RANGE * 100.0);
+}
+
+static void
+check_sudden(struct step *s, double expected)
+{
+	struct tt_motion_find *f;
+
+	if (s->jump || expected <= 0 || s->size < TT_MOTION_STEP_MIN || s->size <= TT_MOTION_SUDDEN * expected)
+		return;
+	s->jump = true;
+	if ((f = find(s, TT_MOTION_JUMP, s->line, s->time_us)))
+		snprintf(f->message, sizeof(f->message),
+			 "moved %.1f %s (%.1f%% of the axis range) in one frame, %.0fx its recent steps", s->dist,
+			 unit(s), s->size * 100.0, s->size / expected);
+}
+
+/* A step that undoes the pending one: both are jumps, the first one
+ * reported now if it was not already. */
+static void
+check_back(struct step *s)
+{
+	struct tt_motion_touch *mt = s->mt;
+	struct tt_motion_find *f;
+	double out_size = norm(s->m, mt->out_dx, mt->out_dy);
+	double out_dist = tt_model_distance(s->m->dev, mt->out_dx, mt->out_dy);
+	double ms = (double)(s->time_us - mt->out_us) / 1000.0;
+
+	if (!mt->out || s->time_us - mt->out_us > TT_MOTION_BACK_US)
+		return;
+	if (s->size < TT_MOTION_STEP_MIN ||
+	    norm(s->m, mt->out_dx + s->dx, mt->out_dy + s->dy) > TT_MOTION_BACK_SLACK * out_size)
+		return;
+	mt->out = false;
+	if (!mt->out_reported && (f = find(s, TT_MOTION_JUMP, mt->out_line, mt->out_us)))
+		snprintf(f->message, sizeof(f->message),
+			 "moved %.1f %s (%.1f%% of the axis range) in one frame and back %.0f ms later", out_dist,
+			 unit(s), out_size * 100.0, ms);
+	if (s->jump)
+		return;
+	s->jump = true;
+	if ((f = find(s, TT_MOTION_JUMP, s->line, s->time_us)))
+		snprintf(f->message, sizeof(f->message),
+			 "moved %.1f %s (%.1f%% of the axis range) in one frame, back to where it was %.0f ms before",
+			 s->dist, unit(s), s->size * 100.0, ms);
+}
+
+static void
+check_stall(struct step *s, int64_t last_us)
+{
+	const struct tt_motion_touch *mt = s->mt;
+	int64_t median = tt_motion_median_us(s->m);
+	int64_t limit = median * TT_MOTION_STALL_FACTOR;
+	struct tt_motion_find *f;
+
+	if (median < 0)
+		return;
+	if (limit < TT_MOTION_STALL_MIN_US)
+		limit = TT_MOTION_STALL_MIN_US;
+	/* Moving: its last update before the gap moved it. */
+	if (s->gap_us <= limit || mt->last_step <= 0 || last_us != mt->last_move_us)
+		return;
+	if (s->size < TT_MOTION_STALL_DIST || s->size < TT_MOTION_STALL_STEPS * mt->last_step)
+		return;
+	if ((f = find(s, TT_MOTION_STALL, s->line, s->time_us)))
+		snprintf(f->message, sizeof(f->message),
+			 "no frame for %.1f ms while moving (median interval %.2f ms), then %.1f %s "
+			 "(%.1f%% of the axis range) away", (double)s->gap_us / 1000.0, (double)median / 1000.0,
+			 s->dist, unit(s), s->size * 100.0);
+}
+
+/* Remember the step: as the pace (unless it was a jump) and as a step a
+ * later one may undo. */
+static void
+remember(struct step *s, double expected)
+{
+	struct tt_motion_touch *mt = s->mt;
+
+	if (s->size >= TT_MOTION_STEP_MIN && (expected <= 0 || s->size > 2 * expected || s->jump) &&
+	    (!mt->out || s->time_us - mt->out_us > TT_MOTION_BACK_US)) {
+		mt->out = true;
+		mt->out_reported = s->jump;
+		mt->out_dx = s->dx;
+		mt->out_dy = s->dy;
+		mt->out_line = s->line;
+		mt->out_us = s->time_us;
+	}
+	if (!s->jump) {
+		mt->pace[mt->npace % TT_MOTION_PACE] = s->size;
+		mt->npace++;
+	}
+	mt->last_step = s->size;
+}
+
+static void
+forget_motion(struct tt_motion_touch *mt)
+{
+	mt->npace = 0;
+	mt->last_step = 0;
+	mt->out = false;
+}
+
+size_t
+tt_motion_update(struct tt_motion_dev *m, struct tt_motion_touch *mt, int32_t x, int32_t y, bool known,
+		 bool comparable, uint64_t drop_gen, size_t line, int64_t time_us, struct tt_motion_find *out,
+		 size_t max)
+{
+	struct step s = { .m = m, .mt = mt, .line = line, .time_us = time_us, .out = out, .max = max };
+	int64_t last_us = mt->last_us;
+	double expected;
+
+	s.gap_us = mt->have_last ? time_us - mt->last_us : 0;
+	mt->last_us = time_us;
+	mt->have_last = true;
+	if (x == mt->x && y == mt->y && mt->known == known)
+		return 0;
+	if (!comparable || !mt->known || !known) {
+		forget_motion(mt);
+	} else {
+		s.dx = (double)x - mt->x;
+		s.dy = (double)y - mt->y;
+		s.size = norm(m, s.dx, s.dy);
+		s.dist = tt_model_distance(m->dev, s.dx, s.dy);
+		check_stall(&s, last_us);
+		expected = expected_step(&s);
+		check_absolute(&s);
+		check_sudden(&s, expected);
+		check_back(&s);
+		remember(&s, expected);
+		mt->last_move_us = time_us;
+	}
+	mt->x = x;
+	mt->y = y;
+	mt->known = known;
+	mt->drop_gen = drop_gen;
+	return s.n;
+}
