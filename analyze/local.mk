@@ -25,6 +25,7 @@ tt_analyze_tests = \
 	analyze/tests/diff-anomalies.sh \
 	analyze/tests/diff-xi-pairing.sh \
 	analyze/tests/diff-mutations.sh \
+	analyze/tests/diff-mutants-vm.sh \
 	analyze/tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
 EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze analyze/tests/hid-expect.py tests/mutate.py tests/data/wayland tests/data/xi-chains

@@ -450,8 +450,7 @@ def m_pressure(site, a):
     codes = {c for c in (MT_PRESSURE, ABS_PRESSURE)
              if absinfo(site.dev, {MT_PRESSURE: "ABS_MT_PRESSURE",
                                    ABS_PRESSURE: "ABS_PRESSURE"}[c])}
-    mt = protocol(site.dev) in ("A", "B")
-    if not codes or (mt and MT_PRESSURE not in codes):
+    if not codes:
         raise NotApplicable("no pressure axis")
     tch = site.longest()
     fn = lambda c, v: v // 2 if c in codes else v
