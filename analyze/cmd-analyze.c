@@ -62,6 +62,8 @@ struct dev_stats {
 	uint32_t *hist;		/* frame intervals while touching */
 	uint64_t nintervals, over;
 	double sum, sumsq;
+	int64_t max_us, max_at_us;	/* the longest interval, and the frame ending it */
+	size_t max_line;
 	uint8_t slots_used[TT_BITMAP_BYTES(TT_MAX_SLOTS)];
 	/* Within --from/--to, counting the touches begun before it too. */
 	uint64_t window_touches;
@@ -445,7 +447,6 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	struct analyze *a = data;
 	struct dev_stats *s = find_dev(a, dev->id);
 
-	(void)line;
 	if (!s)
 		return;
 	/* Intervals with both ends in the window. */
@@ -462,6 +463,11 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 			s->nintervals++;
 			s->sum += (double)dt;
 			s->sumsq += (double)dt * (double)dt;
+			if (dt > s->max_us || s->nintervals == 1) {
+				s->max_us = dt;
+				s->max_at_us = f->time_us;
+				s->max_line = line;
+			}
 		}
 	}
 	s->have_time = true;
@@ -614,6 +620,9 @@ interval_json(struct tt_json_emit *j, const struct dev_stats *s, double mean, do
 	tt_json_emit_member_int(j, "p95", percentile_us(s, 0.95));
 	tt_json_emit_member_int(j, "mean", (int64_t)llround(mean));
 	tt_json_emit_member_int(j, "stddev", (int64_t)llround(sd));
+	tt_json_emit_member_int(j, "max", s->max_us);
+	tt_json_emit_member_int(j, "max_at_us", s->max_at_us);
+	tt_json_emit_member_int(j, "max_line", (int64_t)s->max_line);
 	tt_json_emit_object_end(j);
 }
 
@@ -652,11 +661,15 @@ print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats
 	printf("device %u \"%s\": MT protocol %s, distances in %s\n", s->id, s->dev->name,
 	       protocol_name(s->dev), s->mm ? "mm" : "device units (no resolution)");
 	printf("  %.3f s, %" PRIu64 " frames, %" PRIu64 " events\n", secs(dur), sd->frames, sd->events);
-	if (s->nintervals)
+	if (s->nintervals) {
+		char at[32];
 		printf("  frame interval while touching: median %.2f ms (%.1f Hz), p5 %.2f ms, p95 %.2f ms, "
 		       "mean %.3f ms, jitter (stddev) %.3f ms, %" PRIu64 " intervals\n", median,
 		       median > 0 ? 1000.0 / median : 0.0, (double)percentile_us(s, 0.05) / 1000.0,
 		       (double)percentile_us(s, 0.95) / 1000.0, mean / 1000.0, sdev / 1000.0, s->nintervals);
+		printf("  longest frame interval while touching: %.2f ms, ending at %s s (line %zu)\n",
+		       (double)s->max_us / 1000.0, tt_format_time(at, sizeof(at), s->max_at_us), s->max_line);
+	}
 	printf("  touch sequences %" PRIu64 ", max simultaneous %u, slots used: ", sd->touch_sequences,
 	       sd->max_simultaneous);
 	slots_text(stdout, s);
@@ -867,7 +880,7 @@ usage(FILE *out)
 		"      --jump MM       per-frame movement that counts as a jump (default %.0f mm,\n"
 		"                      libinput's touchpad jump threshold)\n"
 		"      --jump-units N  the same for devices without resolution, in device\n"
-		"                      units (default: off)\n"
+		"                      units (default: 25%% of the axis range)\n"
 		"      --no-link       do not pair kernel touches with XI touches\n"
 		"      --link-window T how long after a kernel touch its XI touch may begin\n"
 		"                      (default 250ms)\n"

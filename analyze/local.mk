@@ -11,6 +11,7 @@ dist_man_MANS += man/touchtape-analyze.1 man/touchtape-diff.1
 
 tt_analyze_tests = \
 	analyze/tests/analyze-anomalies.sh \
+	analyze/tests/analyze-motion.sh \
 	analyze/tests/analyze-numbers.sh \
 	analyze/tests/analyze-plot.sh \
 	analyze/tests/analyze-answers.sh \

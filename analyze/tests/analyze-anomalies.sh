@@ -23,7 +23,7 @@ for kind in jump tracking-id-reused slot-out-of-range no-syn-report contact-coun
 	check_kind "$kind" 1
 done
 # Warnings: reported, exit 0 unless --strict.
-for kind in touch-active-at-end value-out-of-range button-state-mismatch syn-dropped \
+for kind in touch-active-at-end value-out-of-range button-state-mismatch syn-dropped stall \
 	    xi-touch-never-ended ownership-unresolved; do
 	check_kind "$kind" 0
 done

@@ -275,7 +275,8 @@ slow = [(100 + 5 * i, 500) for i in range(20)]
 offset = [(x + 100, y) if 8 <= i < 11 else (x, y) for i, (x, y) in enumerate(slow)]
 write("jump-range-yes.jsonl", [screen_nores()] + path(10000, 0, 1, offset))
 write("jump-small-yes.jsonl", [screen()] + path(10000, 0, 1, offset))
-# The fastest straight swipe: from rest to 16% of the range a frame and
+# The fastest straight swipe: from rest to 16% of the range a frame on each
+# axis (22.6% of the range along the diagonal, under 25%) and
 # back to rest, corner to corner; no jump.
 steps = [2, 5, 10, 20, 40, 80, 120, 160, 160, 120, 80, 40, 20, 10, 5]
 fast, x = [(30, 30)], 30
