@@ -181,7 +181,9 @@ def model_a(frames):
                 touches.append(cur)
             cur.idx.append(i)
             cur.pos.append(first)
-        elif not any(ev_key(e) == (EV_SYN, SYN_MT_REPORT) for e in fr["ev"]):
+        elif not any(ev_key(e) == (EV_SYN, SYN_MT_REPORT) or
+                     (ev_key(e) == (EV_KEY, BTN_TOUCH) and not e[2])
+                     for e in fr["ev"]):
             continue            # a frame of keys only: the touch goes on
         else:
             cur = None
@@ -226,9 +228,13 @@ class Site:
         if t[-1] - t[0] < ms * 1000 + 50000:
             raise NotApplicable("no touch long enough for %s (%d ms)"
                                 % (what, (t[-1] - t[0]) // 1000))
-        mid = (t[0] + t[-1]) // 2
-        lo, hi = mid - ms * 500, mid + ms * 500
-        sel = [k for k in range(1, len(t) - 1) if lo <= t[k] <= hi]
+        sel = []
+        # the middle in time, else (a touch with a silent middle, as
+        # Type A devices that send nothing when lifted make) the middle
+        # frame
+        for mid in ((t[0] + t[-1]) // 2, t[len(t) // 2]):
+            lo, hi = mid - ms * 500, mid + ms * 500
+            sel = sel or [k for k in range(1, len(t) - 1) if lo <= t[k] <= hi]
         if len(sel) < 2:
             raise NotApplicable("too few frames mid-touch for %s" % what)
         return sel[0], sel[-1]
@@ -513,9 +519,12 @@ def carry(site, gone, into):
     next kept frame (into), as the kernel reports after a gap."""
     evs = [e for fr in gone for e in fr["ev"]
            if ev_key(e) not in ((EV_SYN, SYN_REPORT),)]
-    if any(ev_key(e)[0] == EV_KEY or ev_key(e) == (EV_ABS, MT_TID)
-           or ev_key(e) == (EV_SYN, SYN_MT_REPORT) for e in evs):
+    contacts = {sum(ev_key(e) == (EV_SYN, SYN_MT_REPORT) for e in fr["ev"])
+                for fr in gone + [into]}
+    if len(contacts) > 1 or any(ev_key(e)[0] == EV_KEY or
+                                ev_key(e) == (EV_ABS, MT_TID) for e in evs):
         raise NotApplicable("the frames to delete begin or end a touch")
+    evs = [e for e in evs if ev_key(e) != (EV_SYN, SYN_MT_REPORT)]
     if protocol(site.dev) != "A":
         dt = into["ev"][0][3] if len(into["ev"][0]) > 3 else 0
         into["ev"][0:0] = [list(e[:3]) + ([dt] if dt else []) for e in evs]

@@ -16,13 +16,13 @@ kinds="jump offset bow scale-axis stall halve-rate halve-pressure lost-click shi
 declare -A want=([jump]=path [offset]=path [bow]=path [scale-axis]=path
 	[stall]=rhythm [halve-rate]=rhythm [halve-pressure]=axis
 	[lost-click]=key [shift-button]=key)
-declare -A applied detected flagged taken
+declare -A applied detected flagged taken anydiff groups
 # A known bug of the libinput-record writer, not of diff: this recording
 # starts with slot 1 current and one touch's position set only in the
 # device's state; libinput record has no such state, so the converted
 # file's first touch lands in slot 0 at (x, 0).
 known_conv="evemu/kwin-gestures__evemu_touchpad_stroke_n_3 libinput"
-for k in $kinds; do applied[$k]=0 detected[$k]=0 flagged[$k]=0; done
+for k in $kinds; do applied[$k]=0 detected[$k]=0 flagged[$k]=0 anydiff[$k]=0; done
 
 # The inputs: the samples, then the corpus's touch recordings converted to
 # timelines, one of each device kind and protocol in turn.
@@ -70,11 +70,13 @@ jumps() {
 check() {
 	local f=$1 label=$2 group=$3 k=$4 m=$5 rc a b
 	applied[$k]=$((applied[$k] + 1))
+	[ "${taken[$k/$group]:-0}" -gt 0 ] || groups[$k]="${groups[$k]:-}${groups[$k]:+ }$group"
 	taken[$k/$group]=$((${taken[$k/$group]:-0} + 1))
 	"$TOUCHTAPE" validate "$m" >/dev/null 2>&1
 	[ $? -le 1 ] || fail "$label: the $k mutant is not a valid timeline"
 	"$TOUCHTAPE" diff --json "$f" "$m" >"$tmp/diff.json" 2>"$tmp/diff.err"
 	rc=$?
+	[ "$rc" -ne 1 ] || anydiff[$k]=$((anydiff[$k] + 1))
 	if [ "$rc" -eq 1 ] && has_kind "${want[$k]}" "$tmp/diff.json"; then
 		detected[$k]=$((detected[$k] + 1))
 		pass "$label: $k: diff names a ${want[$k]} difference"
@@ -121,8 +123,9 @@ for f in "${inputs[@]}"; do
 done
 
 for k in $kinds; do
-	line="$k: ${applied[$k]} files, ${detected[$k]} detected by diff (kind ${want[$k]})"
+	line="$k: ${applied[$k]} files, ${detected[$k]} detected by diff (kind ${want[$k]}; ${anydiff[$k]} with any difference)"
 	[ "$k" = jump ] && line="$line, ${flagged[$k]} flagged by analyze"
+	line="$line; from ${groups[$k]:-nothing}"
 	echo "$line"
 	[ "${applied[$k]}" -gt 0 ] || fail "$k: no file could take it"
 done
