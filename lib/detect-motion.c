@@ -161,7 +161,7 @@ check_sudden(struct step *s, double expected)
 {
 	struct tt_motion_find *f;
 
-	if (s->jump || expected <= 0 || s->size < TT_MOTION_STEP_MIN || s->size <= TT_MOTION_SUDDEN * expected)
+	if (s->jump || expected <= 0 || s->size < TT_MOTION_SUDDEN_MIN || s->size <= TT_MOTION_SUDDEN * expected)
 		return;
 	s->jump = true;
 	if ((f = find(s, TT_MOTION_JUMP, s->line, s->time_us)))
@@ -170,22 +170,53 @@ check_sudden(struct step *s, double expected)
 			 unit(s), s->size * 100.0, s->size / expected);
 }
 
-/* A step that undoes the pending one: both are jumps, the first one
- * reported now if it was not already. */
+/* Steps in nearly opposite directions (in range units): a way back, not a
+ * swipe turning. */
+static bool
+opposed(const struct tt_motion_dev *m, double ax, double ay, double bx, double by)
+{
+	double dot = (ax / m->rx) * (bx / m->rx) + (ay / m->ry) * (by / m->ry);
+
+	return dot < -TT_MOTION_BACK_COS * norm(m, ax, ay) * norm(m, bx, by);
+}
+
 static void
-check_back(struct step *s)
+push_pace(struct tt_motion_touch *mt, double size)
+{
+	mt->pace[mt->npace % TT_MOTION_PACE] = size;
+	mt->npace++;
+}
+
+/* A step that undoes the pending one, give or take the touch's own
+ * motion meanwhile: both are jumps, the first one reported now if it
+ * was not already. A touch that moves on with steps half as large (a
+ * swipe) is no longer out. */
+static void
+check_back(struct step *s, double expected)
 {
 	struct tt_motion_touch *mt = s->mt;
 	struct tt_motion_find *f;
 	double out_size = norm(s->m, mt->out_dx, mt->out_dy);
 	double out_dist = tt_model_distance(s->m->dev, mt->out_dx, mt->out_dy);
 	double ms = (double)(s->time_us - mt->out_us) / 1000.0;
+	double slack = TT_MOTION_BACK_SLACK * out_size + 2 * expected;
 
-	if (!mt->out || s->time_us - mt->out_us > TT_MOTION_BACK_US)
+	if (!mt->out)
 		return;
-	if (s->size < TT_MOTION_STEP_MIN ||
-	    norm(s->m, mt->out_dx + s->dx, mt->out_dy + s->dy) > TT_MOTION_BACK_SLACK * out_size)
+	if (s->time_us - mt->out_us > TT_MOTION_BACK_US) {
+		mt->out = false;
 		return;
+	}
+	if (s->size < TT_MOTION_STEP_MIN || !opposed(s->m, mt->out_dx, mt->out_dy, s->dx, s->dy) ||
+	    norm(s->m, mt->out_dx + s->dx, mt->out_dy + s->dy) > slack) {
+		/* Moving on: the step was the touch's own motion. */
+		if (s->size >= out_size / 2) {
+			mt->out = false;
+			if (!mt->out_reported)
+				push_pace(mt, out_size);
+		}
+		return;
+	}
 	mt->out = false;
 	if (!mt->out_reported && (f = find(s, TT_MOTION_JUMP, mt->out_line, mt->out_us)))
 		snprintf(f->message, sizeof(f->message),
@@ -224,12 +255,13 @@ check_stall(struct step *s, int64_t last_us)
 			 s->dist, unit(s), s->size * 100.0);
 }
 
-/* Remember the step: as the pace (unless it was a jump) and as a step a
- * later one may undo. */
+/* Remember the step: as a step a later one may undo, or else (unless it
+ * was a jump) as the pace. */
 static void
 remember(struct step *s, double expected)
 {
 	struct tt_motion_touch *mt = s->mt;
+	bool out = false;
 
 	if (s->size >= TT_MOTION_STEP_MIN && (expected <= 0 || s->size > 2 * expected || s->jump) &&
 	    (!mt->out || s->time_us - mt->out_us > TT_MOTION_BACK_US)) {
@@ -239,11 +271,10 @@ remember(struct step *s, double expected)
 		mt->out_dy = s->dy;
 		mt->out_line = s->line;
 		mt->out_us = s->time_us;
+		out = true;
 	}
-	if (!s->jump) {
-		mt->pace[mt->npace % TT_MOTION_PACE] = s->size;
-		mt->npace++;
-	}
+	if (!s->jump && !out)
+		push_pace(mt, s->size);
 	mt->last_step = s->size;
 }
 
@@ -280,7 +311,7 @@ tt_motion_update(struct tt_motion_dev *m, struct tt_motion_touch *mt, int32_t x,
 		expected = expected_step(&s);
 		check_absolute(&s);
 		check_sudden(&s, expected);
-		check_back(&s);
+		check_back(&s, expected);
 		remember(&s, expected);
 		mt->last_move_us = time_us;
 	}

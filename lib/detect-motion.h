@@ -11,12 +11,15 @@
  *  - over the absolute threshold (--jump MM on devices with resolution,
  *    default 20 mm; --jump-units N without, default
  *    TT_MOTION_JUMP_RANGE of the axis range), or
- *  - sudden: at least TT_MOTION_STEP_MIN of the axis range and
+ *  - sudden: at least TT_MOTION_SUDDEN_MIN of the axis range and
  *    TT_MOTION_SUDDEN times the touch's recent steps (the largest of its
  *    last few, scaled by the time since the last frame), or
  *  - a step out and back: a step of at least TT_MOTION_STEP_MIN of the
- *    range that a later step of the same touch (within
- *    TT_MOTION_BACK_US) undoes; both steps are jumps.
+ *    range (and twice the touch's recent steps) that a later step within
+ *    TT_MOTION_BACK_US undoes (in the opposite direction, to within
+ *    TT_MOTION_BACK_SLACK of it and the touch's own motion), the touch moving on meanwhile with steps
+ *    under half its size; both steps are jumps. A swipe's large step is
+ *    followed by more large steps.
  * Fast real swipes speed up over several frames and never come back in
  * one step, so they stay clean.
  *
@@ -40,9 +43,11 @@
 
 #define TT_MOTION_JUMP_RANGE 0.25	/* of the axis range, in one frame */
 #define TT_MOTION_STEP_MIN 0.05		/* of the axis range */
-#define TT_MOTION_SUDDEN 4.0
+#define TT_MOTION_SUDDEN_MIN 0.10	/* of the axis range */
+#define TT_MOTION_SUDDEN 8.0
 #define TT_MOTION_BACK_US 1000000
 #define TT_MOTION_BACK_SLACK 0.35	/* what out and back may leave, of the step */
+#define TT_MOTION_BACK_COS 0.7		/* the way back within 45 degrees of opposite */
 #define TT_MOTION_PACE 3		/* recent steps remembered */
 #define TT_MOTION_STALL_FACTOR 8
 #define TT_MOTION_STALL_MIN_US 100000
