@@ -597,7 +597,7 @@ side_clear(struct side *s)
 {
 	tt_reader_free(s->r);
 	for (size_t i = 0; i < s->nk; i++)
-		free(s->k[i].smp);
+		free(s->k[i].enc);
 	for (size_t i = 0; i < s->ndevs; i++)
 		free(s->devs[i].hist);
 	free(s->keys);

@@ -102,13 +102,10 @@ largest_stall(const struct dpt *p, size_t n, size_t *line)
 }
 
 static void
-compare_stall(struct differ *df, const struct dtouch *ka, const struct dtouch *kb, const char *t)
+compare_stall(struct differ *df, const struct dtouch *ka, const struct dpt *pa, size_t na, const struct dpt *pb,
+	      size_t nb, const char *t)
 {
-	_cleanup_free_ struct dpt *pa = NULL;
-	_cleanup_free_ struct dpt *pb = NULL;
-	size_t na = diff_points(&df->a->devs[ka->dev], ka, 0, &pa);
-	size_t nb = diff_points(&df->b->devs[kb->dev], kb, 0, &pb);
-	size_t la = ka->line, lb = kb->line;
+	size_t la = ka->line, lb = pb[0].line;
 	int64_t ga = largest_stall(pa, na, &la), gb = largest_stall(pb, nb, &lb);
 	int64_t m = median_us(&df->a->devs[ka->dev]);
 	struct diff_num n = { fabs((double)(ga - gb)) / 1000.0,
@@ -120,11 +117,56 @@ compare_stall(struct differ *df, const struct dtouch *ka, const struct dtouch *k
 			      (double)ga / 1000.0, (double)gb / 1000.0, n.tolerance);
 }
 
+/* The touch's frames in windows of this length: a stretch at half the
+ * rate shows even in a touch long enough to hide it in its total. */
+#define RATE_WINDOW_US 500000
+
+/* The samples of @p from *i on that fall before @end; *line: the first. */
+static uint64_t
+count_until(const struct dpt *p, size_t n, size_t *i, int64_t end, size_t *line)
+{
+	uint64_t c = 0;
+
+	if (*i < n)
+		*line = p[*i].line;
+	for (; *i < n && p[*i].t < end; (*i)++)
+		c++;
+	return c;
+}
+
+/* The first window where the frames differ by more than four times the
+ * rate tolerance (a replay moves a frame or two across a window's edge:
+ * at least 4). */
+static void
+compare_local_rate(struct differ *df, const struct dtouch *ka, const struct dpt *pa, size_t na,
+		   const struct dpt *pb, size_t nb, const char *t)
+{
+	size_t i = 0, j = 0, la = ka->line, lb = pb[0].line;
+	char at[32];
+
+	for (int64_t w = 0; i < na || j < nb; w += RATE_WINDOW_US) {
+		uint64_t ca = count_until(pa, na, &i, w + RATE_WINDOW_US, &la);
+		uint64_t cb = count_until(pb, nb, &j, w + RATE_WINDOW_US, &lb);
+		struct diff_num n = { fabs((double)ca - (double)cb),
+				      fmax(4.0, 4.0 * df->o->rate_tol_frac * (double)(ca > cb ? ca : cb)), "count" };
+		if (n.value <= n.tolerance)
+			continue;
+		diff_measured(df, "rhythm", &n, la, lb, "device %zu slot %d touch at +%s s: %" PRIu64 " vs %" PRIu64
+			      " frames in the %.1f s from +%s s into the touch (tolerance %.0f)", ka->dev, ka->slot, t,
+			      ca, cb, RATE_WINDOW_US / 1e6, tt_format_time(at, sizeof(at), w), n.tolerance);
+		return;
+	}
+}
+
 void
 diff_compare_touch_rhythm(struct differ *df, const struct dtouch *ka, const struct dtouch *kb)
 {
 	struct diff_num n = { fabs((double)ka->nframes - (double)kb->nframes),
 			      diff_count_tolerance(df, ka->nframes, kb->nframes), "count" };
+	_cleanup_free_ struct dpt *pa = NULL;
+	_cleanup_free_ struct dpt *pb = NULL;
+	size_t na = diff_points(&df->a->devs[ka->dev], ka, 0, &pa);
+	size_t nb = diff_points(&df->b->devs[kb->dev], kb, 0, &pb);
 	char t[32];
 
 	tt_format_time(t, sizeof(t), ka->begin_us);
@@ -132,5 +174,8 @@ diff_compare_touch_rhythm(struct differ *df, const struct dtouch *ka, const stru
 		diff_measured(df, "rhythm", &n, ka->line, kb->line, "device %zu slot %d touch at +%s s: %" PRIu64
 			      " vs %" PRIu64 " frames (tolerance %.0f)", ka->dev, ka->slot, t, ka->nframes,
 			      kb->nframes, n.tolerance);
-	compare_stall(df, ka, kb, t);
+	else if (na && nb)
+		compare_local_rate(df, ka, pa, na, pb, nb, t);
+	if (na && nb)
+		compare_stall(df, ka, pa, na, pb, nb, t);
 }

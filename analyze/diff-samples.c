@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* touchtape diff: each kernel touch's samples, kept from its begin to the
- * comparison. Compact, as a two-hour recording has millions: int32 each,
- * the time as a delta from the sample before, only the axes the device
- * has. See diff.h. */
+ * comparison. Compact, as an hour of ten fingers has millions: each field
+ * (the time since the sample before, the line, x, y, the axes the device
+ * has) as the change from the sample before, zigzag and varint encoded:
+ * a few bytes a sample, most changes being small. See diff.h. */
 #include "config.h"
 
 #include <math.h>
@@ -20,9 +21,11 @@ static const uint16_t compared_axes[DIFF_MAX_AXES] = {
 /* A touch's samples while it is down, hung on tt_ktouch.user. */
 struct dacc {
 	const struct ddev *d;
-	int32_t *smp;
-	uint32_t ns, cap;
+	uint8_t *enc;
+	size_t len, cap;
+	uint32_t ns;
 	int64_t last_us;
+	int32_t prev[4 + DIFF_MAX_AXES];
 };
 
 /* Single-touch devices give ABS_PRESSURE as the model's MT pressure. */
@@ -57,23 +60,56 @@ diff_samples_device(struct ddev *d)
 	}
 }
 
+/* A varint of at most 5 bytes: 7 bits a byte, the high bit for more. */
+static void
+put(struct dacc *acc, int32_t delta)
+{
+	uint32_t z = ((uint32_t)delta << 1) ^ (uint32_t)(delta >> 31);
+
+	if (acc->len + 5 > acc->cap) {
+		acc->cap = acc->cap ? acc->cap * 2 : 64;
+		acc->enc = tt_reallocarray(acc->enc, acc->cap, 1);
+	}
+	do {
+		acc->enc[acc->len++] = (uint8_t)((z & 0x7f) | (z > 0x7f ? 0x80 : 0));
+		z >>= 7;
+	} while (z);
+}
+
+static int32_t
+get(const uint8_t **p)
+{
+	uint32_t z = 0;
+
+	for (unsigned shift = 0; shift < 35; shift += 7) {
+		uint8_t b = *(*p)++;
+		z |= (uint32_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+	}
+	return (int32_t)((z >> 1) ^ (uint32_t)-(int32_t)(z & 1));
+}
+
 static void
 add_sample(struct dacc *acc, const struct tt_ktouch *t, int64_t time_us, size_t line)
 {
-	uint32_t stride = diff_stride(acc->d);
 	int64_t dt = acc->ns ? time_us - acc->last_us : 0;
+	int32_t v[4 + DIFF_MAX_AXES];
+	uint32_t stride = diff_stride(acc->d);
 
-	if (acc->ns == acc->cap) {
-		acc->cap = acc->cap ? acc->cap * 2 : 16;
-		acc->smp = tt_reallocarray(acc->smp, (size_t)acc->cap * stride, sizeof(*acc->smp));
-	}
-	int32_t *p = &acc->smp[(size_t)acc->ns++ * stride];
-	p[0] = (int32_t)(dt < 0 ? 0 : dt > INT32_MAX ? INT32_MAX : dt);
-	p[1] = (int32_t)(line - t->begin_line > INT32_MAX ? INT32_MAX : line - t->begin_line);
-	p[2] = t->values[TT_AXIS(ABS_MT_POSITION_X)];
-	p[3] = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
+	v[0] = (int32_t)(dt < 0 ? 0 : dt > INT32_MAX ? INT32_MAX : dt);
+	v[1] = (int32_t)(line - t->begin_line > INT32_MAX ? INT32_MAX : line - t->begin_line);
+	v[2] = t->values[TT_AXIS(ABS_MT_POSITION_X)];
+	v[3] = t->values[TT_AXIS(ABS_MT_POSITION_Y)];
 	for (uint32_t i = 0; i < acc->d->naxes; i++)
-		p[4 + i] = t->values[TT_AXIS(acc->d->axes[i])];
+		v[4 + i] = t->values[TT_AXIS(acc->d->axes[i])];
+	/* The time is a delta already; the rest change from the last. */
+	put(acc, v[0]);
+	for (uint32_t i = 1; i < stride; i++) {
+		put(acc, (int32_t)((uint32_t)v[i] - (uint32_t)acc->prev[i]));
+		acc->prev[i] = v[i];
+	}
+	acc->ns++;
 	acc->last_us = time_us;
 }
 
@@ -102,10 +138,9 @@ diff_samples_take(struct tt_ktouch *t, struct dtouch *k)
 	if (!acc)
 		return;
 	/* Give back what doubling left unused: the file's touches add up. */
-	if (acc->ns)
-		k->smp = tt_reallocarray(acc->smp, (size_t)acc->ns * diff_stride(acc->d), sizeof(*acc->smp));
-	else
-		free(acc->smp);
+	k->enc = acc->len ? tt_reallocarray(acc->enc, acc->len, 1) : NULL;
+	if (!acc->len)
+		free(acc->enc);
 	k->ns = acc->ns;
 	free(acc);
 	t->user = NULL;
@@ -117,7 +152,7 @@ diff_samples_drop(struct tt_ktouch *t)
 	struct dacc *acc = t->user;
 
 	if (acc)
-		free(acc->smp);
+		free(acc->enc);
 	free(acc);
 	t->user = NULL;
 }
@@ -127,16 +162,19 @@ diff_points(const struct ddev *d, const struct dtouch *k, uint32_t field, struct
 {
 	uint32_t stride = diff_stride(d);
 	struct dpt *p = tt_reallocarray(NULL, k->ns ? k->ns : 1, sizeof(*p));
+	const uint8_t *e = k->enc;
+	int32_t v[4 + DIFF_MAX_AXES] = { 0 };
 	int64_t t = 0;
 
 	for (uint32_t i = 0; i < k->ns; i++) {
-		const int32_t *s = &k->smp[(size_t)i * stride];
-		t += s[0];
+		t += get(&e);
+		for (uint32_t f = 1; f < stride; f++)
+			v[f] = (int32_t)((uint32_t)v[f] + (uint32_t)get(&e));
 		p[i].t = t;
-		p[i].line = k->line + (size_t)s[1];
-		p[i].x = s[2] * d->sx;
-		p[i].y = s[3] * d->sy;
-		p[i].v = field ? s[field] : 0;
+		p[i].line = k->line + (size_t)v[1];
+		p[i].x = v[2] * d->sx;
+		p[i].y = v[3] * d->sy;
+		p[i].v = field ? v[field] : 0;
 	}
 	*out = p;
 	return k->ns;

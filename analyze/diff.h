@@ -37,10 +37,10 @@ struct dtouch {
 	ssize_t pair;		/* index of its match in the other file, -1 */
 	bool matched;
 	uint64_t nframes;	/* frames that changed it */
-	/* Its samples (diff-samples.c), its device's stride of int32 each:
-	 * time since the previous sample (us), line since its begin line,
-	 * x, y, then the device's compared axes (ddev.axes). */
-	int32_t *smp;
+	/* Its ns samples (diff-samples.c), encoded: diff_stride() fields
+	 * each, the time since the previous sample (us), the line since its
+	 * begin line, x, y, then the device's compared axes (ddev.axes). */
+	uint8_t *enc;
 	uint32_t ns;
 };
 

@@ -21,7 +21,12 @@ def busy_frames(lines):
     """Indexes of frames while a touch moves, in the file's middle."""
     frames = [i for i, r in enumerate(lines) if r and r.get("type") == "frame"
               and any(e[0] == 3 and e[1] in POS for e in r["ev"])]
-    return frames[len(frames) // 3:]
+    # From a third in, where the next frame follows within 50 ms: in
+    # motion, not at a pause between gestures.
+    k = len(frames) // 3
+    while k + 1 < len(frames) and lines[frames[k + 1]]["t"] - lines[frames[k]]["t"] > 50000:
+        k += 1
+    return frames[k:]
 
 
 def mutate(kind, lines):
