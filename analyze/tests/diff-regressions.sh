@@ -75,6 +75,18 @@ regression click click "$tmp/clicked.jsonl" key 'device 0 BTN_LEFT press at \+[0
 expect_grep 'device 0 BTN_LEFT release at \+[0-9.]* s is missing in' "$tmp/text" "click: the release is missing too"
 expect_grep '^2 differences$' "$tmp/text" "click: the press and the release, nothing else"
 
+# The HID layer: 40 reports of a touchscreen lost.
+corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+hid="$corpus/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid"
+if [ -f "$hid" ] && "$TOUCHTAPE" convert "$hid" -o "$tmp/hid.jsonl" 2>/dev/null; then
+	expect_exit 0 "HID: against its conversion" -- "$TOUCHTAPE" diff "$hid" "$tmp/hid.jsonl"
+	awk '/"type":"hid"/ { n++; if (n >= 200 && n < 240) next } { print }' "$tmp/hid.jsonl" >"$tmp/hid-lost.jsonl"
+	expect_exit 1 "HID: reports lost" -- "$TOUCHTAPE" diff --json "$tmp/hid.jsonl" "$tmp/hid-lost.jsonl"
+	kinds "$tmp/out" >"$tmp/kinds" && grep -qx hid-rhythm "$tmp/kinds" && pass "HID: kind hid-rhythm" ||
+		fail "HID: kinds $(tr '\n' ' ' <"$tmp/kinds")"
+	expect_exit 0 "HID: --ignore hid" -- "$TOUCHTAPE" diff --ignore hid "$tmp/hid.jsonl" "$tmp/hid-lost.jsonl"
+fi
+
 # --ignore leaves a comparison out.
 expect_exit 0 "--ignore axes" -- "$TOUCHTAPE" diff --ignore axes "$pad" "$tmp/pressure.jsonl"
 expect_exit 0 "--ignore keys" -- "$TOUCHTAPE" diff --ignore keys "$tmp/clicked.jsonl" "$tmp/click.jsonl"
