@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,14 +34,33 @@ side_dev(struct side *s, uint32_t id, size_t *ordinal)
 }
 
 static void
+on_kbegin(void *data, struct tt_ktouch *t)
+{
+	struct side *s = data;
+	const struct ddev *d = side_dev(s, t->device, NULL);
+
+	if (d)
+		diff_samples_begin(d, t);
+}
+
+static void
+on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
+{
+	(void)data;
+	diff_samples_update(t, u);
+}
+
+static void
 on_kend(void *data, struct tt_ktouch *t)
 {
 	struct side *s = data;
 	size_t ord;
 	struct ddev *d = side_dev(s, t->device, &ord);
 
-	if (!d)
+	if (!d) {
+		diff_samples_drop(t);
 		return;
+	}
 	if (s->nk == s->capk) {
 		s->capk = s->capk ? s->capk * 2 : 64;
 		s->k = tt_reallocarray(s->k, s->capk, sizeof(*s->k));
@@ -62,6 +80,8 @@ on_kend(void *data, struct tt_ktouch *t)
 	k->xi_source = t->xi_deviceid;
 	k->xi_touchid = t->xi_touchid;
 	k->pair = -1;
+	k->nframes = t->nframes;
+	diff_samples_take(t, k);
 }
 
 static void
@@ -94,13 +114,16 @@ static void
 on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size_t line, uint32_t n)
 {
 	struct side *s = data;
-	struct ddev *d = side_dev(s, dev->id, NULL);
+	size_t ord;
+	struct ddev *d = side_dev(s, dev->id, &ord);
 
-	(void)line;
-	(void)n;
 	if (d && !d->have_time) {
 		d->first_us = f->time_us;
 		d->have_time = true;
+	}
+	if (d) {
+		diff_rhythm_frame(d, f->time_us, n);
+		diff_keys_frame(s, ord, f->time_us - d->first_us, f, line);
 	}
 	if (!s->have_anchor) {
 		s->anchor = f->time_us;
@@ -117,6 +140,7 @@ add_device(struct side *s, const struct tt_read_options *ro, const struct tt_dev
 	d->id = dev->id;
 	d->dev = dev;
 	d->mm = tt_model_has_mm(dev);
+	diff_samples_device(d);
 }
 
 static void
@@ -182,7 +206,8 @@ on_warn(void *data, const char *message)
 static int
 load(struct side *s, const char *path, const struct tt_read_options *ro)
 {
-	const struct tt_model_callbacks cb = { .kernel_end = on_kend, .xi_end = on_xend, .frame = on_frame };
+	const struct tt_model_callbacks cb = { .kernel_begin = on_kbegin, .kernel_update = on_kupdate,
+					       .kernel_end = on_kend, .xi_end = on_xend, .frame = on_frame };
 	struct tt_detect_options dopts = { .only_device = ro->ndevices ? (int64_t)ro->devices[0] : -1 };
 	_cleanup_(tt_stack_freep) struct tt_stack *d = NULL;
 	struct tt_record rec;
@@ -193,6 +218,7 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 	s->name = tt_reader_name(s->r);
 	d = s->detect = tt_stack_new(&dopts, tt_diag_tally_add, &s->diags);
 	tt_stack_subscribe(d, &cb, s);
+	diff_hid_subscribe(s, d);
 	li_summary_init(&s->li, d);
 	wl_summary_init(&s->wl, d);
 	tt_reader_set_warn(s->r, on_warn, s);
@@ -268,40 +294,58 @@ unit(const struct ddev *d)
 }
 
 static void
-compare_pair(struct differ *df, const struct dtouch *ka, const struct dtouch *kb, const struct ddev *d)
+compare_place(struct differ *df, const struct dtouch *ka, const char *what, double xa, double ya, double xb,
+	      double yb, size_t lb)
 {
-	double tol = pos_tolerance(df, d);
-	double db = hypot(ka->bx - kb->bx, ka->by - kb->by);
-	double de = hypot(ka->ex - kb->ex, ka->ey - kb->ey);
+	const struct ddev *d = &df->a->devs[ka->dev];
+	struct diff_num n = { hypot(xa - xb, ya - yb), pos_tolerance(df, d), unit(d) };
 	char t[32];
-	const char *u = unit(d);
+
+	if (n.value <= n.tolerance)
+		return;
+	diff_measured(df, "position", &n, ka->line, lb,
+		      "device %zu slot %d touch at +%s s: %s position (%.1f, %.1f) vs (%.1f, %.1f) %s, "
+		      "%.1f %s apart (tolerance %.1f)", ka->dev, ka->slot, tt_format_time(t, sizeof(t), ka->begin_us),
+		      what, xa, ya, xb, yb, n.unit, n.value, n.unit, n.tolerance);
+}
+
+/* What lies inside the two touches, unless --ignore'd. */
+static void
+compare_inside(struct differ *df, const struct dtouch *ka, const struct dtouch *kb)
+{
+	if (!(df->o->ignore & DIFF_IGNORE_PATH))
+		diff_compare_path(df, ka, kb);
+	if (!(df->o->ignore & DIFF_IGNORE_AXES))
+		diff_compare_axes(df, ka, kb);
+	if (!(df->o->ignore & DIFF_IGNORE_RHYTHM))
+		diff_compare_touch_rhythm(df, ka, kb);
+}
+
+static void
+compare_pair(struct differ *df, const struct dtouch *ka, const struct dtouch *kb)
+{
+	struct diff_num n = { fabs((double)(kb->end_us - ka->end_us)) / 1000.0, (double)df->o->time_tol / 1000.0,
+			      "ms" };
+	char t[32];
 
 	tt_format_time(t, sizeof(t), ka->begin_us);
 	if (ka->slot != kb->slot)
-		diff_difference(df, ka->line, kb->line, "device %zu touch at +%s s: slot %d vs %d", ka->dev, t,
-			   ka->slot, kb->slot);
-	if (db > tol)
-		diff_difference(df, ka->line, kb->line,
-			   "device %zu slot %d touch at +%s s: begin position (%.1f, %.1f) vs (%.1f, %.1f) %s, "
-			   "%.1f %s apart (tolerance %.1f)", ka->dev, ka->slot, t, ka->bx, ka->by, kb->bx, kb->by,
-			   u, db, u, tol);
-	if (de > tol)
-		diff_difference(df, ka->line, kb->line,
-			   "device %zu slot %d touch at +%s s: end position (%.1f, %.1f) vs (%.1f, %.1f) %s, "
-			   "%.1f %s apart (tolerance %.1f)", ka->dev, ka->slot, t, ka->ex, ka->ey, kb->ex, kb->ey,
-			   u, de, u, tol);
+		diff_difference(df, "slot", ka->line, kb->line, "device %zu touch at +%s s: slot %d vs %d", ka->dev, t,
+				ka->slot, kb->slot);
+	compare_place(df, ka, "begin", ka->bx, ka->by, kb->bx, kb->by, kb->line);
+	compare_place(df, ka, "end", ka->ex, ka->ey, kb->ex, kb->ey, kb->line);
 	if (llabs(ka->end_us - kb->end_us) > df->o->time_tol)
-		diff_difference(df, ka->line, kb->line,
-			   "device %zu slot %d touch at +%s s: ends %.3f ms %s (tolerance %.3f ms)", ka->dev,
-			   ka->slot, t, fabs((double)(kb->end_us - ka->end_us)) / 1000.0,
-			   kb->end_us > ka->end_us ? "later" : "earlier", (double)df->o->time_tol / 1000.0);
+		diff_measured(df, "end", &n, ka->line, kb->line,
+			      "device %zu slot %d touch at +%s s: ends %.3f ms %s (tolerance %.3f ms)", ka->dev,
+			      ka->slot, t, n.value, kb->end_us > ka->end_us ? "later" : "earlier", n.tolerance);
 	if (ka->active_at_end != kb->active_at_end)
-		diff_difference(df, ka->line, kb->line, "device %zu slot %d touch at +%s s: %s at the end in %s only",
-			   ka->dev, ka->slot, t, "still down", ka->active_at_end ? df->a->name : df->b->name);
+		diff_difference(df, "end", ka->line, kb->line, "device %zu slot %d touch at +%s s: %s at the end in %s only",
+				ka->dev, ka->slot, t, "still down", ka->active_at_end ? df->a->name : df->b->name);
 	if (diff_xi_compared(df) && ka->link != kb->link &&
 	    (ka->link == TT_LINK_NOT_DELIVERED || kb->link == TT_LINK_NOT_DELIVERED))
-		diff_difference(df, ka->line, kb->line, "device %zu slot %d touch at +%s s: X delivery %s vs %s",
-			   ka->dev, ka->slot, t, tt_link_status_name(ka->link), tt_link_status_name(kb->link));
+		diff_difference(df, "xi", ka->line, kb->line, "device %zu slot %d touch at +%s s: X delivery %s vs %s",
+				ka->dev, ka->slot, t, tt_link_status_name(ka->link), tt_link_status_name(kb->link));
+	compare_inside(df, ka, kb);
 }
 
 /* touchtape replay names its devices "touchtape replay: NAME", and
@@ -348,10 +392,10 @@ compare_devices(struct differ *df)
 	const struct side *a = df->a, *b = df->b;
 
 	if (a->ndevs != b->ndevs)
-		diff_difference(df, 0, 0, "%zu device%s vs %zu", a->ndevs, tt_plural_s(a->ndevs), b->ndevs);
+		diff_difference(df, "device", 0, 0, "%zu device%s vs %zu", a->ndevs, tt_plural_s(a->ndevs), b->ndevs);
 	for (size_t i = 0; i < a->ndevs && i < b->ndevs; i++) {
 		if (!same_name(a->devs[i].dev->name, b->devs[i].dev->name))
-			diff_difference(df, 0, 0, "device %zu is \"%s\" vs \"%s\"", i, a->devs[i].dev->name,
+			diff_difference(df, "device", 0, 0, "device %zu is \"%s\" vs \"%s\"", i, a->devs[i].dev->name,
 					b->devs[i].dev->name);
 	}
 }
@@ -401,19 +445,19 @@ compare_kernel(struct differ *df)
 		ka->matched = true;
 		ka->pair = best;
 		b->k[best].matched = true;
-		compare_pair(df, ka, &b->k[best], d);
+		compare_pair(df, ka, &b->k[best]);
 	}
 	for (size_t i = 0; i < a->nk; i++) {
 		const struct dtouch *k = &a->k[i];
 		if (!k->matched)
-			diff_difference(df, k->line, 0, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is missing in %s",
+			diff_difference(df, "touch-missing", k->line, 0, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is missing in %s",
 					k->dev, k->slot, tt_format_time(t, sizeof(t), k->begin_us), k->bx, k->by,
 					unit(&a->devs[k->dev]), b->name);
 	}
 	for (size_t i = 0; i < b->nk; i++) {
 		const struct dtouch *k = &b->k[i];
 		if (!k->matched)
-			diff_difference(df, 0, k->line, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is only in %s",
+			diff_difference(df, "touch-extra", 0, k->line, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is only in %s",
 					k->dev, k->slot, tt_format_time(t, sizeof(t), k->begin_us), k->bx, k->by,
 					k->dev < b->ndevs ? unit(&b->devs[k->dev]) : "units", b->name);
 	}
@@ -453,25 +497,25 @@ compare_xpair(struct differ *df, struct dxtouch *xa, struct dxtouch *xb)
 	xa->matched = xb->matched = true;
 	tt_format_time(t, sizeof(t), xa->begin_us);
 	if (xa->emulating != xb->emulating)
-		diff_difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: emulating pointer in %s only", what,
+		diff_difference(df, "xi", xa->line, xb->line, "XI %s [%s] at +%s s: emulating pointer in %s only", what,
 			   xa->client, t, xa->emulating ? a->name : b->name);
 	if (xa->active_at_end != xb->active_at_end)
-		diff_difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: never ended in %s only", what,
+		diff_difference(df, "xi", xa->line, xb->line, "XI %s [%s] at +%s s: never ended in %s only", what,
 			   xa->client, t, xa->active_at_end ? a->name : b->name);
 	/* A client's sequence ends when it rejects, or loses to an accept,
 	 * and begins unowned when another client owns first: with another
 	 * outcome, these follow from it and would only repeat it. */
 	if (xa->outcome != xb->outcome) {
-		diff_difference(df, xa->line, xb->line,
+		diff_difference(df, "xi", xa->line, xb->line,
 			   "XI %s [%s] at +%s s: ownership %s vs %s (its end follows, not compared)", what,
 			   xa->client, t, tt_own_outcome_name(xa->outcome), tt_own_outcome_name(xb->outcome));
 		return;
 	}
 	if (xa->began_unowned != xb->began_unowned)
-		diff_difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: began unowned in %s only", what,
+		diff_difference(df, "xi", xa->line, xb->line, "XI %s [%s] at +%s s: began unowned in %s only", what,
 			   xa->client, t, xa->began_unowned ? a->name : b->name);
 	if (!xa->active_at_end && !xb->active_at_end && llabs(xa->end_us - xb->end_us) > df->o->time_tol)
-		diff_difference(df, xa->line, xb->line, "XI %s [%s] at +%s s: ends %.3f ms %s (tolerance %.3f ms)",
+		diff_difference(df, "xi", xa->line, xb->line, "XI %s [%s] at +%s s: ends %.3f ms %s (tolerance %.3f ms)",
 			   what, xa->client, t, fabs((double)(xb->end_us - xa->end_us)) / 1000.0,
 			   xb->end_us > xa->end_us ? "later" : "earlier", (double)df->o->time_tol / 1000.0);
 }
@@ -536,13 +580,13 @@ compare_xi(struct differ *df)
 	pair_xi_by_order(df);
 	for (size_t i = 0; i < a->nx; i++) {
 		if (!a->x[i].matched)
-			diff_difference(df, a->x[i].line, 0, "XI %s [%s] at +%s s is missing in %s",
+			diff_difference(df, "xi", a->x[i].line, 0, "XI %s [%s] at +%s s is missing in %s",
 				   a->x[i].raw ? "raw touch" : "touch", a->x[i].client,
 				   tt_format_time(t, sizeof(t), a->x[i].begin_us), b->name);
 	}
 	for (size_t i = 0; i < b->nx; i++) {
 		if (!b->x[i].matched)
-			diff_difference(df, 0, b->x[i].line, "XI %s [%s] at +%s s is only in %s",
+			diff_difference(df, "xi", 0, b->x[i].line, "XI %s [%s] at +%s s is only in %s",
 				   b->x[i].raw ? "raw touch" : "touch", b->x[i].client,
 				   tt_format_time(t, sizeof(t), b->x[i].begin_us), b->name);
 	}
@@ -552,129 +596,16 @@ static void
 side_clear(struct side *s)
 {
 	tt_reader_free(s->r);
+	for (size_t i = 0; i < s->nk; i++)
+		free(s->k[i].enc);
+	for (size_t i = 0; i < s->ndevs; i++)
+		free(s->devs[i].hist);
+	free(s->keys);
+	free(s->hid);
 	free(s->k);
 	free(s->x);
 	li_summary_clear(&s->li);
 	wl_summary_clear(&s->wl);
-}
-
-static void
-usage(FILE *out)
-{
-	fprintf(out,
-		"Usage: touchtape diff [OPTIONS] A B\n"
-		"\n"
-		"Compares two recordings touch by touch: the kernel touch sequences of each\n"
-		"device (begin and end times, slots, begin and end positions) and, where both\n"
-		"files have them, the XI touch sequences of each client (times, ownership\n"
-		"outcome, pointer emulation), paired through the kernel touch they came\n"
-		"from, else in begin order. Then the anomalies (the kinds analyze and\n"
-		"validate report) whose count differs, with their lines in each file.\n"
-		"Lists every difference with the lines in both files. Ignored, because a\n"
-		"replay cannot reproduce them: absolute times (kernel touches are compared\n"
-		"relative to their device's first frame, XI touches to the file's first\n"
-		"record), device ids and nodes, the name prefix \"touchtape replay: \" (and\n"
-		"its \" (pid PID.ID)\" tag), tracking ID values, XI device and touch ids, X\n"
-		"server times and latencies. Compared too, where both files recorded them: the\n"
-		"devices' key udev properties (ID_INPUT_*, LIBINPUT_*, hwdb's) and quirks.\n"
-		"\n"
-		"Options:\n"
-		"  -T, --time-tolerance T      begin/end times may differ by T (default 20ms)\n"
-		"  -P, --position-tolerance MM positions may differ by MM millimetres\n"
-		"                              (default 1.0)\n"
-		"      --units-tolerance F     for devices without resolution: a fraction of\n"
-		"                              the axis range (default 0.005)\n"
-		"      --scroll-tolerance F    libinput scroll distances may differ by a\n"
-		"                              fraction F of the larger (default 0.1)\n"
-		"  -k, --kernel-only           ignore XI data, the libinput layer and the\n"
-		"                              surroundings\n"
-		"      --no-anomalies          do not compare the anomalies of the two files\n"
-		"  -j, --json                  the differences as one JSON document\n"
-		"\n"
-		"Reading options, applied to both files (see touchtape(1)):\n"
-		"      --desc FILE             device description for an evemu events-only\n"
-		"                              file (A or B)\n"
-		"  -d, --device ID             only the device with this id in each file\n"
-		"      --from TIME             only from this time on, as print shows it\n"
-		"      --to TIME               only up to this time, as print shows it\n"
-		"  -h, --help                  show this help\n"
-		"\n"
-		"Exit status: 0 when the recordings match, 1 when they differ, 2 on bad usage\n"
-		"or a file that cannot be read, wholly or in part.\n"
-		"\n"
-		"Examples:\n"
-		"  touchtape diff bug-1234.jsonl replayed.jsonl\n"
-		"  touchtape diff -T 50ms -P 2 known-good.jsonl new-kernel.jsonl\n"
-		"  touchtape diff --device 0 --from 0.5 --to 2s known-good.jsonl new.jsonl\n"
-		"  touchtape diff --json bug-1234.jsonl replayed.jsonl | jq .anomalies\n");
-}
-
-enum {
-	O_UNITS_TOL = TT_OPT_FIRST_PRIVATE,
-	O_NO_ANOMALIES,
-	O_SCROLL_TOL,
-};
-
-static int
-diff_option(struct diff_opts *o, int opt, const char *arg)
-{
-	switch (opt) {
-	case 'T':
-		if (tt_parse_duration_us(arg, &o->time_tol) < 0 || o->time_tol < 0)
-			return tt_usage_error("diff", "--time-tolerance takes a duration like 20ms, not '%s'", arg);
-		break;
-	case 'P':
-		if (tt_parse_double(arg, &o->pos_tol_mm) < 0 || !(o->pos_tol_mm >= 0) || !isfinite(o->pos_tol_mm))
-			return tt_usage_error("diff", "--position-tolerance takes millimetres, not '%s'", arg);
-		break;
-	case O_UNITS_TOL:
-		if (tt_parse_double(arg, &o->pos_tol_frac) < 0 || !(o->pos_tol_frac >= 0) || o->pos_tol_frac > 1)
-			return tt_usage_error("diff", "--units-tolerance takes a fraction 0..1, not '%s'", arg);
-		break;
-	case O_SCROLL_TOL:
-		if (tt_parse_double(arg, &o->scroll_tol) < 0 || !(o->scroll_tol >= 0) || o->scroll_tol > 1)
-			return tt_usage_error("diff", "--scroll-tolerance takes a fraction 0..1, not '%s'", arg);
-		break;
-	case 'k': o->kernel_only = true; break;
-	case 'j': o->json = true; break;
-	case O_NO_ANOMALIES: o->no_anomalies = true; break;
-	case 'h': usage(stdout); return -1;
-	default: return tt_usage_error("diff", "unknown option");
-	}
-	return 0;
-}
-
-/* 0 to go on, -1 after --help, TT_EXIT_USAGE after a usage error. */
-static int
-parse_args(int argc, char **argv, struct diff_opts *o, struct tt_read_options *ro)
-{
-	static const struct option lopts[] = {
-		{ "time-tolerance", required_argument, NULL, 'T' },
-		{ "position-tolerance", required_argument, NULL, 'P' },
-		{ "units-tolerance", required_argument, NULL, O_UNITS_TOL },
-		{ "scroll-tolerance", required_argument, NULL, O_SCROLL_TOL },
-		TT_READ_LONG_OPTIONS,
-		{ "kernel-only", no_argument, NULL, 'k' },
-		{ "no-anomalies", no_argument, NULL, O_NO_ANOMALIES },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, rc;
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "T:P:kjh" TT_READ_SHORT_OPTIONS, lopts, NULL)) != -1) {
-		rc = tt_read_option(ro, opt, optarg);
-		if (rc == 0)
-			rc = diff_option(o, opt, optarg);
-		else if (rc == 1)
-			rc = 0;
-		if (rc != 0)
-			return rc;
-	}
-	if (argc - optind != 2)
-		return tt_usage_error("diff", "two files are needed");
-	return tt_read_options_check(ro);
 }
 
 /* What was left out may be just where the files differ: no verdict
@@ -706,6 +637,12 @@ compare(struct side *a, struct side *b, const struct diff_opts *o)
 		tt_json_emit_init_file(&json, stdout);
 	diff_output_begin(&df);
 	compare_kernel(&df);
+	if (!(o->ignore & DIFF_IGNORE_RHYTHM))
+		diff_compare_rhythm(&df);
+	if (!(o->ignore & DIFF_IGNORE_KEYS))
+		diff_compare_keys(&df);
+	if (!(o->ignore & DIFF_IGNORE_HID))
+		diff_compare_hid(&df);
 	if (!o->kernel_only)
 		diff_compare_surroundings(&df);
 	if (diff_xi_compared(&df))
@@ -723,7 +660,7 @@ compare(struct side *a, struct side *b, const struct diff_opts *o)
 int
 tt_cmd_diff(int argc, char **argv)
 {
-	struct diff_opts o = { .time_tol = 20000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005, .scroll_tol = 0.1 };
+	struct diff_opts o;
 	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 	struct side *a = tt_zalloc(sizeof(*a)), *b = tt_zalloc(sizeof(*b));
 	int status;
@@ -731,7 +668,8 @@ tt_cmd_diff(int argc, char **argv)
 	/* diff reads two files: --desc is for whichever is evemu, --device
 	 * and --from/--to apply to both. */
 	tt_read_options_init(&ro, "diff", TT_READ_ALL | TT_READ_DESC_SOME);
-	status = parse_args(argc, argv, &o, &ro);
+	diff_opts_default(&o);
+	status = diff_parse_args(argc, argv, &o, &ro);
 	if (status == 0) {
 		if (load(a, argv[optind], &ro) < 0 || load(b, argv[optind + 1], &ro) < 0)
 			status = TT_EXIT_TROUBLE;

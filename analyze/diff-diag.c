@@ -15,7 +15,7 @@
 bool
 diff_diag_compared(const struct differ *df, enum tt_check kind)
 {
-	if (df->o->no_anomalies || tt_check_is_reader(kind))
+	if ((df->o->ignore & DIFF_IGNORE_ANOMALIES) || tt_check_is_reader(kind))
 		return false;
 	if (tt_check_is_xi(kind) && !diff_xi_compared(df))
 		return false;
@@ -54,7 +54,7 @@ diag_text(struct differ *df, enum tt_check kind)
 
 	where_text(a, kind, wa, sizeof(wa));
 	where_text(b, kind, wb, sizeof(wb));
-	diff_difference(df, first_line(&a->diags, kind), first_line(&b->diags, kind),
+	diff_difference(df, "anomaly", first_line(&a->diags, kind), first_line(&b->diags, kind),
 			"%s (%s): %" PRIu64 " in %s, %" PRIu64 " in %s%s%s", tt_check_name(kind),
 			tt_severity_name(tt_check_severity(kind)), a->diags.count[kind], a->name,
 			b->diags.count[kind], b->name, wa, wb);

@@ -45,7 +45,7 @@ static void
 count_diff(struct differ *df, size_t ord, const char *what, uint64_t a, uint64_t b)
 {
 	if (a != b)
-		diff_difference(df, 0, 0, "libinput device %zu: %s %" PRIu64 " vs %" PRIu64, ord, what, a, b);
+		diff_difference(df, "libinput", 0, 0, "libinput device %zu: %s %" PRIu64 " vs %" PRIu64, ord, what, a, b);
 }
 
 static bool
@@ -59,7 +59,7 @@ static void
 scroll_diff(struct differ *df, size_t ord, const char *axis, double a, double b)
 {
 	if (!scroll_close(df, a, b))
-		diff_difference(df, 0, 0, "libinput device %zu: scroll %s %.2f vs %.2f (tolerance %.0f%%)",
+		diff_difference(df, "libinput", 0, 0, "libinput device %zu: scroll %s %.2f vs %.2f (tolerance %.0f%%)",
 				ord, axis, a, b, df->o->scroll_tol * 100);
 }
 
@@ -69,7 +69,7 @@ static void
 compare_counts(struct differ *df, size_t ord, const struct tt_li_counts *a, const struct tt_li_counts *b)
 {
 	if (!a || !b) {
-		diff_difference(df, 0, 0, "libinput device %zu: seen by libinput only in %s", ord,
+		diff_difference(df, "libinput", 0, 0, "libinput device %zu: seen by libinput only in %s", ord,
 				a ? df->a->name : df->b->name);
 		return;
 	}
@@ -144,16 +144,16 @@ compare_gesture(struct differ *df, const struct lgest *a, const struct lgest *b)
 
 	gesture_name(name, sizeof(name), a);
 	if (a->g->kind != b->g->kind)
-		diff_difference(df, a->g->begin_line, b->g->begin_line, "%s: recognised as %s vs %s", name,
+		diff_difference(df, "libinput", a->g->begin_line, b->g->begin_line, "%s: recognised as %s vs %s", name,
 				tt_li_gesture_kind_name(a->g->kind), tt_li_gesture_kind_name(b->g->kind));
 	if (a->g->fingers != b->g->fingers)
-		diff_difference(df, a->g->begin_line, b->g->begin_line, "%s: %d vs %d fingers", name,
+		diff_difference(df, "libinput", a->g->begin_line, b->g->begin_line, "%s: %d vs %d fingers", name,
 				a->g->fingers, b->g->fingers);
 	if (a->g->kind == b->g->kind && strcmp(da, db) != 0)
-		diff_difference(df, a->g->begin_line, b->g->begin_line, "%s: direction %s vs %s", name,
+		diff_difference(df, "libinput", a->g->begin_line, b->g->begin_line, "%s: direction %s vs %s", name,
 				*da ? da : "none", *db ? db : "none");
 	if (a->g->cancelled != b->g->cancelled)
-		diff_difference(df, a->g->end_line, b->g->end_line, "%s: %s vs %s", name,
+		diff_difference(df, "libinput", a->g->end_line, b->g->end_line, "%s: %s vs %s", name,
 				a->g->cancelled ? "cancelled" : "ended", b->g->cancelled ? "cancelled" : "ended");
 }
 
@@ -176,13 +176,13 @@ compare_gestures(struct differ *df)
 		if (a[i].matched)
 			continue;
 		gesture_name(name, sizeof(name), &a[i]);
-		diff_difference(df, a[i].g->begin_line, 0, "%s: not recognised in %s", name, df->b->name);
+		diff_difference(df, "libinput", a[i].g->begin_line, 0, "%s: not recognised in %s", name, df->b->name);
 	}
 	for (size_t i = 0; i < nb; i++) {
 		if (b[i].matched)
 			continue;
 		gesture_name(name, sizeof(name), &b[i]);
-		diff_difference(df, 0, b[i].g->begin_line, "%s: only in %s", name, df->b->name);
+		diff_difference(df, "libinput", 0, b[i].g->begin_line, "%s: only in %s", name, df->b->name);
 	}
 }
 
@@ -213,7 +213,7 @@ taps_missing(struct differ *df, const struct side *from, const struct side *to, 
 		if (found)
 			continue;
 		ssize_t ord = ordinal(from, t->device, &t0);
-		diff_difference(df, from_a ? t->line : 0, from_a ? 0 : t->line,
+		diff_difference(df, "libinput", from_a ? t->line : 0, from_a ? 0 : t->line,
 				"libinput device %zd %s tap at +%s s: only in %s", ord, li_tap_button_name(t->button),
 				tt_format_time(tb, sizeof(tb), t->time_us - t0), from->name);
 	}
@@ -228,7 +228,7 @@ diff_compare_li(struct differ *df)
 	if (!a->li.has_layer && !b->li.has_layer)
 		return;
 	if (a->li.has_layer != b->li.has_layer) {
-		diff_difference(df, 0, 0, "a libinput layer only in %s", a->li.has_layer ? a->name : b->name);
+		diff_difference(df, "libinput", 0, 0, "a libinput layer only in %s", a->li.has_layer ? a->name : b->name);
 		return;
 	}
 	for (size_t ord = 0; ord < ndevs; ord++) {

@@ -24,22 +24,26 @@ json_line(struct tt_json_emit *j, const char *key, size_t line)
 		tt_json_emit_null(j);
 }
 
-void
-diff_difference(struct differ *df, size_t la, size_t lb, const char *fmt, ...)
+static void
+report(struct differ *df, const char *kind, const struct diff_num *n, size_t la, size_t lb, const char *msg)
 {
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	df->ndiff++;
 	if (df->json) {
 		tt_json_emit_object_begin(df->json);
+		tt_json_emit_key(df->json, "kind");
+		tt_json_emit_string(df->json, kind);
 		json_line(df->json, "a_line", la);
 		json_line(df->json, "b_line", lb);
 		tt_json_emit_key(df->json, "message");
 		tt_json_emit_string(df->json, msg);
+		if (n) {
+			tt_json_emit_key(df->json, "value");
+			tt_json_emit_real(df->json, n->value);
+			tt_json_emit_key(df->json, "tolerance");
+			tt_json_emit_real(df->json, n->tolerance);
+			tt_json_emit_key(df->json, "unit");
+			tt_json_emit_string(df->json, n->unit);
+		}
 		tt_json_emit_object_end(df->json);
 		return;
 	}
@@ -51,6 +55,37 @@ diff_difference(struct differ *df, size_t la, size_t lb, const char *fmt, ...)
 		printf(" %s:%zu: %s\n", df->b->name, lb, msg);
 	else
 		printf(" %s:-: %s\n", df->b->name, msg);
+}
+
+static void __attribute__((format(printf, 6, 0)))
+vreport(struct differ *df, const char *kind, const struct diff_num *n, size_t la, size_t lb, const char *fmt,
+	va_list ap)
+{
+	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	report(df, kind, n, la, lb, msg);
+}
+
+void
+diff_difference(struct differ *df, const char *kind, size_t la, size_t lb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(df, kind, NULL, la, lb, fmt, ap);
+	va_end(ap);
+}
+
+void
+diff_measured(struct differ *df, const char *kind, const struct diff_num *n, size_t la, size_t lb,
+	      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(df, kind, n, la, lb, fmt, ap);
+	va_end(ap);
 }
 
 bool

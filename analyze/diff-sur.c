@@ -27,10 +27,10 @@ compare_properties(struct differ *df, size_t i, const struct tt_device *a, const
 			continue;
 		other = tt_properties_get(b->udev, b->nudev, p->name);
 		if (!other)
-			diff_difference(df, 0, 0, "device %zu udev property %s=%s only in %s", i, p->name, p->value,
+			diff_difference(df, "surroundings", 0, 0, "device %zu udev property %s=%s only in %s", i, p->name, p->value,
 					aname);
 		else if (changed_too && strcmp(other, p->value) != 0)
-			diff_difference(df, 0, 0, "device %zu udev property %s is \"%s\" in %s vs \"%s\" in %s", i,
+			diff_difference(df, "surroundings", 0, 0, "device %zu udev property %s is \"%s\" in %s vs \"%s\" in %s", i,
 					p->name, p->value, aname, other, bname);
 	}
 }
@@ -51,7 +51,7 @@ compare_quirks(struct differ *df, size_t i, const struct tt_device *a, const str
 {
 	for (uint32_t k = 0; k < a->nquirks; k++) {
 		if (!has_quirk(b, a->quirks[k]))
-			diff_difference(df, 0, 0, "device %zu quirk %s only in %s", i, a->quirks[k], aname);
+			diff_difference(df, "surroundings", 0, 0, "device %zu quirk %s only in %s", i, a->quirks[k], aname);
 	}
 }
 

@@ -21,7 +21,7 @@ static void
 count_diff(struct differ *df, const char *what, uint64_t a, uint64_t b)
 {
 	if (a != b)
-		diff_difference(df, 0, 0, "wayland: %s %" PRIu64 " vs %" PRIu64, what, a, b);
+		diff_difference(df, "wayland", 0, 0, "wayland: %s %" PRIu64 " vs %" PRIu64, what, a, b);
 }
 
 static void
@@ -34,7 +34,7 @@ kinds_missing(struct differ *df, const struct wl_summary *from, const struct wl_
 		if (other && !from_a)
 			continue;
 		if (k->n != other)
-			diff_difference(df, 0, 0, "wayland: %s events %" PRIu64 " vs %" PRIu64, k->name,
+			diff_difference(df, "wayland", 0, 0, "wayland: %s events %" PRIu64 " vs %" PRIu64, k->name,
 					from_a ? k->n : other, from_a ? other : k->n);
 	}
 }
@@ -58,7 +58,7 @@ latency_diff(struct differ *df, const char *what, const int64_t *va, size_t na, 
 	for (size_t i = 0; i < ARRAY_LENGTH(qs); i++) {
 		int64_t a = li_percentile(va, na, qs[i].q), b = li_percentile(vb, nb, qs[i].q);
 		if (!latency_close(a, b))
-			diff_difference(df, 0, 0, "wayland: %s %s %" PRId64 " vs %" PRId64 " us", what, qs[i].name,
+			diff_difference(df, "wayland", 0, 0, "wayland: %s %s %" PRId64 " vs %" PRId64 " us", what, qs[i].name,
 					a, b);
 	}
 }
@@ -71,7 +71,7 @@ diff_compare_wl(struct differ *df)
 	if (!a->has_layer && !b->has_layer)
 		return;
 	if (a->has_layer != b->has_layer) {
-		diff_difference(df, 0, 0, "a Wayland layer only in %s", a->has_layer ? df->a->name : df->b->name);
+		diff_difference(df, "wayland", 0, 0, "a Wayland layer only in %s", a->has_layer ? df->a->name : df->b->name);
 		return;
 	}
 	count_diff(df, "touch sequences", a->ntouches, b->ntouches);

@@ -3,7 +3,11 @@
  * touchtape diff's parts: cmd-diff.c reads both files and pairs their
  * touches, diff-diag.c compares their diagnostics (the shared pass,
  * lib/detect.h, run on each), diff-output.c writes each difference as a
- * line of text or a JSON object (--json).
+ * line of text or a JSON object (--json). Inside a touch: diff-samples.c
+ * keeps each kernel touch's samples, compactly; diff-path.c compares the
+ * paths of paired touches, diff-axes.c their other axes, diff-rhythm.c
+ * the frames' rhythm, diff-keys.c the EV_KEY and EV_SW changes and
+ * diff-hid.c the HID contacts.
  */
 #pragma once
 
@@ -32,6 +36,12 @@ struct dtouch {
 	uint32_t xi_touchid;
 	ssize_t pair;		/* index of its match in the other file, -1 */
 	bool matched;
+	uint64_t nframes;	/* frames that changed it */
+	/* Its ns samples (diff-samples.c), encoded: diff_stride() fields
+	 * each, the time since the previous sample (us), the line since its
+	 * begin line, x, y, then the device's compared axes (ddev.axes). */
+	uint8_t *enc;
+	uint32_t ns;
 };
 
 struct dxtouch {
@@ -47,12 +57,51 @@ struct dxtouch {
 	bool matched;
 };
 
+/* The axes besides the position diff compares, at most. */
+#define DIFF_MAX_AXES 9
+
 struct ddev {
 	uint32_t id;
 	const struct tt_device *dev;
 	bool mm;
 	int64_t first_us;
 	bool have_time;
+	/* diff-samples.c: the compared axes (ABS_MT_* codes) it has, and
+	 * the scale from device units to mm (or to a fraction of the
+	 * range, without resolution). */
+	uint32_t naxes;
+	uint16_t axes[DIFF_MAX_AXES];
+	double sx, sy;
+	/* diff-rhythm.c: frames while a touch is down and their intervals
+	 * (a histogram of DIFF_HIST_BINS bins of DIFF_HIST_US). */
+	uint64_t touch_frames;
+	int64_t last_touch_frame_us;
+	bool in_touch;
+	uint32_t *hist;
+};
+
+#define DIFF_HIST_US 100
+#define DIFF_HIST_BINS 20000
+
+/* An EV_KEY press or release or an EV_SW change (diff-keys.c). */
+struct dkey {
+	int64_t t_us;		/* relative to its device's first frame */
+	size_t line;
+	uint32_t dev;		/* device ordinal */
+	uint16_t type, code;
+	int32_t value;
+	bool matched;
+};
+
+/* A HID contact (diff-hid.c). */
+struct dhid {
+	uint32_t dev;		/* HID device record id */
+	int32_t contact;
+	int64_t begin_us, end_us;	/* relative to the file's anchor */
+	size_t line;
+	uint64_t nreports;
+	double bx, by, ex, ey;	/* fractions of the logical ranges */
+	bool matched;
 };
 
 struct side {
@@ -73,6 +122,23 @@ struct side {
 	struct tt_stack *detect;	/* while it is read */
 	struct li_summary li;		/* the libinput layer */
 	struct wl_summary wl;		/* the Wayland layer */
+	struct dkey *keys;
+	size_t nkeys, capkeys;
+	struct dhid *hid;
+	size_t nhid, caphid;
+	uint64_t hid_reports;
+	bool has_hid;
+};
+
+/* What --ignore and the sidecar's ignore = leave out, in the order of
+ * tt_parse_ignore_kinds() (tolerance.h). */
+enum diff_ignore {
+	DIFF_IGNORE_PATH = 1 << 0,
+	DIFF_IGNORE_AXES = 1 << 1,
+	DIFF_IGNORE_RHYTHM = 1 << 2,
+	DIFF_IGNORE_KEYS = 1 << 3,
+	DIFF_IGNORE_HID = 1 << 4,
+	DIFF_IGNORE_ANOMALIES = 1 << 5,
 };
 
 struct diff_opts {
@@ -80,9 +146,14 @@ struct diff_opts {
 	double pos_tol_mm;
 	double pos_tol_frac;	/* of the axis range, for devices without resolution */
 	bool kernel_only;
-	bool no_anomalies;
 	bool json;
 	double scroll_tol;	/* libinput scroll sums: a fraction of the larger */
+	double path_tol_mm;	/* --path-tolerance */
+	double path_tol_frac;
+	double axis_tol_frac;	/* --axis-tolerance: of each axis range */
+	double rate_tol_frac;	/* --rate-tolerance: of frame counts */
+	int64_t stall_tol;	/* --stall-tolerance */
+	unsigned ignore;	/* enum diff_ignore */
 };
 
 struct differ {
@@ -92,10 +163,72 @@ struct differ {
 	struct tt_json_emit *json;	/* --json: the document being written */
 };
 
-/* One difference: "A:LINE B:LINE: what" (a line 0 is "-"), or with
- * --json an object in the "differences" array. */
-void diff_difference(struct differ *df, size_t la, size_t lb, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* diff-options.c: the defaults; the command line (0 to go on, -1
+ * after --help, TT_EXIT_USAGE after a usage error). */
+struct tt_read_options;
+void diff_opts_default(struct diff_opts *o);
+int diff_parse_args(int argc, char **argv, struct diff_opts *o, struct tt_read_options *ro);
+
+/* One difference of @kind: "A:LINE B:LINE: what" (a line 0 is "-"), or
+ * with --json an object in the "differences" array. */
+void diff_difference(struct differ *df, const char *kind, size_t la, size_t lb, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* A number compared: its value, tolerance and unit ("mm", "ms"...). */
+struct diff_num {
+	double value, tolerance;
+	const char *unit;
+};
+
+/* A difference with the number compared (in --json "value",
+ * "tolerance", "unit"). */
+void diff_measured(struct differ *df, const char *kind, const struct diff_num *n, size_t la, size_t lb,
+		   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* diff-samples.c: the model callbacks that keep each kernel touch's
+ * samples (kernel_begin, kernel_update; kernel_end moves them into the
+ * touch), the device's axes, and a sample's fields. */
+void diff_samples_device(struct ddev *d);
+void diff_samples_begin(const struct ddev *d, struct tt_ktouch *t);
+void diff_samples_update(struct tt_ktouch *t, const struct tt_kupdate *u);
+void diff_samples_take(struct tt_ktouch *t, struct dtouch *k);
+void diff_samples_drop(struct tt_ktouch *t);
+/* A touch's samples unpacked for one comparison: the time since its
+ * begin, the line, the position scaled (mm or fraction), one field. */
+struct dpt {
+	int64_t t;
+	size_t line;
+	double x, y;
+	int32_t v;
+};
+/* The samples of @k, with field @field of each (4 + axis index; 0 for
+ * none) in ->v. Returns their number; *out is the caller's to free. */
+size_t diff_points(const struct ddev *d, const struct dtouch *k, uint32_t field, struct dpt **out);
+/* The samples of @p (n > 0) whose values hold in [t - w, t + w]: from
+ * the return value (moving *start on; call with rising t) to *end. */
+size_t diff_points_at(const struct dpt *p, size_t n, size_t *start, int64_t t, int64_t w, size_t *end);
+static inline uint32_t
+diff_stride(const struct ddev *d)
+{
+	return 4 + d->naxes;
+}
+
+/* Each comparison inside paired touches (after the pairing). */
+void diff_compare_path(struct differ *df, const struct dtouch *ka, const struct dtouch *kb);
+void diff_compare_axes(struct differ *df, const struct dtouch *ka, const struct dtouch *kb);
+void diff_compare_touch_rhythm(struct differ *df, const struct dtouch *ka, const struct dtouch *kb);
+/* Per device: frames while touching, the median interval. */
+void diff_rhythm_frame(struct ddev *d, int64_t t_us, uint32_t nactive);
+void diff_compare_rhythm(struct differ *df);
+/* Frame or report counts @a and @b may differ by the rate tolerance of
+ * the larger, and at least 2. */
+double diff_count_tolerance(const struct differ *df, uint64_t a, uint64_t b);
+/* diff-keys.c: the EV_KEY/EV_SW changes of a frame; their comparison. */
+void diff_keys_frame(struct side *s, size_t dev, int64_t t_us, const struct tt_frame *f, size_t line);
+void diff_compare_keys(struct differ *df);
+/* diff-hid.c: the HID contacts' callbacks and comparison. */
+void diff_hid_subscribe(struct side *s, struct tt_stack *st);
+void diff_compare_hid(struct differ *df);
 
 /* The opening: the files, what is ignored, whether XI is compared; with
  * --json up to the opening of the "differences" array. */

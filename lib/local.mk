@@ -15,7 +15,7 @@ libtouchtape_sources += \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \
 	lib/util-plural.h \
-	lib/util-strings.c lib/util-strings.h \
+	lib/util-strings.c lib/util-strings.h lib/tolerance.c lib/tolerance.h \
 	lib/util-time.h \
 	lib/xi-names.c lib/xi-names.h
 

@@ -29,7 +29,7 @@ struct rg_sidecar {
 	char *skip;		/* the reason, or NULL */
 	int64_t timeout_us;	/* 0: the default */
 	unsigned layers;	/* 0: what the recording has */
-	char *diff_args[16];	/* touchtape diff options, NULL-terminated */
+	char *diff_args[48];	/* touchtape diff options, NULL-terminated */
 	size_t ndiff_args;
 	char *xi_grab;		/* record --xi-grab=MODE */
 	bool xi_window;		/* record --xi-window */

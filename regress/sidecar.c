@@ -11,6 +11,7 @@
 
 #include "log.h"
 #include "regress.h"
+#include "tolerance.h"
 #include "util-strings.h"
 
 struct sc_ctx {
@@ -37,33 +38,67 @@ sc_diff_arg(struct rg_sidecar *s, const char *opt, const char *value)
 }
 
 static int
-sc_duration(struct sc_ctx *c, const char *key, const char *v)
+sc_timeout(struct sc_ctx *c, const char *key, const char *v)
 {
 	int64_t us;
 
+	(void)key;
 	if (tt_parse_duration_us(v, &us) < 0 || us < 0)
 		return sc_bad(c, "not a duration like 20ms or 2s", v);
-	if (strcmp(key, "timeout") == 0) {
-		if (us == 0)
-			return sc_bad(c, "timeout must be above 0", v);
-		c->s->timeout_us = us;
-	} else {
-		sc_diff_arg(c->s, "--time-tolerance", v);
-	}
+	if (us == 0)
+		return sc_bad(c, "timeout must be above 0", v);
+	c->s->timeout_us = us;
+	return 0;
+}
+
+/* The tolerances are diff's options of the same name, checked here so a
+ * bad one stops the suite at its line. */
+static void
+sc_tolerance_arg(struct sc_ctx *c, const char *key, const char *v)
+{
+	char opt[40];
+
+	snprintf(opt, sizeof(opt), "--%s", key);
+	sc_diff_arg(c->s, opt, v);
+}
+
+static int
+sc_duration(struct sc_ctx *c, const char *key, const char *v)
+{
+	int64_t us;
+	int rc = tt_parse_tolerance_us(v, &us);
+
+	if (rc == -EDOM)
+		return sc_bad(c, TT_TOLERANCE_TIME_UNITS, v);
+	if (rc < 0)
+		return sc_bad(c, "not a duration of 0 or more like 20ms or 2s", v);
+	sc_tolerance_arg(c, key, v);
 	return 0;
 }
 
 static int
-sc_number(struct sc_ctx *c, const char *key, const char *v)
+sc_distance(struct sc_ctx *c, const char *key, const char *v)
+{
+	double mm, frac;
+	bool is_mm;
+	int rc = tt_parse_tolerance_distance(v, &mm, &frac, &is_mm);
+
+	if (rc == -EDOM)
+		return sc_bad(c, TT_TOLERANCE_DISTANCE_UNITS, v);
+	if (rc < 0)
+		return sc_bad(c, "not a distance of 0 or more like 1mm or 0.5%", v);
+	sc_tolerance_arg(c, key, v);
+	return 0;
+}
+
+static int
+sc_fraction(struct sc_ctx *c, const char *key, const char *v)
 {
 	double d;
-	bool fraction = strcmp(key, "position-tolerance") != 0;
 
-	if (tt_parse_double(v, &d) < 0 || d < 0 || (fraction && d > 1))
-		return sc_bad(c, fraction ? "not a fraction 0..1" : "not millimetres (a number, 0 or more)", v);
-	char opt[40];
-	snprintf(opt, sizeof(opt), "--%s", key);
-	sc_diff_arg(c->s, opt, v);
+	if (tt_parse_tolerance_fraction(v, &d) < 0)
+		return sc_bad(c, "not a fraction 0..1 or a percentage", v);
+	sc_tolerance_arg(c, key, v);
 	return 0;
 }
 
@@ -96,10 +131,12 @@ sc_layers(struct sc_ctx *c, const char *key, const char *v)
 static int
 sc_ignore(struct sc_ctx *c, const char *key, const char *v)
 {
+	unsigned kinds = 0;
+
 	(void)key;
-	if (strcmp(v, "anomalies") != 0)
-		return sc_bad(c, "ignore takes 'anomalies' (use layers= for XI and libinput), not", v);
-	sc_diff_arg(c->s, "--no-anomalies", NULL);
+	if (tt_parse_ignore_kinds(v, &kinds) < 0)
+		return sc_bad(c, "ignore takes " TT_IGNORE_KINDS " (use layers= for XI and libinput), not", v);
+	sc_diff_arg(c->s, "--ignore", v);
 	return 0;
 }
 
@@ -147,12 +184,16 @@ static const struct {
 	int (*set)(struct sc_ctx *c, const char *key, const char *value);
 } sc_keys[] = {
 	{ "skip", sc_skip },
-	{ "timeout", sc_duration },
+	{ "timeout", sc_timeout },
 	{ "layers", sc_layers },
 	{ "time-tolerance", sc_duration },
-	{ "position-tolerance", sc_number },
-	{ "units-tolerance", sc_number },
-	{ "scroll-tolerance", sc_number },
+	{ "stall-tolerance", sc_duration },
+	{ "position-tolerance", sc_distance },
+	{ "path-tolerance", sc_distance },
+	{ "units-tolerance", sc_fraction },
+	{ "scroll-tolerance", sc_fraction },
+	{ "axis-tolerance", sc_fraction },
+	{ "rate-tolerance", sc_fraction },
 	{ "ignore", sc_ignore },
 	{ "device", sc_device },
 	{ "xi-grab", sc_xi },

@@ -23,16 +23,22 @@ expect_grep 'error jump: 2' "$tmp/analyze" "analyze finds the two jumps it is gi
 expect_exit 0 "same file" -- "$TOUCHTAPE" diff "$s" "$s"
 expect_grep '^0 differences$' "$tmp/out" "same file: 0 differences"
 
+# The jump is a path difference too (slot 0 leaves its path by 65 mm five
+# ms in); --ignore path leaves the anomaly alone.
 expect_exit 1 "jump added" -- "$TOUCHTAPE" diff "$s" "$tmp/jump.jsonl"
+expect_grep '^2 differences$' "$tmp/out" "jump added: the path and the anomaly"
+expect_grep "^[^ ]*session.jsonl:[0-9]* [^ ]*jump.jsonl:$jline: device 0 slot 0 touch at \+0\.000000 s: paths part by 65\.00 mm at \+0\.005000 s" \
+	"$tmp/out" "jump added: the path, where it parts"
+expect_exit 1 "jump added, --ignore path" -- "$TOUCHTAPE" diff --ignore path "$s" "$tmp/jump.jsonl"
 expect_grep '^1 difference$' "$tmp/out" "jump added: exactly 1 difference"
 expect_grep "^[^ ]*session.jsonl:- [^ ]*jump.jsonl:$jline: jump \(error\): 0 in [^ ]*session.jsonl, 2 in [^ ]*jump.jsonl; [^ ]*jump.jsonl: lines $jline, $bline\$" \
 	"$tmp/out" "jump added: the kind, the counts and the lines of each"
 expect_exit 1 "the other way round" -- "$TOUCHTAPE" diff "$tmp/jump.jsonl" "$s"
 expect_grep "jump.jsonl:$jline [^ ]*session.jsonl:-: jump \(error\): 2 in" "$tmp/out" "the other way round: A's line"
-expect_exit 0 "--no-anomalies" -- "$TOUCHTAPE" diff --no-anomalies "$s" "$tmp/jump.jsonl"
+expect_exit 0 "--no-anomalies" -- "$TOUCHTAPE" diff --no-anomalies --ignore path "$s" "$tmp/jump.jsonl"
 
 # --json: the same, under analyze's names.
-expect_exit 1 "--json" -- "$TOUCHTAPE" diff --json "$s" "$tmp/jump.jsonl"
+expect_exit 1 "--json" -- "$TOUCHTAPE" diff --json --ignore path "$s" "$tmp/jump.jsonl"
 python3 - "$tmp/out" "$jline" "$bline" <<'PY' && pass "--json: the anomaly with its counts and lines" || fail "--json"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -52,7 +58,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["count"] =
 
 # The reading options, on both files: the jumps are at 15 and 20 ms.
 expect_exit 0 "--from 50ms leaves the jumps out" -- "$TOUCHTAPE" diff --from 50ms "$s" "$tmp/jump.jsonl"
-expect_exit 1 "--to 50ms keeps them" -- "$TOUCHTAPE" diff --to 50ms "$s" "$tmp/jump.jsonl"
+expect_exit 1 "--to 50ms keeps them" -- "$TOUCHTAPE" diff --to 50ms --ignore path,rhythm "$s" "$tmp/jump.jsonl"
 expect_grep '^1 difference$' "$tmp/out" "--to 50ms: the jump only"
 expect_grep '^# comparing .* \(1 touch, 2 XI\) with .* \(1 touch, 2 XI\)$' "$tmp/out" "--to 50ms: the first touch only"
 expect_exit 1 "--device 0" -- "$TOUCHTAPE" diff --device 0 "$s" "$tmp/jump.jsonl"

@@ -37,10 +37,15 @@ only() {
 	got=$(grep -c ':[0-9-]* .*:[0-9-]*: ' "$tmp/out")
 	[ "$got" = "$n" ] && pass "$what: $n listed" || fail "$what: $got listed, want $n"
 }
-only "touch removed" "$data/session-touch-removed.jsonl" 2 \
+# A touch removed: its BTN_TOUCH press and release and its frames go with it.
+only "touch removed" "$data/session-touch-removed.jsonl" 5 \
 	'session.jsonl:14 .*session-touch-removed.jsonl:-: device 0 slot 1 touch at \+0\.090000 s \(50\.0, 50\.0\) mm is missing' \
+	'session.jsonl:14 .*session-touch-removed.jsonl:-: device 0 BTN_TOUCH press at \+0\.090000 s is missing' \
+	'session.jsonl:17 .*session-touch-removed.jsonl:-: device 0 BTN_TOUCH release at \+0\.110000 s is missing' \
+	'session.jsonl:- .*session-touch-removed.jsonl:-: device 0: 9 vs 6 frames while touching \(tolerance 2\)' \
 	'session.jsonl:15 .*session-touch-removed.jsonl:-: XI touch \[observer\] at \+0\.092000 s is missing'
-only "positions shifted" "$data/session-shifted.jsonl" 2 \
+only "positions shifted" "$data/session-shifted.jsonl" 3 \
+	'paths part by 5\.00 mm at \+0\.000000 s into the touch \(RMS 4\.53, tolerance 1\.00\)' \
 	'begin position \(80\.0, 20\.0\) vs \(85\.0, 20\.0\) mm, 5\.0 mm apart \(tolerance 1\.0\)' \
 	'end position \(81\.0, 20\.0\) vs \(86\.0, 20\.0\) mm'
 # The grab client rejects instead of accepting: the window client owns the
@@ -52,8 +57,11 @@ only "ownership changed" "$data/session-ownership-changed.jsonl" 2 \
 grep -qE 'began unowned|ends .* ms' "$tmp/out" && fail "ownership changed: consequences listed again" ||
 	pass "ownership changed: no consequences listed"
 
-# Tolerances: a 5 mm shift passes with -p 6; XI ignored with -k.
-expect_exit 0 "-P 6" -- "$TOUCHTAPE" diff -P 6 "$s" "$data/session-shifted.jsonl"
+# Tolerances: a 5 mm shift passes with -P 6mm --path-tolerance 6mm; XI
+# ignored with -k.
+expect_exit 0 "-P 6mm" -- "$TOUCHTAPE" diff -P 6mm --path-tolerance 6mm "$s" "$data/session-shifted.jsonl"
+expect_exit 1 "-P 6mm alone: the path still parts" -- "$TOUCHTAPE" diff -P 6mm "$s" "$data/session-shifted.jsonl"
+expect_exit 0 "--ignore path" -- "$TOUCHTAPE" diff -P 6mm --ignore path "$s" "$data/session-shifted.jsonl"
 expect_exit 0 "--kernel-only" -- "$TOUCHTAPE" diff --kernel-only "$s" "$data/session-ownership-changed.jsonl"
 expect_exit 1 "-T 500us: the 1 ms jitter shows" -- "$TOUCHTAPE" diff -T 500us "$s" "$tmp/replayed.jsonl"
 

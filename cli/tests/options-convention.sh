@@ -22,7 +22,7 @@ awk '{ if (($2 in long) && long[$2] != $3) { print "-" $2 " is " long[$2] " and 
 for opt in -t -p; do
 	expect_exit 2 "diff $opt is gone (it meant other things elsewhere)" -- "$T" diff "$opt" 1 "$s" "$s"
 done
-expect_exit 0 "diff -T/-P" -- "$T" diff -T 50ms -P 2 "$s" "$s"
+expect_exit 0 "diff -T/-P" -- "$T" diff -T 50ms -P 2mm "$s" "$s"
 
 # --to is a time everywhere; convert's format is --format/-F (a format
 # name after --to still works: it is no time).

@@ -53,7 +53,7 @@ cmp -s "$suite/ntrig-type-a.jsonl" "$suite/ntrig-type-a.expected.jsonl" && fail 
 # first frames can be 60 ms late (a CI run saw a touch end 62 ms early), so
 # the passing cases get the XI cases' tolerance.
 printf '# TCG on a loaded machine: frames can be late\ntime-tolerance = 300ms\n' >"$suite/screens/3m-two-finger.regress"
-printf 'time-tolerance = 300ms\nposition-tolerance = 1\n' >"$suite/touchpad-two-finger-swipe.regress"
+printf 'time-tolerance = 300ms\nposition-tolerance = 1mm\n' >"$suite/touchpad-two-finger-swipe.regress"
 
 kdir=$(TT_VM_CACHE="${TT_VM_CACHE:-$abs_top_builddir/vm-cache}" "$abs_top_srcdir/tests/vm/mkcache") ||
 	{ echo "SKIP: no VM kernel cache"; exit 77; }

@@ -1,0 +1,109 @@
+#!/bin/sh
+# touchtape diff sees inside the touches: regressions made from the samples
+# (a jump mid-touch, 40 frames deleted, half the report rate, pressure
+# halved, a lost click) are each reported with their kind and exit 1,
+# while every sample against itself and its own evemu and libinput
+# conversions gives 0 differences. Tolerances need their units.
+. "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+mutate="$abs_top_srcdir/analyze/tests/diff-mutate.py"
+samples="$abs_top_srcdir/samples"
+
+for f in "$samples"/*.jsonl; do
+	n=$(basename "$f")
+	expect_exit 0 "$n against itself" -- "$TOUCHTAPE" diff "$f" "$f"
+	for fmt in evemu libinput; do
+		"$TOUCHTAPE" convert -F $fmt "$f" -o "$tmp/conv.$fmt" 2>/dev/null || { fail "$n: convert -F $fmt"; continue; }
+		expect_exit 0 "$n against its $fmt conversion" -- "$TOUCHTAPE" diff "$f" "$tmp/conv.$fmt"
+	done
+done
+
+# kinds FILE: the kinds of diff --json's differences, sorted, one a line;
+# and every difference with a number has its value, tolerance and unit.
+kinds() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for x in d["differences"]:
+    assert isinstance(x["kind"], str), x
+    if "value" in x:
+        assert isinstance(x["value"], (int, float)) and isinstance(x["tolerance"], (int, float)), x
+        assert x["unit"] in ("mm", "units", "fraction", "us", "ms", "Hz", "count"), x
+        assert x["value"] > x["tolerance"], x
+print("\n".join(sorted({x["kind"] for x in d["differences"]})))
+PY
+}
+
+# regression NAME KIND FILE WANT-KIND [PATTERN]: the mutant of FILE differs,
+# with WANT-KIND among its kinds and PATTERN in its text.
+regression() {
+	name=$1 kind=$2 file=$3 want=$4 pat=$5
+	python3 "$mutate" "$kind" "$file" "$tmp/$name.jsonl" || { fail "$name: not made"; return; }
+	expect_exit 1 "$name: differs" -- "$TOUCHTAPE" diff "$file" "$tmp/$name.jsonl"
+	[ -n "$pat" ] && expect_grep "$pat" "$tmp/out" "$name: $pat"
+	expect_exit 1 "$name: --json" -- "$TOUCHTAPE" diff --json "$file" "$tmp/$name.jsonl"
+	kinds "$tmp/out" >"$tmp/kinds" || { fail "$name: JSON without kinds or numbers"; return; }
+	grep -qx "$want" "$tmp/kinds" && pass "$name: kind $want" || fail "$name: kinds $(tr '\n' ' ' <"$tmp/kinds"), want $want"
+}
+
+s3m="$samples/3m-two-finger.jsonl"
+pad="$samples/touchpad-two-finger-swipe.jsonl"
+regression jump jump "$s3m" path 'slot 0 touch at \+0\.000000 s: paths part by [0-9.]* % of the axis range'
+regression gap gap "$s3m" rhythm 'largest interval in motion 6\.0 vs 209\.0 ms \(tolerance 100\.0 ms\)'
+grep -qx path "$tmp/kinds" && pass "gap: the cut path shows" || fail "gap: no path difference"
+regression halfrate halfrate "$s3m" rhythm 'slot 0 touch at \+0\.000000 s: 479 vs 420 frames \(tolerance 24\)'
+regression pressure pressure "$pad" axis 'ABS_MT_PRESSURE 67 vs 33 at'
+[ "$(cat "$tmp/kinds")" = axis ] && pass "pressure: nothing but the axis" || fail "pressure: $(cat "$tmp/kinds")"
+
+# A click on the touchpad (BTN_LEFT down at its 40th frame, up at its
+# 60th), and the same without it.
+python3 - "$pad" "$tmp/clicked.jsonl" <<'PY'
+import json, sys
+out, n = [], 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("type") == "frame":
+        n += 1
+        if n in (40, 60):
+            r["ev"].insert(0, [1, 272, 1 if n == 40 else 0])
+    out.append(json.dumps(r, separators=(",", ":")))
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+expect_exit 0 "clicked: against itself" -- "$TOUCHTAPE" diff "$tmp/clicked.jsonl" "$tmp/clicked.jsonl"
+regression click click "$tmp/clicked.jsonl" key 'device 0 BTN_LEFT press at \+[0-9.]* s is missing in'
+"$TOUCHTAPE" diff "$tmp/clicked.jsonl" "$tmp/click.jsonl" >"$tmp/text" 2>&1
+expect_grep 'device 0 BTN_LEFT release at \+[0-9.]* s is missing in' "$tmp/text" "click: the release is missing too"
+expect_grep '^2 differences$' "$tmp/text" "click: the press and the release, nothing else"
+
+# The HID layer: 40 reports of a touchscreen lost.
+corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+hid="$corpus/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid"
+if [ -f "$hid" ] && "$TOUCHTAPE" convert "$hid" -o "$tmp/hid.jsonl" 2>/dev/null; then
+	expect_exit 0 "HID: against its conversion" -- "$TOUCHTAPE" diff "$hid" "$tmp/hid.jsonl"
+	awk '/"type":"hid"/ { n++; if (n >= 200 && n < 240) next } { print }' "$tmp/hid.jsonl" >"$tmp/hid-lost.jsonl"
+	expect_exit 1 "HID: reports lost" -- "$TOUCHTAPE" diff --json "$tmp/hid.jsonl" "$tmp/hid-lost.jsonl"
+	kinds "$tmp/out" >"$tmp/kinds" && grep -qx hid-rhythm "$tmp/kinds" && pass "HID: kind hid-rhythm" ||
+		fail "HID: kinds $(tr '\n' ' ' <"$tmp/kinds")"
+	expect_exit 0 "HID: --ignore hid" -- "$TOUCHTAPE" diff --ignore hid "$tmp/hid.jsonl" "$tmp/hid-lost.jsonl"
+fi
+
+# --ignore leaves a comparison out.
+expect_exit 0 "--ignore axes" -- "$TOUCHTAPE" diff --ignore axes "$pad" "$tmp/pressure.jsonl"
+expect_exit 0 "--ignore keys" -- "$TOUCHTAPE" diff --ignore keys "$tmp/clicked.jsonl" "$tmp/click.jsonl"
+expect_exit 2 "--ignore what" -- "$TOUCHTAPE" diff --ignore tempo "$s3m" "$s3m"
+
+# Tolerances need their units; negative or NaN ones are refused.
+for bad in "-T 50" "--stall-tolerance 100" "--time-tolerance 0.02"; do
+	expect_exit 2 "$bad refused" -- "$TOUCHTAPE" diff $bad "$s3m" "$s3m"
+	expect_grep 'needs a unit: us, ms, s' "$tmp/err" "$bad: says the units"
+done
+for bad in "-P 2" "--path-tolerance 1"; do
+	expect_exit 2 "$bad refused" -- "$TOUCHTAPE" diff $bad "$s3m" "$s3m"
+	expect_grep 'needs a unit: mm or %' "$tmp/err" "$bad: says the units"
+done
+for bad in "-T -5ms" "-T nanms" "-P -1mm" "--path-tolerance nan%" "--axis-tolerance -5%" "--rate-tolerance 2"; do
+	expect_exit 2 "$bad refused" -- "$TOUCHTAPE" diff $bad "$s3m" "$s3m"
+done
+expect_exit 0 "units given" -- "$TOUCHTAPE" diff -T 50ms -P 2mm --path-tolerance 1% --axis-tolerance 10% \
+	--rate-tolerance 0.1 --stall-tolerance 150ms "$s3m" "$s3m"
+finish
