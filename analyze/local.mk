@@ -28,10 +28,12 @@ tt_analyze_tests = \
 	analyze/tests/surroundings.sh \
 	analyze/tests/diff-anomalies.sh \
 	analyze/tests/diff-xi-pairing.sh \
+	analyze/tests/diff-mutations.sh \
+	analyze/tests/diff-mutants-vm.sh \
 	analyze/tests/diff-regressions.sh \
 	analyze/tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
-EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze analyze/tests/hid-expect.py analyze/tests/diff-mutate.py tests/data/wayland tests/data/xi-chains
+EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze analyze/tests/hid-expect.py analyze/tests/diff-mutate.py tests/mutate.py tests/data/wayland tests/data/xi-chains
 
 # The comparison of two recordings' anomalies that diff and replay --verify
 # make (lib/diag-tally.h), on the real pass, plain and with ASan+UBSan.

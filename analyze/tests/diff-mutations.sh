@@ -1,0 +1,132 @@
+#!/bin/bash
+# The regression gate sees each kind of regression: from every sample and
+# corpus recording that can take it, tests/mutate.py makes a regression
+# (a jump out and back, an offset, a bowed path, a stall, half the frame
+# rate, halved pressure, a lost click, a shifted button, a scaled axis);
+# `diff --json` must exit 1 and name it with the right kind, and analyze
+# must flag the jump. A file against its own evemu and libinput
+# conversions is 0 differences. To keep the run short, each mutation is
+# made from at most $TT_MUTATE_MAX files (default 2) of each device kind
+# and protocol (the samples count as one more kind).
+. "$(dirname "$0")/../../tests/lib.sh"
+corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+mutate="$abs_top_srcdir/tests/mutate.py"
+max="${TT_MUTATE_MAX:-2}"
+kinds="jump offset bow scale-axis stall halve-rate halve-pressure lost-click shift-button"
+declare -A want=([jump]=path [offset]=path [bow]=path [scale-axis]=path
+	[stall]=rhythm [halve-rate]=rhythm [halve-pressure]=axis
+	[lost-click]=key [shift-button]=key)
+declare -A applied detected flagged taken anydiff groups
+# A known bug of the libinput-record writer, not of diff: this recording
+# starts with slot 1 current and one touch's position set only in the
+# device's state; libinput record has no such state, so the converted
+# file's first touch lands in slot 0 at (x, 0).
+known_conv="evemu/kwin-gestures__evemu_touchpad_stroke_n_3 libinput"
+for k in $kinds; do applied[$k]=0 detected[$k]=0 flagged[$k]=0 anydiff[$k]=0; done
+
+# The inputs: the samples, then the corpus's touch recordings converted to
+# timelines, one of each device kind and protocol in turn.
+inputs=("$samples"/*.jsonl)
+if [ -f "$corpus/SOURCES.tsv" ]; then
+	n=0
+	while IFS=$'\t' read -r group file desc; do
+		out="$tmp/corpus-$n.jsonl"
+		n=$((n + 1))
+		args=()
+		case "$desc" in evemu-desc/*) args=(--desc "$corpus/$desc") ;; esac
+		# events-only files without a description cannot be read: skipped
+		"$TOUCHTAPE" convert "${args[@]}" "$corpus/$file" -o "$out" 2>/dev/null || continue
+		inputs+=("$out")
+		printf '%s\t%s\t%s\n' "$out" "$file" "$group" >>"$tmp/names"
+	done < <(awk -F'\t' 'NR > 1 && $1 ~ /^evemu\// && $1 !~ /__at-/ &&
+		$6 ~ /^(touchscreen|touchpad|tablet-touch)$/ {
+			g = $6 "/" $7; print ++seen[g] "\t" g "\t" $1 "\t" $16 }' \
+		"$corpus/SOURCES.tsv" | sort -t$'\t' -k1,1n -k2,2 | cut -f2-)
+else
+	echo "no corpus at $corpus: samples only"
+fi
+
+# field N FILE: the corpus file name (2) or device group (3) of an input
+field() {
+	local v
+	v=$(awk -F'\t' -v f="$2" -v n="$1" '$1 == f { print $n }' "$tmp/names" 2>/dev/null)
+	[ "$1" -eq 2 ] && printf '%s' "${v:-${2#"$abs_top_srcdir"/}}" || printf '%s' "${v:-sample}"
+}
+
+# has_kind KIND FILE: the diff --json output in FILE has a difference of KIND
+has_kind() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[2]))
+sys.exit(0 if any(x.get("kind") == sys.argv[1] for x in d["differences"]) else 1)' "$1" "$2"
+}
+
+# jumps FILE: analyze's count of jump anomalies
+jumps() {
+	"$TOUCHTAPE" analyze --json "$1" 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["anomaly_counts"].get("jump", 0))'
+}
+
+# check ORIG LABEL GROUP KIND MUTANT: diff sees the mutant, with its kind.
+check() {
+	local f=$1 label=$2 group=$3 k=$4 m=$5 rc a b
+	applied[$k]=$((applied[$k] + 1))
+	[ "${taken[$k/$group]:-0}" -gt 0 ] || groups[$k]="${groups[$k]:-}${groups[$k]:+ }$group"
+	taken[$k/$group]=$((${taken[$k/$group]:-0} + 1))
+	"$TOUCHTAPE" validate "$m" >/dev/null 2>&1
+	[ $? -le 1 ] || fail "$label: the $k mutant is not a valid timeline"
+	"$TOUCHTAPE" diff --json "$f" "$m" >"$tmp/diff.json" 2>"$tmp/diff.err"
+	rc=$?
+	[ "$rc" -ne 1 ] || anydiff[$k]=$((anydiff[$k] + 1))
+	if [ "$rc" -eq 1 ] && has_kind "${want[$k]}" "$tmp/diff.json"; then
+		detected[$k]=$((detected[$k] + 1))
+		pass "$label: $k: diff names a ${want[$k]} difference"
+	else
+		fail "$label: $k: diff exit $rc, no difference of kind ${want[$k]}"
+	fi
+	[ "$k" = jump ] || return 0
+	a=$(jumps "$f") b=$(jumps "$m")
+	if [ "${b:-0}" -gt "${a:-0}" ]; then
+		flagged[$k]=$((flagged[$k] + 1))
+		pass "$label: jump: analyze flags $b jumps, the original $a"
+	else
+		fail "$label: jump: analyze flags ${b:-?} jumps, the original ${a:-?}"
+	fi
+}
+
+for f in "${inputs[@]}"; do
+	label=$(field 2 "$f") group=$(field 3 "$f")
+	# A file against its own conversions: nothing changed.
+	for fmt in evemu libinput; do
+		"$TOUCHTAPE" convert -F "$fmt" "$f" -o "$tmp/conv.$fmt" 2>/dev/null ||
+			{ fail "$label: convert -F $fmt"; continue; }
+		if "$TOUCHTAPE" diff "$f" "$tmp/conv.$fmt" >"$tmp/conv.out" 2>&1; then
+			continue
+		elif [ "$label $fmt" = "$known_conv" ]; then
+			echo "XFAIL: $label: differs from its $fmt conversion (known)"
+		else
+			fail "$label: differs from its $fmt conversion"
+			sed 's/^/  | /' "$tmp/conv.out" | head >&2
+		fi
+	done
+	todo=()
+	for k in $kinds; do
+		[ "${taken[$k/$group]:-0}" -lt "$max" ] && todo+=("$k")
+	done
+	[ "${#todo[@]}" -gt 0 ] || continue
+	list=$(IFS=,; echo "${todo[*]},")	# the trailing comma: PREFIX.KIND.jsonl
+	python3 "$mutate" "$list" "$f" "$tmp/m" >"$tmp/mutate.out" 2>"$tmp/mutate.err" ||
+		{ fail "$label: mutate.py failed"; cat "$tmp/mutate.err" >&2; continue; }
+	for k in "${todo[@]}"; do
+		grep -qx "$k applied" "$tmp/mutate.out" || continue
+		check "$f" "$label" "$group" "$k" "$tmp/m.$k.jsonl"
+	done
+done
+
+for k in $kinds; do
+	line="$k: ${applied[$k]} files, ${detected[$k]} detected by diff (kind ${want[$k]}; ${anydiff[$k]} with any difference)"
+	[ "$k" = jump ] && line="$line, ${flagged[$k]} flagged by analyze"
+	line="$line; from ${groups[$k]:-nothing}"
+	echo "$line"
+	[ "${applied[$k]}" -gt 0 ] || fail "$k: no file could take it"
+done
+finish
