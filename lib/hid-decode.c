@@ -103,6 +103,10 @@ emit_value(const struct tt_hid_field *f, uint32_t i, int32_t value, const struct
 	int64_t index = (int64_t)value - f->logical_min;
 	if (index >= f->nusages)
 		return true;
+	/* Usage ID 0 is reserved on every page: a keyboard's "no event",
+	 * the index an empty key slot holds, selects nothing. */
+	if ((f->usages[index] & 0xffff) == 0)
+		return true;
 	return w->fn(w->userdata, f, f->usages[index], 1);
 }
 

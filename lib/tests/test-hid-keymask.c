@@ -159,6 +159,33 @@ test_ids_and_short(void)
 	check(r[1] == 0x04 && r[2] == 0x00 && r[3] == 0x05);
 }
 
+static bool
+collect(void *data, const struct tt_hid_field *f, uint32_t usage, int32_t value)
+{
+	uint32_t *keys = data;
+
+	(void)f;
+	if (usage >> 16 == TT_HID_UP_KEYBOARD && usage < TT_HID_USAGE(0x07, 0xe0) && value)
+		keys[keys[0]++ + 1] = usage & 0xffff;
+	return keys[0] < 7;
+}
+
+/* An empty key slot holds index 0, "no event": not a key pressed. */
+static void
+test_fields_no_key(void)
+{
+	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *d = parse_combined();
+	if (!d)
+		return;
+	const uint8_t r[] = { 0x03, 0x00, 0x00, 0x28, 0x00, 0x0b, 0, 0, 0 };
+	uint32_t keys[8] = { 0 };
+
+	check_int_eq(tt_hid_report_fields(d, r, sizeof(r), collect, keys), 0);
+	check_int_eq(keys[0], 2);
+	check_int_eq(keys[1], 0x28);
+	check_int_eq(keys[2], 0x0b);
+}
+
 int
 main(void)
 {
@@ -167,5 +194,6 @@ main(void)
 	RUN(test_bitmap);
 	RUN(test_touch_untouched);
 	RUN(test_ids_and_short);
+	RUN(test_fields_no_key);
 	return tt_test_result();
 }
