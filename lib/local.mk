@@ -7,6 +7,8 @@ libtouchtape_sources += \
 	lib/hid-desc.c lib/hid-desc.h lib/hid-desc-private.h \
 	lib/hid-decode.c lib/hid-usages.c \
 	lib/hid-keymask.c lib/hid-keymask.h \
+	lib/keymask.c lib/keymask.h \
+	lib/privacy.c lib/privacy.h \
 	lib/json-emit.c lib/json-emit.h \
 	lib/li-names.c \
 	lib/wl-names.c \
