@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 
 #include "hid-desc-private.h"
 #include "hid-keymask.h"
@@ -53,17 +54,31 @@ tt_hid_desc_has_private_keys(const struct tt_hid_desc *d)
 	return false;
 }
 
-/* The array index of the @n-th (from 0) private usage of @f, the last
- * one when there are fewer. @f has at least one. */
-static uint32_t
-placeholder_index(const struct tt_hid_field *f, uint32_t n)
+/* True when @value, written into @f's bits, reads back as @value. */
+static bool
+fits(const struct tt_hid_field *f, int64_t value)
 {
-	uint32_t last = 0;
+	if (f->bit_size >= 32)
+		return value >= INT32_MIN && value <= INT32_MAX;
+	if (f->logical_min < 0)
+		return value >= -(INT64_C(1) << (f->bit_size - 1)) &&
+		       value < (INT64_C(1) << (f->bit_size - 1));
+	return value >= 0 && value < (INT64_C(1) << f->bit_size);
+}
+
+/* The value of the @n-th (from 0) private usage of @f that its bits can
+ * hold, the last one when there are fewer; 0 when there is none (a
+ * descriptor too odd to mask otherwise: the key is gone either way). */
+static int64_t
+placeholder(const struct tt_hid_field *f, uint32_t n)
+{
+	int64_t last = 0;
 
 	for (uint32_t i = 0; i < f->nusages; i++) {
-		if (!tt_hid_key_is_private(f->usages[i]))
+		int64_t value = (int64_t)f->logical_min + i;
+		if (!tt_hid_key_is_private(f->usages[i]) || !fits(f, value))
 			continue;
-		last = i;
+		last = value;
 		if (n-- == 0)
 			break;
 	}
@@ -82,14 +97,14 @@ mask_array(const struct tt_hid_field *f, uint8_t *bytes, size_t nbits)
 		size_t off = (size_t)f->bit_offset + (size_t)i * f->bit_size;
 		if (off + f->bit_size > nbits)
 			break;
-		int64_t index = (int64_t)tt_hid_field_value(f, tt_hid_get_bits(bytes, off, f->bit_size)) -
-				f->logical_min;
+		int32_t value = tt_hid_field_value(f, tt_hid_get_bits(bytes, off, f->bit_size));
+		int64_t index = (int64_t)value - f->logical_min;
 		if (index < 0 || index >= f->nusages || !tt_hid_key_is_private(f->usages[index]))
 			continue;
-		uint32_t to = placeholder_index(f, held++);
-		if (to == index)
+		int64_t to = placeholder(f, held++);
+		if (to == value)
 			continue;
-		tt_hid_put_bits(bytes, off, f->bit_size, (uint32_t)(f->logical_min + (int64_t)to));
+		tt_hid_put_bits(bytes, off, f->bit_size, (uint32_t)to);
 		changed++;
 	}
 	return changed;
