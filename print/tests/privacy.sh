@@ -78,5 +78,10 @@ cmp -s "$red" "$tmp/twice.jsonl" && pass "redaction is idempotent" || fail "reda
 grep -v '"type":"hid' "$in" | sed 's/"keycodes_masked":false/"keycodes_masked":true/' >"$tmp/masked.jsonl"
 "$TOUCHTAPE" validate --privacy "$tmp/masked.jsonl" >/dev/null 2>"$tmp/err"
 if grep -q 'keys typed' "$tmp/err"; then fail "keys reported in a masked file"; else pass "masked evdev keys trusted"; fi
+# print names the keys a key array holds, never its empty slots (index 0).
+"$TOUCHTAPE" print "$in" >"$tmp/print" 2>&1
+expect_grep 'Keyboard/0x000b=1 Keyboard/0x000c=1$' "$tmp/print" "print shows the keys held"
+if grep -q 'Keyboard/0x0000' "$tmp/print"; then fail "print shows an empty key slot as a key"; else
+	pass "print shows no empty key slot"; fi
 expect_exit 2 "validate --privacy of a missing file" -- "$TOUCHTAPE" validate --privacy "$tmp/none.jsonl"
 finish
