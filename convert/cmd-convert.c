@@ -16,6 +16,7 @@
 #include "gzip-out.h"
 #include "log.h"
 #include "output.h"
+#include "privacy.h"
 #include "read-options.h"
 #include "reader.h"
 #include "util-strings.h"
@@ -51,6 +52,10 @@ usage(FILE *out)
 		"                      (evemu holds one device; default: the first)\n"
 		"      --from TIME     leave out frames, XI events and markers before TIME\n"
 		"      --to TIME       ... and after TIME (times as 'touchtape print' shows)\n"
+		"      --redact        leave out what may identify a person or machine\n"
+		"                      (what 'touchtape validate --privacy' lists): keys\n"
+		"                      masked as record masks them, serials, DMI strings\n"
+		"                      and node paths removed, addresses as xx:xx:...\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 on success, 1 when the input had errors (the output holds\n"
@@ -66,7 +71,8 @@ usage(FILE *out)
 		"  touchtape convert touchpad.hid -o touchpad.jsonl\n"
 		"  touchtape convert --format hid-recorder touchpad.jsonl -o touchpad-again.hid\n"
 		"  touchtape convert --from 2s --to 5s session.jsonl -o excerpt.jsonl\n"
-		"  touchtape convert bug.evemu -o bug.jsonl.gz\n");
+		"  touchtape convert bug.evemu -o bug.jsonl.gz\n"
+		"  touchtape convert --redact bug.jsonl -o bug-shared.jsonl\n");
 }
 
 enum target {
@@ -100,7 +106,12 @@ struct convert_opts {
 	const char *in;
 	const char *out;
 	enum target to;
+	bool redact;		/* --redact */
 	struct tt_read_options ro;
+};
+
+enum {
+	OPT_REDACT = TT_OPT_FIRST_PRIVATE,
 };
 
 /* The reader's messages are "FILE:LINE: ...": prefixed with the command
@@ -239,6 +250,7 @@ sink_close(struct sink *k)
 static int
 copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 {
+	_cleanup_(tt_privacy_freep) struct tt_privacy *priv = o->redact ? tt_privacy_new() : NULL;
 	struct tt_record rec;
 	int rc, bad = 0;
 
@@ -256,6 +268,8 @@ copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 			continue;
 		/* The timeline keeps every device unless asked. */
 		if (k->w && rec.type == TT_RECORD_DEVICE && !tt_read_options_has_device(&o->ro, rec.device->id))
+			continue;
+		if (priv && !tt_privacy_redact(priv, &rec, &rec))
 			continue;
 		rc = k->w ? tt_writer_record(k->w, &rec) : tt_export_record(k->e, &rec);
 		if (rc < 0)
@@ -337,6 +351,7 @@ tt_cmd_convert(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "redact", no_argument, NULL, OPT_REDACT },
 		TT_READ_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -358,6 +373,7 @@ tt_cmd_convert(int argc, char **argv)
 		}
 		switch (opt) {
 		case 'o': o.out = optarg; break;
+		case OPT_REDACT: o.redact = true; break;
 		case 'F':
 			if (parse_format(optarg, &o.to) < 0)
 				rc = tt_usage_error("convert", "--format takes timeline, evemu, libinput or hid-recorder, not '%s'",

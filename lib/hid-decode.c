@@ -20,8 +20,8 @@
  * 5.8), the caller having checked they are inside the buffer. A value
  * wider than 32 bits gives its low 32 bits, as hid-core's
  * hid_field_extract() does. At most 5 bytes hold 32 bits at any offset. */
-static uint32_t
-get_bits(const uint8_t *p, size_t off, uint32_t n)
+uint32_t
+tt_hid_get_bits(const uint8_t *p, size_t off, uint32_t n)
 {
 	if (n > 32)
 		n = 32;
@@ -35,8 +35,8 @@ get_bits(const uint8_t *p, size_t off, uint32_t n)
 	return (uint32_t)(v & (n == 32 ? 0xffffffffu : (1u << n) - 1));
 }
 
-static int32_t
-field_value(const struct tt_hid_field *f, uint32_t raw)
+int32_t
+tt_hid_field_value(const struct tt_hid_field *f, uint32_t raw)
 {
 	if (f->logical_min < 0 && f->bit_size < 32 && (raw & (1u << (f->bit_size - 1))))
 		return (int32_t)(raw | ~((1u << f->bit_size) - 1));
@@ -103,6 +103,10 @@ emit_value(const struct tt_hid_field *f, uint32_t i, int32_t value, const struct
 	int64_t index = (int64_t)value - f->logical_min;
 	if (index >= f->nusages)
 		return true;
+	/* Usage ID 0 is reserved on every page: a keyboard's "no event",
+	 * the index an empty key slot holds, selects nothing. */
+	if ((f->usages[index] & 0xffff) == 0)
+		return true;
 	return w->fn(w->userdata, f, f->usages[index], 1);
 }
 
@@ -113,7 +117,7 @@ walk_field(const struct tt_hid_field *f, const struct report_view *v, const stru
 		size_t off = (size_t)f->bit_offset + (size_t)i * f->bit_size;
 		if (off + f->bit_size > v->nbits)
 			return true;	/* short report: the rest does not fit */
-		int32_t value = field_value(f, get_bits(v->bytes, off, f->bit_size));
+		int32_t value = tt_hid_field_value(f, tt_hid_get_bits(v->bytes, off, f->bit_size));
 		if (!emit_value(f, i, value, w))
 			return false;
 	}
@@ -157,8 +161,8 @@ tt_hid_report_fields(const struct tt_hid_desc *d, const uint8_t *data, size_t le
 
 /* ---- writing values ---- */
 
-static void
-put_bits(uint8_t *p, size_t off, uint32_t n, uint32_t value)
+void
+tt_hid_put_bits(uint8_t *p, size_t off, uint32_t n, uint32_t value)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		size_t bit = off + i;
@@ -184,7 +188,7 @@ set_in_field(const struct tt_hid_field *f, uint8_t *bytes, size_t nbits, uint32_
 		uint32_t u = f->usages[i < f->nusages ? i : f->nusages - 1];
 		if (u != usage || off + f->bit_size > nbits)
 			continue;
-		put_bits(bytes, off, f->bit_size, (uint32_t)value);
+		tt_hid_put_bits(bytes, off, f->bit_size, (uint32_t)value);
 		n++;
 	}
 	return n;

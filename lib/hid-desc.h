@@ -156,7 +156,8 @@ int tt_hid_decode(const struct tt_hid_desc *d, const uint8_t *data, size_t len,
 /* Calls @fn for every value of every field of the input report, in
  * descriptor order, with its usage (0 for padding/constant fields) and its
  * logical value (sign-extended when logical_min < 0). Array fields give
- * the selected usage with value 1 (nothing for an index selecting none).
+ * the selected usage with value 1 (nothing for an index selecting none,
+ * or selecting a usage ID 0: a keyboard's "no event").
  * Values that do not fit in a short report are left out. Stops early when
  * @fn returns false. 0, -EINVAL for an empty report, -ENOENT when the
  * descriptor declares no input report of that ID. */

@@ -6,6 +6,9 @@ libtouchtape_sources += \
 	lib/evnames.c lib/evnames.h \
 	lib/hid-desc.c lib/hid-desc.h lib/hid-desc-private.h \
 	lib/hid-decode.c lib/hid-usages.c \
+	lib/hid-keymask.c lib/hid-keymask.h \
+	lib/keymask.c lib/keymask.h \
+	lib/privacy.c lib/privacy.h \
 	lib/json-emit.c lib/json-emit.h \
 	lib/li-names.c \
 	lib/wl-names.c \
@@ -56,4 +59,21 @@ lib_tests_test_util_stats_san_LDADD = libtouchtape-san.la -lm
 lib_tests_test_util_stats_san_LDFLAGS = $(SANITIZE_FLAGS)
 check_PROGRAMS += lib/tests/test-util-stats-san
 TESTS += lib/tests/test-util-stats-san
+endif
+
+# Masking keys in HID reports (lib/hid-keymask.h), plain and with
+# ASan+UBSan.
+lib_tests_test_hid_keymask_SOURCES = lib/tests/test-hid-keymask.c tests/test-common.c tests/test-common.h
+lib_tests_test_hid_keymask_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+lib_tests_test_hid_keymask_LDADD = libtouchtape.la -lm
+check_PROGRAMS += lib/tests/test-hid-keymask
+TESTS += lib/tests/test-hid-keymask
+if HAVE_SANITIZERS
+lib_tests_test_hid_keymask_san_SOURCES = $(lib_tests_test_hid_keymask_SOURCES)
+lib_tests_test_hid_keymask_san_CPPFLAGS = $(lib_tests_test_hid_keymask_CPPFLAGS)
+lib_tests_test_hid_keymask_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+lib_tests_test_hid_keymask_san_LDADD = libtouchtape-san.la -lm
+lib_tests_test_hid_keymask_san_LDFLAGS = $(SANITIZE_FLAGS)
+check_PROGRAMS += lib/tests/test-hid-keymask-san
+TESTS += lib/tests/test-hid-keymask-san
 endif

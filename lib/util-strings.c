@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -180,4 +181,62 @@ tt_format_time(char *buf, size_t size, int64_t us)
 
 	snprintf(buf, size, "%s%" PRIu64 ".%06" PRIu64, sign, a / 1000000, a % 1000000);
 	return buf;
+}
+
+/* A hex pair and a ':' end just before @s: @s continues a run of pairs. */
+static bool
+after_pair(const char *s, const char *start)
+{
+	if (s - start < 3 || s[-1] != ':')
+		return false;
+	if (!isxdigit((unsigned char)s[-2]) || !isxdigit((unsigned char)s[-3]))
+		return false;
+	return s - start == 3 || !isxdigit((unsigned char)s[-4]);
+}
+
+/* An address starts at @s: hex pairs separated by ':', six of them, not
+ * part of a longer run of hex digits or pairs (libinput's device group
+ * "5/46d/b01a:00:1a:7d:da:71:13" holds one). */
+static bool
+address_at(const char *s, const char *start)
+{
+	if (s > start && (isxdigit((unsigned char)s[-1]) || after_pair(s, start)))
+		return false;
+	for (int i = 0; i < 6; i++) {
+		const char *p = s + i * 3;
+		if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]))
+			return false;
+		if (i < 5 && p[2] != ':')
+			return false;
+	}
+	return !isxdigit((unsigned char)s[17]) && s[17] != ':';
+}
+
+static size_t
+addresses(char *s, bool mask)
+{
+	size_t n = 0;
+
+	for (char *p = s; *p; p++) {
+		if (!address_at(p, s))
+			continue;
+		n++;
+		for (int i = 0; mask && i < 17; i++)
+			if (p[i] != ':')
+				p[i] = 'x';
+		p += 16;
+	}
+	return n;
+}
+
+size_t
+tt_str_count_addresses(const char *s)
+{
+	return s ? addresses((char *)s, false) : 0;
+}
+
+size_t
+tt_str_mask_addresses(char *s)
+{
+	return s ? addresses(s, true) : 0;
 }

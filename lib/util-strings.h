@@ -32,3 +32,10 @@ int tt_parse_duration_us(const char *s, int64_t *out);
 
 /* Formats microseconds as seconds "12.345678" into @buf. */
 const char *tt_format_time(char *buf, size_t size, int64_t us);
+
+/* A MAC-like address in @s: six pairs of hex digits joined by ':' (as a
+ * Bluetooth device's phys and uniq hold them, "00:1a:7d:da:71:13"). Both
+ * return how many there are; the second overwrites each one's digits
+ * with 'x' ("xx:xx:xx:xx:xx:xx"), which is no longer an address. */
+size_t tt_str_count_addresses(const char *s);
+size_t tt_str_mask_addresses(char *s);

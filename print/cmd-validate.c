@@ -14,6 +14,7 @@
 #include "read-options.h"
 #include "reader.h"
 #include "util-strings.h"
+#include "validate-privacy.h"
 
 struct validate_ctx {
 	const char *name;
@@ -28,6 +29,7 @@ enum {
 	OPT_STRICT = TT_OPT_FIRST_PRIVATE,
 	OPT_MAX,
 	OPT_IGNORE,
+	OPT_PRIVACY,
 };
 
 static void
@@ -56,16 +58,21 @@ usage(FILE *out)
 		"      --max N         show at most N messages of each kind (default %d;\n"
 		"                      0 = all); the rest are counted per kind\n"
 		"      --desc FILE     the device description of an events-only evemu file\n"
+		"      --privacy       instead, list what may identify a person or machine:\n"
+		"                      keys typed in clear (evdev or HID), serials,\n"
+		"                      addresses, DMI strings, node paths; 'touchtape\n"
+		"                      convert --redact' writes a copy without them\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when the files are valid (warnings allowed unless --strict),\n"
-		"1 when errors were found, 2 on bad usage, an unreadable file, a --device\n"
+		"1 when errors (with --privacy: findings) were found, 2 on bad usage, an unreadable file, a --device\n"
 		"the file does not have or a --from past its end.\n"
 		"\n"
 		"Examples:\n"
 		"  touchtape validate bug-1234.jsonl\n"
 		"  touchtape validate --ignore value-out-of-range --strict ci/*.jsonl\n"
-		"  touchtape validate --from 2s --to 3.5s bug-1234.jsonl\n",
+		"  touchtape validate --from 2s --to 3.5s bug-1234.jsonl\n"
+		"  touchtape validate --privacy bug-1234.jsonl\n",
 		TT_DIAG_DEFAULT_MAX);
 }
 
@@ -196,12 +203,14 @@ tt_cmd_validate(int argc, char **argv)
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "max", required_argument, NULL, OPT_MAX },
 		{ "ignore", required_argument, NULL, OPT_IGNORE },
+		{ "privacy", no_argument, NULL, OPT_PRIVACY },
 		TT_READ_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tt_diag_filter filter = { .max_per_kind = TT_DIAG_DEFAULT_MAX };
 	bool quiet = false;
+	bool privacy = false;
 	int opt, rc, status = TT_EXIT_OK;
 	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 
@@ -215,6 +224,7 @@ tt_cmd_validate(int argc, char **argv)
 		}
 		switch (opt) {
 		case 'q': quiet = true; break;
+		case OPT_PRIVACY: privacy = true; break;
 		case 'h': usage(stdout); return TT_EXIT_OK;
 		default:
 			if (parse_option(opt, optarg, &filter) < 0)
@@ -228,7 +238,8 @@ tt_cmd_validate(int argc, char **argv)
 		return TT_EXIT_USAGE;
 	/* Trouble with one file outweighs findings in another, as in diff(1). */
 	for (int i = optind; i < argc; i++) {
-		rc = validate_one(argv[i], &ro, &filter, quiet);
+		rc = privacy ? tt_validate_privacy(argv[i], &ro, quiet) :
+			       validate_one(argv[i], &ro, &filter, quiet);
 		if (rc > status)
 			status = rc;
 	}

@@ -2,12 +2,14 @@
 # text (or live from a device, like evtest) and checked against the
 # format and its semantics.
 touchtape_sources += print/cmd-print.c print/cmd-validate.c print/print-hid.c print/print-hid.h \
+	print/validate-privacy.c print/validate-privacy.h \
 	print/print-wl.c print/print-wl.h \
 	print/print-wl-link.c print/print-wl-link.h
 dist_man_MANS += man/touchtape-print.1 man/touchtape-validate.1
 
 tt_print_tests = \
 	print/tests/cli-validate.sh \
+	print/tests/privacy.sh \
 	print/tests/print-times.sh \
 	print/tests/print-plurals.sh \
 	print/tests/print-hid.sh \

@@ -68,7 +68,7 @@ TESTS += record/tests/record-hid-cli.sh
 EXTRA_DIST += record/tests/record-hid-cli.sh
 TESTS += record/tests/record-hid-vm.sh
 EXTRA_DIST += record/tests/record-hid-vm.sh record/tests/uhid-device.py \
-	record/tests/record-hid-check.py
+	record/tests/record-hid-check.py record/tests/record-hid-keys.py
 
 # record --wayland against Weston on the host (X11 backend in Xvfb, headless
 # with Xwayland): seat, outputs, surface, the compositor killed mid-way.

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "evdev-capture.h"
+#include "hid-keymask.h"
 #include "hidraw-capture.h"
 #include "input-devices.h"
 #include "log.h"
@@ -29,6 +30,11 @@ struct rec_hid {
 	struct tt_loop_source *source;	/* NULL once removed */
 	char *syspath;		/* the HID device in sysfs: what groups them */
 	char *node;
+	/* Key masking (not --show-keycodes): the descriptor, when it
+	 * declares private keys; unmaskable when it does not parse, and
+	 * then no report is written (where the keys are is unknown). */
+	struct tt_hid_desc *keys;
+	bool unmaskable;
 };
 
 struct rec_device {
@@ -157,6 +163,22 @@ close_output(struct tt_recorder *r)
 	r->fd = -1;
 }
 
+/* A Bluetooth phys is the adapter's address: like a serial, kept only
+ * with --with-serials. Points *@phys at a masked copy, returned to be
+ * freed, when it holds one. */
+static char *
+private_phys(const struct tt_recorder *r, char **phys)
+{
+	char *masked;
+
+	if (r->opts.with_serials || !tt_str_count_addresses(*phys))
+		return NULL;
+	masked = tt_strdup(*phys);
+	tt_str_mask_addresses(masked);
+	*phys = masked;
+	return masked;
+}
+
 /* Each HID device after the evdev devices it names. */
 static int
 write_hid_devices(struct tt_recorder *r)
@@ -171,6 +193,7 @@ write_hid_devices(struct tt_recorder *r)
 			continue;
 		/* Like the evdev device's: a serial unless asked for. */
 		dev = *tt_hidraw_device(h->hidraw);
+		_cleanup_free_ char *phys = private_phys(r, &dev.phys);
 		if (!r->opts.with_serials)
 			dev.uniq = NULL;
 		rc = check_write(r, tt_writer_hid_device(r->writer, &dev));
@@ -194,12 +217,13 @@ write_hid_notes(struct tt_recorder *r)
 }
 
 /* The device record as written: the capture's description and state,
- * with the surroundings gathered at the start and without serials
- * unless asked. */
+ * with the surroundings gathered at the start and without serials or
+ * addresses unless asked. */
 static int
 write_device(struct tt_recorder *r, struct rec_device *d)
 {
 	struct tt_device dev = *tt_capture_device(d->capture);
+	_cleanup_free_ char *phys = private_phys(r, &dev.phys);
 
 	tt_sur_lend(&dev, d->sur, r->opts.with_serials ? TT_SUR_WITH_SERIALS : 0);
 	return check_write(r, tt_writer_device(r->writer, &dev));
@@ -329,6 +353,17 @@ on_hid_report(void *userdata, const struct tt_hid_report *rep)
 
 	if (r->stopped && !r->draining)
 		return 0;
+	if (h->unmaskable)
+		return 0;
+	if (h->keys && rep->len <= TT_MAX_HID_REPORT) {
+		uint8_t masked[TT_MAX_HID_REPORT];
+		struct tt_hid_report copy = *rep;
+
+		memcpy(masked, rep->data, rep->len);
+		tt_hid_keymask_report(h->keys, masked, rep->len);
+		copy.data = masked;
+		return check_write(r, tt_writer_hid_report(r->writer, &copy));
+	}
 	return check_write(r, tt_writer_hid_report(r->writer, rep));
 }
 
@@ -536,6 +571,21 @@ hid_by_syspath(struct tt_recorder *r, const char *syspath)
 	return NULL;
 }
 
+/* The parsed descriptor of @dev when it declares private keys, else NULL. */
+static struct tt_hid_desc *
+private_keys(const struct tt_hid_device *dev)
+{
+	struct tt_hid_desc *d = NULL;
+
+	if (tt_hid_desc_parse(dev->descriptor, dev->descriptor_len, &d, NULL) < 0)
+		return NULL;
+	if (!tt_hid_desc_has_private_keys(d)) {
+		tt_hid_desc_free(d);
+		return NULL;
+	}
+	return d;
+}
+
 static int
 open_hid(struct tt_recorder *r, const struct tt_hidraw_location *loc, struct rec_hid **out)
 {
@@ -547,10 +597,16 @@ open_hid(struct tt_recorder *r, const struct tt_hidraw_location *loc, struct rec
 	rc = tt_hidraw_open(loc->hidraw_node, (uint32_t)r->nhids, loc, &hidraw);
 	if (rc < 0)
 		return rc;
-	if (tt_hidraw_read_features(hidraw, &why) < 0)
-		tt_warning("%s: its report descriptor does not parse (%s); no feature reports read",
-			   loc->hidraw_node, why ? why : "malformed");
 	h = tt_zalloc(sizeof(*h));
+	if (tt_hidraw_read_features(hidraw, &why) < 0) {
+		h->unmaskable = !(r->opts.capture_flags & TT_CAPTURE_SHOW_KEYCODES);
+		tt_warning("%s: its report descriptor does not parse (%s); no feature reports read%s",
+			   loc->hidraw_node, why ? why : "malformed",
+			   h->unmaskable ? ", and no input reports (their keys could not be masked; "
+					   "--show-keycodes records them)" : "");
+	} else if (!(r->opts.capture_flags & TT_CAPTURE_SHOW_KEYCODES)) {
+		h->keys = private_keys(tt_hidraw_device(hidraw));
+	}
 	h->r = r;
 	h->hidraw = hidraw;
 	h->syspath = tt_strdup(loc->hid_syspath);
@@ -805,6 +861,7 @@ tt_recorder_free(struct tt_recorder *r)
 	free(r->devs);
 	for (size_t i = 0; i < r->nhids; i++) {
 		tt_hidraw_free(r->hids[i]->hidraw);
+		tt_hid_desc_free(r->hids[i]->keys);
 		free(r->hids[i]->syspath);
 		free(r->hids[i]->node);
 		free(r->hids[i]);

@@ -101,8 +101,16 @@ first_line(const char *path)
 static void
 add_property(struct tt_device *dev, unsigned int flags, const char *name, const char *value)
 {
+	_cleanup_free_ char *masked = NULL;
+
 	if (!(flags & TT_SUR_WITH_SERIALS) && tt_property_is_serial(name))
 		return;
+	/* PHYS and HID_PHYS of a Bluetooth device: the adapter's address. */
+	if (!(flags & TT_SUR_WITH_SERIALS) && tt_str_count_addresses(value)) {
+		masked = tt_strdup(value);
+		tt_str_mask_addresses(masked);
+		value = masked;
+	}
 	/* A name udev would not produce, or the list full: left out, the
 	 * rest is still worth having. */
 	tt_properties_add(&dev->udev, &dev->nudev, name, value);

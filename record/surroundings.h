@@ -8,7 +8,8 @@
  * host's DMI modalias, os-release ID/VERSION_ID and library versions.
  *
  * Never the hostname; no serial numbers (tt_property_is_serial(), the
- * device's uniq) unless TT_SUR_WITH_SERIALS.
+ * device's uniq) and no MAC-like addresses in property values (a Bluetooth
+ * device's PHYS) unless TT_SUR_WITH_SERIALS.
  *
  * The roots are arguments so that tests can point them at fake trees
  * shaped like a real system's; record passes tt_sur_host_roots.

@@ -34,7 +34,7 @@ dist_man_MANS += man/touchtape-replay.1
 check_PROGRAMS += replay/tests/test-replay
 TESTS += replay/tests/test-replay
 replay_tests_test_replay_SOURCES = replay/tests/test-replay.c $(replay_core_sources) \
-	evdev/keymask.c evdev/keymask.h evdev/event-loop.c evdev/event-loop.h \
+	evdev/event-loop.c evdev/event-loop.h \
 	tests/test-common.c tests/test-common.h
 replay_tests_test_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/replay -I$(top_srcdir)/tests
 replay_tests_test_replay_LDADD = libtouchtape.la -lm
@@ -55,7 +55,7 @@ TESTS += replay/tests/test-pipeline
 replay_tests_test_pipeline_SOURCES = replay/tests/test-pipeline.c \
 	replay/pipeline.c replay/pipeline.h replay/side.h replay/report.c replay/report.h \
 	cli/output.c cli/output.h $(replay_core_sources) \
-	evdev/keymask.c evdev/keymask.h evdev/event-loop.c evdev/event-loop.h \
+	evdev/event-loop.c evdev/event-loop.h \
 	tests/test-common.c tests/test-common.h
 replay_tests_test_pipeline_CPPFLAGS = $(replay_tests_test_replay_CPPFLAGS)
 replay_tests_test_pipeline_LDADD = libtouchtape.la -lm

@@ -1,7 +1,8 @@
 #!/bin/sh
 # valgrind memcheck over every command that reads files: validate, print,
 # analyze (text, --json, --plot), diff, convert (every pair of input and
-# output formats), inspect (--text, --summary --json, the headless UI)
+# output formats, --redact), validate --privacy, inspect (--text,
+# --summary --json, the headless UI)
 # and replay --dry-run, over every sample and, with $TT_CORPUS, ten
 # varied corpus recordings (evemu Type A and B touchscreens, touchpads
 # with and without a separate description, one inferred from its events,
@@ -68,6 +69,11 @@ all_commands() {
 samples_list=("$samples"/*.jsonl)
 [ "${#samples_list[@]}" -ge 8 ] || fail "only ${#samples_list[@]} samples"
 vg "validate, all samples" -- validate "${samples_list[@]}"
+# What may identify someone, found and redacted, on a combined touch and
+# keyboard recording (evdev keys, HID key reports, serials, addresses).
+priv="$abs_top_srcdir/tests/fuzz/seeds/timeline-privacy.jsonl"
+vg "validate --privacy" -- validate --privacy "$priv" "${samples_list[@]}"
+vg "convert --redact" -- convert --redact -o redacted.jsonl "$priv"
 for i in "${!samples_list[@]}"; do
 	s=${samples_list[$i]}
 	all_commands "$(basename "$s")" "$s"

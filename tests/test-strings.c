@@ -134,6 +134,30 @@ test_evnames(void)
 	check_int_eq(v, INPUT_PROP_DIRECT);
 }
 
+static void
+test_addresses(void)
+{
+	char bt[] = "00:1A:7d:da:71:13";
+	char usb[] = "usb-0000:00:14.0-1/input0";
+	char two[] = "hci0 aa:bb:cc:dd:ee:ff/11:22:33:44:55:66";
+	char longer[] = "00:11:22:33:44:55:66";
+
+	check_int_eq(tt_str_count_addresses(bt), 1);
+	check_int_eq(tt_str_mask_addresses(bt), 1);
+	check_str_eq(bt, "xx:xx:xx:xx:xx:xx");
+	check_int_eq(tt_str_count_addresses(bt), 0);
+	check_int_eq(tt_str_mask_addresses(usb), 0);
+	check_str_eq(usb, "usb-0000:00:14.0-1/input0");
+	check_int_eq(tt_str_mask_addresses(two), 2);
+	check_str_eq(two, "hci0 xx:xx:xx:xx:xx:xx/xx:xx:xx:xx:xx:xx");
+	/* Seven pairs are not an address (an EUI-64 has eight). */
+	check_int_eq(tt_str_count_addresses(longer), 0);
+	check_int_eq(tt_str_count_addresses("00:11:22:33:44"), 0);
+	check_int_eq(tt_str_count_addresses("x:00:11:22:33:44:55:66"), 0);
+	check_int_eq(tt_str_count_addresses("5/46d/b01a:00:1a:7d:da:71:13"), 1);
+	check_int_eq(tt_str_count_addresses(NULL), 0);
+}
+
 int
 main(void)
 {
@@ -145,5 +169,6 @@ main(void)
 	RUN(test_parse_duration);
 	RUN(test_format_time);
 	RUN(test_evnames);
+	RUN(test_addresses);
 	return tt_test_result();
 }

@@ -12,7 +12,12 @@
 #  C. not root: hidraw is refused with one message, evdev is recorded;
 #  B. a uinput device and the touchscreen: the uinput device gets the
 #     "no HID device" note once; the HID device is unplugged mid-recording:
-#     its hidraw source ends with a marker and the uinput device goes on.
+#     its hidraw source ends with a marker and the uinput device goes on;
+#  D. a combined touchscreen + keyboard of our own descriptor (with a
+#     Bluetooth-like phys) typing a word among the touches, recorded twice
+#     at once: by default its keys are masked in both layers (as many
+#     presses and releases, none of the word's keys) and its address too,
+#     with --show-keycodes they are there (record-hid-keys.py).
 set -uo pipefail
 : "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 . "$abs_top_srcdir/tests/vm/lib.sh"
@@ -101,5 +106,39 @@ if "$py" "$here/record-hid-check.py" unplugged "$tmp/b.jsonl" "$node" "$touch"; 
 else
 	bad "B: no-HID note and unplugging"
 fi
+
+# D: keys typed on a combined device, masked unless --show-keycodes.
+"$py" "$here/record-hid-keys.py" make "$tmp/combined.hid"
+exec 4> >(exec "$py" "$here/uhid-device.py" "$tmp/combined.hid" "$tmp/combined.log" 00:1a:7d:da:71:13)
+_combined_ready() {
+	ctouch=$(node_named "touchtape combined") && ckbd=$(node_named "touchtape combined Keyboard")
+}
+if wait_for 15 _combined_ready; then
+	start_rec "$tmp/d-masked.jsonl" --hid "$ctouch" "$ckbd" || exit 1
+	maskedpid=$recpid
+	start_rec "$tmp/d-shown.jsonl" --hid --show-keycodes "$ctouch" "$ckbd" || exit 1
+	echo "send 16 20" >&4
+	_combined_sent() { (($(grep -c '^input ' "$tmp/combined.log") >= 16)); }
+	wait_for 20 _combined_sent || bad "D: the combined device did not send its reports"
+	sleep 0.3
+	stop_rec "$tmp/d-shown.jsonl"
+	recpid=$maskedpid
+	stop_rec "$tmp/d-masked.jsonl"
+	if "$py" "$here/record-hid-keys.py" check "$tmp/d-masked.jsonl" "$tmp/d-shown.jsonl" \
+		"$tmp/combined.log"; then
+		ok "D: keys masked in both layers by default, kept with --show-keycodes"
+	else
+		bad "D: keys of a combined touchscreen + keyboard"
+	fi
+	"$TOUCHTAPE" validate --privacy "$tmp/d-masked.jsonl" >/dev/null 2>"$tmp/d.privacy"
+	grep -q 'keys typed' "$tmp/d.privacy" && bad "D: validate --privacy finds keys in the masked recording"
+	"$TOUCHTAPE" validate --privacy "$tmp/d-shown.jsonl" >/dev/null 2>"$tmp/d.privacy"
+	grep -q 'keys typed in clear in the reports of HID device' "$tmp/d.privacy" ||
+		bad "D: validate --privacy does not find the HID keys of --show-keycodes"
+else
+	bad "D: the kernel made no evdev nodes of the combined device"
+fi
+echo quit >&4
+exec 4>&-
 
 ((failures == 0)) || exit 1

@@ -46,7 +46,7 @@ static const struct entry tree[] = {
 	  "S:input/by-path/platform-AMDI0010:01-event-mouse\nI:1234567\n"
 	  "E:ID_INPUT=1\nE:ID_INPUT_TOUCHPAD=1\nE:ID_INPUT_WIDTH_MM=102\nE:ID_INPUT_HEIGHT_MM=68\n"
 	  "E:EVDEV_ABS_00=::31\nE:ID_SERIAL=ELAN_0001_SN4711\nE:ID_PATH=platform-AMDI0010:01\n"
-	  "E:LIBINPUT_DEVICE_GROUP=18/4f3/30f1:i2c-ELAN1206:00\nE:BAD NAME=1\n"
+	  "E:LIBINPUT_DEVICE_GROUP=5/4f3/30f1:00:1a:7d:da:71:13\nE:BAD NAME=1\n"
 	  "E:DEVLINKS=/dev/input/by-id/x\nG:seat\nQ:seat\nG:uaccess\nV:1\n" },
 	{ 'l', "sys/dev/char/13:73", "sys/" VIRT_EVENT },
 	{ 'l', "sys/" VIRT_EVENT "/subsystem", "sys/class/input" },
@@ -141,8 +141,9 @@ test_udevd_device(void)
 	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "DEVNAME"), "/dev/input/event5");
 	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "SUBSYSTEM"), "input");
 	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "ID_INPUT_TOUCHPAD"), "1");
+	/* A Bluetooth device's group names its adapter: no address. */
 	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "LIBINPUT_DEVICE_GROUP"),
-		     "18/4f3/30f1:i2c-ELAN1206:00");
+		     "5/4f3/30f1:xx:xx:xx:xx:xx:xx");
 	/* Not the input device's uevent, not udevd's bookkeeping lines. */
 	check(tt_properties_get(dev->udev, dev->nudev, "NAME") == NULL);
 	check(tt_properties_get(dev->udev, dev->nudev, "seat") == NULL);
@@ -171,6 +172,8 @@ test_with_serials(void)
 	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "ID_SERIAL"), "ELAN_0001_SN4711");
 	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "DEVLINKS"), "/dev/input/by-id/x");
 	check_str_eq(dev->uniq, "SN4711");
+	check_str_eq(tt_properties_get(dev->udev, dev->nudev, "LIBINPUT_DEVICE_GROUP"),
+		     "5/4f3/30f1:00:1a:7d:da:71:13");
 	check_int_eq(dev->nhwdb, 2);
 	check_str_eq(dev->hwdb[0].name, "ID_INPUT_WIDTH_MM");
 	tt_device_free(dev);

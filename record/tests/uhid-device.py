@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """A HID device through /dev/uhid, from a hid-recorder file (record-hid-vm.sh).
 
-Creates the device (UHID_CREATE2) with the file's descriptor, name and bus,
+Usage: uhid-device.py HIDFILE LOG [PHYS]
+Creates the device (UHID_CREATE2) with the file's descriptor, name and bus
+(and PHYS, default touchtape-test/input0),
 answers every GET_REPORT (feature reports) and SET_REPORT at once, and reads
 commands on stdin:
   send N [MS]   sends the file's next N input reports (E: lines), MS apart
@@ -58,8 +60,8 @@ def write_event(fd, evtype, payload):
     os.write(fd, buf + bytes(EVENT_SIZE - len(buf)))
 
 
-def create(fd, desc, name, bus, vendor, product):
-    payload = struct.pack("<128s64s64sHHIIII", name.encode()[:127], b"touchtape-test/input0",
+def create(fd, desc, name, bus, vendor, product, phys="touchtape-test/input0"):
+    payload = struct.pack("<128s64s64sHHIIII", name.encode()[:127], phys.encode()[:63],
                           b"", len(desc), bus, vendor, product, 0x0100, 0)
     write_event(fd, UHID_CREATE2, payload + desc)
 
@@ -90,7 +92,7 @@ def main():
     desc, name, bus, vendor, product, reports = parse_recording(sys.argv[1])
     log = open(sys.argv[2], "w")
     fd = os.open("/dev/uhid", os.O_RDWR | os.O_CLOEXEC)
-    create(fd, desc, name, bus, vendor, product)
+    create(fd, desc, name, bus, vendor, product, *sys.argv[3:4])
     pending, gap, deadline, stdin_open = 0, 0.0, 0.0, True
     while stdin_open or pending:
         timeout = max(0.0, deadline - time.monotonic()) if pending else None

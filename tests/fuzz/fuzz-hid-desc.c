@@ -9,7 +9,9 @@
  * ends). Every report sits in a buffer of exactly its length, so ASan
  * sees any read past it. A parsed descriptor must be consistent (every
  * field inside its report, bounded counts, parents before children); a
- * refused one must say where ("item N at byte B: ...").
+ * refused one must say where ("item N at byte B: ..."). Every report is
+ * also masked (lib/hid-keymask.h): a masked report masked again must not
+ * change.
  */
 #include "config.h"
 
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "hid-desc.h"
+#include "hid-keymask.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -100,6 +103,11 @@ decode_one(const struct tt_hid_desc *d, const uint8_t *bytes, size_t len)
 	}
 	tt_hid_report_fields(d, report, len, count_value, &sum);
 	tt_hid_report_fields_kind(d, TT_HID_FEATURE, report, len, count_value, &sum);
+	/* Masking keys: in place, within the report, and once is enough. */
+	if (tt_hid_keymask_report(d, report, len) >= 0) {
+		if (tt_hid_keymask_report(d, report, len) != 0)
+			fail("a masked report changed when masked again");
+	}
 	/* A lift report written over it: no variable Tip Switch left on. */
 	if (tt_hid_report_set(d, report, len, TIP_SWITCH, 0) > 0)
 		tt_hid_report_fields(d, report, len, no_tip_down, NULL);
@@ -127,6 +135,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_desc(d);
+	(void)tt_hid_desc_has_private_keys(d);
 	for (size_t off = dlen; off < size;) {
 		size_t len = data[off++];
 		if (len > size - off)

@@ -10,7 +10,9 @@
  * checker and back through the writer, whose output must read back
  * without errors, and through the touch-sequence model (with the
  * kernel-to-XI link on) that inspect,
- * analyze and diff build on.
+ * analyze and diff build on, and through validate --privacy's check and
+ * convert --redact's redaction (lib/privacy.h): a redacted record must
+ * have nothing left to find.
  *
  * TT_FUZZ_FORMAT=timeline|evemu|libinput|hid-recorder in the environment narrows a
  * run to one reader: inputs detected as another format are rejected
@@ -31,6 +33,7 @@
 
 #include "checker.h"
 #include "model.h"
+#include "privacy.h"
 #include "reader.h"
 #include "reader-private.h"
 #include "writer.h"
@@ -125,6 +128,34 @@ mix_hid(struct digest *d, const struct tt_record *rec)
 }
 
 static void
+on_private(void *data, const struct tt_record *rec, const char *what)
+{
+	struct digest *d = data;
+
+	(void)rec;
+	mix(d, what, strlen(what));
+}
+
+static void
+left_after_redact(void *data, const struct tt_record *rec, const char *what)
+{
+	(void)data;
+	fprintf(stderr, "fuzz-reader: line %zu redacted still has: %s\n", rec->line, what);
+	abort();
+}
+
+/* The check, the redaction, and the check of the redacted record. */
+static void
+privacy_feed(struct tt_privacy *const p[3], struct digest *d, const struct tt_record *rec)
+{
+	struct tt_record out;
+
+	tt_privacy_check(p[0], rec, on_private, d);
+	if (tt_privacy_redact(p[1], rec, &out))
+		tt_privacy_check(p[2], &out, left_after_redact, NULL);
+}
+
+static void
 read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out_fd)
 {
 	struct tt_reader *r = NULL;
@@ -150,6 +181,7 @@ read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out
 		.xi_begin = on_xtouch, .xi_end = on_xtouch,
 	};
 	struct tt_model *m = tt_model_new(&cbs, d);
+	struct tt_privacy *priv[3] = { tt_privacy_new(), tt_privacy_new(), tt_privacy_new() };
 	tt_model_set_link(m, true, 0, 0);
 	if (out_fd >= 0)
 		tt_writer_new(out_fd, &w);
@@ -172,9 +204,12 @@ read_once(const uint8_t *data, size_t size, bool fast, struct digest *d, int out
 		mix_hid(d, &rec);
 		tt_checker_feed(c, &rec);
 		tt_model_feed(m, &rec);
+		privacy_feed(priv, d, &rec);
 		if (w)
 			tt_writer_record(w, &rec);
 	}
+	for (size_t i = 0; i < 3; i++)
+		tt_privacy_free(priv[i]);
 	tt_checker_finish(c);
 	tt_checker_free(c);
 	tt_model_finish(m);
