@@ -86,6 +86,7 @@ struct step {
 	struct tt_motion_find *out;
 	size_t max, n;
 	bool jump;		/* this step is reported as a jump */
+	bool back;		/* it undid the pending step */
 };
 
 static struct tt_motion_find *
@@ -114,22 +115,20 @@ norm(const struct tt_motion_dev *m, double dx, double dy)
 	return hypot(dx / m->rx, dy / m->ry);
 }
 
-/* The touch's recent steps, scaled to the time this one took: after a
- * longer gap a moving touch is further on. 0 without enough history. */
+/* The largest of the touch's recent steps, per update and not per time
+ * (a replay that bunches frames keeps the verdict). 0 without enough
+ * history. */
 static double
 expected_step(const struct step *s)
 {
 	const struct tt_motion_touch *mt = s->mt;
-	int64_t median = tt_motion_median_us(s->m);
-	double pace = 0, scale = 1;
+	double pace = 0;
 
 	if (mt->npace < 2)
 		return 0;
 	for (unsigned int i = 0; i < mt->npace && i < TT_MOTION_PACE; i++)
 		pace = fmax(pace, mt->pace[i]);
-	if (median > 0 && s->gap_us > median)
-		scale = (double)s->gap_us / (double)median;
-	return pace * scale;
+	return pace;
 }
 
 static void
@@ -183,41 +182,44 @@ push_pace(struct tt_motion_touch *mt, double size)
 	mt->npace++;
 }
 
-/* A step that undoes the pending one, give or take the touch's own
- * motion meanwhile: both are jumps, the first one reported now if it
- * was not already. A touch that moves on with steps half as large (a
- * swipe) is no longer out. */
+/* A step whose departure from the touch's own course (its last step
+ * that was its own motion) undoes the pending one's: both are jumps, the
+ * first one reported now if it was not already. A touch whose course
+ * changes by half as much (a swipe speeding up, turning, stopping) was
+ * moving on its own: the pending step becomes its course. */
 static void
-check_back(struct step *s, double expected)
+check_back(struct step *s)
 {
 	struct tt_motion_touch *mt = s->mt;
 	struct tt_motion_find *f;
-	double out_size = norm(s->m, mt->out_dx, mt->out_dy);
-	double out_dist = tt_model_distance(s->m->dev, mt->out_dx, mt->out_dy);
+	double rx = s->dx - mt->vx, ry = s->dy - mt->vy;
+	double r = norm(s->m, rx, ry), out_r = norm(s->m, mt->out_rx, mt->out_ry);
 	double ms = (double)(s->time_us - mt->out_us) / 1000.0;
-	double slack = TT_MOTION_BACK_SLACK * out_size + 2 * expected;
 
 	if (!mt->out)
 		return;
-	if (s->time_us - mt->out_us > TT_MOTION_BACK_US) {
+	if (++mt->out_updates > TT_MOTION_BACK_UPDATES) {
 		mt->out = false;
 		return;
 	}
-	if (s->size < TT_MOTION_STEP_MIN || !opposed(s->m, mt->out_dx, mt->out_dy, s->dx, s->dy) ||
-	    norm(s->m, mt->out_dx + s->dx, mt->out_dy + s->dy) > slack) {
-		/* Moving on: the step was the touch's own motion. */
-		if (s->size >= out_size / 2) {
+	if (r < TT_MOTION_STEP_MIN || !opposed(s->m, mt->out_rx, mt->out_ry, rx, ry) ||
+	    norm(s->m, mt->out_rx + rx, mt->out_ry + ry) > TT_MOTION_BACK_SLACK * out_r) {
+		if (r >= out_r / 2) {
 			mt->out = false;
+			mt->vx = mt->out_dx;
+			mt->vy = mt->out_dy;
 			if (!mt->out_reported)
-				push_pace(mt, out_size);
+				push_pace(mt, norm(s->m, mt->out_dx, mt->out_dy));
 		}
 		return;
 	}
 	mt->out = false;
+	s->back = true;
 	if (!mt->out_reported && (f = find(s, TT_MOTION_JUMP, mt->out_line, mt->out_us)))
 		snprintf(f->message, sizeof(f->message),
-			 "moved %.1f %s (%.1f%% of the axis range) in one frame and back %.0f ms later", out_dist,
-			 unit(s), out_size * 100.0, ms);
+			 "moved %.1f %s (%.1f%% of the axis range) in one frame and back %.0f ms later",
+			 tt_model_distance(s->m->dev, mt->out_dx, mt->out_dy), unit(s),
+			 norm(s->m, mt->out_dx, mt->out_dy) * 100.0, ms);
 	if (s->jump)
 		return;
 	s->jump = true;
@@ -227,7 +229,9 @@ check_back(struct step *s, double expected)
 			 s->dist, unit(s), s->size * 100.0, ms);
 }
 
-static void
+/* true when the step was a stall: it is reported as that, not as a
+ * jump, the gap explaining the distance. */
+static bool
 check_stall(struct step *s, int64_t last_us)
 {
 	const struct tt_motion_touch *mt = s->mt;
@@ -236,42 +240,49 @@ check_stall(struct step *s, int64_t last_us)
 	struct tt_motion_find *f;
 
 	if (median < 0)
-		return;
+		return false;
 	if (limit < TT_MOTION_STALL_MIN_US)
 		limit = TT_MOTION_STALL_MIN_US;
 	/* Moving: its last update before the gap moved it. */
 	if (s->gap_us <= limit || mt->last_step <= 0 || last_us != mt->last_move_us)
-		return;
+		return false;
 	if (s->size < TT_MOTION_STALL_DIST || s->size < TT_MOTION_STALL_STEPS * mt->last_step)
-		return;
+		return false;
 	if ((f = find(s, TT_MOTION_STALL, s->line, s->time_us)))
 		snprintf(f->message, sizeof(f->message),
 			 "no frame for %.1f ms while moving (median interval %.2f ms), then %.1f %s "
 			 "(%.1f%% of the axis range) away", (double)s->gap_us / 1000.0, (double)median / 1000.0,
 			 s->dist, unit(s), s->size * 100.0);
+	return true;
 }
 
-/* Remember the step: as a step a later one may undo, or else (unless it
- * was a jump) as the pace. */
+/* Remember the step: as one a later one may undo when it departs from
+ * the touch's course by TT_MOTION_STEP_MIN or is a jump, or else (unless
+ * it was a jump) as the pace and the course. */
 static void
-remember(struct step *s, double expected)
+remember(struct step *s)
 {
 	struct tt_motion_touch *mt = s->mt;
-	bool out = false;
+	double rx = s->dx - mt->vx, ry = s->dy - mt->vy;
 
-	if (s->size >= TT_MOTION_STEP_MIN && (expected <= 0 || s->size > 2 * expected || s->jump) &&
-	    (!mt->out || s->time_us - mt->out_us > TT_MOTION_BACK_US)) {
+	mt->last_step = s->size;
+	if (!s->back && !mt->out && (s->jump || norm(s->m, rx, ry) >= TT_MOTION_STEP_MIN)) {
 		mt->out = true;
 		mt->out_reported = s->jump;
+		mt->out_rx = rx;
+		mt->out_ry = ry;
 		mt->out_dx = s->dx;
 		mt->out_dy = s->dy;
 		mt->out_line = s->line;
 		mt->out_us = s->time_us;
-		out = true;
+		mt->out_updates = 0;
+		return;
 	}
-	if (!s->jump && !out)
-		push_pace(mt, s->size);
-	mt->last_step = s->size;
+	if (s->jump)
+		return;
+	push_pace(mt, s->size);
+	mt->vx = s->dx;
+	mt->vy = s->dy;
 }
 
 static void
@@ -280,6 +291,8 @@ forget_motion(struct tt_motion_touch *mt)
 	mt->npace = 0;
 	mt->last_step = 0;
 	mt->out = false;
+	mt->vx = 0;
+	mt->vy = 0;
 }
 
 size_t
@@ -303,12 +316,15 @@ tt_motion_update(struct tt_motion_dev *m, struct tt_motion_touch *mt, int32_t x,
 		s.dy = (double)y - mt->y;
 		s.size = norm(m, s.dx, s.dy);
 		s.dist = tt_model_distance(m->dev, s.dx, s.dy);
-		check_stall(&s, last_us);
-		expected = expected_step(&s);
-		check_absolute(&s);
-		check_sudden(&s, expected);
-		check_back(&s, expected);
-		remember(&s, expected);
+		if (check_stall(&s, last_us)) {
+			forget_motion(mt);
+		} else {
+			expected = expected_step(&s);
+			check_absolute(&s);
+			check_sudden(&s, expected);
+			check_back(&s);
+			remember(&s);
+		}
 		mt->last_move_us = time_us;
 	}
 	mt->x = x;

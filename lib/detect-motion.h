@@ -46,7 +46,7 @@
 #define TT_MOTION_STEP_MIN 0.05		/* of the axis range */
 #define TT_MOTION_SUDDEN_MIN 0.10	/* of the axis range */
 #define TT_MOTION_SUDDEN 8.0
-#define TT_MOTION_BACK_US 1000000
+#define TT_MOTION_BACK_UPDATES 64	/* of the touch, for a way back */
 #define TT_MOTION_BACK_SLACK 0.35	/* what out and back may leave, of the step */
 #define TT_MOTION_BACK_COS 0.7		/* the way back within 45 degrees of opposite */
 #define TT_MOTION_PACE 3		/* recent steps remembered */
@@ -86,9 +86,12 @@ struct tt_motion_touch {
 	/* A step that a later one may undo (out and back). */
 	bool out;
 	bool out_reported;
-	double out_dx, out_dy;	/* units */
+	double out_dx, out_dy;	/* the step, units */
+	double out_rx, out_ry;	/* its departure from the course, units */
 	size_t out_line;
 	int64_t out_us;
+	unsigned int out_updates;	/* of the touch since */
+	double vx, vy;		/* its course: its last own step, units */
 };
 
 enum tt_motion_kind {
