@@ -13,15 +13,17 @@
  *    TT_MOTION_JUMP_RANGE of the axis range), or
  *  - sudden: at least TT_MOTION_SUDDEN_MIN of the axis range and
  *    TT_MOTION_SUDDEN times the touch's recent steps (the largest of its
- *    last few, scaled by the time since the last frame), or
- *  - a step out and back: a step of at least TT_MOTION_STEP_MIN of the
- *    range (and twice the touch's recent steps) that a later step within
- *    TT_MOTION_BACK_US undoes (in the opposite direction, to within
- *    TT_MOTION_BACK_SLACK of it and the touch's own motion), the touch moving on meanwhile with steps
- *    under half its size; both steps are jumps. A swipe's large step is
- *    followed by more large steps.
- * Fast real swipes speed up over several frames and never come back in
- * one step, so they stay clean.
+ *    last few), or
+ *  - a step out and back: a step departing from the touch's course (its
+ *    last own step) by at least TT_MOTION_STEP_MIN of the range that a
+ *    later step within TT_MOTION_BACK_UPDATES of its updates undoes (its
+ *    departure opposite, within TT_MOTION_BACK_SLACK of the first), the
+ *    touch keeping its course meanwhile to within half the departure;
+ *    both steps are jumps. A swipe that speeds up, turns or stops keeps
+ *    its new course, so its large step is its own.
+ * The jump rules count updates, never time: the same positions give the
+ * same verdict however the frames were spaced. A step that is a stall is
+ * reported as that alone.
  *
  * stall: a touch that was moving sends no frame for longer than
  * max(TT_MOTION_STALL_FACTOR x the device's running median frame
