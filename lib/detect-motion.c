@@ -202,8 +202,13 @@ check_back(struct step *s)
 		mt->out = false;
 		return;
 	}
-	if (r < TT_MOTION_STEP_MIN || !opposed(s->m, mt->out_rx, mt->out_ry, rx, ry) ||
-	    norm(s->m, mt->out_rx + rx, mt->out_ry + ry) > TT_MOTION_BACK_SLACK * out_r) {
+	/* The course it comes back to must be the one it left: a touch
+	 * that turned around since went somewhere else. And the way back
+	 * departs from the course by more than the course: a touch that
+	 * stops departs from it by as much. */
+	if (r < TT_MOTION_STEP_MIN || r <= norm(s->m, mt->vx, mt->vy) || !opposed(s->m, mt->out_rx, mt->out_ry, rx, ry) ||
+	    norm(s->m, mt->out_rx + rx, mt->out_ry + ry) > TT_MOTION_BACK_SLACK * out_r ||
+	    norm(s->m, mt->vx - mt->out_vx, mt->vy - mt->out_vy) > TT_MOTION_BACK_DRIFT * out_r) {
 		if (r >= out_r / 2) {
 			mt->out = false;
 			mt->vx = mt->out_dx;
@@ -273,6 +278,8 @@ remember(struct step *s)
 		mt->out_ry = ry;
 		mt->out_dx = s->dx;
 		mt->out_dy = s->dy;
+		mt->out_vx = mt->vx;
+		mt->out_vy = mt->vy;
 		mt->out_line = s->line;
 		mt->out_us = s->time_us;
 		mt->out_updates = 0;

@@ -17,8 +17,9 @@
  *  - a step out and back: a step departing from the touch's course (its
  *    last own step) by at least TT_MOTION_STEP_MIN of the range that a
  *    later step within TT_MOTION_BACK_UPDATES of its updates undoes (its
- *    departure opposite, within TT_MOTION_BACK_SLACK of the first), the
- *    touch keeping its course meanwhile to within half the departure;
+ *    departure opposite, larger than the course, within
+ *    TT_MOTION_BACK_SLACK of the first), the touch keeping its course
+ *    meanwhile to within half the departure (TT_MOTION_BACK_DRIFT);
  *    both steps are jumps. A swipe that speeds up, turns or stops keeps
  *    its new course, so its large step is its own.
  * The jump rules count updates, never time: the same positions give the
@@ -50,6 +51,7 @@
 #define TT_MOTION_SUDDEN 8.0
 #define TT_MOTION_BACK_UPDATES 64	/* of the touch, for a way back */
 #define TT_MOTION_BACK_SLACK 0.35	/* what out and back may leave, of the step */
+#define TT_MOTION_BACK_DRIFT 0.5	/* the course's change meanwhile, of the departure */
 #define TT_MOTION_BACK_COS 0.7		/* the way back within 45 degrees of opposite */
 #define TT_MOTION_PACE 3		/* recent steps remembered */
 #define TT_MOTION_STALL_FACTOR 8
@@ -90,6 +92,7 @@ struct tt_motion_touch {
 	bool out_reported;
 	double out_dx, out_dy;	/* the step, units */
 	double out_rx, out_ry;	/* its departure from the course, units */
+	double out_vx, out_vy;	/* the course then, units */
 	size_t out_line;
 	int64_t out_us;
 	unsigned int out_updates;	/* of the touch since */
