@@ -86,7 +86,6 @@ struct step {
 	struct tt_motion_find *out;
 	size_t max, n;
 	bool jump;		/* this step is reported as a jump */
-	bool back;		/* it undid the pending step */
 };
 
 static struct tt_motion_find *
@@ -115,9 +114,9 @@ norm(const struct tt_motion_dev *m, double dx, double dy)
 	return hypot(dx / m->rx, dy / m->ry);
 }
 
-/* The largest of the touch's recent steps, per update and not per time
- * (a replay that bunches frames keeps the verdict). 0 without enough
- * history. */
+/* The largest of the touch's recent steps, per update and not per time:
+ * the same positions give the same verdict however the frames were
+ * spaced. 0 without enough history. */
 static double
 expected_step(const struct step *s)
 {
@@ -182,19 +181,19 @@ push_pace(struct tt_motion_touch *mt, double size)
 	mt->npace++;
 }
 
-/* A step whose departure from the touch's own course (its last step
- * that was its own motion) undoes the pending one's: both are jumps, the
- * first one reported now if it was not already. A touch whose course
- * changes by half as much (a swipe speeding up, turning, stopping) was
- * moving on its own: the pending step becomes its course. */
+/* A step that undoes the pending one, give or take the touch's own
+ * motion meanwhile: both are jumps, the first one reported now if it
+ * was not already. A touch that moves on with steps half as large (a
+ * swipe) is no longer out. */
 static void
-check_back(struct step *s)
+check_back(struct step *s, double expected)
 {
 	struct tt_motion_touch *mt = s->mt;
 	struct tt_motion_find *f;
-	double rx = s->dx - mt->vx, ry = s->dy - mt->vy;
-	double r = norm(s->m, rx, ry), out_r = norm(s->m, mt->out_rx, mt->out_ry);
+	double out_size = norm(s->m, mt->out_dx, mt->out_dy);
+	double out_dist = tt_model_distance(s->m->dev, mt->out_dx, mt->out_dy);
 	double ms = (double)(s->time_us - mt->out_us) / 1000.0;
+	double slack = TT_MOTION_BACK_SLACK * out_size + 2 * expected;
 
 	if (!mt->out)
 		return;
@@ -202,29 +201,21 @@ check_back(struct step *s)
 		mt->out = false;
 		return;
 	}
-	/* The course it comes back to must be the one it left: a touch
-	 * that turned around since went somewhere else. And the way back
-	 * departs from the course by more than the course: a touch that
-	 * stops departs from it by as much. */
-	if (r < TT_MOTION_STEP_MIN || r <= norm(s->m, mt->vx, mt->vy) || !opposed(s->m, mt->out_rx, mt->out_ry, rx, ry) ||
-	    norm(s->m, mt->out_rx + rx, mt->out_ry + ry) > TT_MOTION_BACK_SLACK * out_r ||
-	    norm(s->m, mt->vx - mt->out_vx, mt->vy - mt->out_vy) > TT_MOTION_BACK_DRIFT * out_r) {
-		if (r >= out_r / 2) {
+	if (s->size < TT_MOTION_STEP_MIN || !opposed(s->m, mt->out_dx, mt->out_dy, s->dx, s->dy) ||
+	    norm(s->m, mt->out_dx + s->dx, mt->out_dy + s->dy) > slack) {
+		/* Moving on: the step was the touch's own motion. */
+		if (s->size >= out_size / 2) {
 			mt->out = false;
-			mt->vx = mt->out_dx;
-			mt->vy = mt->out_dy;
 			if (!mt->out_reported)
-				push_pace(mt, norm(s->m, mt->out_dx, mt->out_dy));
+				push_pace(mt, out_size);
 		}
 		return;
 	}
 	mt->out = false;
-	s->back = true;
 	if (!mt->out_reported && (f = find(s, TT_MOTION_JUMP, mt->out_line, mt->out_us)))
 		snprintf(f->message, sizeof(f->message),
-			 "moved %.1f %s (%.1f%% of the axis range) in one frame and back %.0f ms later",
-			 tt_model_distance(s->m->dev, mt->out_dx, mt->out_dy), unit(s),
-			 norm(s->m, mt->out_dx, mt->out_dy) * 100.0, ms);
+			 "moved %.1f %s (%.1f%% of the axis range) in one frame and back %.0f ms later", out_dist,
+			 unit(s), out_size * 100.0, ms);
 	if (s->jump)
 		return;
 	s->jump = true;
@@ -261,35 +252,28 @@ check_stall(struct step *s, int64_t last_us)
 	return true;
 }
 
-/* Remember the step: as one a later one may undo when it departs from
- * the touch's course by TT_MOTION_STEP_MIN or is a jump, or else (unless
- * it was a jump) as the pace and the course. */
+/* Remember the step: as a step a later one may undo, or else (unless it
+ * was a jump) as the pace. */
 static void
-remember(struct step *s)
+remember(struct step *s, double expected)
 {
 	struct tt_motion_touch *mt = s->mt;
-	double rx = s->dx - mt->vx, ry = s->dy - mt->vy;
+	bool out = false;
 
-	mt->last_step = s->size;
-	if (!s->back && !mt->out && (s->jump || norm(s->m, rx, ry) >= TT_MOTION_STEP_MIN)) {
+	if (s->size >= TT_MOTION_STEP_MIN && (expected <= 0 || s->size > 2 * expected || s->jump) &&
+	    (!mt->out || mt->out_updates >= TT_MOTION_BACK_UPDATES)) {
 		mt->out = true;
 		mt->out_reported = s->jump;
-		mt->out_rx = rx;
-		mt->out_ry = ry;
 		mt->out_dx = s->dx;
 		mt->out_dy = s->dy;
-		mt->out_vx = mt->vx;
-		mt->out_vy = mt->vy;
 		mt->out_line = s->line;
 		mt->out_us = s->time_us;
 		mt->out_updates = 0;
-		return;
+		out = true;
 	}
-	if (s->jump)
-		return;
-	push_pace(mt, s->size);
-	mt->vx = s->dx;
-	mt->vy = s->dy;
+	if (!s->jump && !out)
+		push_pace(mt, s->size);
+	mt->last_step = s->size;
 }
 
 static void
@@ -298,8 +282,6 @@ forget_motion(struct tt_motion_touch *mt)
 	mt->npace = 0;
 	mt->last_step = 0;
 	mt->out = false;
-	mt->vx = 0;
-	mt->vy = 0;
 }
 
 size_t
@@ -329,8 +311,8 @@ tt_motion_update(struct tt_motion_dev *m, struct tt_motion_touch *mt, int32_t x,
 			expected = expected_step(&s);
 			check_absolute(&s);
 			check_sudden(&s, expected);
-			check_back(&s);
-			remember(&s);
+			check_back(&s, expected);
+			remember(&s, expected);
 		}
 		mt->last_move_us = time_us;
 	}

@@ -14,17 +14,18 @@
  *  - sudden: at least TT_MOTION_SUDDEN_MIN of the axis range and
  *    TT_MOTION_SUDDEN times the touch's recent steps (the largest of its
  *    last few), or
- *  - a step out and back: a step departing from the touch's course (its
- *    last own step) by at least TT_MOTION_STEP_MIN of the range that a
- *    later step within TT_MOTION_BACK_UPDATES of its updates undoes (its
- *    departure opposite, larger than the course, within
- *    TT_MOTION_BACK_SLACK of the first), the touch keeping its course
- *    meanwhile to within half the departure (TT_MOTION_BACK_DRIFT);
- *    both steps are jumps. A swipe that speeds up, turns or stops keeps
- *    its new course, so its large step is its own.
- * The jump rules count updates, never time: the same positions give the
- * same verdict however the frames were spaced. A step that is a stall is
- * reported as that alone.
+ *  - a step out and back: a step of at least TT_MOTION_STEP_MIN of the
+ *    range (and twice the touch's recent steps) that a later step within
+ *    TT_MOTION_BACK_UPDATES of the touch's updates undoes (in the
+ *    opposite direction, to within TT_MOTION_BACK_SLACK of it and the
+ *    touch's own motion), the touch moving on meanwhile with steps under
+ *    half its size; both steps are jumps. A swipe's large step is
+ *    followed by more large steps.
+ * Fast real swipes speed up over several frames and never come back in
+ * one step, so they stay clean. The jump rules count steps, never time:
+ * the same positions give the same verdict however the frames were
+ * spaced (a replay that bunches frames finds what the original did). A
+ * step that is a stall is reported as that alone.
  *
  * stall: a touch that was moving sends no frame for longer than
  * max(TT_MOTION_STALL_FACTOR x the device's running median frame
@@ -51,7 +52,6 @@
 #define TT_MOTION_SUDDEN 8.0
 #define TT_MOTION_BACK_UPDATES 64	/* of the touch, for a way back */
 #define TT_MOTION_BACK_SLACK 0.35	/* what out and back may leave, of the step */
-#define TT_MOTION_BACK_DRIFT 0.5	/* the course's change meanwhile, of the departure */
 #define TT_MOTION_BACK_COS 0.7		/* the way back within 45 degrees of opposite */
 #define TT_MOTION_PACE 3		/* recent steps remembered */
 #define TT_MOTION_STALL_FACTOR 8
@@ -90,13 +90,10 @@ struct tt_motion_touch {
 	/* A step that a later one may undo (out and back). */
 	bool out;
 	bool out_reported;
-	double out_dx, out_dy;	/* the step, units */
-	double out_rx, out_ry;	/* its departure from the course, units */
-	double out_vx, out_vy;	/* the course then, units */
+	double out_dx, out_dy;	/* units */
 	size_t out_line;
 	int64_t out_us;
 	unsigned int out_updates;	/* of the touch since */
-	double vx, vy;		/* its course: its last own step, units */
 };
 
 enum tt_motion_kind {
