@@ -114,22 +114,20 @@ norm(const struct tt_motion_dev *m, double dx, double dy)
 	return hypot(dx / m->rx, dy / m->ry);
 }
 
-/* The touch's recent steps, scaled to the time this one took: after a
- * longer gap a moving touch is further on. 0 without enough history. */
+/* The largest of the touch's recent steps, per update and not per time:
+ * the same positions give the same verdict however the frames were
+ * spaced. 0 without enough history. */
 static double
 expected_step(const struct step *s)
 {
 	const struct tt_motion_touch *mt = s->mt;
-	int64_t median = tt_motion_median_us(s->m);
-	double pace = 0, scale = 1;
+	double pace = 0;
 
 	if (mt->npace < 2)
 		return 0;
 	for (unsigned int i = 0; i < mt->npace && i < TT_MOTION_PACE; i++)
 		pace = fmax(pace, mt->pace[i]);
-	if (median > 0 && s->gap_us > median)
-		scale = (double)s->gap_us / (double)median;
-	return pace * scale;
+	return pace;
 }
 
 static void
@@ -199,7 +197,7 @@ check_back(struct step *s, double expected)
 
 	if (!mt->out)
 		return;
-	if (s->time_us - mt->out_us > TT_MOTION_BACK_US) {
+	if (++mt->out_updates > TT_MOTION_BACK_UPDATES) {
 		mt->out = false;
 		return;
 	}
@@ -227,7 +225,9 @@ check_back(struct step *s, double expected)
 			 s->dist, unit(s), s->size * 100.0, ms);
 }
 
-static void
+/* true when the step was a stall: it is reported as that, not as a
+ * jump, the gap explaining the distance. */
+static bool
 check_stall(struct step *s, int64_t last_us)
 {
 	const struct tt_motion_touch *mt = s->mt;
@@ -236,19 +236,20 @@ check_stall(struct step *s, int64_t last_us)
 	struct tt_motion_find *f;
 
 	if (median < 0)
-		return;
+		return false;
 	if (limit < TT_MOTION_STALL_MIN_US)
 		limit = TT_MOTION_STALL_MIN_US;
 	/* Moving: its last update before the gap moved it. */
 	if (s->gap_us <= limit || mt->last_step <= 0 || last_us != mt->last_move_us)
-		return;
+		return false;
 	if (s->size < TT_MOTION_STALL_DIST || s->size < TT_MOTION_STALL_STEPS * mt->last_step)
-		return;
+		return false;
 	if ((f = find(s, TT_MOTION_STALL, s->line, s->time_us)))
 		snprintf(f->message, sizeof(f->message),
 			 "no frame for %.1f ms while moving (median interval %.2f ms), then %.1f %s "
 			 "(%.1f%% of the axis range) away", (double)s->gap_us / 1000.0, (double)median / 1000.0,
 			 s->dist, unit(s), s->size * 100.0);
+	return true;
 }
 
 /* Remember the step: as a step a later one may undo, or else (unless it
@@ -260,13 +261,14 @@ remember(struct step *s, double expected)
 	bool out = false;
 
 	if (s->size >= TT_MOTION_STEP_MIN && (expected <= 0 || s->size > 2 * expected || s->jump) &&
-	    (!mt->out || s->time_us - mt->out_us > TT_MOTION_BACK_US)) {
+	    (!mt->out || mt->out_updates >= TT_MOTION_BACK_UPDATES)) {
 		mt->out = true;
 		mt->out_reported = s->jump;
 		mt->out_dx = s->dx;
 		mt->out_dy = s->dy;
 		mt->out_line = s->line;
 		mt->out_us = s->time_us;
+		mt->out_updates = 0;
 		out = true;
 	}
 	if (!s->jump && !out)
@@ -303,12 +305,15 @@ tt_motion_update(struct tt_motion_dev *m, struct tt_motion_touch *mt, int32_t x,
 		s.dy = (double)y - mt->y;
 		s.size = norm(m, s.dx, s.dy);
 		s.dist = tt_model_distance(m->dev, s.dx, s.dy);
-		check_stall(&s, last_us);
-		expected = expected_step(&s);
-		check_absolute(&s);
-		check_sudden(&s, expected);
-		check_back(&s, expected);
-		remember(&s, expected);
+		if (check_stall(&s, last_us)) {
+			forget_motion(mt);
+		} else {
+			expected = expected_step(&s);
+			check_absolute(&s);
+			check_sudden(&s, expected);
+			check_back(&s, expected);
+			remember(&s, expected);
+		}
 		mt->last_move_us = time_us;
 	}
 	mt->x = x;

@@ -13,15 +13,19 @@
  *    TT_MOTION_JUMP_RANGE of the axis range), or
  *  - sudden: at least TT_MOTION_SUDDEN_MIN of the axis range and
  *    TT_MOTION_SUDDEN times the touch's recent steps (the largest of its
- *    last few, scaled by the time since the last frame), or
+ *    last few), or
  *  - a step out and back: a step of at least TT_MOTION_STEP_MIN of the
  *    range (and twice the touch's recent steps) that a later step within
- *    TT_MOTION_BACK_US undoes (in the opposite direction, to within
- *    TT_MOTION_BACK_SLACK of it and the touch's own motion), the touch moving on meanwhile with steps
- *    under half its size; both steps are jumps. A swipe's large step is
+ *    TT_MOTION_BACK_UPDATES of the touch's updates undoes (in the
+ *    opposite direction, to within TT_MOTION_BACK_SLACK of it and the
+ *    touch's own motion), the touch moving on meanwhile with steps under
+ *    half its size; both steps are jumps. A swipe's large step is
  *    followed by more large steps.
  * Fast real swipes speed up over several frames and never come back in
- * one step, so they stay clean.
+ * one step, so they stay clean. The jump rules count steps, never time:
+ * the same positions give the same verdict however the frames were
+ * spaced (a replay that bunches frames finds what the original did). A
+ * step that is a stall is reported as that alone.
  *
  * stall: a touch that was moving sends no frame for longer than
  * max(TT_MOTION_STALL_FACTOR x the device's running median frame
@@ -46,7 +50,7 @@
 #define TT_MOTION_STEP_MIN 0.05		/* of the axis range */
 #define TT_MOTION_SUDDEN_MIN 0.10	/* of the axis range */
 #define TT_MOTION_SUDDEN 8.0
-#define TT_MOTION_BACK_US 1000000
+#define TT_MOTION_BACK_UPDATES 64	/* of the touch, for a way back */
 #define TT_MOTION_BACK_SLACK 0.35	/* what out and back may leave, of the step */
 #define TT_MOTION_BACK_COS 0.7		/* the way back within 45 degrees of opposite */
 #define TT_MOTION_PACE 3		/* recent steps remembered */
@@ -89,6 +93,7 @@ struct tt_motion_touch {
 	double out_dx, out_dy;	/* units */
 	size_t out_line;
 	int64_t out_us;
+	unsigned int out_updates;	/* of the touch since */
 };
 
 enum tt_motion_kind {

@@ -318,6 +318,9 @@ def rewrite(site, plan, codes):
             e = list(e)
             if t == EV_ABS and c == MT_SLOT:
                 slot = e[2]
+            elif t == EV_ABS and c == MT_TID and mt_b:
+                # whether the slot is down decides giving values back
+                orig[(("slot", slot), c)] = e[2]
             elif t == EV_SYN and c == SYN_MT_REPORT:
                 contact += 1
             elif t == EV_ABS and c in codes:

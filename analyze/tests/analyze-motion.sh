@@ -58,4 +58,44 @@ count_all "$data/jump-small-yes.jsonl" jump 2
 count_all "$data/stall-yes.jsonl" stall 1
 count_all "$data/stall-no.jsonl" stall 0
 count_all "$data/jump-swipe-no.jsonl" jump 0
+
+# The jump rules count steps, not time: the same positions with every
+# frame interval stretched or shrunk (0.5..1.5, seeded) give the same jumps,
+# as a replay that bunches frames must.
+jumps() {
+	"$TOUCHTAPE" analyze --json "$1" 2>/dev/null | grep -o '"kind":"jump"' | wc -l
+}
+jitter() {
+	python3 -c '
+import json, random, sys
+random.seed(int(sys.argv[3]))
+last = new = None
+with open(sys.argv[1]) as f, open(sys.argv[2], "w") as o:
+    for line in f:
+        r = json.loads(line)
+        if r.get("type") == "frame":
+            if last is not None:
+                new += max(1, round((r["t"] - last) * random.uniform(0.5, 1.5)))
+            else:
+                new = r["t"]
+            last, r["t"] = r["t"], new
+        o.write(json.dumps(r, separators=(",", ":")) + "\n")
+' "$1" "$2" "$3"
+}
+if command -v python3 >/dev/null; then
+	python3 "$abs_top_srcdir/tests/mutate.py" jump "$abs_top_srcdir/samples/touchpad-two-finger-swipe.jsonl" \
+		"$tmp/swipe-jump.jsonl" >/dev/null
+	for f in "$data/jump-range-yes.jsonl" "$data/jump-small-yes.jsonl" "$data/jump-swipe-no.jsonl" \
+		"$abs_top_srcdir/samples/touchpad-two-finger-swipe.jsonl" "$tmp/swipe-jump.jsonl"; do
+		want=$(jumps "$f")
+		for seed in 1 2 3; do
+			jitter "$f" "$tmp/jit.jsonl" "$seed"
+			got=$(jumps "$tmp/jit.jsonl")
+			[ "$got" = "$want" ] && pass "$(basename "$f") jittered ($seed): $want jumps" ||
+				fail "$(basename "$f") jittered ($seed): $got jumps, want $want"
+		done
+	done
+	[ "$(jumps "$tmp/swipe-jump.jsonl")" = 4 ] && pass "mutate.py jump on the swipe sample: 4 jumps" ||
+		fail "mutate.py jump on the swipe sample: $(jumps "$tmp/swipe-jump.jsonl") jumps, want 4"
+fi
 finish
