@@ -651,6 +651,13 @@ tt_model_hid_finish(struct tt_model *m)
 void
 tt_model_hid_free(struct tt_model *m)
 {
+	/* Ended ones live only here; the others are in h->active, freed
+	 * below (so asked before). */
+	for (size_t i = 0; i < m->nhpending; i++) {
+		if (m->hpending[i]->ended)
+			free(m->hpending[i]);
+	}
+	free(m->hpending);
 	for (size_t i = 0; i < m->nhdevs; i++) {
 		struct hdev *h = &m->hdevs[i];
 		for (size_t a = 0; a < h->nactive; a++)
@@ -660,12 +667,6 @@ tt_model_hid_free(struct tt_model *m)
 		free(h->active);
 	}
 	free(m->hdevs);
-	/* Ended ones live only here; the others are in h->active. */
-	for (size_t i = 0; i < m->nhpending; i++) {
-		if (m->hpending[i]->ended)
-			free(m->hpending[i]);
-	}
-	free(m->hpending);
 	/* Ended kernel touches still waiting for XI are the XI link's to
 	 * free; those not ended are their device's. */
 	for (size_t i = 0; i < m->nkpending; i++) {

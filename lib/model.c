@@ -116,17 +116,19 @@ tt_model_free(struct tt_model *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->ndevs; i++)
-		mdev_clear(&m->devs[i]);
-	for (size_t i = 0; i < m->nxt; i++)
-		free(m->xt[i]);
-	free(m->xt);
 	tt_model_hid_free(m);	/* first: it leaves the XI link's touches to it */
+	/* The ended touches waiting for a link, before the devices free the
+	 * ones still down (a model freed unfinished has both). */
 	for (size_t i = 0; i < m->npending; i++) {
 		if (m->pending[i]->ended)	/* the others are still in their device */
 			free_kt(m->pending[i]);
 	}
 	free(m->pending);
+	for (size_t i = 0; i < m->ndevs; i++)
+		mdev_clear(&m->devs[i]);
+	for (size_t i = 0; i < m->nxt; i++)
+		free(m->xt[i]);
+	free(m->xt);
 	free(m->xidevs);
 	free(m);
 }
