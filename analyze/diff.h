@@ -254,6 +254,9 @@ struct diff_parting {
 };
 void diff_path_parting(const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb, int64_t w,
 		       struct diff_parting *g);
+/* The window for it (na, nb > 0): wide enough that a replay's bunched
+ * frames do not cut the other path short (diff-path.c). */
+int64_t diff_path_window(const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb);
 
 /* Each comparison inside paired touches (after the pairing). */
 void diff_compare_path(struct differ *df, const struct dtouch *ka, const struct dtouch *kb);
