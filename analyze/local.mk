@@ -33,7 +33,7 @@ tt_analyze_tests = \
 	analyze/tests/diff-regressions.sh \
 	analyze/tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
-EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze analyze/tests/hid-expect.py analyze/tests/diff-mutate.py tests/mutate.py tests/data/wayland tests/data/xi-chains
+EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze analyze/tests/hid-expect.py tests/mutate.py tests/data/wayland tests/data/xi-chains
 
 # The comparison of two recordings' anomalies that diff and replay --verify
 # make (lib/diag-tally.h), on the real pass, plain and with ASan+UBSan.

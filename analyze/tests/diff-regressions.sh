@@ -1,12 +1,12 @@
 #!/bin/sh
 # touchtape diff sees inside the touches: regressions made from the samples
-# (a jump mid-touch, 40 frames deleted, half the report rate, pressure
-# halved, a lost click) are each reported with their kind and exit 1,
+# by tests/mutate.py (a jump mid-touch, 200 ms of frames deleted, half the
+# report rate, pressure halved, a lost click) are each reported with their kind and exit 1,
 # while every sample against itself and its own evemu and libinput
 # conversions gives 0 differences. Tolerances need their units.
 . "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
-mutate="$abs_top_srcdir/analyze/tests/diff-mutate.py"
+mutate="$abs_top_srcdir/tests/mutate.py"
 samples="$abs_top_srcdir/samples"
 
 for f in "$samples"/*.jsonl; do
@@ -49,17 +49,17 @@ regression() {
 s3m="$samples/3m-two-finger.jsonl"
 pad="$samples/touchpad-two-finger-swipe.jsonl"
 regression jump jump "$s3m" path 'slot 0 touch at \+0\.000000 s: paths part by [0-9.]* % of the axis range'
-regression gap gap "$s3m" rhythm 'largest interval in motion 6\.0 vs 209\.0 ms \(tolerance 100\.0 ms\)'
+regression gap stall "$s3m" rhythm 'largest interval in motion 6\.0 vs 204\.0 ms \(tolerance 100\.0 ms\)'
 grep -qx path "$tmp/kinds" && pass "gap: the cut path shows" || fail "gap: no path difference"
-regression halfrate halfrate "$s3m" rhythm 'slot 0 touch at \+0\.000000 s: 479 vs 420 frames \(tolerance 24\)'
-regression pressure pressure "$pad" axis 'ABS_MT_PRESSURE 67 vs 33 at'
+regression halfrate halve-rate "$s3m" rhythm 'slot 0 touch at \+0\.000000 s: 479 vs 420 frames \(tolerance 24\)'
+regression pressure halve-pressure "$pad" axis 'ABS_MT_PRESSURE 67 vs 33 at'
 [ "$(cat "$tmp/kinds")" = axis ] && pass "pressure: nothing but the axis" || fail "pressure: $(cat "$tmp/kinds")"
 
 # A click on the touchpad (BTN_LEFT down at its 40th frame, up at its
 # 60th), and the same without it.
-python3 "$mutate" addclick "$pad" "$tmp/clicked.jsonl"
+python3 "$mutate" add-click "$pad" "$tmp/clicked.jsonl"
 expect_exit 0 "clicked: against itself" -- "$TOUCHTAPE" diff "$tmp/clicked.jsonl" "$tmp/clicked.jsonl"
-regression click click "$tmp/clicked.jsonl" key 'device 0 BTN_LEFT press at \+[0-9.]* s is missing in'
+regression click lost-click "$tmp/clicked.jsonl" key 'device 0 BTN_LEFT press at \+[0-9.]* s is missing in'
 "$TOUCHTAPE" diff "$tmp/clicked.jsonl" "$tmp/click.jsonl" >"$tmp/text" 2>&1
 expect_grep 'device 0 BTN_LEFT release at \+[0-9.]* s is missing in' "$tmp/text" "click: the release is missing too"
 expect_grep '^2 differences$' "$tmp/text" "click: the press and the release, nothing else"
@@ -76,7 +76,7 @@ if [ -f "$hid" ] && "$TOUCHTAPE" convert "$hid" -o "$tmp/hid.jsonl" 2>/dev/null;
 	expect_exit 0 "HID: --ignore hid" -- "$TOUCHTAPE" diff --ignore hid "$tmp/hid.jsonl" "$tmp/hid-lost.jsonl"
 	# The first contact's X (bytes 4-5 of this device's reports) moved to
 	# 0x1000 for 60 reports.
-	python3 "$mutate" hidmove "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl"
+	python3 "$mutate" hid-move "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl"
 	expect_exit 1 "HID: a contact moved" -- "$TOUCHTAPE" diff "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl"
 	expect_grep 'HID device 0 contact 0 at \+0\.000000 s: paths part by 11\.64% of the range' "$tmp/out" \
 		"HID: where the contact's path parts"
