@@ -64,6 +64,41 @@ regression click lost-click "$tmp/clicked.jsonl" key 'device 0 BTN_LEFT press at
 expect_grep 'device 0 BTN_LEFT release at \+[0-9.]* s is missing in' "$tmp/text" "click: the release is missing too"
 expect_grep '^2 differences$' "$tmp/text" "click: the press and the release, nothing else"
 
+# A touchpad's pressure is ABS_PRESSURE only, not per slot: halved, the
+# device's own axis shows.
+regression stpressure halve-pressure "$samples/xi-touchpad-synaptics.jsonl" axis \
+	'device 0: ABS_PRESSURE 92 vs 46 at \+1\.393019 s, 46 apart \(tolerance 13\)'
+
+# Key times: a click 22 ms late (what a replay under TCG gave) is within
+# the default time tolerance, 200 ms late is not.
+python3 "$mutate" shift-button --ms 22 "$tmp/clicked.jsonl" "$tmp/late.jsonl"
+expect_exit 0 "click 22 ms late: within 50 ms" -- "$TOUCHTAPE" diff "$tmp/clicked.jsonl" "$tmp/late.jsonl"
+regression shifted shift-button "$tmp/clicked.jsonl" key 'BTN_LEFT press at \+[0-9.]* s: 200\.000 ms later \(tolerance 50\.000 ms\)'
+
+# A replay whose frames came bunched (31, 0.5, 56, ... ms apart instead
+# of 14 each) with the same positions along a curve: the paths do not
+# part (only the rhythm differs); the same track with a jump does.
+python3 - "$samples/3m-two-finger.jsonl" "$tmp/even.jsonl" "$tmp/bunched.jsonl" <<'PY'
+import json, math, sys
+hdr = open(sys.argv[1]).read().splitlines()[:2]
+def write(name, times):
+    with open(name, "w") as o:
+        o.write("\n".join(hdr) + "\n")
+        for i, t in enumerate(times):
+            x, y = round(16000 + 6000 * math.cos(i / 6)), round(8000 + 3000 * math.sin(i / 6))
+            ev = ([[3, 57, 5], [1, 330, 1]] if i == 0 else []) + [[3, 53, x], [3, 54, y], [3, 0, x], [3, 1, y], [0, 0, 0]]
+            o.write(json.dumps({"type": "frame", "dev": 0, "t": t, "ev": ev}) + "\n")
+        o.write(json.dumps({"type": "frame", "dev": 0, "t": times[-1] + 14000, "ev": [[3, 57, -1], [1, 330, 0], [0, 0, 0]]}) + "\n")
+steps, t, times = [31000, 500, 56000, 500, 500, 500, 500, 500, 36000], 0, []
+for i in range(64):
+    times.append(t)
+    t += steps[i % 9]
+write(sys.argv[2], [i * 14000 for i in range(64)])
+write(sys.argv[3], times)
+PY
+expect_exit 0 "bunched frames: the same path" -- "$TOUCHTAPE" diff --ignore rhythm "$tmp/even.jsonl" "$tmp/bunched.jsonl"
+regression bunchedjump jump "$tmp/bunched.jsonl" path 'paths part by [0-9.]* % of the axis range'
+
 # The HID layer: 40 reports of a touchscreen lost.
 corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
 hid="$corpus/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid"
