@@ -118,6 +118,7 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	if (d) {
 		diff_rhythm_frame(d, f->time_us, n);
 		diff_keys_frame(s, ord, f->time_us - d->first_us, f, line);
+		diff_devaxes_frame(s, ord, f->time_us - d->first_us, f, line);
 	}
 	if (!s->have_anchor) {
 		s->anchor = f->time_us;
@@ -595,6 +596,7 @@ side_clear(struct side *s)
 	for (size_t i = 0; i < s->ndevs; i++)
 		tt_interval_hist_clear(&s->devs[i].hist);
 	free(s->keys);
+	free(s->dvals);
 	for (size_t i = 0; i < s->nhid; i++)
 		free(s->hid[i].enc);
 	free(s->hid);
@@ -633,6 +635,8 @@ compare(struct side *a, struct side *b, const struct diff_opts *o)
 		tt_json_emit_init_file(&json, stdout);
 	diff_output_begin(&df);
 	compare_kernel(&df);
+	if (!(o->ignore & DIFF_IGNORE_AXES))
+		diff_compare_device_axes(&df);
 	if (!(o->ignore & DIFF_IGNORE_RHYTHM))
 		diff_compare_rhythm(&df);
 	if (!(o->ignore & DIFF_IGNORE_KEYS))

@@ -66,30 +66,47 @@ one_way(struct axis_gap *g, const struct dpt *p, size_t np, const struct dpt *q,
 	}
 }
 
+/* In a touch (@slot >= 0, beginning at @begin_us) or of the device. */
+static void
+say(struct differ *df, const struct diff_num *n, const struct axis_gap *g, size_t dev, int32_t slot,
+    int64_t begin_us, uint16_t code)
+{
+	char t[32], at[32], where[96];
+
+	if (slot >= 0)
+		snprintf(where, sizeof(where), "device %zu slot %d touch at +%s s", dev, slot,
+			 tt_format_time(t, sizeof(t), begin_us));
+	else
+		snprintf(where, sizeof(where), "device %zu", dev);
+	diff_measured(df, "axis", n, g->la, g->lb, "%s: %s %d vs %d at +%s s%s, %" PRId64 " apart (tolerance %.0f)",
+		      where, tt_code_name(EV_ABS, code), g->va, g->vb, tt_format_time(at, sizeof(at), g->t),
+		      slot >= 0 ? " into the touch" : "", g->max, n->tolerance);
+}
+
+void
+diff_compare_values(struct differ *df, size_t dev, int32_t slot, int64_t begin_us, uint16_t code,
+		    const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb)
+{
+	struct axis_gap g = { 0 };
+
+	one_way(&g, pa, na, pb, nb, df->o->time_tol, true);
+	one_way(&g, pb, nb, pa, na, df->o->time_tol, false);
+	struct diff_num n = { (double)g.max, axis_tolerance(df, &df->a->devs[dev], code), "units" };
+	if (n.value > n.tolerance)
+		say(df, &n, &g, dev, slot, begin_us, code);
+}
+
 static void
 compare_axis(struct differ *df, const struct dtouch *ka, const struct dtouch *kb, uint32_t i)
 {
 	const struct ddev *d = &df->a->devs[ka->dev];
-	uint16_t code = d->axes[i];
 	_cleanup_free_ struct dpt *pa = NULL;
 	_cleanup_free_ struct dpt *pb = NULL;
 	size_t na = diff_points(d, ka, 4 + i, &pa);
 	size_t nb = diff_points(&df->b->devs[kb->dev], kb, 4 + i, &pb);
-	struct axis_gap g = { 0 };
-	char t[32], at[32];
 
-	if (!na || !nb)
-		return;
-	one_way(&g, pa, na, pb, nb, df->o->time_tol, true);
-	one_way(&g, pb, nb, pa, na, df->o->time_tol, false);
-	struct diff_num n = { (double)g.max, axis_tolerance(df, d, code), "units" };
-	if (n.value <= n.tolerance)
-		return;
-	diff_measured(df, "axis", &n, g.la, g.lb,
-		      "device %zu slot %d touch at +%s s: %s %d vs %d at +%s s into the touch, %" PRId64
-		      " apart (tolerance %.0f)", ka->dev, ka->slot, tt_format_time(t, sizeof(t), ka->begin_us),
-		      tt_code_name(EV_ABS, code), g.va, g.vb, tt_format_time(at, sizeof(at), g.t), g.max,
-		      n.tolerance);
+	if (na && nb)
+		diff_compare_values(df, ka->dev, ka->slot, ka->begin_us, d->axes[i], pa, na, pb, nb);
 }
 
 void

@@ -98,7 +98,7 @@ compare_path(struct differ *df, const struct dhid *ha, const struct dhid *hb, co
 
 	if (!na || !nb)
 		return;
-	diff_path_parting(pa, na, pb, nb, df->o->time_tol, &g);
+	diff_path_parting(pa, na, pb, nb, diff_path_window(pa, na, pb, nb), &g);
 	struct diff_num n = { g.max, df->o->path_tol_frac, "fraction" };
 	if (n.value > n.tolerance)
 		diff_measured(df, "hid-path", &n, g.la, g.lb, "HID device %u contact %d at +%s s: paths part by "

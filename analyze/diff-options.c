@@ -20,7 +20,7 @@ void
 diff_opts_default(struct diff_opts *o)
 {
 	*o = (struct diff_opts){
-		.time_tol = 20000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005, .scroll_tol = 0.1,
+		.time_tol = 50000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005, .scroll_tol = 0.1,
 		.path_tol_mm = 1.0, .path_tol_frac = 0.005, .axis_tol_frac = 0.05, .rate_tol_frac = 0.05,
 		.stall_tol = 100000,
 	};
@@ -50,7 +50,7 @@ usage(FILE *out)
 		"\n"
 		"Options (times need a unit: us, ms, s; distances mm or % of the axis range):\n"
 		"  -T, --time-tolerance T      begin/end and key times may differ by T\n"
-		"                              (default 20ms)\n"
+		"                              (default 50ms)\n"
 		"  -P, --position-tolerance D  begin/end positions may differ by D\n"
 		"                              (default 1mm; 0.5% without resolution)\n"
 		"      --units-tolerance F     for devices without resolution: a fraction of\n"

@@ -2,10 +2,14 @@
 /* touchtape diff: the paths of two paired kernel touches. Each sample of
  * one is measured to the other's path (its polyline), both ways: the
  * largest of those distances (a Hausdorff distance) and their RMS. Only
- * the stretch of the other path within the time tolerance of the sample
- * counts, so a touch that passes the same place at another time (a jump
- * out and back onto its own track) still shows, and the work stays linear
- * in the samples. See diff.h. */
+ * the stretch of the other path near the sample's time counts (PATH_WINDOW_US
+ * or PATH_WINDOW_FRAMES frames, the wider), so a touch that passes the same
+ * place at another time (a jump out and back onto its own track) still
+ * shows, and the work stays linear in the samples. The stretch is wide
+ * because a replay under load (QEMU's TCG) bunches frames: the same
+ * positions 31, 0.5 and 56 ms apart instead of 14 each; the time
+ * tolerance would cut the other path short and call that a parting.
+ * See diff.h. */
 #include "config.h"
 
 #include <math.h>
@@ -14,6 +18,9 @@
 
 #include "diff.h"
 #include "util-strings.h"
+
+#define PATH_WINDOW_US 250000
+#define PATH_WINDOW_FRAMES 10
 
 static double
 seg_dist(const struct dpt *p, const struct dpt *a, const struct dpt *b)
@@ -89,6 +96,17 @@ report(struct differ *df, const struct dtouch *ka, const struct diff_parting *g,
 		      n.tolerance * scale);
 }
 
+/* The stretch of the other path a sample is measured to, either side. */
+int64_t
+diff_path_window(const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb)
+{
+	int64_t span = pa[na - 1].t > pb[nb - 1].t ? pa[na - 1].t : pb[nb - 1].t;
+	size_t n = na < nb ? na : nb;
+	int64_t frames = n > 1 ? span / (int64_t)(n - 1) * PATH_WINDOW_FRAMES : 0;
+
+	return frames > PATH_WINDOW_US ? frames : PATH_WINDOW_US;
+}
+
 void
 diff_compare_path(struct differ *df, const struct dtouch *ka, const struct dtouch *kb)
 {
@@ -102,7 +120,7 @@ diff_compare_path(struct differ *df, const struct dtouch *ka, const struct dtouc
 
 	if (!na || !nb)
 		return;
-	diff_path_parting(pa, na, pb, nb, df->o->time_tol, &g);
+	diff_path_parting(pa, na, pb, nb, diff_path_window(pa, na, pb, nb), &g);
 	if (g.max > (d->mm ? df->o->path_tol_mm : df->o->path_tol_frac))
 		report(df, ka, &g, d);
 }

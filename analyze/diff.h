@@ -105,6 +105,15 @@ struct dhid {
 	double sx, sy;
 };
 
+/* A device-level axis' change on a multitouch device (diff-devaxes.c). */
+struct dval {
+	int64_t t_us;		/* relative to its device's first frame */
+	size_t line;
+	uint32_t dev;		/* device ordinal */
+	uint16_t code;
+	int32_t value;
+};
+
 struct side {
 	const char *name;
 	struct tt_reader *r;
@@ -125,6 +134,8 @@ struct side {
 	struct wl_summary wl;		/* the Wayland layer */
 	struct dkey *keys;
 	size_t nkeys, capkeys;
+	struct dval *dvals;
+	size_t ndvals, capdvals;
 	struct dhid *hid;
 	size_t nhid, caphid;
 	uint64_t hid_reports;
@@ -243,11 +254,24 @@ struct diff_parting {
 };
 void diff_path_parting(const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb, int64_t w,
 		       struct diff_parting *g);
+/* The window for it (na, nb > 0): wide enough that a replay's bunched
+ * frames do not cut the other path short (diff-path.c). */
+int64_t diff_path_window(const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb);
 
 /* Each comparison inside paired touches (after the pairing). */
 void diff_compare_path(struct differ *df, const struct dtouch *ka, const struct dtouch *kb);
 void diff_compare_axes(struct differ *df, const struct dtouch *ka, const struct dtouch *kb);
 void diff_compare_touch_rhythm(struct differ *df, const struct dtouch *ka, const struct dtouch *kb);
+/* The values @pa and @pb of axis @code held over time, each against the
+ * other's within the time tolerance, both ways; a difference of kind
+ * "axis" beyond its tolerance. In a touch of @slot beginning at
+ * @begin_us, or with @slot -1 of device @dev itself. */
+void diff_compare_values(struct differ *df, size_t dev, int32_t slot, int64_t begin_us, uint16_t code,
+			 const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb);
+/* diff-devaxes.c: a multitouch device's single-touch axes, per frame,
+ * and their comparison. */
+void diff_devaxes_frame(struct side *s, size_t dev, int64_t t_us, const struct tt_frame *f, size_t line);
+void diff_compare_device_axes(struct differ *df);
 /* Per device: frames while touching, the median interval. */
 void diff_rhythm_frame(struct ddev *d, int64_t t_us, uint32_t nactive);
 void diff_compare_rhythm(struct differ *df);

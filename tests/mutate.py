@@ -21,6 +21,12 @@ Mutations (each changes one device, the first with touches, or --device):
   shift-button  the first BTN_LEFT press and its release 200 ms (--ms) later
   scale-axis    every x position scaled by 0.9 (--factor) around the centre
 
+Bases for tests (the whole file, not one device's touch):
+  add-click     a BTN_LEFT press at the file's 40th frame, its release at
+                the 60th (a click for lost-click and shift-button to take)
+  hid-move      bytes 4-5 of HID reports 200-259 set to 0x1000: the first
+                contact's X on the corpus's ILITEK touchscreen
+
 The site is chosen deterministically (the longest touch, its middle), so a
 test gets the same mutant every time. What the events of deleted frames
 changed is carried into the next kept frame, so the mutant is a valid
@@ -608,11 +614,30 @@ def m_halve_rate(site, a):
         carry(site, [frames[k]], frames[k + 1])
 
 
+def m_add_click(tl, a):
+    frames = [r for r in tl.lines if r.get("type") == "frame"]
+    if len(frames) < 60:
+        raise NotApplicable("fewer than 60 frames for a click")
+    frames[39]["ev"].insert(0, [EV_KEY, BTN_LEFT, 1])
+    frames[59]["ev"].insert(0, [EV_KEY, BTN_LEFT, 0])
+
+
+def m_hid_move(tl, a):
+    reports = [r for r in tl.lines if r.get("type") == "hid"]
+    if len(reports) < 260:
+        raise NotApplicable("fewer than 260 HID reports")
+    for r in reports[199:259]:
+        r["data"] = r["data"][:8] + "0010" + r["data"][12:]
+
+
+# Mutations of the whole file, without a site.
+FILE_MUTATIONS = {"add-click": m_add_click, "hid-move": m_hid_move}
+
 MUTATIONS = {
     "jump": m_jump, "offset": m_offset, "bow": m_bow, "stall": m_stall,
     "halve-rate": m_halve_rate, "halve-pressure": m_pressure,
     "lost-click": m_lost_click, "shift-button": m_shift_button,
-    "scale-axis": m_scale,
+    "scale-axis": m_scale, **FILE_MUTATIONS,
 }
 
 
@@ -660,8 +685,11 @@ def make(kind, a, tl, out):
         ms = {"jump": 300, "stall": 200, "halve-rate": 600,
               "shift-button": 200}.get(kind, 0)
     try:
-        site = Site(tl, a.device)
-        MUTATIONS[kind](site, argparse.Namespace(**{**vars(a), "ms": ms}))
+        if kind in FILE_MUTATIONS:
+            FILE_MUTATIONS[kind](tl, a)
+        else:
+            site = Site(tl, a.device)
+            MUTATIONS[kind](site, argparse.Namespace(**{**vars(a), "ms": ms}))
     except NotApplicable as e:
         return str(e)
     tl.write(out)

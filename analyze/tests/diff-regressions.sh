@@ -1,12 +1,12 @@
 #!/bin/sh
 # touchtape diff sees inside the touches: regressions made from the samples
-# (a jump mid-touch, 40 frames deleted, half the report rate, pressure
-# halved, a lost click) are each reported with their kind and exit 1,
+# by tests/mutate.py (a jump mid-touch, 200 ms of frames deleted, half the
+# report rate, pressure halved, a lost click) are each reported with their kind and exit 1,
 # while every sample against itself and its own evemu and libinput
 # conversions gives 0 differences. Tolerances need their units.
 . "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
-mutate="$abs_top_srcdir/analyze/tests/diff-mutate.py"
+mutate="$abs_top_srcdir/tests/mutate.py"
 samples="$abs_top_srcdir/samples"
 
 for f in "$samples"/*.jsonl; do
@@ -49,20 +49,55 @@ regression() {
 s3m="$samples/3m-two-finger.jsonl"
 pad="$samples/touchpad-two-finger-swipe.jsonl"
 regression jump jump "$s3m" path 'slot 0 touch at \+0\.000000 s: paths part by [0-9.]* % of the axis range'
-regression gap gap "$s3m" rhythm 'largest interval in motion 6\.0 vs 209\.0 ms \(tolerance 100\.0 ms\)'
+regression gap stall "$s3m" rhythm 'largest interval in motion 6\.0 vs 204\.0 ms \(tolerance 100\.0 ms\)'
 grep -qx path "$tmp/kinds" && pass "gap: the cut path shows" || fail "gap: no path difference"
-regression halfrate halfrate "$s3m" rhythm 'slot 0 touch at \+0\.000000 s: 479 vs 420 frames \(tolerance 24\)'
-regression pressure pressure "$pad" axis 'ABS_MT_PRESSURE 67 vs 33 at'
+regression halfrate halve-rate "$s3m" rhythm 'slot 0 touch at \+0\.000000 s: 479 vs 420 frames \(tolerance 24\)'
+regression pressure halve-pressure "$pad" axis 'ABS_MT_PRESSURE 67 vs 33 at'
 [ "$(cat "$tmp/kinds")" = axis ] && pass "pressure: nothing but the axis" || fail "pressure: $(cat "$tmp/kinds")"
 
 # A click on the touchpad (BTN_LEFT down at its 40th frame, up at its
 # 60th), and the same without it.
-python3 "$mutate" addclick "$pad" "$tmp/clicked.jsonl"
+python3 "$mutate" add-click "$pad" "$tmp/clicked.jsonl"
 expect_exit 0 "clicked: against itself" -- "$TOUCHTAPE" diff "$tmp/clicked.jsonl" "$tmp/clicked.jsonl"
-regression click click "$tmp/clicked.jsonl" key 'device 0 BTN_LEFT press at \+[0-9.]* s is missing in'
+regression click lost-click "$tmp/clicked.jsonl" key 'device 0 BTN_LEFT press at \+[0-9.]* s is missing in'
 "$TOUCHTAPE" diff "$tmp/clicked.jsonl" "$tmp/click.jsonl" >"$tmp/text" 2>&1
 expect_grep 'device 0 BTN_LEFT release at \+[0-9.]* s is missing in' "$tmp/text" "click: the release is missing too"
 expect_grep '^2 differences$' "$tmp/text" "click: the press and the release, nothing else"
+
+# A touchpad's pressure is ABS_PRESSURE only, not per slot: halved, the
+# device's own axis shows.
+regression stpressure halve-pressure "$samples/xi-touchpad-synaptics.jsonl" axis \
+	'device 0: ABS_PRESSURE 92 vs 46 at \+1\.393019 s, 46 apart \(tolerance 13\)'
+
+# Key times: a click 22 ms late (what a replay under TCG gave) is within
+# the default time tolerance, 200 ms late is not.
+python3 "$mutate" shift-button --ms 22 "$tmp/clicked.jsonl" "$tmp/late.jsonl"
+expect_exit 0 "click 22 ms late: within 50 ms" -- "$TOUCHTAPE" diff "$tmp/clicked.jsonl" "$tmp/late.jsonl"
+regression shifted shift-button "$tmp/clicked.jsonl" key 'BTN_LEFT press at \+[0-9.]* s: 200\.000 ms later \(tolerance 50\.000 ms\)'
+
+# A replay whose frames came bunched (31, 0.5, 56, ... ms apart instead
+# of 14 each) with the same positions along a curve: the paths do not
+# part (only the rhythm differs); the same track with a jump does.
+python3 - "$samples/3m-two-finger.jsonl" "$tmp/even.jsonl" "$tmp/bunched.jsonl" <<'PY'
+import json, math, sys
+hdr = open(sys.argv[1]).read().splitlines()[:2]
+def write(name, times):
+    with open(name, "w") as o:
+        o.write("\n".join(hdr) + "\n")
+        for i, t in enumerate(times):
+            x, y = round(16000 + 6000 * math.cos(i / 6)), round(8000 + 3000 * math.sin(i / 6))
+            ev = ([[3, 57, 5], [1, 330, 1]] if i == 0 else []) + [[3, 53, x], [3, 54, y], [3, 0, x], [3, 1, y], [0, 0, 0]]
+            o.write(json.dumps({"type": "frame", "dev": 0, "t": t, "ev": ev}) + "\n")
+        o.write(json.dumps({"type": "frame", "dev": 0, "t": times[-1] + 14000, "ev": [[3, 57, -1], [1, 330, 0], [0, 0, 0]]}) + "\n")
+steps, t, times = [31000, 500, 56000, 500, 500, 500, 500, 500, 36000], 0, []
+for i in range(64):
+    times.append(t)
+    t += steps[i % 9]
+write(sys.argv[2], [i * 14000 for i in range(64)])
+write(sys.argv[3], times)
+PY
+expect_exit 0 "bunched frames: the same path" -- "$TOUCHTAPE" diff --ignore rhythm "$tmp/even.jsonl" "$tmp/bunched.jsonl"
+regression bunchedjump jump "$tmp/bunched.jsonl" path 'paths part by [0-9.]* % of the axis range'
 
 # The HID layer: 40 reports of a touchscreen lost.
 corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
@@ -76,7 +111,7 @@ if [ -f "$hid" ] && "$TOUCHTAPE" convert "$hid" -o "$tmp/hid.jsonl" 2>/dev/null;
 	expect_exit 0 "HID: --ignore hid" -- "$TOUCHTAPE" diff --ignore hid "$tmp/hid.jsonl" "$tmp/hid-lost.jsonl"
 	# The first contact's X (bytes 4-5 of this device's reports) moved to
 	# 0x1000 for 60 reports.
-	python3 "$mutate" hidmove "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl"
+	python3 "$mutate" hid-move "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl"
 	expect_exit 1 "HID: a contact moved" -- "$TOUCHTAPE" diff "$tmp/hid.jsonl" "$tmp/hid-moved.jsonl"
 	expect_grep 'HID device 0 contact 0 at \+0\.000000 s: paths part by 11\.64% of the range' "$tmp/out" \
 		"HID: where the contact's path parts"
