@@ -555,6 +555,10 @@ tt_cmd_analyze(int argc, char **argv)
 		status = tt_usage_error("analyze", optind >= argc ? "no file given" : "one file at a time");
 	if (status < 0 && tt_read_options_check(&ro) != 0)
 		status = TT_EXIT_USAGE;
+	/* The report has standard output: an SVG there would mix with it. */
+	if (status < 0 && plot && strcmp(plot, "-") == 0)
+		status = tt_usage_error("analyze", "--plot -: the report is written on standard output; "
+					"give the plot a file (--plot touches.svg)");
 	if (status < 0 && ro.ndevices)
 		a->opts.only_device = ro.devices[0];
 	if (status < 0)

@@ -4,13 +4,15 @@
 touchtape_sources = \
 	cli/touchtape.c cli/commands.c cli/commands.h \
 	cli/output.c cli/output.h \
-	cli/read-options.c cli/read-options.h
+	cli/read-options.c cli/read-options.h \
+	cli/spool.c cli/spool.h
 EXTRA_DIST += cli/demo.sh cli/demo-guest.sh
 dist_man_MANS += man/touchtape.1
 
 # What every command shares: the basics, the exit statuses and option
 # letters, outputs that never destroy an input or a previous file.
-tt_cli_tests = cli/tests/cli-basics.sh cli/tests/options-convention.sh cli/tests/output-safety.sh
+tt_cli_tests = cli/tests/cli-basics.sh cli/tests/options-convention.sh cli/tests/output-safety.sh \
+	cli/tests/no-wrong-output.sh
 TESTS += $(tt_cli_tests)
 EXTRA_DIST += $(tt_cli_tests)
 

@@ -18,6 +18,7 @@
 #include "output.h"
 #include "read-options.h"
 #include "reader.h"
+#include "spool.h"
 #include "util-strings.h"
 #include "writer.h"
 
@@ -194,8 +195,8 @@ layer_missing(const struct convert_opts *o, const struct tt_export_stats *s)
 			 s->hid_devices == 1 ? "" : "s", s->hid_reports, s->hid_reports == 1 ? "" : "s",
 			 targets[target_index(o->to)].name);
 	else
-		tt_warning("no device was written");
-	return o->to == TO_HID_RECORDER || s->hid_devices;
+		tt_error("%s has no device to write as %s", o->in, targets[target_index(o->to)].name);
+	return true;
 }
 
 /* The timeline writer or an exporter, behind one call. */
@@ -204,6 +205,8 @@ struct sink {
 	struct tt_export *e;
 	struct tt_gz_out *gz;	/* -o NAME.gz: the writers write into it */
 	bool input_stopped;	/* a read error ended the input early */
+	size_t written;		/* records after the header */
+	struct tt_spool *hold;	/* standard output, until the input is known good */
 };
 
 static int
@@ -236,8 +239,24 @@ sink_close(struct sink *k)
 
 /* Copies every record the reading options keep. A negative errno for a
  * write error, else the number of lines that could not be read. */
+/* The timeline writer writes on the held descriptor itself, so its
+ * output can go out as soon as the input suits the options and more than
+ * its header could be read; an exporter's stream is held to the end. */
+static void
+sink_note(struct convert_opts *o, struct tt_reader *r, const struct tt_record *rec, struct sink *k)
+{
+	if (rec->type != TT_RECORD_HEADER)
+		k->written++;
+	bool ready = tt_read_options_note(&o->ro, r, rec);
+
+	if (ready && k->written && k->hold && k->w) {
+		(void)tt_spool_release(k->hold);	/* a write error shows at the next write */
+		k->hold = NULL;
+	}
+}
+
 static int
-copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
+copy_records(struct convert_opts *o, struct tt_reader *r, struct sink *k)
 {
 	struct tt_record rec;
 	int rc, bad = 0;
@@ -260,6 +279,7 @@ copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 		rc = k->w ? tt_writer_record(k->w, &rec) : tt_export_record(k->e, &rec);
 		if (rc < 0)
 			return rc;
+		sink_note(o, r, &rec, k);
 	}
 	if (k->e && (rc = tt_export_finish(k->e)) < 0)
 		return rc;
@@ -268,12 +288,48 @@ copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 	return bad;
 }
 
+/* Whether what was read may be written: the options suit the input and
+ * something besides the header could be read. */
+static bool
+input_good(const struct convert_opts *o, struct tt_reader *r, const struct sink *k, int copied)
+{
+	if (k->input_stopped)
+		return false;
+	if (tt_read_options_finish(&o->ro, r) < 0 || tt_read_options_check_reached(&o->ro, o->in) != 0)
+		return false;
+	if (copied > 0 && !k->written) {
+		tt_error("%s: nothing could be read; no output written", o->in);
+		return false;
+	}
+	return true;
+}
+
+/* Standard output is held until the input is known good (cli/spool.h),
+ * a file is renamed into place only then (cli/output.h). */
 static int
-convert(const struct convert_opts *o)
+finish_output(struct tt_output *out, struct sink *k, bool good)
+{
+	int rc = 0;
+
+	if (k->hold && good)
+		rc = tt_spool_release(k->hold);
+	else if (k->hold)
+		tt_spool_discard(k->hold);
+	k->hold = NULL;
+	if (rc < 0) {
+		tt_error("%s: %s", tt_output_name(out), strerror(-rc));
+		return rc;
+	}
+	return good ? tt_output_commit(out) : -EINVAL;
+}
+
+static int
+convert(struct convert_opts *o)
 {
 	const char *inputs[] = { o->in, o->ro.desc, NULL };
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
 	_cleanup_(tt_output_freep) struct tt_output *out = NULL;
+	struct tt_spool hold;
 	struct sink k = { 0 };
 	int rc;
 
@@ -282,30 +338,24 @@ convert(const struct convert_opts *o)
 	tt_reader_set_warn(r, on_warn, NULL);
 	if (tt_output_open(o->out, inputs, &out) < 0)
 		return TT_EXIT_TROUBLE;
+	if (!o->out || strcmp(o->out, "-") == 0) {
+		tt_spool_hold(&hold, tt_output_fd(out));
+		k.hold = &hold;
+	}
 	rc = sink_open(o, tt_output_fd(out), &k);
 	if (rc < 0) {
+		finish_output(out, &k, false);
 		tt_error("cannot start the output: %s", strerror(-rc));
 		return TT_EXIT_TROUBLE;
 	}
 	rc = copy_records(o, r, &k);
-	bool missing = false;
-	if (rc >= 0 && k.e) {
-		missing = layer_missing(o, tt_export_stats(k.e));
-		if (!missing)
-			report_losses(o, tt_export_stats(k.e));
-	}
-	sink_close(&k);
-	if (missing)
-		return TT_EXIT_TROUBLE;
-	if (rc < 0) {
+	if (rc < 0)
 		tt_error("%s: %s", tt_output_name(out), strerror(-rc));
-		return TT_EXIT_TROUBLE;
-	}
-	/* An input that could not be read to its end is trouble, and the
-	 * previous output stays as it was. */
-	if (k.input_stopped)
-		return TT_EXIT_TROUBLE;
-	if (tt_read_options_finish(&o->ro, r) < 0 || tt_output_commit(out) < 0)
+	bool good = rc >= 0 && input_good(o, r, &k, rc) && !(k.e && layer_missing(o, tt_export_stats(k.e)));
+	if (good && k.e)
+		report_losses(o, tt_export_stats(k.e));
+	sink_close(&k);
+	if (finish_output(out, &k, good) < 0)
 		return TT_EXIT_TROUBLE;
 	if (rc > 0 || tt_reader_nerrors(r)) {
 		tt_error("%s: %zu error%s in the input; the output holds what could be read", o->in,
@@ -331,6 +381,22 @@ parse_format(const char *arg, enum target *to)
 	return 0;
 }
 
+/* -F once: a second, different format would leave one of the two
+ * unwritten. -1 when taken, else the usage error's status. */
+static int
+take_format(const char *arg, enum target *to, int *n)
+{
+	enum target t;
+
+	if (parse_format(arg, &t) < 0)
+		return tt_usage_error("convert", "--format takes timeline, evemu, libinput or hid-recorder, not '%s'",
+				      arg);
+	if ((*n)++ && t != *to)
+		return tt_usage_error("convert", "--format: one output format at a time (convert once per format)");
+	*to = t;
+	return -1;
+}
+
 int
 tt_cmd_convert(int argc, char **argv)
 {
@@ -342,6 +408,8 @@ tt_cmd_convert(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct convert_opts o = { .to = TO_TIMELINE };
+	enum target to;
+	int nformats = 0;
 	int opt, rc = -1;
 
 	tt_read_options_init(&o.ro, "convert", TT_READ_ALL);
@@ -349,20 +417,16 @@ tt_cmd_convert(int argc, char **argv)
 	while (rc < 0 && (opt = getopt_long(argc, argv, "o:F:h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
 		/* Before --format, --to named the format: a format name
 		 * is no time, so the old spelling still works. */
-		if (opt == TT_OPT_TO && parse_format(optarg, &o.to) == 0)
-			continue;
-		int taken = tt_read_option(&o.ro, opt, optarg);
+		if (opt == TT_OPT_TO && parse_format(optarg, &to) == 0)
+			opt = 'F';
+		int taken = opt == 'F' ? 0 : tt_read_option(&o.ro, opt, optarg);
 		if (taken) {
 			rc = taken == 1 ? -1 : taken;
 			continue;
 		}
 		switch (opt) {
 		case 'o': o.out = optarg; break;
-		case 'F':
-			if (parse_format(optarg, &o.to) < 0)
-				rc = tt_usage_error("convert", "--format takes timeline, evemu, libinput or hid-recorder, not '%s'",
-						    optarg);
-			break;
+		case 'F': rc = take_format(optarg, &o.to, &nformats); break;
 		case 'h': usage(stdout); rc = TT_EXIT_OK; break;
 		default: rc = tt_usage_error("convert", "unknown option"); break;
 		}

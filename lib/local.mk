@@ -14,6 +14,7 @@ libtouchtape_sources += \
 	lib/surroundings-print.c lib/surroundings-print.h \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \
+	lib/util-io.c lib/util-io.h \
 	lib/util-plural.h \
 	lib/util-strings.c lib/util-strings.h \
 	lib/util-time.h \
