@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "device-state.h"
 #include "export.h"
 #include "gzip-out.h"
 #include "log.h"
@@ -51,6 +52,7 @@ usage(FILE *out)
 		"  -d, --device ID     convert only the device with this record id\n"
 		"                      (evemu holds one device; default: the first)\n"
 		"      --from TIME     leave out frames, XI events and markers before TIME\n"
+		"                      (what is down at TIME stays down)\n"
 		"      --to TIME       ... and after TIME (times as 'touchtape print' shows)\n"
 		"  -h, --help          show this help\n"
 		"\n"
@@ -206,6 +208,11 @@ struct sink {
 	struct tt_gz_out *gz;	/* -o NAME.gz: the writers write into it */
 	bool input_stopped;	/* a read error ended the input early */
 	size_t written;		/* records after the header */
+	/* --from: the devices, held back until the cut and written with
+	 * the state the frames before it leave (slots, keys down). */
+	struct tt_device_state cut[TT_MAX_DEVICES];
+	size_t ncut;
+	bool cut_done;
 	struct tt_spool *hold;	/* standard output, until the input is known good */
 };
 
@@ -232,9 +239,83 @@ sink_open(const struct convert_opts *o, int fd, struct sink *k)
 static void
 sink_close(struct sink *k)
 {
+	for (size_t i = 0; i < k->ncut; i++)
+		tt_device_state_clear(&k->cut[i]);
 	tt_writer_free(k->w);
 	tt_export_free(k->e);
 	tt_gz_out_free(k->gz);
+}
+
+static int
+sink_write(struct sink *k, const struct tt_record *rec)
+{
+	return k->w ? tt_writer_record(k->w, rec) : tt_export_record(k->e, rec);
+}
+
+/* evemu and libinput-record hold no device state: a frame at the cut
+ * puts down what is down. */
+static int
+write_state_frame(struct sink *k, const struct tt_device_state *st, int64_t from_us)
+{
+	struct tt_frame f;
+	struct tt_record rec = { .type = TT_RECORD_FRAME, .frame = &f };
+	int rc;
+
+	if (!k->e || !tt_device_state_frame(st, from_us, &f))
+		return 0;
+	rc = sink_write(k, &rec);
+	free(f.events);
+	return rc;
+}
+
+/* The devices held back, with their state at the cut. */
+static int
+write_cut(struct sink *k, int64_t from_us)
+{
+	int rc;
+
+	k->cut_done = true;
+	for (size_t i = 0; i < k->ncut; i++) {
+		struct tt_device dev;
+		struct tt_record rec = { .type = TT_RECORD_DEVICE, .device = &dev };
+
+		tt_device_state_device(&k->cut[i], &dev);
+		if ((rc = sink_write(k, &rec)) < 0)
+			return rc;
+	}
+	for (size_t i = 0; i < k->ncut; i++) {
+		if ((rc = write_state_frame(k, &k->cut[i], from_us)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Before the cut (--from): holds the devices and follows their frames.
+ * 1 when @rec is taken so, 0 when it goes on to be written, or a
+ * negative errno. */
+static int
+before_cut(const struct convert_opts *o, struct tt_reader *r, const struct tt_record *rec, struct sink *k)
+{
+	int64_t t;
+
+	if (!o->ro.have_from || k->cut_done)
+		return 0;
+	if (tt_record_time(rec, &t) && t >= o->ro.from_us)
+		return write_cut(k, o->ro.from_us);
+	if (rec->type == TT_RECORD_DEVICE) {
+		const struct tt_device *dev = tt_reader_device(r, rec->device->id);
+		if (!dev || !tt_read_options_has_device(&o->ro, dev->id) || k->ncut == TT_MAX_DEVICES)
+			return 0;
+		tt_device_state_init(&k->cut[k->ncut++], dev);
+		return 1;
+	}
+	if (rec->type != TT_RECORD_FRAME)
+		return 0;
+	for (size_t i = 0; i < k->ncut; i++) {
+		if (k->cut[i].dev->id == rec->frame->device)
+			tt_device_state_apply(&k->cut[i], rec->frame);
+	}
+	return 0;
 }
 
 /* Copies every record the reading options keep. A negative errno for a
@@ -271,12 +352,14 @@ copy_records(struct convert_opts *o, struct tt_reader *r, struct sink *k)
 			}
 			continue;
 		}
-		if (!tt_read_options_keep(&o->ro, &rec))
+		if ((rc = before_cut(o, r, &rec, k)) < 0)
+			return rc;
+		if (rc == 1 || !tt_read_options_keep(&o->ro, &rec))
 			continue;
 		/* The timeline keeps every device unless asked. */
 		if (k->w && rec.type == TT_RECORD_DEVICE && !tt_read_options_has_device(&o->ro, rec.device->id))
 			continue;
-		rc = k->w ? tt_writer_record(k->w, &rec) : tt_export_record(k->e, &rec);
+		rc = sink_write(k, &rec);
 		if (rc < 0)
 			return rc;
 		sink_note(o, r, &rec, k);

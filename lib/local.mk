@@ -3,6 +3,7 @@ libtouchtape_sources += \
 	lib/checker.c lib/checker.h \
 	lib/diag.c lib/diag.h \
 	lib/device.c \
+	lib/device-state.c lib/device-state.h \
 	lib/evnames.c lib/evnames.h \
 	lib/hid-desc.c lib/hid-desc.h lib/hid-desc-private.h \
 	lib/hid-decode.c lib/hid-usages.c \
