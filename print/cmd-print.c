@@ -132,8 +132,13 @@ print_header(struct printer *p, const struct tt_header *h)
 		fprintf(p->out, "# kernel %s\n", h->kernel);
 	if (h->x_vendor)
 		fprintf(p->out, "# X server: %s, release %d\n", h->x_vendor, h->x_release);
-	fprintf(p->out, "# started at %s (CLOCK_REALTIME, seconds since the epoch)\n",
-		tt_format_time(tb, sizeof(tb), h->start_realtime_us));
+	/* hid-recorder and libinput-record files hold no start instant: 0
+	 * there is no 1970. */
+	if (h->start_realtime_us)
+		fprintf(p->out, "# started at %s (CLOCK_REALTIME, seconds since the epoch)\n",
+			tt_format_time(tb, sizeof(tb), h->start_realtime_us));
+	else
+		fprintf(p->out, "# start time unknown\n");
 	if (h->keycodes_masked)
 		fprintf(p->out, "# keyboard key codes were masked for privacy\n");
 	tt_sur_system_text(h, "# ", p->out);
