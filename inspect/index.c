@@ -104,7 +104,8 @@ tt_index_open(const char *path, struct tt_index **out, char **why)
 	int rc;
 
 	pthread_mutex_init(&ix->lock, NULL);
-	ix->name = strdup(path);
+	/* Named as every reader names it (formats/reader.c). */
+	ix->name = strdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
 	if (!ix->name)
 		abort();
 	rc = tt_reader_open_why(path, &ix->reader, why);

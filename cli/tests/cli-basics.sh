@@ -46,4 +46,12 @@ expect_exit 2 "print a missing file" -- "$TOUCHTAPE" print "$tmp/nope.jsonl"
 expect_grep 'nope.jsonl: No such file' "$tmp/err" "missing file message"
 printf 'garbage\n' > "$tmp/g.txt"
 expect_exit 2 "print garbage" -- "$TOUCHTAPE" print "$tmp/g.txt"
+# Standard input has one name in every command's messages: <stdin>
+# (issue 34: inspect said "-").
+for cmd in "inspect --summary" "analyze" "validate --max 0"; do
+	# shellcheck disable=SC2086
+	"$TOUCHTAPE" $cmd - <"$samples/3m-two-finger.jsonl" >"$tmp/out" 2>&1
+	grep -q '^-:' "$tmp/out" && fail "$cmd names stdin '-'" || pass "$cmd: stdin is not '-'"
+	expect_grep '<stdin>' "$tmp/out" "$cmd names stdin <stdin>"
+done
 finish
