@@ -54,4 +54,16 @@ for cmd in "inspect --summary" "analyze" "validate --max 0"; do
 	grep -q '^-:' "$tmp/out" && fail "$cmd names stdin '-'" || pass "$cmd: stdin is not '-'"
 	expect_grep '<stdin>' "$tmp/out" "$cmd names stdin <stdin>"
 done
+# A reader's warning is prefixed like every message, in every command,
+# and carries no time it does not have (issue 34).
+printf 'R: 1 05\nS: x\n' >"$tmp/w.hid"
+for cmd in print "inspect --summary" convert validate; do
+	# shellcheck disable=SC2086
+	"$TOUCHTAPE" $cmd "$tmp/w.hid" >/dev/null 2>"$tmp/err"
+	expect_grep "^touchtape ${cmd%% *}: .*w\.hid:2: warning: unknown line type" "$tmp/err" "$cmd: the warning is prefixed"
+done
+"$TOUCHTAPE" analyze "$tmp/w.hid" >"$tmp/out" 2>&1
+expect_grep 'w\.hid:2: warning: unknown line type' "$tmp/out" "analyze lists the reader's warning"
+grep -q 'w\.hid:2: 0\.000000 s' "$tmp/out" && fail "analyze gives the reader's warning a time of 0" ||
+	pass "analyze: no time for the reader's warning"
 finish
