@@ -58,6 +58,11 @@ anomaly_text(struct analyze *a, const struct tt_diag *d)
 	fprintf(o, "  %s:", a->name);
 	if (d->line)
 		fprintf(o, "%zu:", d->line);
+	/* What the reader says has a line, no time (nor device). */
+	if (d->check == TT_CHECK_READER_WARNING || d->check == TT_CHECK_BAD_LINE) {
+		fprintf(o, " %s: %s [%s]\n", tt_severity_name(d->severity), d->message, tt_check_name(d->check));
+		return;
+	}
 	fprintf(o, " %s s", tt_format_time(ts, sizeof(ts), d->time_us));
 	if (d->device >= 0)
 		fprintf(o, " %s %" PRId64, d->touchid >= 0 ? "XI device" : "device", d->device);

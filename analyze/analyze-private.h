@@ -64,11 +64,12 @@ struct analyze {
 	FILE *touches;		/* formatted per-touch output, streamed */
 	FILE *xtouches;
 	FILE *anomalies;
+	FILE *hcontacts;	/* the HID contacts (hid-contacts.c) */
 	/* With --json: the three lists, each an array in its file; and
 	 * the report on stdout they are copied into. */
-	struct tt_json_emit jtouches, jxtouches, janomalies;
+	struct tt_json_emit jtouches, jxtouches, janomalies, jhcontacts;
 	struct tt_json_emit report;
-	uint64_t ntouches, nxtouches, nanomalies;
+	uint64_t ntouches, nxtouches, nanomalies, nhcontacts;
 	struct tt_plot *plot;
 	struct tt_stack *detect;
 	/* The jump just reported, for the plot: its kernel_update follows. */
@@ -92,3 +93,6 @@ void
 xtouch_text(struct analyze *a, const struct tt_xtouch *t);
 void
 report(struct analyze *a, const struct tt_reader *r);
+/* hid-contacts.c: the model's hid_end, listing the contacts in the window. */
+void
+on_hend(void *data, struct tt_htouch *t);

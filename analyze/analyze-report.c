@@ -247,6 +247,7 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	tt_json_emit_array_end(j);
 	list_json(a, "touches", &a->jtouches, a->touches);
 	list_json(a, "xi_touches", &a->jxtouches, a->xtouches);
+	list_json(a, "hid_contacts", &a->jhcontacts, a->hcontacts);
 	list_json(a, "anomalies", &a->janomalies, a->anomalies);
 	xi_chains_json(tt_stack_xi_own(a->window ? a->window : a->detect), j);
 	li_analyze_json(&a->li, j);
@@ -273,8 +274,15 @@ report(struct analyze *a, const struct tt_reader *r)
 	tt_sur_system_text(tt_reader_header(r), "", stdout);
 	print_devices(a, &st);
 	print_hid_devices(a, r, &st);
-	printf("touch sequences (* = numbered by touchtape):\n");
-	copy_out(a->touches);
+	/* A HID-only recording has no kernel touch sequences to head. */
+	if (a->ndevs || a->ntouches) {
+		printf("touch sequences (* = numbered by touchtape):\n");
+		copy_out(a->touches);
+	}
+	if (st.nhids) {
+		printf("HID contacts:\n");
+		copy_out(a->hcontacts);
+	}
 	if (a->nxtouches) {
 		printf("XI touch sequences:\n");
 		copy_out(a->xtouches);
@@ -286,7 +294,9 @@ report(struct analyze *a, const struct tt_reader *r)
 	tt_diag_filter_print_more(&a->filter, stdout, "  ");
 	li_analyze_text(&a->li, stdout);
 	wl_analyze_text(&a->wl, stdout);
-	printf("%" PRIu64 " touch sequence%s, %" PRIu64 " XI touch sequence%s, %" PRIu64 " anomal%s\n",
-	       a->ntouches, a->ntouches == 1 ? "" : "s", a->nxtouches, a->nxtouches == 1 ? "" : "s",
-	       a->nanomalies, a->nanomalies == 1 ? "y" : "ies");
+	printf("%" PRIu64 " touch sequence%s, %" PRIu64 " XI touch sequence%s, ", a->ntouches,
+	       a->ntouches == 1 ? "" : "s", a->nxtouches, a->nxtouches == 1 ? "" : "s");
+	if (st.nhids)
+		printf("%" PRIu64 " HID contact%s, ", a->nhcontacts, a->nhcontacts == 1 ? "" : "s");
+	printf("%" PRIu64 " anomal%s\n", a->nanomalies, a->nanomalies == 1 ? "y" : "ies");
 }

@@ -336,17 +336,20 @@ open_outputs(struct analyze *a, const char *plot_path)
 {
 	a->touches = tmpfile();
 	a->xtouches = tmpfile();
+	a->hcontacts = tmpfile();
 	a->anomalies = tmpfile();
-	if (!a->touches || !a->xtouches || !a->anomalies || (plot_path && !(a->plot = tt_plot_new()))) {
+	if (!a->touches || !a->xtouches || !a->anomalies || !a->hcontacts || (plot_path && !(a->plot = tt_plot_new()))) {
 		tt_error("cannot create a temporary file: %s", strerror(errno));
 		return -1;
 	}
 	tt_json_emit_init_file(&a->jtouches, a->touches);
 	tt_json_emit_init_file(&a->jxtouches, a->xtouches);
+	tt_json_emit_init_file(&a->jhcontacts, a->hcontacts);
 	tt_json_emit_init_file(&a->janomalies, a->anomalies);
 	if (a->json) {
 		tt_json_emit_array_begin(&a->jtouches);
 		tt_json_emit_array_begin(&a->jxtouches);
+		tt_json_emit_array_begin(&a->jhcontacts);
 		tt_json_emit_array_begin(&a->janomalies);
 	}
 	return 0;
@@ -405,6 +408,7 @@ start(struct analyze *a, struct tt_reader *r)
 		.kernel_end = on_kend,
 		.frame = on_frame,
 		.xi_end = on_xend,
+		.hid_end = on_hend,
 	};
 	int rc;
 
@@ -495,6 +499,7 @@ analyze_free(struct analyze *a)
 		tt_interval_hist_clear(&a->devs[i].iv);
 	if (a->touches) fclose(a->touches);
 	if (a->xtouches) fclose(a->xtouches);
+	if (a->hcontacts) fclose(a->hcontacts);
 	if (a->anomalies) fclose(a->anomalies);
 	tt_stack_free(a->detect);
 	tt_stack_free(a->window);
@@ -555,6 +560,10 @@ tt_cmd_analyze(int argc, char **argv)
 		status = tt_usage_error("analyze", optind >= argc ? "no file given" : "one file at a time");
 	if (status < 0 && tt_read_options_check(&ro) != 0)
 		status = TT_EXIT_USAGE;
+	/* The report has standard output: an SVG there would mix with it. */
+	if (status < 0 && plot && strcmp(plot, "-") == 0)
+		status = tt_usage_error("analyze", "--plot -: the report is written on standard output; "
+					"give the plot a file (--plot touches.svg)");
 	if (status < 0 && ro.ndevices)
 		a->opts.only_device = ro.devices[0];
 	if (status < 0)

@@ -2,7 +2,7 @@
 # recording, and the differences between two (the model they read is in
 # lib/model.mk).
 touchtape_sources += analyze/cmd-analyze.c analyze/analyze-private.h \
-	analyze/analyze-lists.c analyze/analyze-report.c analyze/cmd-diff.c analyze/diff.h \
+	analyze/analyze-lists.c analyze/analyze-report.c analyze/hid-contacts.c analyze/cmd-diff.c analyze/diff.h \
 	analyze/diff-diag.c analyze/diff-output.c \
 	analyze/li-summary.c analyze/li-summary.h analyze/li-analyze.c analyze/li-analyze.h analyze/diff-li.c \
 	analyze/xi-chains.c analyze/xi-chains.h \
@@ -19,7 +19,7 @@ tt_analyze_tests = \
 	analyze/tests/analyze-plot.sh \
 	analyze/tests/analyze-answers.sh \
 	analyze/tests/analyze-window.sh \
-	analyze/tests/analyze-hid.sh \
+	analyze/tests/analyze-hid.sh analyze/tests/analyze-hid-contacts.sh \
 	analyze/tests/analyze-hid-link-vm.sh \
 	analyze/tests/analyze-libinput.sh \
 	analyze/tests/analyze-xi-chains.sh \

@@ -5,8 +5,9 @@ touchtape_sources = \
 	cli/touchtape.c cli/commands.c cli/commands.h \
 	cli/output.c cli/output.h \
 	cli/read-options.c cli/read-options.h \
-	cli/run-command.c cli/run-command.h
-# A file through the shared pass, for commands (and tests) that want only
+	cli/run-command.c cli/run-command.h \
+	cli/spool.c cli/spool.h
+# A file through the layer stack, for commands (and tests) that want only
 # its diagnostics and numbers.
 tt_stack_run_sources = cli/stack-run.c cli/stack-run.h
 touchtape_sources += $(tt_stack_run_sources)
@@ -15,7 +16,8 @@ dist_man_MANS += man/touchtape.1
 
 # What every command shares: the basics, the exit statuses and option
 # letters, outputs that never destroy an input or a previous file.
-tt_cli_tests = cli/tests/cli-basics.sh cli/tests/options-convention.sh cli/tests/output-safety.sh
+tt_cli_tests = cli/tests/cli-basics.sh cli/tests/options-convention.sh cli/tests/output-safety.sh \
+	cli/tests/no-wrong-output.sh
 TESTS += $(tt_cli_tests)
 EXTRA_DIST += $(tt_cli_tests)
 

@@ -187,6 +187,19 @@ open_in_place(struct tt_output *o)
 	return o->fd < 0 ? -errno : 0;
 }
 
+/* The file is written beside its place first: a directory that takes no
+ * new file (procfs, a missing one, no permission) is what is wrong, not
+ * the file. */
+static void
+report_no_temporary(const char *path, const char *target, int rc)
+{
+	const char *slash = strrchr(target, '/');
+	int dirlen = slash ? (int)(slash - target) + 1 : 0;
+
+	tt_error("%s: cannot create a temporary file in %.*s to write it: %s", path, dirlen ? dirlen : 2,
+		 dirlen ? target : "./", strerror(-rc));
+}
+
 int
 tt_output_open(const char *path, const char *const *inputs, struct tt_output **out)
 {
@@ -209,14 +222,17 @@ tt_output_open(const char *path, const char *const *inputs, struct tt_output **o
 	if (rc < 0)
 		return rc;
 	o->path = resolve_target(path);
-	if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode))
+	if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		rc = open_in_place(o);
-	else
+		if (rc < 0)
+			tt_error("%s: cannot write here: %s", path, strerror(-rc));
+	} else {
 		rc = open_temporary(o);
-	if (rc < 0) {
-		tt_error("%s: cannot write here: %s", path, strerror(-rc));
-		return rc;
+		if (rc < 0)
+			report_no_temporary(path, o->path, rc);
 	}
+	if (rc < 0)
+		return rc;
 	*out = steal(&o);
 	return 0;
 }

@@ -237,6 +237,32 @@ tt_read_options_check_end(const struct tt_read_options *ro, const char *name, bo
 			      tt_format_time(tb, sizeof(tb), ro->from_us), name);
 }
 
+bool
+tt_read_options_note(struct tt_read_options *ro, const struct tt_reader *r, const struct tt_record *rec)
+{
+	int64_t t;
+
+	if (tt_record_time(rec, &t))
+		ro->from_reached = true;
+	if (ro->have_from && !ro->from_reached)
+		return false;
+	for (size_t i = 0; i < ro->ndevices; i++) {
+		if (!tt_reader_device(r, ro->devices[i]))
+			return false;
+	}
+	for (size_t i = 0; i < ro->nhid_devices; i++) {
+		if (!tt_reader_hid_device(r, ro->hid_devices[i]))
+			return false;
+	}
+	return true;
+}
+
+int
+tt_read_options_check_reached(const struct tt_read_options *ro, const char *name)
+{
+	return tt_read_options_check_end(ro, name, ro->from_reached, ro->from_us);
+}
+
 static void
 bound_json(struct tt_json_emit *j, const char *key, bool have, int64_t us)
 {

@@ -73,6 +73,7 @@ struct tt_read_options {
 	struct tt_read_hid *hid;	/* with any --device; see above */
 	bool have_from, have_to;
 	int64_t from_us, to_us;
+	bool from_reached;	/* tt_read_options_note() saw a record within */
 };
 
 void tt_read_options_init(struct tt_read_options *ro, const char *cmd, unsigned int caps);
@@ -123,6 +124,16 @@ int tt_read_options_check_end(const struct tt_read_options *ro, const char *name
 struct tt_json_emit;
 void tt_read_options_window_json(const struct tt_read_options *ro, struct tt_json_emit *j);
 void tt_read_options_window_text(const struct tt_read_options *ro, FILE *out);
+
+/* For commands that write as they read (print, convert): notes a record
+ * tt_read_options_keep() kept. True once the input is known good for the
+ * options: every --device id is one of @r's devices and, with --from, a
+ * timed record at or after it was read. Until then nothing should reach
+ * standard output (cli/spool.h). */
+bool tt_read_options_note(struct tt_read_options *ro, const struct tt_reader *r, const struct tt_record *rec);
+/* At the end of a file read with tt_read_options_note(): a --from no
+ * record reached is a usage error (said on stderr): TT_EXIT_USAGE, or 0. */
+int tt_read_options_check_reached(const struct tt_read_options *ro, const char *name);
 
 /* At the end of the file: -ENODEV (said on stderr) when a --device id is
  * not one of the file's devices. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "device-state.h"
 #include "export.h"
 #include "gzip-out.h"
 #include "log.h"
@@ -19,6 +20,7 @@
 #include "privacy.h"
 #include "read-options.h"
 #include "reader.h"
+#include "spool.h"
 #include "util-strings.h"
 #include "writer.h"
 
@@ -51,6 +53,7 @@ usage(FILE *out)
 		"  -d, --device ID     convert only the device with this record id\n"
 		"                      (evemu holds one device; default: the first)\n"
 		"      --from TIME     leave out frames, XI events and markers before TIME\n"
+		"                      (what is down at TIME stays down)\n"
 		"      --to TIME       ... and after TIME (times as 'touchtape print' shows)\n"
 		"      --redact        leave out what may identify a person or machine\n"
 		"                      (what 'touchtape validate --privacy' lists): keys\n"
@@ -205,8 +208,8 @@ layer_missing(const struct convert_opts *o, const struct tt_export_stats *s)
 			 s->hid_devices == 1 ? "" : "s", s->hid_reports, s->hid_reports == 1 ? "" : "s",
 			 targets[target_index(o->to)].name);
 	else
-		tt_warning("no device was written");
-	return o->to == TO_HID_RECORDER || s->hid_devices;
+		tt_error("%s has no device to write as %s", o->in, targets[target_index(o->to)].name);
+	return true;
 }
 
 /* The timeline writer or an exporter, behind one call. */
@@ -215,6 +218,13 @@ struct sink {
 	struct tt_export *e;
 	struct tt_gz_out *gz;	/* -o NAME.gz: the writers write into it */
 	bool input_stopped;	/* a read error ended the input early */
+	size_t written;		/* records after the header */
+	/* --from: the devices, held back until the cut and written with
+	 * the state the frames before it leave (slots, keys down). */
+	struct tt_device_state cut[TT_MAX_DEVICES];
+	size_t ncut;
+	bool cut_done;
+	struct tt_spool *hold;	/* standard output, until the input is known good */
 };
 
 static int
@@ -240,15 +250,105 @@ sink_open(const struct convert_opts *o, int fd, struct sink *k)
 static void
 sink_close(struct sink *k)
 {
+	for (size_t i = 0; i < k->ncut; i++)
+		tt_device_state_clear(&k->cut[i]);
 	tt_writer_free(k->w);
 	tt_export_free(k->e);
 	tt_gz_out_free(k->gz);
 }
 
+static int
+sink_write(struct sink *k, const struct tt_record *rec)
+{
+	return k->w ? tt_writer_record(k->w, rec) : tt_export_record(k->e, rec);
+}
+
+/* evemu and libinput-record hold no device state: a frame at the cut
+ * puts down what is down. */
+static int
+write_state_frame(struct sink *k, const struct tt_device_state *st, int64_t from_us)
+{
+	struct tt_frame f;
+	struct tt_record rec = { .type = TT_RECORD_FRAME, .frame = &f };
+	int rc;
+
+	if (!k->e || !tt_device_state_frame(st, from_us, &f))
+		return 0;
+	rc = sink_write(k, &rec);
+	free(f.events);
+	return rc;
+}
+
+/* The devices held back, with their state at the cut. */
+static int
+write_cut(struct sink *k, int64_t from_us)
+{
+	int rc;
+
+	k->cut_done = true;
+	for (size_t i = 0; i < k->ncut; i++) {
+		struct tt_device dev;
+		struct tt_record rec = { .type = TT_RECORD_DEVICE, .device = &dev };
+
+		tt_device_state_device(&k->cut[i], &dev);
+		if ((rc = sink_write(k, &rec)) < 0)
+			return rc;
+	}
+	for (size_t i = 0; i < k->ncut; i++) {
+		if ((rc = write_state_frame(k, &k->cut[i], from_us)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Before the cut (--from): holds the devices and follows their frames.
+ * 1 when @rec is taken so, 0 when it goes on to be written, or a
+ * negative errno. */
+static int
+before_cut(const struct convert_opts *o, struct tt_reader *r, const struct tt_record *rec, struct sink *k)
+{
+	int64_t t;
+
+	if (!o->ro.have_from || k->cut_done)
+		return 0;
+	if (tt_record_time(rec, &t) && t >= o->ro.from_us)
+		return write_cut(k, o->ro.from_us);
+	if (rec->type == TT_RECORD_DEVICE) {
+		const struct tt_device *dev = tt_reader_device(r, rec->device->id);
+		if (!dev || !tt_read_options_has_device(&o->ro, dev->id) || k->ncut == TT_MAX_DEVICES)
+			return 0;
+		tt_device_state_init(&k->cut[k->ncut++], dev);
+		return 1;
+	}
+	if (rec->type != TT_RECORD_FRAME)
+		return 0;
+	for (size_t i = 0; i < k->ncut; i++) {
+		if (k->cut[i].dev->id == rec->frame->device)
+			tt_device_state_apply(&k->cut[i], rec->frame);
+	}
+	return 0;
+}
+
 /* Copies every record the reading options keep. A negative errno for a
  * write error, else the number of lines that could not be read. */
+/* The timeline writer writes on the held descriptor itself, so its
+ * output can go out as soon as the input suits the options and more than
+ * its header could be read; an exporter's stream is held to the end. */
+static void
+sink_note(struct convert_opts *o, struct tt_reader *r, const struct tt_record *rec, struct sink *k)
+{
+	if (rec->type != TT_RECORD_HEADER)
+		k->written++;
+	bool ready = tt_read_options_note(&o->ro, r, rec);
+
+	if (ready && k->written && k->hold && k->w) {
+		(void)tt_spool_release(k->hold);	/* a write error shows at the next write */
+		k->hold = NULL;
+	}
+}
+
 static int
-copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
+copy_records(struct convert_opts *o, struct tt_reader *r, struct sink *k)
 {
 	_cleanup_(tt_privacy_freep) struct tt_privacy *priv = o->redact ? tt_privacy_new() : NULL;
 	struct tt_record rec;
@@ -264,16 +364,19 @@ copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 			}
 			continue;
 		}
-		if (!tt_read_options_keep(&o->ro, &rec))
+		if ((rc = before_cut(o, r, &rec, k)) < 0)
+			return rc;
+		if (rc == 1 || !tt_read_options_keep(&o->ro, &rec))
 			continue;
 		/* The timeline keeps every device unless asked. */
 		if (k->w && rec.type == TT_RECORD_DEVICE && !tt_read_options_has_device(&o->ro, rec.device->id))
 			continue;
 		if (priv && !tt_privacy_redact(priv, &rec, &rec))
 			continue;
-		rc = k->w ? tt_writer_record(k->w, &rec) : tt_export_record(k->e, &rec);
+		rc = sink_write(k, &rec);
 		if (rc < 0)
 			return rc;
+		sink_note(o, r, &rec, k);
 	}
 	if (k->e && (rc = tt_export_finish(k->e)) < 0)
 		return rc;
@@ -282,12 +385,48 @@ copy_records(const struct convert_opts *o, struct tt_reader *r, struct sink *k)
 	return bad;
 }
 
+/* Whether what was read may be written: the options suit the input and
+ * something besides the header could be read. */
+static bool
+input_good(const struct convert_opts *o, struct tt_reader *r, const struct sink *k, int copied)
+{
+	if (k->input_stopped)
+		return false;
+	if (tt_read_options_finish(&o->ro, r) < 0 || tt_read_options_check_reached(&o->ro, o->in) != 0)
+		return false;
+	if (copied > 0 && !k->written) {
+		tt_error("%s: nothing could be read; no output written", o->in);
+		return false;
+	}
+	return true;
+}
+
+/* Standard output is held until the input is known good (cli/spool.h),
+ * a file is renamed into place only then (cli/output.h). */
 static int
-convert(const struct convert_opts *o)
+finish_output(struct tt_output *out, struct sink *k, bool good)
+{
+	int rc = 0;
+
+	if (k->hold && good)
+		rc = tt_spool_release(k->hold);
+	else if (k->hold)
+		tt_spool_discard(k->hold);
+	k->hold = NULL;
+	if (rc < 0) {
+		tt_error("%s: %s", tt_output_name(out), strerror(-rc));
+		return rc;
+	}
+	return good ? tt_output_commit(out) : -EINVAL;
+}
+
+static int
+convert(struct convert_opts *o)
 {
 	const char *inputs[] = { o->in, o->ro.desc, NULL };
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
 	_cleanup_(tt_output_freep) struct tt_output *out = NULL;
+	struct tt_spool hold;
 	struct sink k = { 0 };
 	int rc;
 
@@ -296,30 +435,24 @@ convert(const struct convert_opts *o)
 	tt_reader_set_warn(r, on_warn, NULL);
 	if (tt_output_open(o->out, inputs, &out) < 0)
 		return TT_EXIT_TROUBLE;
+	if (!o->out || strcmp(o->out, "-") == 0) {
+		tt_spool_hold(&hold, tt_output_fd(out));
+		k.hold = &hold;
+	}
 	rc = sink_open(o, tt_output_fd(out), &k);
 	if (rc < 0) {
+		finish_output(out, &k, false);
 		tt_error("cannot start the output: %s", strerror(-rc));
 		return TT_EXIT_TROUBLE;
 	}
 	rc = copy_records(o, r, &k);
-	bool missing = false;
-	if (rc >= 0 && k.e) {
-		missing = layer_missing(o, tt_export_stats(k.e));
-		if (!missing)
-			report_losses(o, tt_export_stats(k.e));
-	}
-	sink_close(&k);
-	if (missing)
-		return TT_EXIT_TROUBLE;
-	if (rc < 0) {
+	if (rc < 0)
 		tt_error("%s: %s", tt_output_name(out), strerror(-rc));
-		return TT_EXIT_TROUBLE;
-	}
-	/* An input that could not be read to its end is trouble, and the
-	 * previous output stays as it was. */
-	if (k.input_stopped)
-		return TT_EXIT_TROUBLE;
-	if (tt_read_options_finish(&o->ro, r) < 0 || tt_output_commit(out) < 0)
+	bool good = rc >= 0 && input_good(o, r, &k, rc) && !(k.e && layer_missing(o, tt_export_stats(k.e)));
+	if (good && k.e)
+		report_losses(o, tt_export_stats(k.e));
+	sink_close(&k);
+	if (finish_output(out, &k, good) < 0)
 		return TT_EXIT_TROUBLE;
 	if (rc > 0 || tt_reader_nerrors(r)) {
 		tt_error("%s: %zu error%s in the input; the output holds what could be read", o->in,
@@ -345,6 +478,22 @@ parse_format(const char *arg, enum target *to)
 	return 0;
 }
 
+/* -F once: a second, different format would leave one of the two
+ * unwritten. -1 when taken, else the usage error's status. */
+static int
+take_format(const char *arg, enum target *to, int *n)
+{
+	enum target t;
+
+	if (parse_format(arg, &t) < 0)
+		return tt_usage_error("convert", "--format takes timeline, evemu, libinput or hid-recorder, not '%s'",
+				      arg);
+	if ((*n)++ && t != *to)
+		return tt_usage_error("convert", "--format: one output format at a time (convert once per format)");
+	*to = t;
+	return -1;
+}
+
 int
 tt_cmd_convert(int argc, char **argv)
 {
@@ -357,6 +506,8 @@ tt_cmd_convert(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct convert_opts o = { .to = TO_TIMELINE };
+	enum target to;
+	int nformats = 0;
 	int opt, rc = -1;
 
 	tt_read_options_init(&o.ro, "convert", TT_READ_ALL);
@@ -364,9 +515,9 @@ tt_cmd_convert(int argc, char **argv)
 	while (rc < 0 && (opt = getopt_long(argc, argv, "o:F:h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
 		/* Before --format, --to named the format: a format name
 		 * is no time, so the old spelling still works. */
-		if (opt == TT_OPT_TO && parse_format(optarg, &o.to) == 0)
-			continue;
-		int taken = tt_read_option(&o.ro, opt, optarg);
+		if (opt == TT_OPT_TO && parse_format(optarg, &to) == 0)
+			opt = 'F';
+		int taken = opt == 'F' ? 0 : tt_read_option(&o.ro, opt, optarg);
 		if (taken) {
 			rc = taken == 1 ? -1 : taken;
 			continue;
@@ -374,11 +525,7 @@ tt_cmd_convert(int argc, char **argv)
 		switch (opt) {
 		case 'o': o.out = optarg; break;
 		case OPT_REDACT: o.redact = true; break;
-		case 'F':
-			if (parse_format(optarg, &o.to) < 0)
-				rc = tt_usage_error("convert", "--format takes timeline, evemu, libinput or hid-recorder, not '%s'",
-						    optarg);
-			break;
+		case 'F': rc = take_format(optarg, &o.to, &nformats); break;
 		case 'h': usage(stdout); rc = TT_EXIT_OK; break;
 		default: rc = tt_usage_error("convert", "unknown option"); break;
 		}

@@ -4,7 +4,9 @@ touchtape_sources += convert/cmd-convert.c
 dist_man_MANS += man/touchtape-convert.1
 
 TESTS += convert/tests/convert-evemu-corpus.sh convert/tests/convert-cli.sh \
-	convert/tests/convert-libinput.sh convert/tests/convert-hidrec.sh
+	convert/tests/convert-libinput.sh convert/tests/convert-hidrec.sh \
+	convert/tests/convert-from-state.sh convert/tests/roundtrip-nothing-invented.sh
 EXTRA_DIST += convert/tests/convert-evemu-corpus.sh convert/tests/convert-cli.sh \
 	convert/tests/convert-libinput.sh convert/tests/convert-vm-guest.sh \
-	convert/tests/convert-hidrec.sh
+	convert/tests/convert-hidrec.sh convert/tests/convert-from-state.sh \
+	convert/tests/roundtrip-nothing-invented.sh

@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "gzip-out.h"
+#include "util-io.h"
 
 #define CHUNK (64 * 1024)
 
@@ -47,21 +48,6 @@ tt_gz_out_fd(const struct tt_gz_out *g)
 	return fileno(g->plain);
 }
 
-static int
-write_all(int fd, const unsigned char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Deflates @len bytes of @in (0 with Z_FINISH at the end) and writes
  * what comes out. */
 static int
@@ -76,7 +62,7 @@ deflate_chunk(z_stream *z, int dest, unsigned char *in, size_t len, int flush)
 		z->avail_out = sizeof(out);
 		if (deflate(z, flush) == Z_STREAM_ERROR)
 			return -EINVAL;
-		int rc = write_all(dest, out, sizeof(out) - z->avail_out);
+		int rc = tt_write_all(dest, out, sizeof(out) - z->avail_out);
 		if (rc < 0)
 			return rc;
 	} while (z->avail_out == 0);

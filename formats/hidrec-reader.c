@@ -17,7 +17,8 @@
  * whose bytes fall short of its length goes on over the following lines
  * until it has them all. Every length is checked against the bytes given.
  *
- * Times are relative to the first report, as hid-recorder counts them.
+ * Times are the file's own (hid-recorder counts from its start; a file
+ * may begin at 85 s): kept as they are, so a round trip gives them back.
  * A device's record goes out before its first report, when the lines
  * switch to another device, or at the end of the file.
  */
@@ -66,8 +67,6 @@ struct hidrec_priv {
 	uint32_t current;	/* the last D: index */
 	struct hidrec_dev *devs[TT_MAX_DEVICES];
 	struct hidrec_bytes pend;
-	bool have_first;
-	int64_t first_us;
 	bool report_ready;	/* r->hid_report waits behind its device */
 	size_t report_line;
 	char *held;		/* a line read ahead, to be read again */
@@ -261,13 +260,9 @@ finish_report(struct tt_reader *r, struct tt_record *rec)
 		bytes_reset(b);
 		return rc;
 	}
-	if (!p->have_first) {
-		p->have_first = true;
-		p->first_us = b->time_us;
-	}
 	tt_hid_report_clear(&r->hid_report);
 	r->hid_report = (struct tt_hid_report){
-		.device = b->device, .time_us = b->time_us - p->first_us,
+		.device = b->device, .time_us = b->time_us,
 		.len = b->have, .data = steal(&b->bytes),
 	};
 	p->report_line = b->line;
@@ -471,15 +466,22 @@ line_i(struct tt_reader *r, const char *s)
 /* ---- lines ---- */
 
 /* The line without what mail and trackers add: "> " quotes at any depth,
- * and blanks at either end. */
+ * a CR, and blanks at either end, except at the end of a name or a
+ * physical path (N:, P:), which may end in a blank of its own. */
 static char *
 clean_line(char *line, size_t len)
 {
+	char *start = line;
+
+	if (len > 0 && line[len - 1] == '\r')
+		line[--len] = '\0';
+	while (*start == ' ' || *start == '\t' || *start == '>')
+		start++;
+	if ((start[0] == 'N' || start[0] == 'P') && start[1] == ':')
+		return start;
 	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
 		line[--len] = '\0';
-	while (*line == ' ' || *line == '\t' || *line == '>')
-		line++;
-	return line;
+	return start;
 }
 
 /* "X:" followed by a blank or the end: the tag, else 0. */

@@ -13,8 +13,10 @@
  * and wherever the reports switch device, N counting the devices in the
  * order they appear. As that is only known at the end, the devices are
  * kept and the reports wait in an unlinked temporary file (memory stays
- * bounded); everything is written at finish. Times count from the first
- * report, as hid-recorder's do.
+ * bounded); everything is written at finish. Times are the timeline's,
+ * so a hid-recorder file read in comes back with its own clock. N: and I:
+ * are written only when the device record had them: a descriptor-only
+ * file stays one.
  */
 #include "config.h"
 
@@ -48,8 +50,6 @@ struct hidrec_export {
 	struct hidrec_out_dev devs[TT_MAX_DEVICES];
 	uint32_t ndevs;
 	FILE *reports;
-	bool have_first;
-	int64_t first_us;
 };
 
 static void
@@ -110,11 +110,9 @@ hidrec_hid_report(struct tt_export *e, const struct tt_hid_report *rep)
 
 	if (i < 0)
 		return -EINVAL;	/* the reader refuses such a report */
-	if (!h->have_first) {
-		h->have_first = true;
-		h->first_us = rep->time_us;
-	}
-	s = (struct hidrec_spooled){ (uint32_t)i, rep->len, rep->time_us - h->first_us };
+	/* The timeline's own times: a hid-recorder file read in comes back
+	 * with its clock. */
+	s = (struct hidrec_spooled){ (uint32_t)i, rep->len, rep->time_us };
 	if (s.time_us < 0) {
 		e->stats.times_clamped++;
 		s.time_us = 0;
@@ -141,13 +139,17 @@ write_device(struct tt_export *e, uint32_t index)
 
 	if (h->ndevs > 1)
 		fprintf(e->out, "D: %u\n", index);
-	fprintf(e->out, "# %s\n", d->name);
+	/* What a descriptor-only file lacked (no name, no ids) stays out. */
+	if (d->name[0])
+		fprintf(e->out, "# %s\n", d->name);
 	fprintf(e->out, "R: %u", d->descriptor_len);
 	write_bytes(e->out, d->descriptor, d->descriptor_len);
-	fprintf(e->out, "N: %s\n", d->name);
+	if (d->name[0])
+		fprintf(e->out, "N: %s\n", d->name);
 	if (d->phys)
 		fprintf(e->out, "P: %s\n", d->phys);
-	fprintf(e->out, "I: %x %04x %04x\n", d->bus, d->vendor, d->product);
+	if (d->bus || d->vendor || d->product)
+		fprintf(e->out, "I: %x %04x %04x\n", d->bus, d->vendor, d->product);
 }
 
 /* The spooled reports, in order, as E: lines. */

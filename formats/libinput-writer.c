@@ -241,7 +241,7 @@ has_usable_udev(const struct tt_device *dev)
  * (it refuses a device without udev:) to tag the device it creates the
  * way the original was. */
 static void
-write_udev(FILE *out, const struct tt_device *dev)
+write_udev(FILE *out, const struct tt_device *dev, bool faithful)
 {
 	bool abs_xy = tt_device_has(dev, EV_ABS, ABS_X) || tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X);
 	bool pen = tt_device_has(dev, EV_KEY, BTN_TOOL_PEN) || tt_device_has(dev, EV_KEY, BTN_STYLUS);
@@ -251,6 +251,8 @@ write_udev(FILE *out, const struct tt_device *dev)
 		write_recorded_udev(out, dev);
 		return;
 	}
+	if (faithful)
+		return;
 	fprintf(out, "  udev:\n    properties:\n    - ID_INPUT=1\n");
 	if (abs_xy && pen)
 		fprintf(out, "    - ID_INPUT_TABLET=1\n");
@@ -280,17 +282,23 @@ write_quirks(FILE *out, const struct tt_device *dev)
 		put_item(out, "  ", dev->quirks[i]);
 }
 
+/* @faithful: the recording was a libinput-record file, which comes back
+ * as it was: no node or udev properties it never had. Other sources get
+ * what libinput replay needs (a node name, input_id's udev tags). */
 static void
-write_device(FILE *out, const struct tt_device *dev, uint32_t index)
+write_device(FILE *out, const struct tt_device *dev, uint32_t index, bool faithful)
 {
 	char tb[24], cb[24];
 
-	fprintf(out, "- node: ");
-	if (dev->node)
+	if (dev->node) {
+		fprintf(out, "- node: ");
 		put_quoted(out, dev->node);
-	else
-		fprintf(out, "/dev/input/event%u", index);
-	fprintf(out, "\n  evdev:\n");
+		fprintf(out, "\n  evdev:\n");
+	} else if (faithful) {
+		fprintf(out, "- evdev:\n");
+	} else {
+		fprintf(out, "- node: /dev/input/event%u\n  evdev:\n", index);
+	}
 	fprintf(out, "    # Name: %s\n", dev->name ? dev->name : "");
 	fprintf(out, "    # ID: bus %#02x vendor %#02x product %#02x version %#02x\n", dev->bustype, dev->vendor,
 		dev->product, dev->version);
@@ -331,7 +339,7 @@ write_device(FILE *out, const struct tt_device *dev, uint32_t index)
 		}
 	}
 	fprintf(out, "]\n");
-	write_udev(out, dev);
+	write_udev(out, dev, faithful);
 	write_quirks(out, dev);
 }
 
@@ -394,7 +402,8 @@ li_finish(struct tt_export *e)
 	write_system(out, e, &p->system);
 	fprintf(out, "devices:\n");
 	for (size_t i = 0; i < p->ndevs; i++) {
-		write_device(out, p->devs[i].dev, (uint32_t)i);
+		write_device(out, p->devs[i].dev, (uint32_t)i,
+			     e->source_format && strcmp(e->source_format, "libinput-record") == 0);
 		fprintf(out, "  events:\n");
 		int rc = copy_events(out, p->devs[i].events);
 		if (rc < 0)

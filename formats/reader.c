@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "reader-private.h"
 #include "util-mem.h"
 
@@ -66,7 +67,7 @@ reader_warn(struct tt_reader *r, size_t line, const char *fmt, ...)
 	if (r->warn)
 		r->warn(r->warn_data, msg);
 	else
-		fprintf(stderr, "%s\n", msg);
+		tt_error("%s", msg);	/* "touchtape CMD: FILE:LINE: warning: ..." */
 }
 
 struct tt_device *

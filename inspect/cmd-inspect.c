@@ -437,7 +437,7 @@ run_interactive(struct tt_index *ix, const struct options *o, bool live, const c
 	struct ti_read_status rs;
 	tt_index_read_status(ix, &rs);
 	if (rs.nwarnings)
-		fprintf(stderr, "%s (%zu warning%s in all)\n", rs.first_warning ? rs.first_warning : "?",
+		tt_error("%s (%zu warning%s in all)", rs.first_warning ? rs.first_warning : "?",
 			rs.nwarnings, tt_plural_s(rs.nwarnings));
 	if (live && devices_missing(ix, o))
 		return TT_EXIT_TROUBLE;

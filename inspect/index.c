@@ -16,6 +16,7 @@
 #include <X11/extensions/XI2.h>
 
 #include "index.h"
+#include "log.h"
 #include "index-private.h"
 #include "model-xi-own.h"
 #include "surroundings-print.h"
@@ -94,7 +95,7 @@ on_warning(void *userdata, const char *message)
 		ix->first_warning = strdup(message);
 	tt_stack_reader_warning(ix->detect, ix->name, message);
 	if (!__atomic_load_n(&ix->quiet_warnings, __ATOMIC_RELAXED))
-		fprintf(stderr, "%s\n", message);	/* "FILE:LINE: warning: ..." */
+		tt_error("%s", message);	/* "touchtape inspect: FILE:LINE: warning: ..." */
 }
 
 int
@@ -104,7 +105,8 @@ tt_index_open(const char *path, struct tt_index **out, char **why)
 	int rc;
 
 	pthread_mutex_init(&ix->lock, NULL);
-	ix->name = strdup(path);
+	/* Named as every reader names it (formats/reader.c). */
+	ix->name = strdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
 	if (!ix->name)
 		abort();
 	rc = tt_reader_open_why(path, &ix->reader, why);

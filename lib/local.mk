@@ -3,6 +3,7 @@ libtouchtape_sources += \
 	lib/checker.c lib/checker.h \
 	lib/diag.c lib/diag.h \
 	lib/device.c \
+	lib/device-state.c lib/device-state.h \
 	lib/evnames.c lib/evnames.h \
 	lib/hid-desc.c lib/hid-desc.h lib/hid-desc-private.h \
 	lib/hid-decode.c lib/hid-usages.c \
@@ -17,6 +18,7 @@ libtouchtape_sources += \
 	lib/surroundings-print.c lib/surroundings-print.h \
 	lib/timeline.h \
 	lib/util-mem.c lib/util-mem.h \
+	lib/util-io.c lib/util-io.h \
 	lib/util-plural.h \
 	lib/util-stats.c lib/util-stats.h \
 	lib/util-strings.c lib/util-strings.h lib/tolerance.c lib/tolerance.h \

@@ -29,6 +29,7 @@
 #include "read-options.h"
 #include "run-command.h"
 #include "reader.h"
+#include "spool.h"
 #include "util-plural.h"
 #include "util-strings.h"
 #include "xi-names.h"
@@ -50,7 +51,8 @@ struct print_dev {
 struct printer {
 	FILE *out;
 	bool deltas;
-	const struct tt_read_options *ro;	/* --device, --from, --to */
+	struct tt_read_options *ro;	/* --device, --from, --to */
+	struct tt_spool *hold;	/* stdout held until the input suits ro */
 	struct print_dev devs[TT_MAX_DEVICES];
 	size_t ndevs;
 	struct print_hid *hid;
@@ -131,8 +133,13 @@ print_header(struct printer *p, const struct tt_header *h)
 		fprintf(p->out, "# kernel %s\n", h->kernel);
 	if (h->x_vendor)
 		fprintf(p->out, "# X server: %s, release %d\n", h->x_vendor, h->x_release);
-	fprintf(p->out, "# started at %s (CLOCK_REALTIME, seconds since the epoch)\n",
-		tt_format_time(tb, sizeof(tb), h->start_realtime_us));
+	/* hid-recorder and libinput-record files hold no start instant: 0
+	 * there is no 1970. */
+	if (h->start_realtime_us)
+		fprintf(p->out, "# started at %s (CLOCK_REALTIME, seconds since the epoch)\n",
+			tt_format_time(tb, sizeof(tb), h->start_realtime_us));
+	else
+		fprintf(p->out, "# start time unknown\n");
 	if (h->keycodes_masked)
 		fprintf(p->out, "# keyboard key codes were masked for privacy\n");
 	tt_sur_system_text(h, "# ", p->out);
@@ -530,6 +537,16 @@ is_device_node(const char *path)
 	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISCHR(st.st_mode);
 }
 
+/* The input suits the reading options: what was held goes out, and the
+ * rest straight after. */
+static void
+release_stdout(struct printer *p)
+{
+	fflush(p->out);
+	(void)tt_spool_release(p->hold);	/* a write error shows at the final flush */
+	p->hold = NULL;
+}
+
 /* Every record of @r printed; the status: 0, or 1 after unreadable lines. */
 static int
 print_records(struct printer *p, struct tt_reader *r, bool live)
@@ -563,6 +580,8 @@ print_records(struct printer *p, struct tt_reader *r, bool live)
 		case TT_RECORD_LI_EVENT: print_li_event(p, rec.li_event); break;
 		case TT_RECORD_WL_EVENT: print_wl_line(p, rec.wl_event); break;
 		}
+		if (p->hold && tt_read_options_note(p->ro, r, &rec))
+			release_stdout(p);
 		/* A live device never ends by itself: stop at a closed output
 		 * (| head) instead of reading on. */
 		if (live && ferror(p->out))
@@ -575,10 +594,18 @@ static int
 print_file(struct printer *p, const char *path)
 {
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
+	struct tt_spool hold;
 	int status;
 
 	if (tt_open_recording_opts(path, p->ro, &r) < 0)
 		return TT_EXIT_TROUBLE;
+	/* With --device or --from, nothing is printed before the file is
+	 * known to have the device and to reach the time. */
+	if (p->ro->ndevices || p->ro->nhid_devices || p->ro->have_from) {
+		fflush(p->out);
+		tt_spool_hold(&hold, fileno(p->out));
+		p->hold = &hold;
+	}
 	/* A live source (a pipe or a terminal on standard input, as in
 	 * `touchtape record -o - | touchtape print`) is shown line by line;
 	 * a file is printed with full buffering, one write per 4 KiB rather
@@ -586,8 +613,15 @@ print_file(struct printer *p, const char *path)
 	if (is_live(path))
 		setvbuf(p->out, NULL, _IOLBF, 0);
 	status = print_records(p, r, false);
-	if (tt_read_options_finish(p->ro, r) < 0)
+	if (tt_read_options_finish(p->ro, r) < 0 || tt_read_options_check_reached(p->ro, tt_reader_name(r)) != 0) {
+		if (p->hold) {
+			fflush(p->out);
+			tt_spool_discard(p->hold);
+		}
 		return TT_EXIT_TROUBLE;
+	}
+	if (p->hold)
+		release_stdout(p);
 	return status;
 }
 

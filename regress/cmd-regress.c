@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "log.h"
+#include "output.h"
 #include "regress.h"
 #include "util-strings.h"
 
@@ -189,8 +190,16 @@ work_dir(const char *keep)
 	char *dir = NULL;
 
 	if (keep) {
+		struct stat st;
+
 		if (mkdir(keep, 0755) < 0 && errno != EEXIST) {
 			tt_error("%s: %s", keep, strerror(errno));
+			return NULL;
+		}
+		errno = 0;
+		if (stat(keep, &st) < 0 || !S_ISDIR(st.st_mode) || access(keep, W_OK | X_OK) < 0) {
+			tt_error("%s: --keep needs a folder it can write in: %s", keep,
+				 strerror(errno ? errno : ENOTDIR));
 			return NULL;
 		}
 		return realpath(keep, NULL);
@@ -232,7 +241,8 @@ summary(const struct tally *t, size_t total, double seconds, const char *workdir
 }
 
 static int
-run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_result *res, const char *workdir)
+run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_result *res, const char *workdir,
+	  struct tt_output *junit)
 {
 	struct progress p = { progress_wanted(), 0, s->ncases, 0, "", rg_now_s(), 0 };
 	struct rg_run_opts o = { a->display ? a->display : getenv("DISPLAY"), workdir, a->keep != NULL,
@@ -257,7 +267,7 @@ run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_resu
 		t.kept += res[i].dir != NULL;
 		p.failed = t.n[RG_FAIL] + t.n[RG_ERROR];
 	}
-	if (a->junit && rg_junit_write(a->junit, s, res, rg_now_s() - p.start) < 0)
+	if (junit && rg_junit_write(junit, s, res, rg_now_s() - p.start) < 0)
 		return TT_EXIT_TROUBLE;
 	summary(&t, s->ncases, rg_now_s() - p.start, workdir, a->keep != NULL);
 	if (t.n[RG_ERROR] || rg_interrupted)
@@ -279,6 +289,7 @@ regress(const struct regress_args *a, char *const *dirs, size_t ndirs)
 	_cleanup_(rg_suite_release) struct rg_suite s = { 0 };
 	_cleanup_free_ char *workdir = NULL;
 	_cleanup_free_ struct rg_result *res = NULL;
+	_cleanup_(tt_output_freep) struct tt_output *junit = NULL;
 	int rc;
 
 	if (rg_suite_find(&s, dirs, ndirs) < 0)
@@ -287,13 +298,16 @@ regress(const struct regress_args *a, char *const *dirs, size_t ndirs)
 		rg_suite_shard(&s, a->shard_k, a->shard_n);
 	if (a->list)
 		return list_cases(&s);
+	/* Both targets before the first case: not after an hour of them. */
+	if (a->junit && rg_junit_open(a->junit, &s, &junit) < 0)
+		return TT_EXIT_TROUBLE;
 	if (!(workdir = work_dir(a->keep)))
 		return TT_EXIT_TROUBLE;
 	res = tt_zalloc((s.ncases + 1) * sizeof(*res));
 	signal(SIGINT, on_stop_signal);
 	signal(SIGTERM, on_stop_signal);
 	signal(SIGHUP, on_stop_signal);
-	rc = run_suite(a, &s, res, workdir);
+	rc = run_suite(a, &s, res, workdir, junit);
 	for (size_t i = 0; i < s.ncases; i++)
 		rg_result_release(&res[i]);
 	if (!a->keep)

@@ -102,7 +102,11 @@ void rg_result_release(struct rg_result *r);
 void rg_tap_begin(FILE *f, size_t ncases, int version);
 void rg_tap_case(FILE *f, size_t n, const struct rg_case *c, const struct rg_result *r);
 /* JUnit XML of all the results to @path (temp file renamed into place). */
-int rg_junit_write(const char *path, const struct rg_suite *s, const struct rg_result *res, double seconds);
+/* Opens the JUnit file before the first case runs, so that a target that
+ * cannot be written is said at once (cli/output.h; said on stderr). */
+struct tt_output;
+int rg_junit_open(const char *path, const struct rg_suite *s, struct tt_output **out);
+int rg_junit_write(struct tt_output *o, const struct rg_suite *s, const struct rg_result *res, double seconds);
 
 struct rg_vm_opts {
 	const char *kernel;	/* --kernel DEB|VMLINUX, or NULL */

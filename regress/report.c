@@ -208,20 +208,24 @@ junit_document(FILE *f, const struct rg_suite *s, const struct rg_result *res, d
 }
 
 int
-rg_junit_write(const char *path, const struct rg_suite *s, const struct rg_result *res, double seconds)
+rg_junit_open(const char *path, const struct rg_suite *s, struct tt_output **out)
 {
-	_cleanup_(tt_output_freep) struct tt_output *o = NULL;
 	_cleanup_free_ const char **inputs = tt_zalloc((s->ncases + 1) * sizeof(*inputs));
-	FILE *f;
-	int rc;
 
 	for (size_t i = 0; i < s->ncases; i++)
 		inputs[i] = s->cases[i].path;
-	if ((rc = tt_output_open(path, inputs, &o)) < 0)
-		return rc;
+	return tt_output_open(path, inputs, out);
+}
+
+int
+rg_junit_write(struct tt_output *o, const struct rg_suite *s, const struct rg_result *res, double seconds)
+{
+	FILE *f;
+	int rc;
+
 	if (!(f = tt_output_stream(o))) {
 		rc = -errno;
-		tt_error("%s: %s", path, strerror(-rc));
+		tt_error("%s: %s", tt_output_name(o), strerror(-rc));
 		return rc;
 	}
 	junit_document(f, s, res, seconds);

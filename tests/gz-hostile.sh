@@ -40,7 +40,9 @@ for cmd in print validate analyze "convert -o $tmp/conv.jsonl"; do
 	expect_refused "$cmd: garbage after the magic" "garbage\\.gz:1: (error: )?not valid gzip data" "$@" "$tmp/garbage.gz"
 	expect_refused "$cmd: garbage after the end" "trailing\\.gz:491: (error: )?garbage after the end of the gzip data" \
 		"$@" "$tmp/trailing.gz"
-	expect_status 1 "$cmd: gzip bomb" "bomb\\.gz:2: (error: )?line longer than" "$@" "$tmp/bomb.gz"
+	# convert refuses a file of which nothing past the header reads.
+	bomb=1; [[ $cmd == convert* ]] && bomb=2
+	expect_status $bomb "$cmd: gzip bomb" "bomb\\.gz:2: (error: )?line longer than" "$@" "$tmp/bomb.gz"
 done
 # The evemu and libinput-record readers say the same.
 for to in evemu:evemu libinput:yml; do

@@ -106,12 +106,12 @@ EXTRA_DIST += tests/leaks.sh
 # here, device ones in one VM boot), samples/README.md's facts, and the
 # bash completion.
 TESTS += \
-	tests/docs-options.sh \
+	tests/docs-options.sh tests/docs-claims.sh \
 	tests/docs-examples.sh \
 	tests/docs-samples.sh \
 	tests/docs-completion.sh
 EXTRA_DIST += \
-	tests/docs-options.sh tests/docs-options.py \
+	tests/docs-options.sh tests/docs-options.py tests/docs-claims.sh tests/docs-claims.py \
 	tests/docs-examples.sh tests/docs-examples.py \
 	tests/docs-samples.sh tests/docs-completion.sh
 # Reading BOM, CRLF and gzip recordings in every format, writing .gz, and

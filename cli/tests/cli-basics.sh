@@ -46,4 +46,24 @@ expect_exit 2 "print a missing file" -- "$TOUCHTAPE" print "$tmp/nope.jsonl"
 expect_grep 'nope.jsonl: No such file' "$tmp/err" "missing file message"
 printf 'garbage\n' > "$tmp/g.txt"
 expect_exit 2 "print garbage" -- "$TOUCHTAPE" print "$tmp/g.txt"
+# Standard input has one name in every command's messages: <stdin>
+# (issue 34: inspect said "-").
+for cmd in "inspect --summary" "analyze" "validate --max 0"; do
+	# shellcheck disable=SC2086
+	"$TOUCHTAPE" $cmd - <"$samples/3m-two-finger.jsonl" >"$tmp/out" 2>&1
+	grep -q '^-:' "$tmp/out" && fail "$cmd names stdin '-'" || pass "$cmd: stdin is not '-'"
+	expect_grep '<stdin>' "$tmp/out" "$cmd names stdin <stdin>"
+done
+# A reader's warning is prefixed like every message, in every command,
+# and carries no time it does not have (issue 34).
+printf 'R: 1 05\nS: x\n' >"$tmp/w.hid"
+for cmd in print "inspect --summary" convert validate; do
+	# shellcheck disable=SC2086
+	"$TOUCHTAPE" $cmd "$tmp/w.hid" >/dev/null 2>"$tmp/err"
+	expect_grep "^touchtape ${cmd%% *}: .*w\.hid:2: warning: unknown line type" "$tmp/err" "$cmd: the warning is prefixed"
+done
+"$TOUCHTAPE" analyze "$tmp/w.hid" >"$tmp/out" 2>&1
+expect_grep 'w\.hid:2: warning: unknown line type' "$tmp/out" "analyze lists the reader's warning"
+grep -q 'w\.hid:2: 0\.000000 s' "$tmp/out" && fail "analyze gives the reader's warning a time of 0" ||
+	pass "analyze: no time for the reader's warning"
 finish

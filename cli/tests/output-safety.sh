@@ -116,4 +116,13 @@ no_temp "SIGTERM"
 killed_midway KILL
 rm -f .prev.jsonl.tt-*
 
+# A file whose directory takes no new file (procfs): the message says
+# that the temporary file could not be made there, not that the file is
+# missing (issue 34, point 16).
+if [ -f /proc/version ]; then
+	expect_exit 2 "convert -o /proc/version" -- "$T" convert "$src" -o /proc/version
+	expect_grep "^touchtape convert: /proc/version: cannot create a temporary file in /proc/ to write it: " \
+		"$tmp/err" "-o /proc/version says what is wrong"
+fi
+
 finish

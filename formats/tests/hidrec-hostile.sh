@@ -52,7 +52,7 @@ hostile no-r 'D: 0\nR: 1 05\nD: 1\nN: only a name\n' 4 \
 # A bad line costs that line only: the reports after it are read.
 printf 'R: 1 05\nE: 0.000000 2 01 zz\nE: 0.000100 1 02\n' >"$tmp/rest.hid"
 expect_exit 1 "rest: convert" -- "$TOUCHTAPE" convert "$tmp/rest.hid" -o "$tmp/rest.jsonl"
-expect_grep '^\{"type":"hid","dev":0,"t":0,"data":"02"\}$' "$tmp/rest.jsonl" "rest: the next report is read"
+expect_grep '^\{"type":"hid","dev":0,"t":100,"data":"02"\}$' "$tmp/rest.jsonl" "rest: the next report is read"
 # A refused R: line: one error, its device's reports skipped with one warning.
 printf 'R: 2 05\nE: 0.000000 1 01\nE: 0.000100 1 02\n' >"$tmp/refused.hid"
 expect_exit 1 "refused R: validate" -- "$TOUCHTAPE" validate --max 0 "$tmp/refused.hid"
@@ -60,13 +60,14 @@ expect_exit 1 "refused R: validate" -- "$TOUCHTAPE" validate --max 0 "$tmp/refus
 expect_grep 'refused.hid:2: warning: the reports of device 0 are skipped: its R: line \(line 1\) was refused' \
 	"$tmp/err" "refused R: its reports skipped, said once"
 
-# Pasted into mail: quoted at two depths, CRLF, R: and E: lines wrapped.
+# Pasted into mail: quoted at two depths, CRLF, R: and E: lines wrapped
+# (the blank ending the name is the name's own: kept, issue 34).
 printf '> > R: 4 05 01\r\n> >  09 02\r\n> > N: Pasted  Pad \r\n> > I: 18 04f3 30f1\r\n> > E: 000001.500000 3 01\r\n> > 02\r\n> > 03\r\n' \
 	>"$tmp/mail.hid"
 expect_exit 0 "mail: convert" -- "$TOUCHTAPE" convert "$tmp/mail.hid" -o "$tmp/mail.jsonl"
-expect_grep '"name":"Pasted  Pad","bus":24,"vendor":1267,"product":12529,.*"descriptor":"05010902"' \
+expect_grep '"name":"Pasted  Pad ","bus":24,"vendor":1267,"product":12529,.*"descriptor":"05010902"' \
 	"$tmp/mail.jsonl" "mail: the device"
-expect_grep '^\{"type":"hid","dev":0,"t":0,"data":"010203"\}$' "$tmp/mail.jsonl" "mail: the wrapped report"
+expect_grep '^\{"type":"hid","dev":0,"t":1500000,"data":"010203"\}$' "$tmp/mail.jsonl" "mail: the wrapped report"
 expect_grep '"source_format":"hid-recorder"' "$tmp/mail.jsonl" "mail: the source format"
 
 # Several devices: D: switches; ids are the D: indexes; times from the
@@ -75,10 +76,10 @@ printf 'D: 0\nR: 1 05\nN: a\nD: 1\nR: 1 06\nN: b\nD: 0\nE: 000010.000000 1 01\nD
 	>"$tmp/two.hid"
 expect_exit 0 "two devices: convert" -- "$TOUCHTAPE" convert "$tmp/two.hid" -o "$tmp/two.jsonl"
 expect_grep '"type":"hid_device","id":1,"name":"b"' "$tmp/two.jsonl" "two devices: the second"
-expect_grep '^\{"type":"hid","dev":1,"t":100,"data":"02"\}$' "$tmp/two.jsonl" "two devices: its report"
+expect_grep '^\{"type":"hid","dev":1,"t":10000100,"data":"02"\}$' "$tmp/two.jsonl" "two devices: its report"
 expect_exit 0 "two devices: back" -- "$TOUCHTAPE" convert --format hid-recorder "$tmp/two.jsonl" -o "$tmp/two2.hid"
 grep -v '^#' "$tmp/two2.hid" >"$tmp/two2.lines"
-printf 'D: 0\nR: 1 05\nN: a\nI: 0 0000 0000\nD: 1\nR: 1 06\nN: b\nI: 0 0000 0000\nD: 0\nE: 000000.000000 1 01\nD: 1\nE: 000000.000100 1 02\n' \
+printf 'D: 0\nR: 1 05\nN: a\nD: 1\nR: 1 06\nN: b\nD: 0\nE: 000010.000000 1 01\nD: 1\nE: 000010.000100 1 02\n' \
 	>"$tmp/two2.want"
 cmp -s "$tmp/two2.lines" "$tmp/two2.want" && pass "two devices: hid-recorder's layout" ||
 	{ fail "two devices: hid-recorder's layout"; diff "$tmp/two2.want" "$tmp/two2.lines" >&2; }

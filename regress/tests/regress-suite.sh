@@ -166,6 +166,15 @@ expect_exit 2 "--junit -" -- "$TOUCHTAPE" regress --junit - "$bad"
 # --vm without a rig (an installed touchtape): said, exit 2.
 expect_exit 2 "--vm without the rig" -- env TOUCHTAPE_VM_RIG="$tmp/no/tests/vm/run" "$TOUCHTAPE" regress --vm "$bad"
 expect_grep "needs the VM rig of touchtape's source tree" "$tmp/err" "--vm says it needs the source tree"
+# The --junit and --keep targets are checked before the first case
+# runs (issue 34): a run of an hour does not end in "cannot write".
+expect_exit 2 "--junit into a missing folder" -- "$TOUCHTAPE" regress --junit "$tmp/no/such/r.xml" "$bad"
+[ ! -s "$tmp/out" ] && pass "--junit refused before any case" || fail "--junit refused after $(grep -c '^ok\|^not ok' "$tmp/out") cases"
+expect_grep "touchtape regress: $tmp/no/such/r\.xml: " "$tmp/err" "--junit: says which file"
+: >"$tmp/afile"
+expect_exit 2 "--keep onto a file" -- "$TOUCHTAPE" regress --keep "$tmp/afile" "$bad"
+[ ! -s "$tmp/out" ] && pass "--keep refused before any case" || fail "--keep refused after $(grep -c '^ok\|^not ok' "$tmp/out") cases"
+expect_grep "touchtape regress: $tmp/afile: .*not a directory|Not a directory" "$tmp/err" "--keep: says why"
 expect_exit 0 "--help" -- "$TOUCHTAPE" regress --help
 expect_grep 'Usage: touchtape regress' "$tmp/out" "usage"
 finish
