@@ -119,21 +119,19 @@ gesture_name(char *buf, size_t len, const struct lgest *l)
 		 tt_format_time(tb, sizeof(tb), l->begin_us));
 }
 
-/* The gesture of @b that overlaps @a in time on the same device, of the
- * same kind if one is. */
+/* The gesture of @b that overlaps @a in time on the same device (of the
+ * same kind when @same_kind). */
 static ssize_t
-match_gesture(const struct differ *df, const struct lgest *a, struct lgest *b, size_t nb)
+match_gesture(const struct differ *df, const struct lgest *a, struct lgest *b, size_t nb, bool same_kind)
 {
-	ssize_t best = -1;
-
 	for (size_t i = 0; i < nb; i++) {
 		if (b[i].matched || b[i].ord != a->ord || b[i].begin_us > a->end_us + df->o->time_tol ||
 		    b[i].end_us + df->o->time_tol < a->begin_us)
 			continue;
-		if (best < 0 || (b[i].g->kind == a->g->kind && b[best].g->kind != a->g->kind))
-			best = (ssize_t)i;
+		if (!same_kind || b[i].g->kind == a->g->kind)
+			return (ssize_t)i;
 	}
-	return best;
+	return -1;
 }
 
 static void
@@ -165,12 +163,17 @@ compare_gestures(struct differ *df)
 	size_t na = df->a->li.ngestures, nb = df->b->li.ngestures;
 	char name[160];
 
-	for (size_t i = 0; i < na; i++) {
-		ssize_t j = match_gesture(df, &a[i], b, nb);
-		if (j < 0)
-			continue;
-		a[i].matched = b[j].matched = true;
-		compare_gesture(df, &a[i], &b[j]);
+	/* Each gesture with one of its own kind first, so a gesture left
+	 * out in one file does not take another's partner (the time
+	 * tolerance may span both); then what is left, of any kind. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < na; i++) {
+			ssize_t j = a[i].matched ? -1 : match_gesture(df, &a[i], b, nb, pass == 0);
+			if (j < 0)
+				continue;
+			a[i].matched = b[j].matched = true;
+			compare_gesture(df, &a[i], &b[j]);
+		}
 	}
 	for (size_t i = 0; i < na; i++) {
 		if (a[i].matched)
