@@ -596,6 +596,7 @@ side_clear(struct side *s)
 	for (size_t i = 0; i < s->ndevs; i++)
 		tt_interval_hist_clear(&s->devs[i].hist);
 	free(s->keys);
+	free(s->klast);
 	free(s->dvals);
 	for (size_t i = 0; i < s->nhid; i++)
 		free(s->hid[i].enc);

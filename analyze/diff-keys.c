@@ -17,12 +17,33 @@
 /* A change that is not the last one found moved this far at most. */
 #define MOVED_MAX_US 1000000
 
+/* Whether @e changes the key or switch's last value on @dev (and notes
+ * it): a key's first event always does. */
+static bool
+key_changes(struct side *s, uint32_t dev, const struct tt_event *e)
+{
+	for (size_t i = 0; i < s->nklast; i++) {
+		struct dkey *k = &s->klast[i];
+		if (k->dev != dev || k->type != e->type || k->code != e->code)
+			continue;
+		if (k->value == e->value)
+			return false;
+		k->value = e->value;
+		return true;
+	}
+	s->klast = tt_grow(s->klast, s->nklast, &s->capklast, sizeof(*s->klast));
+	s->klast[s->nklast++] = (struct dkey){ .dev = dev, .type = e->type, .code = e->code, .value = e->value };
+	return true;
+}
+
 void
 diff_keys_frame(struct side *s, size_t dev, int64_t t_us, const struct tt_frame *f, size_t line)
 {
 	for (uint32_t i = 0; i < f->nevents; i++) {
 		const struct tt_event *e = &f->events[i];
 		if (!(e->type == EV_KEY && (e->value == 0 || e->value == 1)) && e->type != EV_SW)
+			continue;
+		if (!key_changes(s, (uint32_t)dev, e))
 			continue;
 		s->keys = tt_grow(s->keys, s->nkeys, &s->capkeys, sizeof(*s->keys));
 		s->keys[s->nkeys++] = (struct dkey){ .t_us = t_us, .line = line, .dev = (uint32_t)dev,

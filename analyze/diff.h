@@ -134,6 +134,11 @@ struct side {
 	struct wl_summary wl;		/* the Wayland layer */
 	struct dkey *keys;
 	size_t nkeys, capkeys;
+	/* The last value of each key and switch seen, per device: an event
+	 * that repeats it changes nothing (the kernel drops it, so a replay
+	 * cannot reproduce it) and is no press or release. */
+	struct dkey *klast;
+	size_t nklast, capklast;
 	struct dval *dvals;
 	size_t ndvals, capdvals;
 	struct dhid *hid;

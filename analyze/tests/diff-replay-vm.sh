@@ -13,9 +13,10 @@ vm_reexec "${BASH_SOURCE[0]}" --timeout 120
 data="$abs_top_srcdir/tests/data/analyze"
 status=0
 
-# one_difference WHAT PATTERN ARGS...: `diff ARGS... rec.jsonl` finds
-# exactly one difference, the one PATTERN names.
-one_difference() {
+# differs_with WHAT PATTERN ARGS...: `diff ARGS... rec.jsonl` finds the
+# difference PATTERN names (with what follows from it: a touch left out
+# also leaves out its BTN_TOUCH press and release and its frames).
+differs_with() {
 	local what=$1 pattern=$2
 	shift 2
 	if "$TOUCHTAPE" diff -T 50ms "$@" "$tmp/rec.jsonl" >"$tmp/diff.out"; then
@@ -23,7 +24,6 @@ one_difference() {
 		status=1
 	fi
 	cat "$tmp/diff.out"
-	grep -q '^1 difference$' "$tmp/diff.out" || { printf 'FAIL: %s: want 1 difference\n' "$what" >&2; status=1; }
 	grep -Eq "$pattern" "$tmp/diff.out" || { printf 'FAIL: %s: not named\n' "$what" >&2; status=1; }
 }
 for f in session.jsonl type-a-pairing.jsonl jump-no.jsonl; do
@@ -51,17 +51,18 @@ for f in session.jsonl type-a-pairing.jsonl jump-no.jsonl; do
 		printf 'FAIL: %s: the replay differs\n' "$f" >&2
 		status=1
 	fi
-	# A changed copy still differs from the replay: exactly the change.
+	# A changed copy still differs from the replay, and names the change.
 	if [ "$f" = session.jsonl ]; then
 		# (its time within a few ms: the first frame's lateness under TCG shifts it)
-		one_difference "a touch removed" 'slot 1 touch at \+0\.0[6-9][0-9]* s \(50\.0, 50\.0\) mm is only in' \
+		differs_with "a touch removed" 'slot 1 touch at \+0\.0[6-9][0-9]* s \(50\.0, 50\.0\) mm is only in' \
 			--kernel-only "$data/session-touch-removed.jsonl"
 		# The same recording with a jump made by hand (out 70 mm and
-		# back): against the replay, exactly that anomaly kind differs.
+		# back): against the replay, that anomaly kind and the path differ.
 		awk '{ print }
 /"t":10000,/ { print "{\"type\":\"frame\",\"dev\":0,\"t\":15000,\"ev\":[[\"EV_ABS\",\"ABS_MT_SLOT\",0],[\"EV_ABS\",\"ABS_MT_POSITION_X\",800],[\"EV_SYN\",\"SYN_REPORT\",0]]}" }' \
 			"$data/session.jsonl" >"$tmp/jump.jsonl"
-		one_difference "a jump added" ': jump \(error\): 2 in [^ ]*jump.jsonl, 0 in [^ ]*rec.jsonl; ' "$tmp/jump.jsonl"
+		differs_with "a jump added" ': jump \(error\): 2 in [^ ]*jump.jsonl, 0 in [^ ]*rec.jsonl; ' "$tmp/jump.jsonl"
+		differs_with "a jump added (path)" 'slot 0 touch at \+0\.000000 s: paths part by' "$tmp/jump.jsonl"
 	fi
 done
 # The copy with the jumps replayed with --verify (after the recordings,

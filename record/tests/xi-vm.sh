@@ -168,8 +168,12 @@ for f in ts-two ts-ten ts-reject ts-accept touchpad x-killed denied x-killed-alo
 	window=""
 	[[ "$f" == touchpad ]] && window=1000000
 	"$XI_LINK" "$out/$f.jsonl" $window >"$out/$f.link" || fail "xi-link $f failed"
-	"$TOUCHTAPE" validate "$out/$f.jsonl" >"$out/$f.validate" 2>&1 ||
-		{ cat "$out/$f.validate"; fail "$f.jsonl does not validate"; }
+	# The touchpad sample's own jumps (samples/README.md) come through
+	# the replay: errors, but no other kind.
+	if ! "$TOUCHTAPE" validate "$out/$f.jsonl" >"$out/$f.validate" 2>&1 &&
+	   ! { [[ "$f" == touchpad ]] && ! grep ': error: ' "$out/$f.validate" | grep -qv '\[jump\]'; }; then
+		cat "$out/$f.validate"; fail "$f.jsonl does not validate"
+	fi
 done
 # Under TCG the X server and the recorder run 10-50x slower than on
 # hardware; tests/vm/run says which accelerator it used.
