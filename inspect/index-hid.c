@@ -57,21 +57,16 @@ on_hid_update(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
 	l->end_line = u->line;
 }
 
-/* The kernel lane of the touch the model paired with HID lane @l: begun
- * at kernel_begin_us, so at most a few lanes back from the end. */
+/* The kernel lane of the touch the model paired with HID lane @l. */
 static void
 link_hid_lane(struct tt_index *ix, struct ti_lane *l, const struct tt_htouch *t)
 {
-	for (size_t i = ix->nlanes; i-- > 0;) {
-		struct ti_lane *k = ix->lanes[i];
-		if (k->begin_us < t->kernel_begin_us)
-			break;
-		if (k->kind != TI_LANE_KERNEL || k->serial != t->ktouch_serial)
-			continue;
-		l->linked = k->index;
-		k->hid_linked = l->index;
+	struct ti_lane *k = ti_kernel_lane(ix, t->ktouch_serial, t->kernel_begin_us);
+
+	if (!k)
 		return;
-	}
+	l->linked = k->index;
+	k->hid_linked = l->index;
 }
 
 void

@@ -104,6 +104,21 @@ ti_lane_end_at(struct ti_lane *l, uint32_t flags, int64_t end_us, size_t end_lin
 	l->ended = true;
 }
 
+struct ti_lane *
+ti_kernel_lane(const struct tt_index *ix, uint64_t serial, int64_t begin_us)
+{
+	for (size_t i = ix->nlanes; i-- > 0;) {
+		struct ti_lane *k = ix->lanes[i];
+		if (k->kind != TI_LANE_KERNEL)
+			continue;
+		if (k->begin_us < begin_us)
+			break;
+		if (k->serial == serial)
+			return k;
+	}
+	return NULL;
+}
+
 void
 ti_lane_ownership(struct ti_lane *l, const struct tt_xtouch *t)
 {

@@ -95,6 +95,10 @@ void index_frame(struct tt_index *ix, const struct tt_frame *f, size_t line);
 void index_marker(struct tt_index *ix, const struct tt_marker *mk, size_t line);
 void ti_lane_end_at(struct ti_lane *l, uint32_t flags, int64_t end_us, size_t end_line);
 void ti_lane_ownership(struct ti_lane *l, const struct tt_xtouch *t);
+/* The lane of kernel touch @serial, begun at @begin_us, or NULL: searched
+ * back from the end, since only kernel lanes are in begin order with each
+ * other. */
+struct ti_lane *ti_kernel_lane(const struct tt_index *ix, uint64_t serial, int64_t begin_us);
 void on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size_t line,
 	uint32_t nactive);
 void on_kernel_begin(void *data, struct tt_ktouch *t);

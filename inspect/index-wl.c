@@ -54,20 +54,14 @@ on_wl_update(void *data, struct tt_wl_touch *t, const struct tt_wl_event *ev, si
 static void
 link_wl_lane(struct tt_index *ix, struct ti_lane *l, const struct tt_wl_touch *t)
 {
-	for (size_t i = ix->nlanes; i-- > 0;) {
-		struct ti_lane *k = ix->lanes[i];
-		if (k->kind != TI_LANE_KERNEL)
-			continue;
-		if (k->begin_us < t->kernel_begin_us)
-			break;
-		if (k->serial != t->kernel_serial)
-			continue;
-		l->linked = k->index;
-		l->device = k->device;
-		if (k->wl_linked < 0)
-			k->wl_linked = l->index;
+	struct ti_lane *k = ti_kernel_lane(ix, t->kernel_serial, t->kernel_begin_us);
+
+	if (!k)
 		return;
-	}
+	l->linked = k->index;
+	l->device = k->device;
+	if (k->wl_linked < 0)
+		k->wl_linked = l->index;
 }
 
 void
