@@ -32,9 +32,8 @@ struct dev_stats {
 	uint32_t prev_count;
 	int64_t neutral_us;
 	struct tt_interval_hist iv;	/* frame intervals while touching */
-	uint64_t nintervals;
 	double sum, sumsq;
-	int64_t max_us, max_at_us;	/* the longest interval, and the frame ending it */
+	int64_t max_at_us;	/* the frame ending the longest interval (iv.max_us) */
 	size_t max_line;
 	uint8_t slots_used[TT_BITMAP_BYTES(TT_MAX_SLOTS)];
 	/* Within --from/--to, counting the touches begun before it too. */

@@ -83,18 +83,18 @@ static void
 interval_json(struct tt_json_emit *j, const struct dev_stats *s, double mean, double sd)
 {
 	tt_json_emit_key(j, "frame_interval_us");
-	if (!s->nintervals) {
+	if (!s->iv.n) {
 		tt_json_emit_null(j);
 		return;
 	}
 	tt_json_emit_object_begin(j);
-	tt_json_emit_member_int(j, "count", (int64_t)s->nintervals);
+	tt_json_emit_member_int(j, "count", (int64_t)s->iv.n);
 	tt_json_emit_member_int(j, "median", percentile_us(s, 0.5));
 	tt_json_emit_member_int(j, "p5", percentile_us(s, 0.05));
 	tt_json_emit_member_int(j, "p95", percentile_us(s, 0.95));
 	tt_json_emit_member_int(j, "mean", (int64_t)llround(mean));
 	tt_json_emit_member_int(j, "stddev", (int64_t)llround(sd));
-	tt_json_emit_member_int(j, "max", s->max_us);
+	tt_json_emit_member_int(j, "max", s->iv.max_us);
 	tt_json_emit_member_int(j, "max_at_us", s->max_at_us);
 	tt_json_emit_member_int(j, "max_line", (int64_t)s->max_line);
 	tt_json_emit_object_end(j);
@@ -123,9 +123,9 @@ static void
 print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats_device *sd)
 {
 	int64_t dur = sd->have_time ? sd->last_us - sd->first_us : 0;
-	double median = s->nintervals ? (double)percentile_us(s, 0.5) / 1000.0 : NAN;
-	double mean = s->nintervals ? s->sum / (double)s->nintervals : NAN;
-	double sdev = s->nintervals ? sqrt(fmax(0, s->sumsq / (double)s->nintervals - mean * mean)) : NAN;
+	double median = s->iv.n ? (double)percentile_us(s, 0.5) / 1000.0 : NAN;
+	double mean = s->iv.n ? s->sum / (double)s->iv.n : NAN;
+	double sdev = s->iv.n ? sqrt(fmax(0, s->sumsq / (double)s->iv.n - mean * mean)) : NAN;
 	double neutral = dur > 0 ? (double)s->neutral_us / (double)dur : NAN;
 
 	if (a->json) {
@@ -135,14 +135,14 @@ print_device(struct analyze *a, const struct dev_stats *s, const struct tt_stats
 	printf("device %u \"%s\": MT protocol %s, distances in %s\n", s->id, s->dev->name,
 	       protocol_name(s->dev), s->mm ? "mm" : "device units (no resolution)");
 	printf("  %.3f s, %" PRIu64 " frames, %" PRIu64 " events\n", secs(dur), sd->frames, sd->events);
-	if (s->nintervals) {
+	if (s->iv.n) {
 		char at[32];
 		printf("  frame interval while touching: median %.2f ms (%.1f Hz), p5 %.2f ms, p95 %.2f ms, "
 		       "mean %.3f ms, jitter (stddev) %.3f ms, %" PRIu64 " intervals\n", median,
 		       median > 0 ? 1000.0 / median : 0.0, (double)percentile_us(s, 0.05) / 1000.0,
-		       (double)percentile_us(s, 0.95) / 1000.0, mean / 1000.0, sdev / 1000.0, s->nintervals);
+		       (double)percentile_us(s, 0.95) / 1000.0, mean / 1000.0, sdev / 1000.0, s->iv.n);
 		printf("  longest frame interval while touching: %.2f ms, ending at %s s (line %zu)\n",
-		       (double)s->max_us / 1000.0, tt_format_time(at, sizeof(at), s->max_at_us), s->max_line);
+		       (double)s->iv.max_us / 1000.0, tt_format_time(at, sizeof(at), s->max_at_us), s->max_line);
 	}
 	printf("  touch sequences %" PRIu64 ", max simultaneous %u, slots used: ", sd->touch_sequences,
 	       sd->max_simultaneous);

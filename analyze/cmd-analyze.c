@@ -191,12 +191,12 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 		if (s->prev_count == 0 && dt > 0)
 			s->neutral_us += dt;
 		if (s->prev_count > 0 && n > 0 && dt >= 0) {
+			int64_t longest = s->iv.max_us;
 			tt_interval_hist_add(&s->iv, dt);
-			s->nintervals++;
 			s->sum += (double)dt;
 			s->sumsq += (double)dt * (double)dt;
-			if (dt > s->max_us || s->nintervals == 1) {
-				s->max_us = dt;
+			/* The first of the longest: where the histogram's maximum grew. */
+			if (s->iv.n == 1 || s->iv.max_us != longest) {
 				s->max_at_us = f->time_us;
 				s->max_line = line;
 			}
