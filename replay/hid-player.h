@@ -82,9 +82,9 @@ struct rp_hid_sink {
 	void *data;
 };
 
-/* As rp_play(): 0 when every loop played, 1 when the clock was asked to
- * stop, a negative errno on a write error (the lift was still
- * attempted). Lift reports count as stats->extra_frames. */
+/* rp_play_steps() of @s's reports through @sink (its return values):
+ * the lift is the release, and lift reports count as
+ * stats->extra_frames. */
 int rp_hid_play(const struct rp_hid_schedule *s, const struct rp_options *o, int64_t start_us,
 		struct rp_clock *clock, struct rp_hid_sink *sink, struct rp_stats *stats);
 

@@ -1,5 +1,6 @@
 # touchtape replay (issue 6): small files, one job each.
-#   schedule: deadlines from the recording     player: plays it via a clock/sink
+#   schedule: deadlines from the recording     player: plays steps via a clock
+#   frame-steps, hid-player: evdev frames, HID reports as the player's steps
 #   neutral:  state tracker, release/prepare    clock: the live clock, a
 #                                               spinning timer on evdev/'s loop
 #   uinput-device: device creation              kernel-model/verify: --verify
@@ -10,6 +11,8 @@ replay_core_sources = \
 	replay/keyguard.c replay/keyguard.h \
 	replay/undeclared.c replay/undeclared.h \
 	replay/player.c replay/player.h \
+	replay/frame-steps.c replay/frame-steps.h \
+	replay/hid-player.c replay/hid-player.h \
 	replay/clock.c replay/clock.h \
 	replay/kernel-model.c replay/kernel-model.h
 
@@ -17,7 +20,6 @@ touchtape_sources += \
 	$(replay_core_sources) \
 	replay/uinput-device.c replay/uinput-device.h \
 	replay/uhid-device.c replay/uhid-device.h \
-	replay/hid-player.c replay/hid-player.h \
 	replay/hid-verify.c replay/hid-verify.h \
 	replay/verify.c replay/verify.h \
 	replay/report.c replay/report.h \

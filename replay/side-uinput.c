@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "frame-steps.h"
 #include "log.h"
 #include "report.h"
 #include "side-uinput.h"
