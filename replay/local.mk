@@ -21,7 +21,8 @@ touchtape_sources += \
 	replay/uinput-device.c replay/uinput-device.h \
 	replay/uhid-device.c replay/uhid-device.h \
 	replay/hid-verify.c replay/hid-verify.h \
-	replay/verify.c replay/verify.h \
+	replay/verify.c replay/verify.h replay/verify-reader.h \
+	replay/verify-written.c \
 	replay/report.c replay/report.h \
 	replay/side.h replay/pipeline.c replay/pipeline.h \
 	replay/side-uinput.c replay/side-uinput.h \
