@@ -72,6 +72,27 @@ replay_tests_test_pipeline_san_LDADD = libtouchtape-san.la -lm
 replay_tests_test_pipeline_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
 
+# The one --verify comparison, both kinds, with readers filled by hand.
+replay_verify_sources = replay/verify.c replay/verify.h replay/verify-reader.h \
+	replay/verify-written.c replay/hid-verify.c replay/hid-verify.h \
+	replay/report.c replay/report.h $(touchtape_evdev_capture_sources)
+check_PROGRAMS += replay/tests/test-verify
+TESTS += replay/tests/test-verify
+replay_tests_test_verify_SOURCES = replay/tests/test-verify.c $(replay_verify_sources) \
+	$(replay_core_sources) evdev/event-loop.c evdev/event-loop.h \
+	tests/test-common.c tests/test-common.h
+replay_tests_test_verify_CPPFLAGS = $(replay_tests_test_replay_CPPFLAGS)
+replay_tests_test_verify_LDADD = libtouchtape.la -lm $(LIBEVDEV_LIBS)
+if HAVE_SANITIZERS
+check_PROGRAMS += replay/tests/test-verify-san
+TESTS += replay/tests/test-verify-san
+replay_tests_test_verify_san_SOURCES = $(replay_tests_test_verify_SOURCES)
+replay_tests_test_verify_san_CPPFLAGS = $(replay_tests_test_verify_CPPFLAGS)
+replay_tests_test_verify_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+replay_tests_test_verify_san_LDADD = libtouchtape-san.la -lm $(LIBEVDEV_LIBS)
+replay_tests_test_verify_san_LDFLAGS = $(SANITIZE_FLAGS)
+endif
+
 # The surroundings (a udev rule, libinput quirks) in a scratch folder.
 check_PROGRAMS += replay/tests/test-surroundings
 TESTS += replay/tests/test-surroundings
