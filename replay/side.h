@@ -7,9 +7,11 @@
  *  - the device side (struct rp_side_ops): uinput devices playing evdev
  *    frames (side-uinput.h), or uhid devices playing HID reports through
  *    the kernel's drivers (side-uhid.h). It plays its schedule through the
- *    clock with its player (player.h, hid-player.h), which keeps the
+ *    clock with the one player (player.h), its steps evdev frames
+ *    (frame-steps.h) or HID reports (hid-player.h): the player keeps the
  *    absolute deadlines and releases every touch whatever ends the replay;
- *    before create() (--dry-run) it prints each step instead of writing it.
+ *    before create() (--dry-run) the side prints each step instead of
+ *    writing it.
  *  - its --verify: the side attaches a reader to every device it made
  *    (verify_attach), and the one --verify (verify.h, struct
  *    rp_verify_ops) reads them back while the player writes and compares
