@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * replay --hid: the recording's HID input reports, each at its absolute
- * deadline (the same timebase and clock as the evdev player: schedule.h's
- * rp_timebase, clock.h's rp_clock), written through a sink (uhid, or the
- * --dry-run printer).
+ * replay --hid: the recording's HID input reports as the one player's
+ * steps (player.h), each at its absolute deadline (the timebase of the
+ * evdev frames too: schedule.h's rp_timebase), written through a sink
+ * (uhid, or the --dry-run printer).
  *
  * Whatever ends a replay (its end, a signal, a write error), and before
  * each loop, every contact still down is lifted: for each input report ID
