@@ -386,11 +386,10 @@ rp_hid_schedule_load(const char *path, const struct rp_options *o, FILE *err,
 /* ------------------------------------------------------------------ */
 /* Playing. */
 
-struct hid_player {
+/* HID reports as the player's steps (player.h). */
+struct hid_steps {
 	const struct rp_hid_schedule *s;
-	struct rp_clock *clock;
 	struct rp_hid_sink *sink;
-	struct rp_stats *stats;
 	/* Per device and report ID: the last report written, or NULL. */
 	const struct rp_hid_report *(*last)[256];
 	uint8_t buf[UHID_DATA_MAX];
@@ -403,7 +402,7 @@ report_id(const struct rp_hid_dev *d, const struct rp_hid_report *r)
 }
 
 static int
-lift_device(struct hid_player *p, uint32_t dev)
+lift_device(struct hid_steps *p, uint32_t dev, size_t *extra)
 {
 	const struct rp_hid_dev *d = &p->s->devices[dev];
 	int status = 0;
@@ -418,45 +417,41 @@ lift_device(struct hid_player *p, uint32_t dev)
 		if (rc < 0)
 			status = rc;	/* lift the others all the same */
 		else
-			p->stats->extra_frames++;
+			(*extra)++;
 	}
 	return status;
 }
 
 static int
-lift_all(struct hid_player *p)
+hid_release(void *data, size_t *extra)
 {
+	struct hid_steps *p = data;
 	int status = 0;
 
 	for (uint32_t d = 0; d < p->s->ndevices; d++) {
-		int rc = lift_device(p, d);
+		int rc = lift_device(p, d, extra);
 		if (rc < 0)
 			status = rc;
 	}
 	return status;
 }
 
-static int
-play_hid_loop(struct hid_player *p, int64_t base)
+static int64_t
+hid_offset(void *data, size_t i)
 {
-	int rc = lift_all(p);
+	return ((struct hid_steps *)data)->s->reports[i].offset_us;
+}
+
+static int
+hid_write(void *data, size_t i, int64_t tag)
+{
+	struct hid_steps *p = data;
+	const struct rp_hid_report *r = &p->s->reports[i];
+	int rc = p->sink->write(p->sink->data, r->dev, r->data, r->len, tag);
 
 	if (rc < 0)
 		return rc;
-	for (size_t i = 0; i < p->s->nreports; i++) {
-		const struct rp_hid_report *r = &p->s->reports[i];
-		int64_t deadline = base + r->offset_us;
-
-		rc = p->clock->wait_until(p->clock->data, deadline);
-		if (rc != 0)
-			return rc;
-		rc = p->sink->write(p->sink->data, r->dev, r->data, r->len, (int64_t)p->stats->nlateness);
-		if (rc < 0)
-			return rc;
-		rp_stats_note(p->stats, deadline, p->clock->now(p->clock->data) - deadline);
-		p->stats->frames_written++;
-		p->last[r->dev][report_id(&p->s->devices[r->dev], r)] = r;
-	}
+	p->last[r->dev][report_id(&p->s->devices[r->dev], r)] = r;
 	return 0;
 }
 
@@ -464,24 +459,17 @@ int
 rp_hid_play(const struct rp_hid_schedule *s, const struct rp_options *o, int64_t start_us,
 	    struct rp_clock *clock, struct rp_hid_sink *sink, struct rp_stats *stats)
 {
-	struct hid_player *p = tt_zalloc(sizeof(*p));
-	int rc = 0, rc2;
+	_cleanup_free_ struct hid_steps *p = tt_zalloc(sizeof(*p));
+	struct rp_steps k = {
+		.n = s->nreports, .span_us = s->span_us, .offset = hid_offset, .write = hid_write,
+		.release = hid_release, .data = p,
+	};
+	int rc;
 
-	*p = (struct hid_player){ .s = s, .clock = clock, .sink = sink, .stats = stats };
+	p->s = s;
+	p->sink = sink;
 	p->last = tt_zalloc((s->ndevices ? s->ndevices : 1) * sizeof(*p->last));
-	for (uint32_t k = 0; o->loops == 0 || k < o->loops; k++) {
-		int64_t base = start_us + (int64_t)k * (s->span_us + RP_LOOP_PAUSE_US);
-		stats->loops_started++;
-		rc = play_hid_loop(p, base);
-		if (rc != 0)
-			break;
-		stats->loops_done++;
-	}
-	/* Whatever ended it: lift everything before the devices go away. */
-	rc2 = lift_all(p);
-	if (rc == 0 && rc2 < 0)
-		rc = rc2;
+	rc = rp_play_steps(&k, o, start_us, clock, stats);
 	free(p->last);
-	free(p);
 	return rc;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * replay --hid: the recording's HID input reports, each at its absolute
- * deadline (the same timebase and clock as the evdev player: schedule.h's
- * rp_timebase, clock.h's rp_clock), written through a sink (uhid, or the
- * --dry-run printer).
+ * replay --hid: the recording's HID input reports as the one player's
+ * steps (player.h), each at its absolute deadline (the timebase of the
+ * evdev frames too: schedule.h's rp_timebase), written through a sink
+ * (uhid, or the --dry-run printer).
  *
  * Whatever ends a replay (its end, a signal, a write error), and before
  * each loop, every contact still down is lifted: for each input report ID
@@ -82,9 +82,9 @@ struct rp_hid_sink {
 	void *data;
 };
 
-/* As rp_play(): 0 when every loop played, 1 when the clock was asked to
- * stop, a negative errno on a write error (the lift was still
- * attempted). Lift reports count as stats->extra_frames. */
+/* rp_play_steps() of @s's reports through @sink (its return values):
+ * the lift is the release, and lift reports count as
+ * stats->extra_frames. */
 int rp_hid_play(const struct rp_hid_schedule *s, const struct rp_options *o, int64_t start_us,
 		struct rp_clock *clock, struct rp_hid_sink *sink, struct rp_stats *stats);
 

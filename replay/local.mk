@@ -1,8 +1,9 @@
 # touchtape replay (issue 6): small files, one job each.
-#   schedule: deadlines from the recording     player: plays it via a clock/sink
+#   schedule: deadlines from the recording     player: plays steps via a clock
+#   frame-steps, hid-player: evdev frames, HID reports as the player's steps
 #   neutral:  state tracker, release/prepare    clock: the live clock, a
 #                                               spinning timer on evdev/'s loop
-#   uinput-device: device creation              kernel-model/verify: --verify
+#   uinput-device: device creation              kernel-model: what --verify expects
 replay_core_sources = \
 	replay/evbuf.c replay/evbuf.h \
 	replay/neutral.c replay/neutral.h \
@@ -10,17 +11,23 @@ replay_core_sources = \
 	replay/keyguard.c replay/keyguard.h \
 	replay/undeclared.c replay/undeclared.h \
 	replay/player.c replay/player.h \
+	replay/frame-steps.c replay/frame-steps.h \
+	replay/hid-player.c replay/hid-player.h \
 	replay/clock.c replay/clock.h \
 	replay/kernel-model.c replay/kernel-model.h
+
+# --verify: the one comparison (verify.c) of what is expected of a write
+# (verify-written.c) or of a recording (hid-verify.c); report: its verdict.
+replay_verify_sources = \
+	replay/verify.c replay/verify.h replay/verify-reader.h replay/verify-written.c \
+	replay/hid-verify.c replay/hid-verify.h \
+	replay/report.c replay/report.h
 
 touchtape_sources += \
 	$(replay_core_sources) \
 	replay/uinput-device.c replay/uinput-device.h \
 	replay/uhid-device.c replay/uhid-device.h \
-	replay/hid-player.c replay/hid-player.h \
-	replay/hid-verify.c replay/hid-verify.h \
-	replay/verify.c replay/verify.h \
-	replay/report.c replay/report.h \
+	$(replay_verify_sources) \
 	replay/side.h replay/pipeline.c replay/pipeline.h \
 	replay/side-uinput.c replay/side-uinput.h \
 	replay/side-uhid.c replay/side-uhid.h \
@@ -67,6 +74,25 @@ replay_tests_test_pipeline_san_CPPFLAGS = $(replay_tests_test_pipeline_CPPFLAGS)
 replay_tests_test_pipeline_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 replay_tests_test_pipeline_san_LDADD = libtouchtape-san.la -lm
 replay_tests_test_pipeline_san_LDFLAGS = $(SANITIZE_FLAGS)
+endif
+
+# The one --verify comparison, both kinds, with readers filled by hand.
+check_PROGRAMS += replay/tests/test-verify
+TESTS += replay/tests/test-verify
+replay_tests_test_verify_SOURCES = replay/tests/test-verify.c $(replay_verify_sources) \
+	$(touchtape_evdev_capture_sources) \
+	$(replay_core_sources) evdev/event-loop.c evdev/event-loop.h \
+	tests/test-common.c tests/test-common.h
+replay_tests_test_verify_CPPFLAGS = $(replay_tests_test_replay_CPPFLAGS)
+replay_tests_test_verify_LDADD = libtouchtape.la -lm $(LIBEVDEV_LIBS)
+if HAVE_SANITIZERS
+check_PROGRAMS += replay/tests/test-verify-san
+TESTS += replay/tests/test-verify-san
+replay_tests_test_verify_san_SOURCES = $(replay_tests_test_verify_SOURCES)
+replay_tests_test_verify_san_CPPFLAGS = $(replay_tests_test_verify_CPPFLAGS)
+replay_tests_test_verify_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+replay_tests_test_verify_san_LDADD = libtouchtape-san.la -lm $(LIBEVDEV_LIBS)
+replay_tests_test_verify_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
 
 # The surroundings (a udev rule, libinput quirks) in a scratch folder.

@@ -50,7 +50,7 @@ print_summary(struct rp_side *side, const struct rp_stats *st, const struct rp_s
 
 static int
 write_report(struct tt_output *out, struct rp_side *side, const struct rp_stats *st,
-	     const struct rp_summary *sum, bool verified)
+	     const struct rp_summary *sum, void *verifier)
 {
 	FILE *f;
 
@@ -64,8 +64,8 @@ write_report(struct tt_output *out, struct rp_side *side, const struct rp_stats 
 	rp_report_begin(f, st);
 	side->ops->report_fields(side->data, f);
 	rp_report_lateness(f, sum);
-	if (verified)
-		side->ops->verify->report(side->data, f);
+	if (verifier)
+		side->ops->verify->report(verifier, f);
 	rp_report_end(f);
 	return tt_output_commit(out);
 }
@@ -87,7 +87,7 @@ rp_pipeline_dry(struct rp_side *side, const struct rp_options *opts, struct tt_o
 	rc = side->ops->play(side->data, &o, o.start_delay_us, &clock, &st);
 	rp_stats_summary(&st, &sum);
 	print_summary(side, &st, &sum, true);
-	if (write_report(report, side, &st, &sum, false) < 0)
+	if (write_report(report, side, &st, &sum, NULL) < 0)
 		rc = -EIO;
 	rp_stats_release(&st);
 	return rc < 0 ? TT_EXIT_TROUBLE : TT_EXIT_OK;
@@ -153,6 +153,7 @@ struct live {
 	struct rp_side *side;
 	const struct rp_pipeline_options *po;
 	struct rp_live_clock *clock;
+	void *verifier;		/* --verify's, the side's */
 };
 
 static void
@@ -182,7 +183,7 @@ live_setup(struct live *l)
 	loop = rp_live_clock_loop(l->clock);
 	if ((rc = ops->create(data, loop, l->po->quiet)) < 0)
 		return rc;
-	if (l->po->verify && (rc = ops->verify->attach(data, loop)) < 0)
+	if (l->po->verify && (rc = ops->verify_attach(data, loop, &l->verifier)) < 0)
 		return rc;
 	if (ops->start && (rc = ops->start(data, loop)) < 0)
 		return rc;
@@ -207,8 +208,8 @@ live_play(struct live *l, const struct rp_options *o, struct rp_stats *st)
 		rc = ops->play(data, o, clock.now(clock.data) + o->start_delay_us, &clock, st);
 	if (rc < 0)
 		tt_error("%s failed: %s (%s)", ops->writing, strerror(-rc), ops->lifted);
-	if (l->po->verify)
-		waited = ops->verify->drain(data, loop, VERIFY_DRAIN_MS);
+	if (l->verifier)
+		waited = ops->verify->drain(l->verifier, loop, VERIFY_DRAIN_MS);
 	if (ops->finish)
 		frc = ops->finish(data, loop, l->po->quiet);
 	if (!waited && frc == 0)
@@ -227,9 +228,9 @@ live_conclude(struct live *l, const struct rp_stats *st, struct tt_output *repor
 
 	rp_stats_summary(st, &sum);
 	print_summary(side, st, &sum, false);
-	if (l->po->verify && side->ops->verify->conclude(side->data, st, stdout))
+	if (l->verifier && side->ops->verify->conclude(l->verifier, st, stdout))
 		status = TT_EXIT_FAILURE;
-	if (write_report(report, side, st, &sum, l->po->verify) < 0)
+	if (write_report(report, side, st, &sum, l->verifier) < 0)
 		status = TT_EXIT_TROUBLE;
 	sig = rp_live_clock_stop_signal(l->clock);
 	if (sig) {

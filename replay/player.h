@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Plays a schedule through a clock and a sink: every frame at its absolute
- * deadline (start + loop base + offset), one write each; the neutral-state
- * release before each loop and at the end whatever ends the replay; the
- * initial state (a recording that starts mid-touch, or --from in the
- * middle of a gesture) prepared at the start of each loop. Loops are
- * RP_LOOP_PAUSE_US apart. Records each write's lateness.
+ * The one step-level player, for every kind of step (evdev frames,
+ * frame-steps.h; HID reports, hid-player.h): every step at its absolute
+ * deadline (start + loop base + offset, never a sum of delays), one write
+ * each, through a clock (clock.h) that a stop request ends; the kind's
+ * release (every touch, key or contact still down) before each loop and
+ * at the end whatever ends the replay; the kind's preparation of the
+ * initial state at the start of each loop. Loops are RP_LOOP_PAUSE_US
+ * apart. Records each step's lateness for the summary and --report.
  */
 #pragma once
 
@@ -40,8 +42,27 @@ void rp_stats_summary(const struct rp_stats *st, struct rp_summary *out);
  * drift, the last minus the first; all 0 when @n is 0. */
 void rp_summarize(const int64_t *v, size_t n, struct rp_summary *out);
 
+/* One kind of step, as the player sees it: callbacks on @data. */
+struct rp_steps {
+	size_t n;		/* steps in a loop, in deadline order */
+	int64_t span_us;	/* the last step's offset: a loop's length */
+	/* Step @i's deadline, from the start of a loop. */
+	int64_t (*offset)(void *data, size_t i);
+	/* Writes step @i; @tag is its index in rp_stats. 0 or a negative
+	 * errno. */
+	int (*write)(void *data, size_t i, int64_t tag);
+	/* Writes what lifts everything still down (tagged -1), each write
+	 * counted in *@extra; tries every device: 0 or the last negative
+	 * errno. */
+	int (*release)(void *data, size_t *extra);
+	/* Optional, at each loop's base: writes the initial state (tagged
+	 * -1), counted in *@extra. 0 or a negative errno. */
+	int (*prepare)(void *data, size_t *extra);
+	void *data;
+};
+
 /* Returns 0 when every loop played, 1 when the clock was asked to stop,
  * a negative errno on a write error (the release was still attempted).
  * @start_us is the instant of offset 0 (the caller adds --start-delay). */
-int rp_play(const struct rp_schedule *s, const struct rp_options *o, int64_t start_us,
-	    struct rp_clock *clock, struct rp_sink *sink, struct rp_stats *stats);
+int rp_play_steps(const struct rp_steps *k, const struct rp_options *o, int64_t start_us,
+		  struct rp_clock *clock, struct rp_stats *stats);

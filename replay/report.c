@@ -8,16 +8,29 @@
 #include "log.h"
 #include "report.h"
 
+static void
+print_counts(FILE *out, const struct rp_verify_result *v)
+{
+	if (v->kind == RP_VERIFY_RECORDED)
+		fprintf(out, "verify: %zu evdev device%s compared, %zu frames recorded, ", v->readers,
+			v->readers == 1 ? "" : "s", v->expected_frames);
+	else
+		fprintf(out, "verify: %zu frames expected, ", v->expected_frames);
+	fprintf(out, "%zu delivered, %zu unexplained difference%s\n", v->received_frames,
+		v->unexplained, v->unexplained == 1 ? "" : "s");
+	for (int r = 0; r < RP_R_COUNT; r++) {
+		if (v->reasons[r])
+			fprintf(out, "  explained: %zu x %s\n", v->reasons[r],
+				v->reason_name(r));
+	}
+}
+
 void
 rp_report_print_verify(FILE *out, const struct rp_verify_result *v)
 {
-	fprintf(out, "verify: %zu frames expected, %zu delivered, %zu unexplained difference%s\n",
-		v->expected_frames, v->received_frames, v->unexplained,
-		v->unexplained == 1 ? "" : "s");
-	for (int r = 0; r < RP_R_COUNT; r++) {
-		if (v->reasons[r])
-			fprintf(out, "  explained: %zu x %s\n", v->reasons[r], rp_reason_name(r));
-	}
+	print_counts(out, v);
+	if (v->kind == RP_VERIFY_RECORDED)
+		return;	/* no model of what was written: no anomalies, no timing */
 	fprintf(out, "verify: %" PRIu64 " new anomal%s in the delivered events\n", v->anomalies,
 		v->anomalies == 1 ? "y" : "ies");
 	if (v->ntimed)
@@ -66,37 +79,37 @@ rp_report_lateness(FILE *f, const struct rp_summary *sum)
 	summary_json(f, "lateness", sum);
 }
 
-void
-rp_report_explained(FILE *f, const size_t *counts, int n, const char *(*name)(int))
+static void
+explained_json(FILE *f, const struct rp_verify_result *v)
 {
 	bool first = true;
 
 	fputs("\"explained\":{", f);
-	for (int r = 0; r < n; r++) {
-		if (!counts[r])
+	for (int r = 0; r < RP_R_COUNT; r++) {
+		if (!v->reasons[r])
 			continue;
-		fprintf(f, "%s\"%s\":%zu", first ? "" : ",", name(r), counts[r]);
+		fprintf(f, "%s\"%s\":%zu", first ? "" : ",", v->reason_name(r),
+			v->reasons[r]);
 		first = false;
 	}
 	fputc('}', f);
 }
 
-static const char *
-evdev_reason(int r)
-{
-	return rp_reason_name(r);
-}
-
 void
 rp_report_verify(FILE *f, const struct rp_verify_result *v)
 {
-	fprintf(f, ",\"verify\":{\"expected_frames\":%zu,\"delivered_frames\":%zu,"
-		"\"unexplained\":%zu,", v->expected_frames, v->received_frames, v->unexplained);
-	rp_report_explained(f, v->reasons, RP_R_COUNT, evdev_reason);
-	fputc(',', f);
-	new_anomalies_json(f, v);
-	fprintf(f, ",\"timed_frames\":%zu,", v->ntimed);
-	summary_json(f, "kernel_time_error", &v->kernel);
+	fputs(",\"verify\":{", f);
+	if (v->kind == RP_VERIFY_RECORDED)
+		fprintf(f, "\"devices_compared\":%zu,", v->readers);
+	fprintf(f, "\"expected_frames\":%zu,\"delivered_frames\":%zu,\"unexplained\":%zu,",
+		v->expected_frames, v->received_frames, v->unexplained);
+	explained_json(f, v);
+	if (v->kind == RP_VERIFY_WRITTEN) {
+		fputc(',', f);
+		new_anomalies_json(f, v);
+		fprintf(f, ",\"timed_frames\":%zu,", v->ntimed);
+		summary_json(f, "kernel_time_error", &v->kernel);
+	}
 	fputc('}', f);
 }
 

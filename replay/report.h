@@ -14,6 +14,7 @@
 #include "schedule.h"
 #include "verify.h"
 
+/* The --verify verdict for people (either kind of result). */
 void rp_report_print_verify(FILE *out, const struct rp_verify_result *v);
 
 /* "{" and the counts every replay has. */
@@ -22,9 +23,6 @@ void rp_report_begin(FILE *f, const struct rp_stats *st);
  * resync frames. */
 void rp_report_evdev_fields(FILE *f, const struct rp_schedule *s);
 void rp_report_lateness(FILE *f, const struct rp_summary *sum);
-/* The "verify" member of an evdev (uinput) replay. */
+/* The ",\"verify\":{...}" member (either kind of result). */
 void rp_report_verify(FILE *f, const struct rp_verify_result *v);
-/* "explained":{REASON:COUNT,...}: the @n reasons' nonzero @counts,
- * named by @name. */
-void rp_report_explained(FILE *f, const size_t *counts, int n, const char *(*name)(int));
 void rp_report_end(FILE *f);

@@ -17,8 +17,7 @@
 struct rp_uhid_side {
 	struct rp_hid_schedule *s;
 	struct rp_uhid **devs;		/* NULL until created: --dry-run prints */
-	struct rp_hid_verify *verify;
-	struct rp_hid_verify_result vres;
+	struct rp_verify *verify;
 	struct tt_loop *loop;		/* while live: the lift tells --verify */
 	bool lifting;
 	struct rp_clock *clock;		/* while playing: --dry-run's time */
@@ -57,7 +56,7 @@ live_write(void *data, uint32_t dev, const uint8_t *bytes, size_t len, int64_t t
 
 	if (tag < 0 && !h->lifting) {
 		h->lifting = true;
-		rp_hid_verify_lifting(h->verify, h->loop);
+		rp_verify_lifting(h->verify, h->loop);
 	}
 	return rp_uhid_input(h->devs[dev], bytes, len);
 }
@@ -121,7 +120,7 @@ side_detach(void *data)
 {
 	struct rp_uhid_side *h = data;
 
-	rp_hid_verify_free(h->verify);
+	rp_verify_free(h->verify);
 	h->verify = NULL;
 }
 
@@ -158,7 +157,7 @@ side_report_fields(void *data, FILE *f)
 /* --verify: a reader on every evdev device made of a HID device the
  * recording has evdev frames of. */
 static int
-verify_attach(void *data, struct tt_loop *loop)
+side_verify_attach(void *data, struct tt_loop *loop, void **verifier)
 {
 	struct rp_uhid_side *h = data;
 
@@ -174,60 +173,12 @@ verify_attach(void *data, struct tt_loop *loop)
 			}
 		}
 	}
-	if (!rp_hid_verify_any(h->verify))
+	if (!rp_verify_any(h->verify))
 		tt_info("--verify: %s has no evdev frames of the evdev devices the driver made (a HID-only "
 			"recording, or other device names): nothing to compare", tt_reader_name(h->s->reader));
+	*verifier = h->verify;
 	return 0;
 }
-
-static bool
-verify_drain(void *data, struct tt_loop *loop, int timeout_ms)
-{
-	struct rp_uhid_side *h = data;
-
-	if (!rp_hid_verify_any(h->verify))
-		return false;
-	rp_hid_verify_drain(h->verify, loop, timeout_ms);
-	return true;
-}
-
-static bool
-verify_conclude(void *data, const struct rp_stats *st, FILE *out)
-{
-	struct rp_uhid_side *h = data;
-
-	(void)st;
-	if (!rp_hid_verify_any(h->verify))
-		return false;
-	rp_hid_verify_compare(h->verify, out, 50, &h->vres);
-	rp_hid_verify_print(out, &h->vres);
-	return h->vres.unexplained > 0;
-}
-
-static const char *
-reason_name(int r)
-{
-	return rp_hid_reason_name(r);
-}
-
-static void
-verify_report(void *data, FILE *f)
-{
-	const struct rp_hid_verify_result *v = &((struct rp_uhid_side *)data)->vres;
-
-	fprintf(f, ",\"verify\":{\"devices_compared\":%zu,\"expected_frames\":%zu,"
-		"\"delivered_frames\":%zu,\"unexplained\":%zu,", v->pairs, v->expected_frames,
-		v->received_frames, v->unexplained);
-	rp_report_explained(f, v->reasons, RP_HR_COUNT, reason_name);
-	fputc('}', f);
-}
-
-static const struct rp_verify_ops verify_ops = {
-	.attach = verify_attach,
-	.drain = verify_drain,
-	.conclude = verify_conclude,
-	.report = verify_report,
-};
 
 static const struct rp_side_ops side_ops = {
 	.play = side_play,
@@ -239,7 +190,8 @@ static const struct rp_side_ops side_ops = {
 	.writing = "writing to /dev/uhid",
 	.lifted = "contacts were lifted",
 	.released = "contacts were lifted",
-	.verify = &verify_ops,
+	.verify_attach = side_verify_attach,
+	.verify = &rp_verify_ops,
 };
 
 int

@@ -2,9 +2,10 @@
 /*
  * The uhid device side (side.h), replay --hid: each recorded HID device
  * created through /dev/uhid (uhid-device.h) so the kernel's own driver
- * makes the evdev devices, its input reports played by hid-player.h
- * (contacts still down lifted whatever ends it), and for --verify the
- * driver's evdev devices read back by hid-verify.h.
+ * makes the evdev devices, its input reports played by the one player
+ * (player.h; hid-player.h: contacts still down lifted whatever ends it),
+ * and for --verify the driver's evdev devices read back and compared with
+ * the recording's (verify.h, hid-verify.h).
  */
 #pragma once
 

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "frame-steps.h"
 #include "log.h"
 #include "report.h"
 #include "side-uinput.h"
@@ -23,7 +24,6 @@ struct rp_uinput_side {
 	struct rp_uinput_side_options o;
 	struct rp_uinput **devs;	/* NULL until created: --dry-run prints */
 	struct rp_verify *verify;
-	struct rp_verify_result vres;
 	struct rp_li *li;		/* --libinput */
 	struct rp_sur *sur;		/* the surroundings, until the devices are gone */
 	struct rp_clock *clock;		/* while playing: --dry-run's time */
@@ -245,7 +245,7 @@ side_report_fields(void *data, FILE *f)
 
 /* --verify: a reader on every created device, served by the clock's loop. */
 static int
-verify_attach(void *data, struct tt_loop *loop)
+side_verify_attach(void *data, struct tt_loop *loop, void **verifier)
 {
 	struct rp_uinput_side *u = data;
 
@@ -259,44 +259,9 @@ verify_attach(void *data, struct tt_loop *loop)
 			return rc;
 		}
 	}
+	*verifier = u->verify;
 	return 0;
 }
-
-static bool
-verify_drain(void *data, struct tt_loop *loop, int timeout_ms)
-{
-	struct rp_uinput_side *u = data;
-
-	if (!u->verify)
-		return false;
-	rp_verify_drain(u->verify, loop, timeout_ms);
-	return true;
-}
-
-static bool
-verify_conclude(void *data, const struct rp_stats *st, FILE *out)
-{
-	struct rp_uinput_side *u = data;
-
-	if (!u->verify)
-		return false;
-	rp_verify_compare(u->verify, st, out, 50, &u->vres);
-	rp_report_print_verify(out, &u->vres);
-	return u->vres.unexplained || u->vres.anomalies;
-}
-
-static void
-verify_report(void *data, FILE *f)
-{
-	rp_report_verify(f, &((struct rp_uinput_side *)data)->vres);
-}
-
-static const struct rp_verify_ops verify_ops = {
-	.attach = verify_attach,
-	.drain = verify_drain,
-	.conclude = verify_conclude,
-	.report = verify_report,
-};
 
 static const struct rp_side_ops side_ops = {
 	.play = side_play,
@@ -310,7 +275,8 @@ static const struct rp_side_ops side_ops = {
 	.writing = "writing to the replayed device",
 	.lifted = "touches were released",
 	.released = "touches and keys were released",
-	.verify = &verify_ops,
+	.verify_attach = side_verify_attach,
+	.verify = &rp_verify_ops,
 };
 
 int

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The uinput device side (side.h): each recorded evdev device recreated
- * through uinput (uinput-device.h), its frames played by player.h, read
- * back for --verify by verify.h; with the recorded surroundings
+ * through uinput (uinput-device.h), its frames played by the one player
+ * (player.h, frame-steps.h), read back for --verify by verify.h (what the
+ * kernel must deliver for each write); with the recorded surroundings
  * (replay-surroundings.h) and --libinput (li-replay.h) around the devices.
  */
 #pragma once

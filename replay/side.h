@@ -7,14 +7,18 @@
  *  - the device side (struct rp_side_ops): uinput devices playing evdev
  *    frames (side-uinput.h), or uhid devices playing HID reports through
  *    the kernel's drivers (side-uhid.h). It plays its schedule through the
- *    clock with its player (player.h, hid-player.h), which keeps the
+ *    clock with the one player (player.h), its steps evdev frames
+ *    (frame-steps.h) or HID reports (hid-player.h): the player keeps the
  *    absolute deadlines and releases every touch whatever ends the replay;
- *    before create() (--dry-run) it prints each step instead of writing it.
- *  - its --verify (struct rp_verify_ops): reads the devices back while the
- *    player writes, and compares what the kernel delivered with the
- *    recording (verify.h for uinput, hid-verify.h for uhid).
+ *    before create() (--dry-run) the side prints each step instead of
+ *    writing it.
+ *  - its --verify: the side attaches a reader to every device it made
+ *    (verify_attach), and the one --verify (verify.h, struct
+ *    rp_verify_ops) reads them back while the player writes and compares
+ *    what the kernel delivered with what was expected.
  *
- * Every op takes the side's data pointer; the side owns its verify state.
+ * Every side op takes the side's data pointer, every verify op the
+ * verifier verify_attach() gave; the side owns both.
  */
 #pragma once
 
@@ -28,17 +32,14 @@
 #include "schedule.h"
 
 struct rp_verify_ops {
-	/* Reads every created device back from @loop. 0 or a negative errno
-	 * (said). */
-	int (*attach)(void *side, struct tt_loop *loop);
 	/* After the last write: reads what is still coming, at most
 	 * @timeout_ms. False when nothing was attached (nothing waited). */
-	bool (*drain)(void *side, struct tt_loop *loop, int timeout_ms);
+	bool (*drain)(void *verifier, struct tt_loop *loop, int timeout_ms);
 	/* Compares, prints the differences and the verdict to @out; true
 	 * when the replay fails (unexplained differences, new anomalies). */
-	bool (*conclude)(void *side, const struct rp_stats *st, FILE *out);
+	bool (*conclude)(void *verifier, const struct rp_stats *st, FILE *out);
 	/* The --report's ",\"verify\":{...}" member, after conclude(). */
-	void (*report)(void *side, FILE *f);
+	void (*report)(void *verifier, FILE *f);
 };
 
 struct rp_side_ops {
@@ -70,6 +71,10 @@ struct rp_side_ops {
 	const char *writing;	/* "writing to the replayed device" */
 	const char *lifted;	/* "touches were released" */
 	const char *released;	/* "touches and keys were released" */
+	/* --verify: reads every created device back from @loop; *@verifier
+	 * is the side's, for @verify's ops, until detach(). 0 or a negative
+	 * errno (said). */
+	int (*verify_attach)(void *side, struct tt_loop *loop, void **verifier);
 	const struct rp_verify_ops *verify;
 };
 

@@ -4,148 +4,88 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <linux/input.h>
 
-#include "stack.h"
-#include "evdev-capture.h"
-#include "verify.h"
+#include "hid-verify.h"
+#include "report.h"
 #include "util-mem.h"
+#include "verify-reader.h"
 
-struct vframe {
-	int64_t tag;		/* expected: the player's tag; received: -1 */
-	int64_t time_us;	/* received: kernel time */
-	size_t first;		/* index into the device's event buffer */
-	size_t n;
-};
+/* The kernel's tracking ids wrap at this (TRKID_MAX). */
+#define TRKID_MASK 0xffff
+#define SHOWN_MAX 50
 
-struct vdev {
-	struct rp_verify *v;
-	struct tt_capture *cap;
-	struct rp_kmodel model;
-	bool attached;
-	struct rp_evbuf expected;	/* all expected events */
-	struct vframe *eframes;
-	size_t neframes, ecap;
-	struct rp_evbuf received;
-	struct vframe *rframes;
-	size_t nrframes, rcap;
-	size_t received_dropped;	/* SYN_DROPPED seen by our reader */
-};
+_Static_assert((int)RP_HR_COUNT <= (int)RP_R_COUNT, "the reasons of both kinds fit a result");
 
-/* The anomalies (lib/detect.h, the pass validate and analyze run) of
- * what the kernel must deliver and of what it delivered, each stream in
- * the order it happened. */
-struct vdiag {
-	struct tt_stack *detect;
-	struct tt_diag_tally tally;
-	int64_t first_us;	/* delivered: the first frame's kernel time */
-	bool have_first;
-	struct tt_event *ev;	/* an expected frame converted */
-	size_t cap;
-};
-
-struct rp_verify {
-	const struct rp_schedule *s;
-	struct vdev *devs;
-	size_t reasons[RP_R_COUNT];
-	struct vdiag expected, delivered;
-	int64_t nexpected;	/* the expected stream's clock */
-	struct tt_device *ddevs;	/* the devices as the detection sees them */
-};
-
-/*
- * The devices the two streams come from, as created: shallow copies of
- * the schedule's with the state of a new uinput device, every slot empty
- * and nothing pressed (what the replay then writes sets them up). Their
- * own slot arrays too: a device given slots for codes its description
- * lacked (undeclared.h) still points at the reader's, which has fewer.
- */
-static struct tt_device *
-detect_devices(const struct rp_schedule *s)
+static const char *
+written_reason(int r)
 {
-	struct tt_device *ddevs = tt_reallocarray(NULL, s->ndevices ? s->ndevices : 1, sizeof(*ddevs));
-
-	for (size_t i = 0; i < s->ndevices; i++) {
-		struct tt_device *dd = &ddevs[i];
-		*dd = *s->devices[i].dev;
-		dd->slots = NULL;
-		memset(dd->keys_down, 0, sizeof(dd->keys_down));
-		memset(dd->leds_on, 0, sizeof(dd->leds_on));
-		memset(dd->switches_on, 0, sizeof(dd->switches_on));
-		if (tt_device_set_slots(dd, dd->num_slots) < 0)
-			dd->num_slots = 0;
-	}
-	return ddevs;
+	return rp_reason_name(r);
 }
 
-static void
-vdiag_init(struct vdiag *vd, const struct rp_schedule *s, const struct tt_device *ddevs)
+static const char *
+recorded_reason(int r)
 {
-	vd->detect = tt_stack_new(NULL, tt_diag_tally_add, &vd->tally);
-	for (size_t i = 0; i < s->ndevices; i++) {
-		struct tt_record rec = { .type = TT_RECORD_DEVICE, .device = &ddevs[i] };
-		tt_stack_feed(vd->detect, &rec);
-	}
+	return rp_hid_reason_name(r);
 }
 
+/* An empty result of @v's kind. */
 static void
-vdiag_release(struct vdiag *vd)
+result_init(const struct rp_verify *v, struct rp_verify_result *res)
 {
-	tt_stack_free(vd->detect);
-	free(vd->ev);
+	memset(res, 0, sizeof(*res));
+	res->kind = v->kind;
+	res->reason_name = v->kind == RP_VERIFY_RECORDED ? recorded_reason : written_reason;
 }
 
-static void
-vdiag_feed(struct vdiag *vd, const struct tt_frame *f, size_t line)
+void
+rp_vstream_add(struct rp_vstream *s, struct rp_vframe vf)
 {
-	struct tt_record rec = { .type = TT_RECORD_FRAME, .line = line, .frame = f };
-
-	if (!vd->have_first) {
-		vd->first_us = f->time_us;
-		vd->have_first = true;
-	}
-	tt_stack_feed(vd->detect, &rec);
+	s->frames = tt_grow(s->frames, s->n, &s->cap, sizeof(*s->frames));
+	s->frames[s->n++] = vf;
 }
 
-/* Each expected frame (what the kernel must deliver for a written one:
- * the recording's frame, or one replay adds to lift or set up touches,
- * through the kernel's filtering, kernel-model.h) under the line of the
- * recording's frame (the tag says which; 0 for replay's own) and on a
- * clock of its own, one microsecond a frame: only their order is known
- * here. */
-static void
-expected_diag(struct rp_verify *v, uint32_t dev, const struct input_event *ev, size_t n, int64_t tag)
+void
+rp_vstream_push(struct rp_vstream *s, struct rp_vframe vf, const struct input_event *ev, size_t n)
 {
-	struct vdiag *vd = &v->expected;
-	const struct rp_schedule *s = v->s;
-	size_t line = tag >= 0 && s->nframes ? s->frames[(size_t)tag % s->nframes].line : 0;
-
-	if (n > vd->cap) {
-		vd->cap = n;
-		vd->ev = tt_reallocarray(vd->ev, n, sizeof(*vd->ev));
-	}
+	vf.first = s->ev.n;
+	vf.n = n;
 	for (size_t i = 0; i < n; i++)
-		vd->ev[i] = (struct tt_event){ .type = ev[i].type, .code = ev[i].code, .value = ev[i].value };
-	struct tt_frame f = { .device = s->devices[dev].dev->id, .time_us = v->nexpected++,
-			      .nevents = (uint32_t)n, .events = vd->ev };
-	vdiag_feed(vd, &f, line);
+		rp_evbuf_push(&s->ev, ev[i].type, ev[i].code, ev[i].value);
+	rp_vstream_add(s, vf);
+}
+
+static void
+vstream_release(struct rp_vstream *s)
+{
+	rp_evbuf_release(&s->ev);
+	free(s->frames);
 }
 
 struct rp_verify *
-rp_verify_new(const struct rp_schedule *s)
+rp_verify_alloc(enum rp_verify_kind kind, size_t nreaders)
 {
 	struct rp_verify *v = tt_zalloc(sizeof(*v));
 
-	v->s = s;
-	v->ddevs = detect_devices(s);
-	vdiag_init(&v->expected, s, v->ddevs);
-	vdiag_init(&v->delivered, s, v->ddevs);
-	v->devs = tt_reallocarray(NULL, s->ndevices ? s->ndevices : 1, sizeof(*v->devs));
-	memset(v->devs, 0, (s->ndevices ? s->ndevices : 1) * sizeof(*v->devs));
-	for (size_t i = 0; i < s->ndevices; i++)
-		v->devs[i].v = v;
+	v->kind = kind;
+	result_init(v, &v->res);
+	v->nreaders = nreaders;
+	v->readers = tt_zalloc((nreaders ? nreaders : 1) * sizeof(*v->readers));
 	return v;
+}
+
+static void
+reader_free(struct rp_verify *v, struct rp_vreader *r)
+{
+	if (!r)
+		return;
+	if (r->src)
+		tt_loop_remove(v->loop, r->src);
+	tt_capture_free(r->cap);
+	if (r->modelled)
+		rp_kmodel_release(&r->model);
+	vstream_release(&r->expected);
+	vstream_release(&r->delivered);
+	free(r);
 }
 
 void
@@ -153,135 +93,114 @@ rp_verify_free(struct rp_verify *v)
 {
 	if (!v)
 		return;
-	for (size_t i = 0; i < v->s->ndevices; i++) {
-		struct vdev *d = &v->devs[i];
-		tt_capture_free(d->cap);
-		if (d->attached)
-			rp_kmodel_release(&d->model);
-		rp_evbuf_release(&d->expected);
-		rp_evbuf_release(&d->received);
-		free(d->eframes);
-		free(d->rframes);
-	}
-	free(v->devs);
-	vdiag_release(&v->expected);
-	vdiag_release(&v->delivered);
-	for (size_t i = 0; i < v->s->ndevices; i++)
-		free(v->ddevs[i].slots);
-	free(v->ddevs);
+	for (size_t i = 0; i < v->nreaders; i++)
+		reader_free(v, v->readers[i]);
+	free(v->readers);
+	rp_written_free(v->w);
 	free(v);
-}
-
-static void
-push_frame(struct vframe **arr, size_t *n, size_t *cap, struct vframe f)
-{
-	*arr = tt_grow(*arr, *n, cap, sizeof(**arr));
-	(*arr)[(*n)++] = f;
 }
 
 static int
 on_frame(void *userdata, const struct tt_frame *f)
 {
-	struct vdev *d = userdata;
-	struct vframe vf = { .tag = -1, .time_us = f->time_us, .first = d->received.n, .n = f->nevents };
+	struct rp_vreader *r = userdata;
+	struct rp_vframe vf = { .tag = -1, .time_us = f->time_us, .first = r->delivered.ev.n,
+				.n = f->nevents };
 
 	for (uint32_t i = 0; i < f->nevents; i++) {
 		const struct tt_event *e = &f->events[i];
 		if (e->type == EV_SYN && e->code == SYN_DROPPED)
-			d->received_dropped++;
-		rp_evbuf_push(&d->received, e->type, e->code, e->value);
+			r->dropped++;
+		rp_evbuf_push(&r->delivered.ev, e->type, e->code, e->value);
 	}
-	push_frame(&d->rframes, &d->nrframes, &d->rcap, vf);
-	/* Under the recording's device id, as the expected frames are. */
-	struct tt_frame df = *f;
-	df.device = d->v->s->devices[d - d->v->devs].dev->id;
-	vdiag_feed(&d->v->delivered, &df, 0);
+	rp_vstream_add(&r->delivered, vf);
+	if (r->v->w)
+		rp_written_delivered(r->v, r, f);
 	return 0;
 }
 
 static void
 on_readable(struct tt_loop *loop, struct tt_loop_source *source, uint32_t events, void *data)
 {
-	struct vdev *d = data;
+	struct rp_vreader *r = data;
 
 	(void)loop;
 	(void)source;
 	(void)events;
-	tt_capture_dispatch(d->cap, 0, on_frame, d);
+	tt_capture_dispatch(r->cap, 0, on_frame, r);
 }
 
 int
-rp_verify_attach(struct rp_verify *v, uint32_t dev, const char *node,
-		 const struct input_absinfo *abs, struct tt_loop *loop)
+rp_verify_open(struct rp_verify *v, size_t slot, const char *node, uint32_t id,
+	       struct tt_loop *loop, struct rp_vreader **out)
 {
-	struct vdev *d = &v->devs[dev];
-	int rc = tt_capture_open(node, dev, TT_CAPTURE_SHOW_KEYCODES, &d->cap);
+	struct rp_vreader *r = tt_zalloc(sizeof(*r));
+	int rc = tt_capture_open(node, id, TT_CAPTURE_SHOW_KEYCODES, &r->cap);
 
-	if (rc < 0)
+	if (rc < 0) {
+		free(r);
 		return rc;
-	rp_kmodel_init(&d->model, v->s->devices[dev].dev, abs);
-	d->attached = true;
-	if (!tt_loop_add(loop, tt_capture_fd(d->cap), on_readable, d))
+	}
+	if (slot == SIZE_MAX) {
+		slot = v->nreaders++;
+		v->readers = tt_reallocarray(v->readers, v->nreaders, sizeof(*v->readers));
+	}
+	*r = (struct rp_vreader){ .v = v, .id = id, .cap = r->cap, .lift_from = SIZE_MAX };
+	snprintf(r->node, sizeof(r->node), "%s", node);
+	v->readers[slot] = r;
+	v->loop = loop;
+	r->src = tt_loop_add(loop, tt_capture_fd(r->cap), on_readable, r);
+	if (!r->src)
 		return -errno;
+	*out = r;
 	return 0;
 }
 
-/*
- * Someone else may change the device's fuzz while it plays: libinput's
- * udev rules set it to 0 (and keep the value in a property) about a
- * second after the device appears. The kernel then filters with the new
- * fuzz, so the model must too: while any axis still has a fuzz, read it
- * back just before each frame is written (a few ioctls, only in
- * --verify). Read after the write, a change that landed in between made
- * the model filter a frame the kernel had filtered with the old fuzz.
- */
-void
-rp_verify_writing(struct rp_verify *v, uint32_t dev)
+bool
+rp_verify_any(const struct rp_verify *v)
 {
-	struct vdev *d = &v->devs[dev];
+	for (size_t i = 0; v && i < v->nreaders; i++) {
+		if (v->readers[i])
+			return true;
+	}
+	return false;
+}
 
-	if (!d->attached)
-		return;
-	int fd = tt_capture_fd(d->cap);
+/* Reads until @quiet_ms pass with nothing new, at most @timeout_ms. */
+static void
+read_until_quiet(struct tt_loop *loop, int quiet_ms, int timeout_ms)
+{
+	int quiet = 0;
 
-	for (unsigned int c = 0; c < ABS_CNT; c++) {
-		struct input_absinfo ai;
-		if (d->model.fuzz[c] == 0)
-			continue;
-		if (ioctl(fd, EVIOCGABS(c), &ai) == 0)
-			d->model.fuzz[c] = ai.fuzz;
+	for (int waited = 0; waited < timeout_ms && quiet < quiet_ms; waited += 10) {
+		int rc = tt_loop_dispatch(loop, 10);
+		quiet = rc > 0 ? 0 : quiet + 10;
+		if (rc < 0)
+			return;
 	}
 }
 
 void
-rp_verify_written(struct rp_verify *v, uint32_t dev, const struct input_event *ev,
-		  size_t n, int64_t tag)
+rp_verify_lifting(struct rp_verify *v, struct tt_loop *loop)
 {
-	struct vdev *d = &v->devs[dev];
-	size_t start = d->expected.n;
-
-	if (!d->attached)
+	if (!rp_verify_any(v))
 		return;
-	rp_kmodel_feed(&d->model, ev, n, &d->expected, v->reasons);
-	/* Cut what was appended into frames at each SYN_REPORT. */
-	size_t first = start;
-	for (size_t i = start; i < d->expected.n; i++) {
-		const struct input_event *e = &d->expected.ev[i];
-		if (e->type == EV_SYN && e->code == SYN_REPORT) {
-			push_frame(&d->eframes, &d->neframes, &d->ecap,
-				   (struct vframe){ .tag = tag, .first = first, .n = i + 1 - first });
-			expected_diag(v, dev, &d->expected.ev[first], i + 1 - first, tag);
-			first = i + 1;
-		}
+	/* uhid hands a report to the driver within the write: its frames
+	 * are in the evdev buffers already. */
+	read_until_quiet(loop, 20, 200);
+	for (size_t i = 0; i < v->nreaders; i++) {
+		struct rp_vreader *r = v->readers[i];
+		if (r && r->lift_from == SIZE_MAX)
+			r->lift_from = r->delivered.n;
 	}
 }
 
 static bool
 complete(const struct rp_verify *v)
 {
-	for (size_t i = 0; i < v->s->ndevices; i++) {
-		const struct vdev *d = &v->devs[i];
-		if (d->attached && d->nrframes < d->neframes)
+	for (size_t i = 0; i < v->nreaders; i++) {
+		const struct rp_vreader *r = v->readers[i];
+		if (r && r->delivered.n < r->expected.n)
 			return false;
 	}
 	return true;
@@ -290,45 +209,147 @@ complete(const struct rp_verify *v)
 void
 rp_verify_drain(struct rp_verify *v, struct tt_loop *loop, int timeout_ms)
 {
+	if (v->kind == RP_VERIFY_RECORDED) {
+		if (rp_verify_any(v))
+			read_until_quiet(loop, 100, timeout_ms);
+		return;
+	}
 	for (int waited = 0; !complete(v) && waited < timeout_ms; waited += 10)
 		tt_loop_dispatch(loop, 10);
 }
 
+/* ------------------------------------------------------------------ */
+/* Comparing. */
+
+struct ids {
+	bool have_first;
+	int32_t first_id;	/* the first tracking id seen */
+};
+
+static int32_t
+norm_id(struct ids *sd, int32_t id)
+{
+	if (id < 0)
+		return id;
+	if (!sd->have_first) {
+		sd->have_first = true;
+		sd->first_id = id;
+	}
+	return (int32_t)((uint32_t)(id - sd->first_id) & TRKID_MASK);
+}
+
+/* One reader's comparison. */
+struct cmp {
+	const struct rp_verify *v;
+	const struct rp_stats *stats;
+	FILE *out;
+	size_t max_shown;
+	struct rp_verify_result *res;
+	struct ids rec, del;		/* RECORDED: tracking ids by order */
+	bool ids_differ, stamps_differ;
+	int64_t *errs;			/* WRITTEN: kernel time errors */
+	size_t nerrs;
+};
+
 static bool
-same_frame(const struct input_event *a, size_t na, const struct input_event *b, size_t nb)
+same_event(struct cmp *c, const struct input_event *a, const struct input_event *b)
+{
+	if (a->type != b->type || a->code != b->code)
+		return false;
+	if (c->v->kind == RP_VERIFY_WRITTEN)
+		return a->value == b->value;
+	if (a->type == EV_MSC && a->code == MSC_TIMESTAMP) {
+		c->stamps_differ |= a->value != b->value;
+		return true;
+	}
+	if (a->type == EV_ABS && a->code == ABS_MT_TRACKING_ID) {
+		c->ids_differ |= a->value != b->value;
+		return norm_id(&c->rec, a->value) == norm_id(&c->del, b->value);
+	}
+	return a->value == b->value;
+}
+
+static bool
+same_frame(struct cmp *c, const struct input_event *a, size_t na, const struct input_event *b,
+	   size_t nb)
 {
 	if (na != nb)
 		return false;
 	for (size_t i = 0; i < na; i++) {
-		if (a[i].type != b[i].type || a[i].code != b[i].code || a[i].value != b[i].value)
+		if (!same_event(c, &a[i], &b[i]))
 			return false;
 	}
 	return true;
 }
 
-/* Anomalies the delivery has beyond what was expected: the replay's (or
- * the kernel's), never the recording's own, which are expected too, nor
- * what the kernel's filtering makes of it. */
 static void
-compare_diags(struct rp_verify *v, FILE *out, struct rp_verify_result *res)
+show_diff(struct cmp *c, const struct rp_vreader *r, size_t i)
 {
-	const struct tt_diag_tally *w = &v->expected.tally, *dl = &v->delivered.tally;
-	enum tt_check kinds[TT_CHECK_COUNT];
-	size_t n;
+	const struct rp_vframe *e = &r->expected.frames[i], *d = &r->delivered.frames[i];
+	bool recorded = c->v->kind == RP_VERIFY_RECORDED;
 
-	tt_stack_finish(v->expected.detect);
-	tt_stack_finish(v->delivered.detect);
-	n = tt_diag_tally_compare(w, dl, TT_TALLY_MORE, 1, NULL, kinds);
-	for (size_t i = 0; i < n; i++) {
-		enum tt_check c = kinds[i];
-		char where[200];
-		uint64_t more = tt_diag_tally_excess(w, dl, 1, c);
+	if (recorded)
+		fprintf(c->out, "%s: line %zu: device %" PRIu32 " frame %zu differs:\n  recorded: ",
+			r->node, e->line, r->id, i);
+	else
+		fprintf(c->out, "device %" PRIu32 " delivered frame %zu differs:\n  expected:", r->id, i);
+	rp_print_events(c->out, &r->expected.ev.ev[e->first], e->n);
+	fprintf(c->out, recorded ? "\n  delivered:" : "\n  received:");
+	rp_print_events(c->out, &r->delivered.ev.ev[d->first], d->n);
+	fputc('\n', c->out);
+}
 
-		res->new_anomalies[c] = more;
-		res->anomalies += more;
-		tt_diag_tally_where_text(dl, c, v->delivered.first_us, where, sizeof(where));
-		fprintf(out, "anomaly %s (%s): %" PRIu64 " delivered, %" PRIu64 " expected (%s of the delivery)\n",
-			tt_check_name(c), tt_severity_name(tt_check_severity(c)), dl->count[c], w->count[c], where);
+static void
+show_count(struct cmp *c, const struct rp_vreader *r, size_t played)
+{
+	if (c->v->kind == RP_VERIFY_RECORDED)
+		fprintf(c->out, "%s: device %" PRIu32 ": %zu frames recorded, %zu delivered by the "
+			"driver\n", r->node, r->id, r->expected.n, played);
+	else
+		fprintf(c->out, "device %" PRIu32 ": %zu frames expected, %zu delivered%s\n", r->id,
+			r->expected.n, played,
+			r->dropped ? " (the reader saw SYN_DROPPED: its buffer overflowed)" : "");
+}
+
+/* Frame @i, expected and delivered: a difference, or what explains it
+ * (RECORDED), and (WRITTEN) the kernel's time of each recorded frame's
+ * first delivered frame. */
+static void
+compare_frame(struct cmp *c, const struct rp_vreader *r, size_t i, int64_t *last_tag)
+{
+	const struct rp_vframe *e = &r->expected.frames[i], *d = &r->delivered.frames[i];
+
+	c->ids_differ = c->stamps_differ = false;
+	if (!same_frame(c, &r->expected.ev.ev[e->first], e->n, &r->delivered.ev.ev[d->first], d->n)) {
+		if (c->res->unexplained++ < c->max_shown)
+			show_diff(c, r, i);
+	} else if (c->v->kind == RP_VERIFY_RECORDED) {
+		c->res->reasons[RP_HR_TRACKING_ID] += c->ids_differ;
+		c->res->reasons[RP_HR_TIMESTAMP] += c->stamps_differ;
+	}
+	if (e->tag >= 0 && e->tag != *last_tag && (size_t)e->tag < c->stats->nlateness)
+		c->errs[c->nerrs++] = d->time_us - c->stats->deadlines_us[e->tag];
+	*last_tag = e->tag;
+}
+
+static void
+compare_reader(struct cmp *c, const struct rp_vreader *r)
+{
+	size_t played = r->lift_from < r->delivered.n ? r->lift_from : r->delivered.n;
+	size_t n = r->expected.n < played ? r->expected.n : played;
+	int64_t last_tag = -1;
+
+	c->rec = c->del = (struct ids){ 0 };
+	c->res->expected_frames += r->expected.n;
+	c->res->received_frames += r->delivered.n;
+	for (size_t i = 0; i < n; i++)
+		compare_frame(c, r, i, &last_tag);
+	if (c->v->kind == RP_VERIFY_RECORDED)
+		c->res->reasons[RP_HR_LIFT] += r->delivered.n - played;
+	if (r->expected.n != played) {
+		c->res->unexplained += r->expected.n > played ? r->expected.n - played
+							      : played - r->expected.n;
+		show_count(c, r, played);
 	}
 }
 
@@ -337,50 +358,68 @@ rp_verify_compare(struct rp_verify *v, const struct rp_stats *stats, FILE *out,
 		  size_t max_shown, struct rp_verify_result *res)
 {
 	_cleanup_free_ int64_t *errs = tt_reallocarray(NULL, stats->nlateness + 1, sizeof(int64_t));
-	size_t nerrs = 0;
+	struct cmp c = { .v = v, .stats = stats, .out = out, .max_shown = max_shown, .res = res,
+			 .errs = errs };
 
-	memset(res, 0, sizeof(*res));
+	result_init(v, res);
 	memcpy(res->reasons, v->reasons, sizeof(res->reasons));
-	for (size_t di = 0; di < v->s->ndevices; di++) {
-		struct vdev *d = &v->devs[di];
-		uint32_t id = v->s->devices[di].dev->id;
-		size_t n = d->neframes < d->nrframes ? d->neframes : d->nrframes;
-		int64_t last_tag = -1;
-
-		if (!d->attached)
-			continue;
-		res->expected_frames += d->neframes;
-		res->received_frames += d->nrframes;
-		for (size_t i = 0; i < n; i++) {
-			const struct vframe *e = &d->eframes[i], *r = &d->rframes[i];
-			const struct input_event *ee = &d->expected.ev[e->first];
-			const struct input_event *re = &d->received.ev[r->first];
-
-			if (!same_frame(ee, e->n, re, r->n)) {
-				if (res->unexplained++ < max_shown) {
-					fprintf(out, "device %" PRIu32 " delivered frame %zu differs:\n  expected:", id, i);
-					rp_print_events(out, ee, e->n);
-					fprintf(out, "\n  received:");
-					rp_print_events(out, re, r->n);
-					fputc('\n', out);
-				}
-			}
-			/* The first delivered frame of each recorded frame times it. */
-			if (e->tag >= 0 && e->tag != last_tag && (size_t)e->tag < stats->nlateness)
-				errs[nerrs++] = r->time_us - stats->deadlines_us[e->tag];
-			last_tag = e->tag;
-		}
-		if (d->neframes != d->nrframes) {
-			size_t diff = d->neframes > d->nrframes ? d->neframes - d->nrframes
-								: d->nrframes - d->neframes;
-			res->unexplained += diff;
-			fprintf(out, "device %" PRIu32 ": %zu frames expected, %zu delivered%s\n", id,
-				d->neframes, d->nrframes,
-				d->received_dropped ? " (the reader saw SYN_DROPPED: its buffer overflowed)" : "");
+	for (size_t i = 0; i < v->nreaders; i++) {
+		if (v->readers[i]) {
+			res->readers++;
+			compare_reader(&c, v->readers[i]);
 		}
 	}
-	compare_diags(v, out, res);
-	res->ntimed = nerrs;
-	if (nerrs)
-		rp_summarize(errs, nerrs, &res->kernel);
+	if (v->w)
+		rp_written_anomalies(v, out, res);
+	res->ntimed = c.nerrs;
+	if (c.nerrs)
+		rp_summarize(errs, c.nerrs, &res->kernel);
 }
+
+/* ------------------------------------------------------------------ */
+/* The pipeline's interface (side.h). */
+
+/* Whether there is a verdict to give: a replay of evdev frames reads
+ * every device back, and says so even when it has none (a keyboard left
+ * out); a replay of HID reports only when the driver made a device the
+ * recording has frames of. */
+static bool
+has_verdict(const struct rp_verify *v)
+{
+	return v->kind == RP_VERIFY_WRITTEN || rp_verify_any(v);
+}
+
+static bool
+ops_drain(void *data, struct tt_loop *loop, int timeout_ms)
+{
+	struct rp_verify *v = data;
+
+	if (!has_verdict(v))
+		return false;
+	rp_verify_drain(v, loop, timeout_ms);
+	return true;
+}
+
+static bool
+ops_conclude(void *data, const struct rp_stats *st, FILE *out)
+{
+	struct rp_verify *v = data;
+
+	if (!has_verdict(v))
+		return false;
+	rp_verify_compare(v, st, out, SHOWN_MAX, &v->res);
+	rp_report_print_verify(out, &v->res);
+	return v->res.unexplained || v->res.anomalies;
+}
+
+static void
+ops_report(void *data, FILE *f)
+{
+	rp_report_verify(f, &((struct rp_verify *)data)->res);
+}
+
+const struct rp_verify_ops rp_verify_ops = {
+	.drain = ops_drain,
+	.conclude = ops_conclude,
+	.report = ops_report,
+};

@@ -108,10 +108,11 @@ fake_fields(void *data, FILE *f)
 }
 
 static int
-fake_attach(void *data, struct tt_loop *loop)
+fake_attach(void *data, struct tt_loop *loop, void **verifier)
 {
 	(void)loop;
 	called(data, "attach");
+	*verifier = data;
 	return 0;
 }
 
@@ -143,14 +144,14 @@ fake_report(void *data, FILE *f)
 }
 
 static const struct rp_verify_ops fake_verify = {
-	fake_attach, fake_drain, fake_conclude, fake_report,
+	fake_drain, fake_conclude, fake_report,
 };
 
 static const struct rp_side_ops fake_ops = {
 	.play = fake_play, .create = fake_create, .start = fake_start, .finish = fake_finish,
 	.detach = fake_detach, .destroy = fake_destroy, .print_counts = fake_counts,
 	.report_fields = fake_fields, .writing = "writing", .lifted = "lifted",
-	.released = "released", .verify = &fake_verify,
+	.released = "released", .verify_attach = fake_attach, .verify = &fake_verify,
 };
 
 static int

@@ -16,7 +16,8 @@
 #include "clock.h"
 #include "kernel-model.h"
 #include "neutral.h"
-#include "player.h"
+#include "frame-steps.h"
+#include "hid-player.h"
 #include "schedule.h"
 #include "test-common.h"
 
@@ -239,6 +240,167 @@ test_stop_releases(void)
 	rp_stats_release(&st);
 	buf_release(&sink);
 	rp_schedule_free(s);
+}
+
+/* HID reports through the same player: a one-finger touchscreen
+ * (report 1: Tip Switch, contact id, X, Y, Contact Count). */
+#define HID_DESC "050d0904a10185010922a102094215002501750195018102750781030951250f7508810205010930" \
+	"26ff0f7510810209318102c0050d0954250a75088102c0"
+#define HID_DEV "{\"type\":\"hid_device\",\"id\":0,\"name\":\"test hid\",\"bus\":3,\"vendor\":1," \
+	"\"product\":2,\"version\":3,\"descriptor\":\"" HID_DESC "\"}\n"
+#define HID_REPORT(t, data) "{\"type\":\"hid\",\"dev\":0,\"t\":" #t ",\"data\":\"" data "\"}\n"
+#define HID_DOWN "0101031000200001"
+
+static const char *hid_recording =
+	HEADER HID_DEV HID_REPORT(1000, HID_DOWN) HID_REPORT(11000, "0101031100210001")
+	HID_REPORT(21000, "0101031200220001");
+
+struct hid_written {
+	int64_t time;
+	uint32_t dev;
+	int64_t tag;
+	uint8_t data[16];
+	size_t len;
+};
+
+struct hid_buffer_sink {
+	struct fake_clock *clock;
+	struct hid_written w[64];
+	size_t n;
+};
+
+static int
+hid_buf_write(void *data, uint32_t dev, const uint8_t *bytes, size_t len, int64_t tag)
+{
+	struct hid_buffer_sink *b = data;
+
+	if (b->n == ARRAY_LENGTH(b->w) || len > sizeof(b->w[0].data))
+		return -ENOSPC;
+	b->w[b->n] = (struct hid_written){ .time = b->clock->now, .dev = dev, .tag = tag, .len = len };
+	memcpy(b->w[b->n++].data, bytes, len);
+	return 0;
+}
+
+static struct rp_hid_schedule *
+load_hid(const char *text, const struct rp_options *o)
+{
+	const char *path = tt_test_tmpfile(text, strlen(text));
+	struct rp_hid_schedule *s = NULL;
+	FILE *err = fopen("/dev/null", "w");
+
+	check_int_eq(rp_hid_schedule_load(path, o, err, &s), 0);
+	fclose(err);
+	return s;
+}
+
+/* The times each kind's recorded steps were written at, in write order. */
+static void
+check_step_times(const int64_t *times, size_t n, const int64_t *want, size_t nwant)
+{
+	check_int_eq(n, nwant);
+	for (size_t i = 0; i < n && i < nwant; i++)
+		check_int_eq(times[i], want[i]);
+}
+
+/*
+ * Both kinds of step, evdev frames and HID reports recorded at the same
+ * times, through the one player with --speed 2 and two loops: each step
+ * at start + loop base + offset / 2, the second loop at its absolute base
+ * (span + pause after the first), whatever lateness the clock adds, and
+ * the lateness noted per step.
+ */
+static void
+test_both_kinds_scheduled(void)
+{
+	const int64_t start = 1000000, late = 7, span = 20000 / 2;
+	const int64_t loop2 = start + span + RP_LOOP_PAUSE_US;
+	const int64_t want[] = { start + late, start + 5000 + late, start + span + late,
+				 loop2 + late, loop2 + 5000 + late, loop2 + span + late };
+	struct rp_options o;
+	int64_t times[16];
+	size_t n = 0;
+
+	rp_options_init(&o);
+	o.loops = 2;
+	o.speed = 2;
+	o.to_us = 21000;
+	struct rp_schedule *s = load(recording, &o, NULL, NULL);
+	struct fake_clock clock = { .late_us = late };
+	struct buffer_sink sink = { .clock = &clock };
+	struct rp_clock c = { fake_now, fake_wait, &clock };
+	struct rp_sink k = { buf_write, &sink };
+	struct rp_stats st = { 0 };
+
+	check_int_eq(rp_play(s, &o, start, &c, &k, &st), 0);
+	for (size_t i = 0; i < sink.n && n < ARRAY_LENGTH(times); i++) {
+		if (sink.w[i].tag >= 0)
+			times[n++] = sink.w[i].time;
+	}
+	check_step_times(times, n, want, ARRAY_LENGTH(want));
+	check_int_eq(st.nlateness, 6);
+	check_int_eq(st.lateness_us[5], late);
+	check_int_eq(st.deadlines_us[3], loop2);
+	rp_stats_release(&st);
+	buf_release(&sink);
+	rp_schedule_free(s);
+
+	struct rp_hid_schedule *h = load_hid(hid_recording, &o);
+	struct fake_clock hclock = { .late_us = late };
+	struct hid_buffer_sink hsink = { .clock = &hclock };
+	struct rp_clock hc = { fake_now, fake_wait, &hclock };
+	struct rp_hid_sink hk = { hid_buf_write, &hsink };
+	struct rp_stats hst = { 0 };
+
+	if (!h)
+		return;
+	check_int_eq(rp_hid_play(h, &o, start, &hc, &hk, &hst), 0);
+	n = 0;
+	for (size_t i = 0; i < hsink.n && n < ARRAY_LENGTH(times); i++) {
+		if (hsink.w[i].tag >= 0)
+			times[n++] = hsink.w[i].time;
+	}
+	check_step_times(times, n, want, ARRAY_LENGTH(want));
+	check_int_eq(hst.loops_done, 2);
+	check_int_eq(hst.frames_written, 6);
+	check_int_eq(hst.nlateness, 6);
+	check_int_eq(hst.lateness_us[5], late);
+	check_int_eq(hst.deadlines_us[3], loop2);
+	/* The contact lifted before the second loop and at the end. */
+	check_int_eq(hst.extra_frames, 2);
+	rp_stats_release(&hst);
+	rp_hid_schedule_free(h);
+}
+
+/* A stop request in the middle of a HID replay: the contact still down
+ * is lifted (its last report with the Tip Switch off), as the evdev
+ * frames are released (test_stop_releases). */
+static void
+test_hid_stop_lifts(void)
+{
+	static const uint8_t lifted[] = { 0x01, 0x00, 0x03, 0x11, 0x00, 0x21, 0x00, 0x01 };
+	struct rp_options o;
+	struct fake_clock clock = { .stop_after = 3 };
+	struct hid_buffer_sink sink = { .clock = &clock };
+	struct rp_clock c = { fake_now, fake_wait, &clock };
+	struct rp_hid_sink k = { hid_buf_write, &sink };
+	struct rp_stats st = { 0 };
+	struct rp_hid_schedule *h;
+
+	rp_options_init(&o);
+	h = load_hid(hid_recording, &o);
+	if (!h)
+		return;
+	/* The base wait and two reports, then the stop. */
+	check_int_eq(rp_hid_play(h, &o, 0, &c, &k, &st), 1);
+	check_int_eq(st.frames_written, 2);
+	check_int_eq(st.loops_done, 0);
+	check_int_eq(sink.n, 3);
+	check_int_eq(sink.w[2].tag, -1);
+	check_int_eq(sink.w[2].len, sizeof(lifted));
+	check(memcmp(sink.w[2].data, lifted, sizeof(lifted)) == 0);
+	check_int_eq(st.extra_frames, 1);
+	rp_stats_release(&st);
+	rp_hid_schedule_free(h);
 }
 
 static void
@@ -730,6 +892,8 @@ main(void)
 	RUN(test_deadlines);
 	RUN(test_play_loops);
 	RUN(test_stop_releases);
+	RUN(test_both_kinds_scheduled);
+	RUN(test_hid_stop_lifts);
 	RUN(test_mid_touch_start);
 	RUN(test_neutral_type_a);
 	RUN(test_neutral_type_b);
