@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/* The grade as a table for people and as analyze's JSON "grade" object. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "grade.h"
+
+static const char *
+unit_text(enum tt_grade_metric m)
+{
+	const char *unit = tt_grade_metric_unit(m);
+
+	return strcmp(unit, "ratio") == 0 || strcmp(unit, "contacts") == 0 ? "" : unit;
+}
+
+static void
+value_text(const struct tt_grade_result *r, char *buf, size_t size)
+{
+	if (!r->v.measured) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	snprintf(buf, size, "%.*f %s", tt_grade_metric_decimals(r->metric), r->v.value, unit_text(r->metric));
+	if (r->metric == TT_GRADE_MAX_CONTACTS && r->v.aux)
+		snprintf(buf, size, "%.0f (%" PRId64 " slots)", r->v.value, r->v.aux);
+}
+
+static void
+limit_text(const struct tt_grade_result *r, char *buf, size_t size)
+{
+	const struct tt_grade_limit *l = &r->limit;
+	int d = tt_grade_metric_decimals(r->metric);
+	const char *u = unit_text(r->metric);
+
+	if (l->has_min && l->has_max)
+		snprintf(buf, size, "%.*f..%.*f %s", d, l->min, d, l->max, u);
+	else if (l->has_min)
+		snprintf(buf, size, ">= %.*f %s", d, l->min, u);
+	else if (l->has_max)
+		snprintf(buf, size, "<= %.*f %s", d, l->max, u);
+	else
+		snprintf(buf, size, "-");
+}
+
+static void
+where_text(const struct tt_grade_result *r, char *buf, size_t size)
+{
+	const struct tt_grade_value *v = &r->v;
+	int len;
+
+	if (r->verdict == TT_VERDICT_NOT_MEASURABLE && v->why) {
+		snprintf(buf, size, "%s", v->why);
+		return;
+	}
+	if (v->from_us < 0) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (v->from_us == v->to_us)
+		len = snprintf(buf, size, "%.3f s", (double)v->from_us / 1e6);
+	else
+		len = snprintf(buf, size, "%.3f-%.3f s", (double)v->from_us / 1e6, (double)v->to_us / 1e6);
+	if (v->line && len > 0 && (size_t)len < size)
+		snprintf(buf + len, size - (size_t)len, ", line %zu", v->line);
+}
+
+void
+tt_grade_report_text(const struct tt_grade_profile *p, const struct tt_device *dev,
+		     const struct tt_grade_result *res, FILE *out)
+{
+	fprintf(out, "grade (%s: %s), device %" PRIu32 " \"%s\":\n", p->name, p->title ? p->title : "",
+		dev->id, dev->name ? dev->name : "");
+	fprintf(out, "  %-26s %-16s %-16s %-15s %s\n", "metric", "value", "limit", "verdict", "where");
+	for (int m = 0; m < TT_GRADE_METRIC_COUNT; m++) {
+		char value[64], limit[64], where[160];
+
+		value_text(&res[m], value, sizeof(value));
+		limit_text(&res[m], limit, sizeof(limit));
+		where_text(&res[m], where, sizeof(where));
+		fprintf(out, "  %-26s %-16s %-16s %-15s %s\n", tt_grade_metric_name(res[m].metric), value, limit,
+			tt_grade_verdict_name(res[m].verdict), where);
+	}
+	if (p->source)
+		fprintf(out, "  limits from: %s\n", p->source);
+}
+
+static void
+limit_json(const struct tt_grade_limit *l, struct tt_json_emit *j)
+{
+	if (!l->has_min && !l->has_max) {
+		tt_json_emit_null(j);
+		return;
+	}
+	tt_json_emit_object_begin(j);
+	tt_json_emit_key(j, "min");
+	if (l->has_min)
+		tt_json_emit_real(j, l->min);
+	else
+		tt_json_emit_null(j);
+	tt_json_emit_key(j, "max");
+	if (l->has_max)
+		tt_json_emit_real(j, l->max);
+	else
+		tt_json_emit_null(j);
+	tt_json_emit_object_end(j);
+}
+
+static void
+metric_json(const struct tt_grade_result *r, struct tt_json_emit *j)
+{
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_string(j, "name", tt_grade_metric_name(r->metric));
+	tt_json_emit_key(j, "value");
+	if (r->v.measured)
+		tt_json_emit_fixed(j, r->v.value, tt_grade_metric_decimals(r->metric) + 2);
+	else
+		tt_json_emit_null(j);
+	tt_json_emit_member_string(j, "unit", tt_grade_metric_unit(r->metric));
+	tt_json_emit_key(j, "limit");
+	limit_json(&r->limit, j);
+	tt_json_emit_member_string(j, "verdict", tt_grade_verdict_name(r->verdict));
+	tt_json_emit_key(j, "why");
+	if (r->verdict == TT_VERDICT_NOT_MEASURABLE && r->v.why)
+		tt_json_emit_string(j, r->v.why);
+	else
+		tt_json_emit_null(j);
+	tt_json_emit_member_int_or_null(j, "from_us", r->v.from_us);
+	tt_json_emit_member_int_or_null(j, "to_us", r->v.to_us);
+	if (r->v.line)
+		tt_json_emit_member_int(j, "line", (int64_t)r->v.line);
+	if (r->metric == TT_GRADE_MAX_CONTACTS && r->v.aux)
+		tt_json_emit_member_int(j, "slots", r->v.aux);
+	tt_json_emit_object_end(j);
+}
+
+void
+tt_grade_report_json(const struct tt_grade_profile *p, const struct tt_device *dev,
+		     const struct tt_grade_result *res, struct tt_json_emit *j)
+{
+	tt_json_emit_member_string(j, "profile", p->name);
+	tt_json_emit_member_int(j, "device", dev->id);
+	tt_json_emit_key(j, "metrics");
+	tt_json_emit_array_begin(j);
+	for (int m = 0; m < TT_GRADE_METRIC_COUNT; m++)
+		metric_json(&res[m], j);
+	tt_json_emit_array_end(j);
+}

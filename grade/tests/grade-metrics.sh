@@ -1,0 +1,32 @@
+#!/bin/sh
+# analyze --grade on recordings of known quality (grade-fixtures.py makes
+# them and computes every metric itself): each value within 5%, the
+# verdicts the profiles imply, exit 1 when a metric fails; and the guide's
+# markers make a short still touch and a short stroke count.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+. "${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
+
+expect_exit 0 "the metrics of the fixtures" -- python3 "$abs_top_srcdir/grade/tests/grade-fixtures.py" "$TOUCHTAPE" "$tmp"
+cat "$tmp/out"
+
+# The text table carries the same verdicts, and where they were.
+expect_exit 1 "a failing grade exits 1" -- "$TOUCHTAPE" analyze --grade touchscreen "$tmp/shaky.jsonl"
+expect_grep '^  stationary-jitter +1\.[0-9][0-9] mm +<= 0\.50 mm +fail +[0-9.]+-[0-9.]+ s, line [0-9]+$' \
+	"$tmp/out" "the failing metric's row: value, limit, verdict, where"
+expect_grep '^  limits from: Microsoft' "$tmp/out" "the profile's sources"
+expect_exit 0 "a passing grade exits 0" -- "$TOUCHTAPE" analyze --grade touchscreen "$tmp/still.jsonl"
+expect_grep '^  linearity-max +- +<= 1\.00 mm +not-measurable +no straight stroke of 30 mm or more$' \
+	"$tmp/out" "a metric the recording cannot show says why"
+
+# --refresh moves the touchscreen's lowest report rate: 125 Hz fails 144.
+expect_exit 1 "a display faster than the device" -- "$TOUCHTAPE" analyze --grade touchscreen --refresh 144 "$tmp/still.jsonl"
+expect_grep '^  report-rate +125\.0 Hz +144\.0\.\.250\.0 Hz +fail' "$tmp/out" "judged against the refresh rate"
+
+# A recording without a touch has nothing to grade: said, exit 0.
+head -n 2 "$tmp/still.jsonl" >"$tmp/none.jsonl"
+expect_exit 0 "--grade of a recording without touches" -- "$TOUCHTAPE" analyze --grade touchpad "$tmp/none.jsonl"
+expect_grep '^grade \(touchpad\): no touch device with a touch in the recording: nothing to grade$' "$tmp/out" "nothing to grade"
+expect_exit 0 "--json of it" -- "$TOUCHTAPE" analyze --json --grade touchpad "$tmp/none.jsonl"
+expect_grep '"grade": *\{"profile": *"touchpad", *"device": *null, *"metrics": *\[\]\}' "$tmp/out" "an empty grade object"
+finish
