@@ -82,10 +82,7 @@ struct analyze {
 	struct tt_grade_profile *profile;
 	double refresh_hz;
 	struct tt_grade *grade;
-	bool graded;
-	uint32_t graded_device;
-	unsigned grade_fails;
-	struct tt_grade_result grade_res[TT_GRADE_METRIC_COUNT];
+	struct tt_grade_outcome graded;
 };
 
 double

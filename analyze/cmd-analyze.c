@@ -464,7 +464,7 @@ run(struct analyze *a, const char *path, const char *plot_path)
 		return TT_EXIT_USAGE;
 	report(a, r);
 	status = tt_diag_filter_status(&a->filter);
-	if (a->grade_fails && status == TT_EXIT_OK)
+	if (a->graded.nfail && status == TT_EXIT_OK)
 		status = TT_EXIT_FAILURE;
 	if (rc < 0 || (a->plot && write_plot(a, plot_out) < 0))
 		status = TT_EXIT_TROUBLE;

@@ -71,3 +71,18 @@ tt_grade_judge(const struct tt_grade_profile *p, double refresh_hz,
 	}
 	return nfail;
 }
+
+void
+tt_grade_conclude(const struct tt_grade *g, const struct tt_grade_profile *p, double refresh_hz,
+		  int64_t only_device, struct tt_grade_outcome *out)
+{
+	struct tt_grade_value values[TT_GRADE_METRIC_COUNT];
+	uint32_t id;
+
+	*out = (struct tt_grade_outcome){ .profile = p };
+	if (!g || tt_grade_pick_device(g, only_device, &id) < 0 || tt_grade_values(g, id, values) < 0)
+		return;
+	out->graded = true;
+	out->device = tt_grade_device(g, id);
+	out->nfail = tt_grade_judge(p, refresh_hz, values, out->res);
+}

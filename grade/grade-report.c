@@ -68,23 +68,54 @@ where_text(const struct tt_grade_result *r, char *buf, size_t size)
 }
 
 void
-tt_grade_report_text(const struct tt_grade_profile *p, const struct tt_device *dev,
-		     const struct tt_grade_result *res, FILE *out)
+tt_grade_report_text(const struct tt_grade_outcome *o, FILE *out)
 {
+	const struct tt_grade_profile *p = o->profile;
+
+	if (!o->graded) {
+		fprintf(out, "grade (%s): no touch device with a touch in the recording: nothing to grade\n", p->name);
+		return;
+	}
 	fprintf(out, "grade (%s: %s), device %" PRIu32 " \"%s\":\n", p->name, p->title ? p->title : "",
-		dev->id, dev->name ? dev->name : "");
+		o->device->id, o->device->name ? o->device->name : "");
 	fprintf(out, "  %-26s %-16s %-16s %-15s %s\n", "metric", "value", "limit", "verdict", "where");
 	for (int m = 0; m < TT_GRADE_METRIC_COUNT; m++) {
+		const struct tt_grade_result *r = &o->res[m];
 		char value[64], limit[64], where[160];
 
-		value_text(&res[m], value, sizeof(value));
-		limit_text(&res[m], limit, sizeof(limit));
-		where_text(&res[m], where, sizeof(where));
-		fprintf(out, "  %-26s %-16s %-16s %-15s %s\n", tt_grade_metric_name(res[m].metric), value, limit,
-			tt_grade_verdict_name(res[m].verdict), where);
+		value_text(r, value, sizeof(value));
+		limit_text(r, limit, sizeof(limit));
+		where_text(r, where, sizeof(where));
+		fprintf(out, "  %-26s %-16s %-16s %-15s %s\n", tt_grade_metric_name(r->metric), value, limit,
+			tt_grade_verdict_name(r->verdict), where);
 	}
 	if (p->source)
 		fprintf(out, "  limits from: %s\n", p->source);
+}
+
+void
+tt_grade_report_failing_text(const struct tt_grade_outcome *o, FILE *out)
+{
+	const char *sep = ": ";
+
+	if (!o->graded) {
+		fprintf(out, "grade (%s): nothing to grade\n", o->profile->name);
+		return;
+	}
+	fprintf(out, "grade (%s), device %" PRIu32 ": %u metric%s fail%s", o->profile->name, o->device->id, o->nfail,
+		o->nfail == 1 ? "" : "s", o->nfail == 1 ? "s" : "");
+	for (int m = 0; m < TT_GRADE_METRIC_COUNT; m++) {
+		const struct tt_grade_result *r = &o->res[m];
+		char value[64], limit[64];
+
+		if (r->verdict != TT_VERDICT_FAIL)
+			continue;
+		value_text(r, value, sizeof(value));
+		limit_text(r, limit, sizeof(limit));
+		fprintf(out, "%s%s %s (%s)", sep, tt_grade_metric_name(r->metric), value, limit);
+		sep = ", ";
+	}
+	fputc('\n', out);
 }
 
 static void
@@ -137,14 +168,23 @@ metric_json(const struct tt_grade_result *r, struct tt_json_emit *j)
 }
 
 void
-tt_grade_report_json(const struct tt_grade_profile *p, const struct tt_device *dev,
-		     const struct tt_grade_result *res, struct tt_json_emit *j)
+tt_grade_report_json(const struct tt_grade_outcome *o, bool failing_only, struct tt_json_emit *j)
 {
-	tt_json_emit_member_string(j, "profile", p->name);
-	tt_json_emit_member_int(j, "device", dev->id);
-	tt_json_emit_key(j, "metrics");
+	tt_json_emit_key(j, "grade");
+	tt_json_emit_object_begin(j);
+	tt_json_emit_member_string(j, "profile", o->profile->name);
+	if (o->graded) {
+		tt_json_emit_member_int(j, "device", o->device->id);
+	} else {
+		tt_json_emit_key(j, "device");
+		tt_json_emit_null(j);
+	}
+	tt_json_emit_key(j, failing_only ? "failing" : "metrics");
 	tt_json_emit_array_begin(j);
-	for (int m = 0; m < TT_GRADE_METRIC_COUNT; m++)
-		metric_json(&res[m], j);
+	for (int m = 0; o->graded && m < TT_GRADE_METRIC_COUNT; m++) {
+		if (!failing_only || o->res[m].verdict == TT_VERDICT_FAIL)
+			metric_json(&o->res[m], j);
+	}
 	tt_json_emit_array_end(j);
+	tt_json_emit_object_end(j);
 }

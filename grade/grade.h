@@ -142,8 +142,27 @@ struct tt_grade_result {
 unsigned tt_grade_judge(const struct tt_grade_profile *p, double refresh_hz,
 			const struct tt_grade_value *values, struct tt_grade_result *out);
 
-void tt_grade_report_text(const struct tt_grade_profile *p, const struct tt_device *dev,
-			  const struct tt_grade_result *res, FILE *out);
-/* Writes the members "profile", "device" and "metrics" of an open object. */
-void tt_grade_report_json(const struct tt_grade_profile *p, const struct tt_device *dev,
-			  const struct tt_grade_result *res, struct tt_json_emit *j);
+/* A whole grade: the device picked, its verdicts. What analyze, inspect
+ * --summary and diff --grade print from. */
+struct tt_grade_outcome {
+	const struct tt_grade_profile *profile;
+	bool graded;		/* a touch device had a touch */
+	const struct tt_device *device;
+	unsigned nfail;
+	struct tt_grade_result res[TT_GRADE_METRIC_COUNT];
+};
+
+/* After tt_stack_finish: picks the device (tt_grade_pick_device), takes
+ * its values and judges them. @out->graded false when there was nothing
+ * to grade. */
+void tt_grade_conclude(const struct tt_grade *g, const struct tt_grade_profile *p, double refresh_hz,
+		       int64_t only_device, struct tt_grade_outcome *out);
+
+/* The table (or "nothing to grade"). */
+void tt_grade_report_text(const struct tt_grade_outcome *o, FILE *out);
+/* The member "grade" of an open object: profile, device (null when
+ * nothing was graded) and the metrics; @failing_only: only those that
+ * failed, as "failing" (inspect --summary). */
+void tt_grade_report_json(const struct tt_grade_outcome *o, bool failing_only, struct tt_json_emit *j);
+/* One line: how many metrics failed, and which with value and limit. */
+void tt_grade_report_failing_text(const struct tt_grade_outcome *o, FILE *out);

@@ -23,6 +23,20 @@ expect_grep '^  linearity-max +- +<= 1\.00 mm +not-measurable +no straight strok
 expect_exit 1 "a display faster than the device" -- "$TOUCHTAPE" analyze --grade touchscreen --refresh 144 "$tmp/still.jsonl"
 expect_grep '^  report-rate +125\.0 Hz +144\.0\.\.250\.0 Hz +fail' "$tmp/out" "judged against the refresh rate"
 
+# inspect --summary names the failing metrics, and exits 1 for them.
+expect_exit 1 "inspect --summary --grade" -- "$TOUCHTAPE" inspect --summary --grade touchscreen "$tmp/shaky.jsonl"
+expect_grep '^grade \(touchscreen\), device 0: 1 metric fails: stationary-jitter 1\.[0-9]+ mm \(<= 0\.50 mm\)$' \
+	"$tmp/out" "the failing metric with value and limit"
+expect_exit 1 "inspect --json --grade" -- "$TOUCHTAPE" inspect --json --grade touchscreen "$tmp/shaky.jsonl"
+python3 -c 'import json, sys
+g = json.load(open(sys.argv[1]))["grade"]
+assert g["profile"] == "touchscreen" and g["device"] == 0, g
+assert [m["name"] for m in g["failing"]] == ["stationary-jitter"], g' "$tmp/out" &&
+	pass "the JSON lists the failing metric" || fail "the JSON lists the failing metric"
+expect_exit 0 "inspect --summary --grade, all passing" -- "$TOUCHTAPE" inspect --summary --grade touchscreen "$tmp/still.jsonl"
+expect_grep '^grade \(touchscreen\), device 0: 0 metrics fail$' "$tmp/out" "nothing fails"
+expect_exit 2 "--grade without --summary" -- "$TOUCHTAPE" inspect --text --grade touchscreen "$tmp/still.jsonl"
+
 # A recording without a touch has nothing to grade: said, exit 0.
 head -n 2 "$tmp/still.jsonl" >"$tmp/none.jsonl"
 expect_exit 0 "--grade of a recording without touches" -- "$TOUCHTAPE" analyze --grade touchpad "$tmp/none.jsonl"
