@@ -84,5 +84,7 @@ tt_grade_conclude(const struct tt_grade *g, const struct tt_grade_profile *p, do
 		return;
 	out->graded = true;
 	out->device = tt_grade_device(g, id);
+	tt_grade_ranges(g, id, out->range);
+	out->nstill = tt_grade_still_samples(g, id, &out->still);
 	out->nfail = tt_grade_judge(p, refresh_hz, values, out->res);
 }

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,9 +27,10 @@
 
 struct gtouch {
 	uint64_t serial;	/* the kernel touch's */
-	struct tt_grade_point *pts;
+	struct tt_grade_point *pts;	/* only when the device has mm */
 	size_t n, cap;
 	enum tt_guide_exercise ex;
+	int32_t peak[TT_GRADE_RANGE_COUNT];	/* -1: never given */
 };
 
 struct gdev {
@@ -46,6 +48,11 @@ struct gdev {
 	/* The touches down, by slot (the model's slot is unique among
 	 * the touches down on a device, Type A's included). */
 	struct gtouch *down[TT_MAX_SLOTS];
+	struct tt_grade_range range[TT_GRADE_RANGE_COUNT];
+	/* The samples of the touch that gave the worst stationary jitter
+	 * (by the rule, [1]: in the guide's exercise). */
+	struct tt_grade_point *still[2];
+	size_t nstill[2];
 	int64_t *hid_lat, *client_lat;	/* µs, one per linked touch */
 	size_t nhid_lat, hid_cap, nclient_lat, client_cap;
 };
@@ -85,6 +92,9 @@ gdev_get(struct tt_grade *g, uint32_t id)
 		d->upmm_y = d->dev->abs[ABS_Y].resolution;
 	}
 	d->touching_from = d->touching_to = -1;
+	for (int r = 0; r < TT_GRADE_RANGE_COUNT; r++)
+		d->range[r] = (struct tt_grade_range){ .min = INT32_MAX, .max = INT32_MIN,
+						       .peak_min = INT32_MAX, .peak_max = INT32_MIN };
 	for (int k = 0; k < 2; k++) {
 		for (int m = 0; m < TT_GRADE_METRIC_COUNT; m++)
 			d->v[k][m] = (struct tt_grade_value){ .from_us = -1, .to_us = -1 };
@@ -109,12 +119,23 @@ axis(const struct tt_device *dev, bool y)
 	return &dev->abs[y ? ABS_Y : ABS_X];
 }
 
-static void
+/* Keeps @value when it is worse than the one kept: true when it was. */
+static bool
 keep(struct tt_grade_value *v, bool larger, double value, int64_t from, int64_t to, size_t line)
 {
 	if (v->measured && (larger ? value <= v->value : value >= v->value))
-		return;
+		return false;
 	*v = (struct tt_grade_value){ .measured = true, .value = value, .from_us = from, .to_us = to, .line = line };
+	return true;
+}
+
+static void
+keep_still(struct gdev *d, int k, const struct gtouch *gt)
+{
+	free(d->still[k]);
+	d->still[k] = tt_zalloc(gt->n * sizeof(*gt->pts));
+	memcpy(d->still[k], gt->pts, gt->n * sizeof(*gt->pts));
+	d->nstill[k] = gt->n;
 }
 
 /* Edge reach: the nearest any sample came to each edge of the range. */
@@ -143,8 +164,9 @@ measure_touch(struct gdev *d, const struct tt_ktouch *t, const struct gtouch *gt
 
 	keep_edges(d, t, gt->pts, gt->n);
 	guided = gt->ex == TT_GUIDE_STATIONARY;
-	if (tt_grade_stationary(gt->pts, gt->n, guided, &jitter, &from, &to) == 0)
-		keep(&d->v[guided ? kg : k][TT_GRADE_STATIONARY_JITTER], true, jitter, from, to, t->begin_line);
+	if (tt_grade_stationary(gt->pts, gt->n, guided, &jitter, &from, &to) == 0 &&
+	    keep(&d->v[guided ? kg : k][TT_GRADE_STATIONARY_JITTER], true, jitter, from, to, t->begin_line))
+		keep_still(d, guided ? kg : k, gt);
 	guided = gt->ex == TT_GUIDE_LINE;
 	if (tt_grade_stroke(gt->pts, gt->n, guided, &s) == 0) {
 		struct tt_grade_value *v = d->v[guided ? kg : k];
@@ -153,6 +175,44 @@ measure_touch(struct gdev *d, const struct tt_ktouch *t, const struct gtouch *gt
 		keep(&v[TT_GRADE_REVERSED_MOTION], true, s.reversed, t->begin_us, t->end_us, t->begin_line);
 		if (s.gap_ratio > 0)
 			keep(&v[TT_GRADE_GAP_RATIO], true, s.gap_ratio, t->begin_us, t->end_us, t->begin_line);
+	}
+}
+
+static const int range_axis[TT_GRADE_RANGE_COUNT] = {
+	[TT_GRADE_RANGE_PRESSURE] = ABS_MT_PRESSURE,
+	[TT_GRADE_RANGE_TOUCH_MAJOR] = ABS_MT_TOUCH_MAJOR,
+};
+
+/* The pressure and size a touch gave, and the highest of each. */
+static void
+follow_ranges(struct gdev *d, struct gtouch *gt, const struct tt_ktouch *t)
+{
+	for (int r = 0; r < TT_GRADE_RANGE_COUNT; r++) {
+		int code = range_axis[r];
+		int32_t v = t->values[TT_AXIS(code)];
+
+		if (!bit_is_set(d->dev->codes[EV_ABS], code) || (t->unknown & TT_AXIS_BIT(code)))
+			continue;
+		if (v < d->range[r].min)
+			d->range[r].min = v;
+		if (v > d->range[r].max)
+			d->range[r].max = v;
+		if (v > gt->peak[r])
+			gt->peak[r] = v;
+	}
+}
+
+static void
+end_ranges(struct gdev *d, const struct gtouch *gt)
+{
+	for (int r = 0; r < TT_GRADE_RANGE_COUNT; r++) {
+		if (gt->peak[r] < 0)
+			continue;
+		if (gt->peak[r] < d->range[r].peak_min)
+			d->range[r].peak_min = gt->peak[r];
+		if (gt->peak[r] > d->range[r].peak_max)
+			d->range[r].peak_max = gt->peak[r];
+		d->range[r].touches++;
 	}
 }
 
@@ -166,6 +226,8 @@ add_point(struct gdev *d, struct gtouch *gt, const struct tt_ktouch *t, int64_t 
 		.t_us = time_us,
 		.x = (t->values[TT_AXIS(ABS_MT_POSITION_X)] - ax->minimum) / d->upmm_x,
 		.y = (t->values[TT_AXIS(ABS_MT_POSITION_Y)] - ay->minimum) / d->upmm_y,
+		.ux = t->values[TT_AXIS(ABS_MT_POSITION_X)],
+		.uy = t->values[TT_AXIS(ABS_MT_POSITION_Y)],
 	};
 }
 
@@ -179,15 +241,15 @@ on_begin(void *data, struct tt_ktouch *t)
 	if (!d)
 		return;
 	d->ntouches++;
-	if (!has_mm(d))
-		return;
 	if (t->slot < 0 || (uint32_t)t->slot >= TT_MAX_SLOTS)
 		return;
 	gtouch_free(d->down[t->slot]);
 	gt = d->down[t->slot] = tt_zalloc(sizeof(*gt));
 	gt->serial = t->serial;
 	gt->ex = g->ex;
-	add_point(d, gt, t, t->begin_us);
+	for (int r = 0; r < TT_GRADE_RANGE_COUNT; r++)
+		gt->peak[r] = -1;
+	follow_ranges(d, gt, t);
 }
 
 static struct gtouch *
@@ -208,8 +270,9 @@ on_update(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
 	struct gdev *d;
 	struct gtouch *gt = gtouch_of(data, t, &d);
 
-	if (gt && (u->changed & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y))))
-		add_point(d, gt, t, u->time_us);
+	(void)u;
+	if (gt)
+		follow_ranges(d, gt, t);
 }
 
 static void
@@ -235,9 +298,26 @@ on_end(void *data, struct tt_ktouch *t)
 	gt = gtouch_of(g, t, &d);
 	if (!gt)
 		return;
-	measure_touch(d, t, gt);
+	end_ranges(d, gt);
+	if (has_mm(d))
+		measure_touch(d, t, gt);
 	gtouch_free(gt);
 	d->down[t->slot] = NULL;
+}
+
+/* Each touch down gets a sample of where the frame left it. */
+static void
+sample_touches(struct tt_grade *g, struct gdev *d, const struct tt_frame *f)
+{
+	const struct tt_ktouch *down[TT_MAX_SLOTS];
+	size_t n = tt_model_active(tt_stack_model(g->stack), d->dev->id, down, TT_MAX_SLOTS);
+	struct gdev *same;
+
+	for (size_t i = 0; i < n; i++) {
+		struct gtouch *gt = gtouch_of(g, down[i], &same);
+		if (gt)
+			add_point(d, gt, down[i], f->time_us);
+	}
 }
 
 /* The smallest centre distance of two touches down together. */
@@ -279,6 +359,8 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 			d->touching_from = f->time_us;
 		d->touching_to = f->time_us;
 		keep(&d->v[0][TT_GRADE_MAX_CONTACTS], true, n, f->time_us, f->time_us, line);
+		if (has_mm(d))
+			sample_touches(g, d, f);
 		if (n >= 2 && has_mm(d))
 			keep_separation(g, d, f, line);
 	}
@@ -348,6 +430,8 @@ tt_grade_free(struct tt_grade *g)
 			tt_interval_hist_clear(&d->rate_n[n]);
 		free(d->hid_lat);
 		free(d->client_lat);
+		free(d->still[0]);
+		free(d->still[1]);
 		free(d);
 	}
 	free(g);
@@ -378,6 +462,29 @@ tt_grade_pick_device(const struct tt_grade *g, int64_t only, uint32_t *id)
 	if (!best)
 		return -ENODATA;
 	*id = best->dev->id;
+	return 0;
+}
+
+size_t
+tt_grade_still_samples(const struct tt_grade *g, uint32_t id, const struct tt_grade_point **out)
+{
+	const struct gdev *d = id < TT_MAX_DEVICES ? g->devs[id] : NULL;
+	int k = g->seen[TT_GUIDE_STATIONARY];
+
+	if (!d)
+		return 0;
+	*out = d->still[k];
+	return d->nstill[k];
+}
+
+int
+tt_grade_ranges(const struct tt_grade *g, uint32_t id, struct tt_grade_range *out)
+{
+	const struct gdev *d = id < TT_MAX_DEVICES ? g->devs[id] : NULL;
+
+	if (!d)
+		return -ENODATA;
+	memcpy(out, d->range, sizeof(d->range));
 	return 0;
 }
 

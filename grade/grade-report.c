@@ -67,6 +67,47 @@ where_text(const struct tt_grade_result *r, char *buf, size_t size)
 		snprintf(buf + len, size - (size_t)len, ", line %zu", v->line);
 }
 
+static void
+suggestions_text(const struct tt_grade_outcome *o, FILE *out)
+{
+	struct tt_grade_suggestion s[TT_GRADE_MAX_SUGGESTIONS];
+	size_t n = tt_grade_suggest(o, s, TT_GRADE_MAX_SUGGESTIONS);
+
+	for (size_t i = 0; i < n; i++) {
+		bool hwdb = strcmp(s[i].kind, "hwdb") == 0;
+
+		fprintf(out, "  suggestion (%s): %s; %s:\n", s[i].kind, s[i].why,
+			hwdb ? "in /etc/udev/hwdb.d/61-evdev-local.hwdb, then systemd-hwdb update and "
+			       "udevadm trigger" : "in /etc/libinput/local-overrides.quirks");
+		for (const char *line = s[i].text; *line;) {
+			const char *nl = strchr(line, '\n');
+			int len = nl ? (int)(nl - line) : (int)strlen(line);
+			fprintf(out, "    %.*s\n", len, line);
+			line += len + (nl ? 1 : 0);
+		}
+	}
+}
+
+static void
+suggestions_json(const struct tt_grade_outcome *o, struct tt_json_emit *j)
+{
+	struct tt_grade_suggestion s[TT_GRADE_MAX_SUGGESTIONS];
+	size_t n = tt_grade_suggest(o, s, TT_GRADE_MAX_SUGGESTIONS);
+
+	tt_json_emit_key(j, "suggestions");
+	tt_json_emit_array_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		tt_json_emit_object_begin(j);
+		tt_json_emit_member_string(j, "kind", s[i].kind);
+		tt_json_emit_member_string(j, "why", s[i].why);
+		tt_json_emit_member_string(j, "text", s[i].text);
+		if (s[i].expected >= 0)
+			tt_json_emit_member_fixed(j, "expected_jitter", s[i].expected, 4);
+		tt_json_emit_object_end(j);
+	}
+	tt_json_emit_array_end(j);
+}
+
 void
 tt_grade_report_text(const struct tt_grade_outcome *o, FILE *out)
 {
@@ -91,6 +132,7 @@ tt_grade_report_text(const struct tt_grade_outcome *o, FILE *out)
 	}
 	if (p->source)
 		fprintf(out, "  limits from: %s\n", p->source);
+	suggestions_text(o, out);
 }
 
 void
@@ -186,5 +228,7 @@ tt_grade_report_json(const struct tt_grade_outcome *o, bool failing_only, struct
 			metric_json(&o->res[m], j);
 	}
 	tt_json_emit_array_end(j);
+	if (!failing_only)
+		suggestions_json(o, j);
 	tt_json_emit_object_end(j);
 }

@@ -10,11 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A touch's position after one frame that changed it, in mm from the
- * axes' minimum. */
+/* A touch's position after one frame of its device while it was down:
+ * in mm from the axes' minimum, and in device units. */
 struct tt_grade_point {
 	int64_t t_us;
 	double x, y;
+	int32_t ux, uy;
 };
 
 /* Samples less than this after a touch begins are left out of its

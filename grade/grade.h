@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "grade-stroke.h"
 #include "json-emit.h"
 #include "stack.h"
 #include "util-mem.h"
@@ -116,6 +117,24 @@ int tt_grade_pick_device(const struct tt_grade *g, int64_t only, uint32_t *id);
 /* The measured values of device @id (TT_GRADE_METRIC_COUNT entries). */
 int tt_grade_values(const struct tt_grade *g, uint32_t id, struct tt_grade_value *out);
 const struct tt_device *tt_grade_device(const struct tt_grade *g, uint32_t id);
+
+/* The pressure and touch size a device gave: every value, and each
+ * touch's highest (for the quirks libinput takes, grade-suggest.c). */
+enum tt_grade_range_axis {
+	TT_GRADE_RANGE_PRESSURE = 0,	/* ABS_MT_PRESSURE */
+	TT_GRADE_RANGE_TOUCH_MAJOR,	/* ABS_MT_TOUCH_MAJOR */
+	TT_GRADE_RANGE_COUNT,
+};
+struct tt_grade_range {
+	uint64_t touches;	/* touches that gave the axis; 0: none */
+	int32_t min, max;	/* of every value */
+	int32_t peak_min, peak_max;	/* of each touch's highest */
+};
+/* The samples of the touch stationary-jitter was measured on (valid
+ * while @g lives); how many, 0 without one. */
+size_t tt_grade_still_samples(const struct tt_grade *g, uint32_t id, const struct tt_grade_point **out);
+/* TT_GRADE_RANGE_COUNT entries for device @id: 0, or -ENODATA. */
+int tt_grade_ranges(const struct tt_grade *g, uint32_t id, struct tt_grade_range *out);
 /* True when the recording has guide markers. */
 bool tt_grade_guided(const struct tt_grade *g);
 
@@ -148,6 +167,9 @@ struct tt_grade_outcome {
 	const struct tt_grade_profile *profile;
 	bool graded;		/* a touch device had a touch */
 	const struct tt_device *device;
+	struct tt_grade_range range[TT_GRADE_RANGE_COUNT];
+	const struct tt_grade_point *still;	/* tt_grade_still_samples() */
+	size_t nstill;
 	unsigned nfail;
 	struct tt_grade_result res[TT_GRADE_METRIC_COUNT];
 };
@@ -158,7 +180,21 @@ struct tt_grade_outcome {
 void tt_grade_conclude(const struct tt_grade *g, const struct tt_grade_profile *p, double refresh_hz,
 		       int64_t only_device, struct tt_grade_outcome *out);
 
-/* The table (or "nothing to grade"). */
+/* What would mend a failing metric, or what libinput would take: kind
+ * "hwdb" (an entry of /etc/udev/hwdb.d/) or "quirk" (a section of
+ * /etc/libinput/local-overrides.quirks), why, and the lines. */
+struct tt_grade_suggestion {
+	const char *kind;
+	char why[192];
+	char text[640];
+	double expected;	/* hwdb: the jitter with it (mm); -1 otherwise */
+};
+#define TT_GRADE_MAX_SUGGESTIONS 2
+/* Fills @out (room for @max, at least TT_GRADE_MAX_SUGGESTIONS); returns
+ * how many. */
+size_t tt_grade_suggest(const struct tt_grade_outcome *o, struct tt_grade_suggestion *out, size_t max);
+
+/* The table (or "nothing to grade") and the suggestions. */
 void tt_grade_report_text(const struct tt_grade_outcome *o, FILE *out);
 /* The member "grade" of an open object: profile, device (null when
  * nothing was graded) and the metrics; @failing_only: only those that

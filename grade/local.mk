@@ -5,7 +5,7 @@
 # people to read and copy.
 libtouchtape_sources += grade/grade.h grade/grade-metrics.c grade/grade-profile.c \
 	grade/grade-stroke.c grade/grade-stroke.h grade/grade-measure.c grade/grade-judge.c \
-	grade/grade-report.c
+	grade/grade-report.c grade/grade-suggest.c
 nodist_libtouchtape_la_SOURCES = grade/builtin-profiles.c
 nodist_libtouchtape_san_la_SOURCES = grade/builtin-profiles.c
 
@@ -21,6 +21,8 @@ grade/builtin-profiles.c: $(tt_grade_profiles) grade/gen-builtin.sh
 	$(AM_V_GEN)$(MKDIR_P) grade && \
 	$(SHELL) $(srcdir)/grade/gen-builtin.sh $(srcdir) $(tt_grade_profiles) > $@.tmp && mv $@.tmp $@
 
-TESTS += grade/tests/grade-metrics.sh grade/tests/grade-profiles.sh grade/tests/grade-corpus.sh
-EXTRA_DIST += grade/tests/grade-metrics.sh grade/tests/grade-profiles.sh grade/tests/grade-corpus.sh \
+tt_grade_tests = grade/tests/grade-metrics.sh grade/tests/grade-profiles.sh grade/tests/grade-corpus.sh \
+	grade/tests/grade-fuzz-vm.sh
+TESTS += $(tt_grade_tests)
+EXTRA_DIST += $(tt_grade_tests) \
 	grade/tests/grade-fixtures.py

@@ -74,8 +74,7 @@ class Recording:
             if begin or old[1] != y:
                 ev.append([3, 54, y])
             ev.append([3, 58, 40 + (t // PERIOD) % 2])   # keeps every frame a change
-            if begin or old != (x, y):
-                self.samples.setdefault(slot, []).append((t, x / RES, y / RES))
+            self.samples.setdefault(slot, []).append((t, x / RES, y / RES, x, y))
             self.pos[slot] = (x, y)
         ev.append([0, 0, 0])
         self.lines.append({"type": "frame", "dev": 0, "t": t, "ev": ev})
@@ -121,6 +120,37 @@ def jitter(samples):
     mx = statistics.median(p[1] for p in s)
     my = statistics.median(p[2] for p in s)
     return max(math.hypot(p[1] - mx, p[2] - my) for p in s)
+
+
+def defuzz(value, old, fuzz):
+    # The kernel's input_defuzz_abs_event, with C's division (towards 0).
+    cdiv = lambda a, b: int(a / b)
+    if fuzz:
+        if old - cdiv(fuzz, 2) < value < old + cdiv(fuzz, 2):
+            return old
+        if old - fuzz < value < old + fuzz:
+            return cdiv(old * 3 + value, 4)
+        if old - fuzz * 2 < value < old + fuzz * 2:
+            return cdiv(old + value, 2)
+    return value
+
+
+def fuzzed(samples, fuzz):
+    out = [samples[0]]
+    for t, _, _, x, y in samples[1:]:
+        ux, uy = defuzz(x, out[-1][3], fuzz), defuzz(y, out[-1][4], fuzz)
+        out.append((t, ux / RES, uy / RES, ux, uy))
+    return out
+
+
+def suggested_fuzz(samples, limit):
+    # The smallest of half-steps of the jitter, up to 4x, that brings it within the limit.
+    j = jitter(samples)
+    for half in range(2, 9):
+        f = math.ceil(half * 0.5 * j * RES)
+        if jitter(fuzzed(samples, f)) <= limit:
+            return f, jitter(fuzzed(samples, f))
+    return None, None
 
 
 def line_fit(samples):
@@ -199,6 +229,13 @@ def main():
     expect("shaky", m, "stationary-jitter", jitter(rec.done[0]), "fail")
     if rc != 1:
         failures.append(f"shaky: a failing metric must exit 1, not {rc}")
+    fuzz, after = suggested_fuzz(rec.done[0], 0.5)
+    r = subprocess.run([TT, "analyze", "--json", "--grade", "touchscreen", path], capture_output=True, text=True)
+    hwdb = [s for s in json.loads(r.stdout)["grade"]["suggestions"] if s["kind"] == "hwdb"]
+    if not hwdb or f"EVDEV_ABS_35=:::{fuzz}\n" not in hwdb[0]["text"] or abs(hwdb[0]["expected_jitter"] - after) > 0.01:
+        failures.append(f"shaky: the hwdb suggestion should be fuzz {fuzz}, jitter {after:.4f}: {hwdb}")
+    else:
+        print(f"  shaky: suggested fuzz {fuzz}, jitter with it {hwdb[0]['expected_jitter']} (expected {after:.4f})")
     m, _ = grade(path, "chromeos")
     expect("shaky/chromeos", m, "stationary-jitter", jitter(rec.done[0]), "fail" if jitter(rec.done[0]) > 1 else "pass")
 
