@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "grade.h"
 #include "stack.h"
 #include "json-emit.h"
 #include "li-analyze.h"
@@ -76,6 +77,12 @@ struct analyze {
 	int64_t jump_device, jump_tracking_id;
 	struct li_summary li;	/* the libinput layer, over the whole file */
 	struct wl_summary wl;	/* the Wayland layer, over the whole file */
+	/* --grade: the profile, its layer on the reported stack, and the
+	 * verdicts after the pass (analyze-grade.c). */
+	struct tt_grade_profile *profile;
+	double refresh_hz;
+	struct tt_grade *grade;
+	struct tt_grade_outcome graded;
 };
 
 double
@@ -92,6 +99,16 @@ void
 xtouch_text(struct analyze *a, const struct tt_xtouch *t);
 void
 report(struct analyze *a, const struct tt_reader *r);
+/* analyze-grade.c: --grade's layer before the pass, the verdicts after
+ * it, and their table or JSON member in the report. */
+void
+grade_start(struct analyze *a);
+void
+grade_conclude(struct analyze *a);
+void
+grade_text(struct analyze *a);
+void
+grade_json(struct analyze *a);
 /* hid-contacts.c: the model's hid_end, listing the contacts in the window. */
 void
 on_hend(void *data, struct tt_htouch *t);

@@ -252,6 +252,7 @@ report_json(struct analyze *a, const struct tt_reader *r, const struct tt_stats 
 	xi_chains_json(tt_stack_xi_own(a->window ? a->window : a->detect), j);
 	li_analyze_json(&a->li, j);
 	wl_analyze_json(&a->wl, j);
+	grade_json(a);
 	tt_json_emit_object_end(j);
 	tt_json_emit_raw(j, "\n", 1);
 }
@@ -299,4 +300,5 @@ report(struct analyze *a, const struct tt_reader *r)
 	if (st.nhids)
 		printf("%" PRIu64 " HID contact%s, ", a->nhcontacts, a->nhcontacts == 1 ? "" : "s");
 	printf("%" PRIu64 " anomal%s\n", a->nanomalies, a->nanomalies == 1 ? "y" : "ies");
+	grade_text(a);
 }

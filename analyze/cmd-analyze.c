@@ -40,6 +40,8 @@ enum {
 	OPT_IGNORE,
 	OPT_MAX,
 	OPT_STRICT,
+	OPT_GRADE,
+	OPT_REFRESH,
 };
 
 static struct dev_stats *
@@ -302,10 +304,15 @@ usage(FILE *out)
 		"      --max N         list at most N anomalies of each kind (default %d;\n"
 		"                      0 = all); JSON lists them all\n"
 		"      --strict        warnings count as findings too\n"
+		"      --grade PROFILE grade the touch device against published quality limits:\n"
+		"                      touchscreen, touchpad, chromeos, or a profile file\n"
+		"      --refresh HZ    the display's refresh rate, for limits that depend on it\n"
+		"                      (default 60)\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 when no error-severity anomaly was found (no anomaly at all\n"
-		"with --strict), 1 when one was, 2 on bad usage, a file that cannot be read,\n"
+		"with --strict) and no graded metric failed, 1 when one was or did, 2 on\n"
+		"bad usage, a bad profile, a file that cannot be read,\n"
 		"a --device the file does not have, a --from past its end or a plot not\n"
 		"written.\n"
 		"\n"
@@ -314,7 +321,8 @@ usage(FILE *out)
 		"  touchtape analyze --json --device 0 recording.jsonl | jq .anomalies\n"
 		"  touchtape analyze --ignore touch-active-at-end --strict ci-recording.jsonl\n"
 		"  touchtape analyze --plot touches.svg touchpad.evemu\n"
-		"  touchtape analyze --from 2s --to 3.5s --json bug-1234.jsonl\n",
+		"  touchtape analyze --from 2s --to 3.5s --json bug-1234.jsonl\n"
+		"  touchtape analyze --grade touchpad touchpad.evemu\n",
 		TT_DETECT_DEFAULT_JUMP_MM, TT_DIAG_DEFAULT_MAX);
 }
 
@@ -419,12 +427,14 @@ start(struct analyze *a, struct tt_reader *r)
 	tt_reader_set_warn(r, on_warn, a);
 	li_summary_init(&a->li, a->detect);
 	wl_summary_init(&a->wl, a->detect);
+	grade_start(a);
 	rc = read_all(a, r);
 	tt_stack_finish(a->detect);
 	li_summary_finish(&a->li);
 	wl_summary_finish(&a->wl);
 	if (a->window)
 		tt_stack_finish(a->window);
+	grade_conclude(a);
 	return rc;
 }
 
@@ -454,6 +464,8 @@ run(struct analyze *a, const char *path, const char *plot_path)
 		return TT_EXIT_USAGE;
 	report(a, r);
 	status = tt_diag_filter_status(&a->filter);
+	if (a->graded.nfail && status == TT_EXIT_OK)
+		status = TT_EXIT_FAILURE;
 	if (rc < 0 || (a->plot && write_plot(a, plot_out) < 0))
 		status = TT_EXIT_TROUBLE;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -461,6 +473,20 @@ run(struct analyze *a, const char *path, const char *plot_path)
 		status = TT_EXIT_TROUBLE;
 	}
 	return status;
+}
+
+static int
+load_profile(struct analyze *a, const char *arg)
+{
+	_cleanup_free_ char *error = NULL;
+
+	if (a->profile)
+		return tt_usage_error("analyze", "--grade given twice"), -1;
+	if (tt_grade_profile_load(arg, &a->profile, &error) < 0) {
+		tt_error("%s", error ? error : "cannot read the profile");
+		return -1;
+	}
+	return 0;
 }
 
 /* Options that take a value and can fail; -1 after a usage error. */
@@ -482,6 +508,10 @@ parse_value(struct analyze *a, int opt, const char *arg)
 		if (tt_diag_filter_ignore(&a->filter, arg) < 0)
 			return tt_usage_error("analyze", "--ignore: no diagnostic is called '%s'", arg), -1;
 		return 0;
+	case OPT_GRADE:
+		return load_profile(a, arg);
+	case OPT_REFRESH:
+		return parse_positive("--refresh", arg, &a->refresh_hz);
 	case OPT_MAX:
 		if (tt_parse_int64(arg, &v) < 0 || v < 0)
 			return tt_usage_error("analyze", "--max takes a number, not '%s'", arg), -1;
@@ -502,6 +532,8 @@ analyze_free(struct analyze *a)
 	if (a->hcontacts) fclose(a->hcontacts);
 	if (a->anomalies) fclose(a->anomalies);
 	tt_stack_free(a->detect);
+	tt_grade_free(a->grade);
+	tt_grade_profile_free(a->profile);
 	tt_stack_free(a->window);
 	tt_plot_free(a->plot);
 	li_summary_clear(&a->li);
@@ -522,6 +554,8 @@ tt_cmd_analyze(int argc, char **argv)
 		{ "ignore", required_argument, NULL, OPT_IGNORE },
 		{ "max", required_argument, NULL, OPT_MAX },
 		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "grade", required_argument, NULL, OPT_GRADE },
+		{ "refresh", required_argument, NULL, OPT_REFRESH },
 		TT_READ_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -534,6 +568,7 @@ tt_cmd_analyze(int argc, char **argv)
 	a->opts.only_device = -1;
 	a->opts.jump_mm = TT_DETECT_DEFAULT_JUMP_MM;
 	a->filter.max_per_kind = TT_DIAG_DEFAULT_MAX;
+	a->refresh_hz = 60.0;
 	optind = 1;
 	status = -1;
 	tt_read_options_init(&ro, "analyze", TT_READ_ALL);

@@ -2,7 +2,7 @@
 # recording, and the differences between two (the model they read is in
 # lib/model.mk).
 touchtape_sources += analyze/cmd-analyze.c analyze/analyze-private.h \
-	analyze/analyze-lists.c analyze/analyze-report.c analyze/hid-contacts.c analyze/cmd-diff.c analyze/diff.h \
+	analyze/analyze-lists.c analyze/analyze-report.c analyze/analyze-grade.c analyze/hid-contacts.c analyze/cmd-diff.c analyze/diff.h \
 	analyze/diff-diag.c analyze/diff-output.c \
 	analyze/li-summary.c analyze/li-summary.h analyze/li-analyze.c analyze/li-analyze.h analyze/diff-li.c \
 	analyze/xi-chains.c analyze/xi-chains.h \

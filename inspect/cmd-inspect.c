@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "grade.h"
 #include "read-options.h"
 #include "index.h"
 #include "log.h"
@@ -59,6 +61,9 @@ usage(FILE *out)
 		"                      'touchtape print' shows; default: the start)\n"
 		"      --to TIME       with --text: end there (default: the end)\n"
 		"      --width N       with --text: columns (default 100)\n"
+		"      --grade PROFILE with --summary or --json: the metrics that fail the\n"
+		"                      profile's quality limits (as 'touchtape analyze --grade')\n"
+		"      --refresh HZ    the display's refresh rate for --grade (default 60)\n"
 		"  -d, --device ID     only the evdev device with this record id (as 'touchtape\n"
 		"                      print' shows; repeat for more): its lanes, the HID\n"
 		"                      contacts and XI touches linked to them, its numbers and\n"
@@ -84,6 +89,8 @@ usage(FILE *out)
 
 struct options {
 	bool summary, json, text;
+	struct tt_grade_profile *profile;	/* --grade */
+	double refresh_hz;
 	int64_t from, to;
 	bool have_from, have_to;
 	int width;
@@ -95,6 +102,7 @@ static void
 options_clear(struct options *o)
 {
 	tt_read_options_clear(&o->ro);
+	tt_grade_profile_free(o->profile);
 }
 
 static int
@@ -106,6 +114,8 @@ check_args(struct options *o)
 		return tt_usage_error("inspect", "--from, --to and --width go with --text");
 	if (o->summary && o->text)
 		return tt_usage_error("inspect", "--summary (or --json) or --text, not both");
+	if (o->profile && !o->summary)
+		return tt_usage_error("inspect", "--grade goes with --summary or --json");
 	return 0;
 }
 
@@ -119,15 +129,37 @@ take_read_options(struct options *o, const struct tt_read_options *ro)
 	o->to = ro->to_us;
 }
 
+/* --grade PROFILE, --refresh HZ. */
+static int
+grade_option(struct options *o, bool grade, const char *arg)
+{
+	_cleanup_free_ char *error = NULL;
+
+	if (!grade) {
+		if (tt_parse_double(arg, &o->refresh_hz) < 0 || !(o->refresh_hz > 0) || !isfinite(o->refresh_hz))
+			return tt_usage_error("inspect", "--refresh takes a positive number, not '%s'", arg);
+		return 0;
+	}
+	if (o->profile)
+		return tt_usage_error("inspect", "--grade given twice");
+	if (tt_grade_profile_load(arg, &o->profile, &error) < 0) {
+		tt_error("%s", error ? error : "cannot read the profile");
+		return TT_EXIT_TROUBLE;
+	}
+	return 0;
+}
+
 static int
 parse_args(int argc, char **argv, struct options *o, const char **path)
 {
-	enum { OPT_WIDTH = TT_OPT_FIRST_PRIVATE };
+	enum { OPT_WIDTH = TT_OPT_FIRST_PRIVATE, OPT_GRADE, OPT_REFRESH };
 	static const struct option longopts[] = {
 		{ "summary", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "text", no_argument, NULL, 't' },
 		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "grade", required_argument, NULL, OPT_GRADE },
+		{ "refresh", required_argument, NULL, OPT_REFRESH },
 		{ "help", no_argument, NULL, 'h' },
 		TT_READ_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
@@ -138,6 +170,7 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 
 	tt_read_options_init(ro, "inspect", TT_READ_TIME | TT_READ_DEVICES);
 	o->width = 100;
+	o->refresh_hz = 60.0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "sjth" TT_READ_SHORT_OPTIONS, longopts, NULL)) != -1) {
 		if ((rc = tt_read_option(ro, c, optarg)) != 0) {
@@ -153,6 +186,11 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 			if (tt_parse_int64(optarg, &v) < 0 || v < 20 || v > 10000)
 				return tt_usage_error("inspect", "--width: a number from 20 to 10000, not '%s'", optarg);
 			o->width = (int)v;
+			break;
+		case OPT_GRADE:
+		case OPT_REFRESH:
+			if ((rc = grade_option(o, c == OPT_GRADE, optarg)) != 0)
+				return rc;
 			break;
 		case 'h': usage(stdout); return -1;
 		default: return tt_usage_error("inspect", "unknown option");
@@ -251,8 +289,13 @@ run_text(struct tt_index *ix, const struct options *o)
 {
 	int rc;
 
+	_cleanup_(tt_grade_freep) struct tt_grade *grade = o->profile ? tt_grade_new(tt_index_stack(ix)) : NULL;
+	struct tt_grade_outcome graded;
+
 	tt_index_set_lean(ix, o->summary);
 	rc = tt_index_step(ix, 0);
+	if (o->profile)
+		tt_grade_conclude(grade, o->profile, o->refresh_hz, o->ro.ndevices ? (int64_t)o->ro.devices[0] : -1, &graded);
 
 	if (rc < 0)
 		report_read_error(ix);
@@ -261,7 +304,7 @@ run_text(struct tt_index *ix, const struct options *o)
 	if (check_window(ix, o) != 0)
 		return TT_EXIT_USAGE;
 	if (o->summary) {
-		tt_inspect_summary(ix, stdout, o->json);
+		tt_inspect_summary(ix, stdout, o->json, o->profile ? &graded : NULL);
 	} else {
 		int64_t from = o->have_from ? o->from : tt_index_first_us(ix);
 		int64_t to = o->have_to ? o->to : tt_index_last_us(ix);
@@ -271,7 +314,10 @@ run_text(struct tt_index *ix, const struct options *o)
 		tt_error("writing the output: %s", strerror(errno));
 		return TT_EXIT_FAILURE;
 	}
-	return rc < 0 ? TT_EXIT_TROUBLE : report_errors(ix);
+	if (rc < 0)
+		return TT_EXIT_TROUBLE;
+	rc = report_errors(ix);
+	return rc == TT_EXIT_OK && o->profile && graded.nfail ? TT_EXIT_FAILURE : rc;
 }
 
 static int

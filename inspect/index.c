@@ -122,6 +122,12 @@ tt_index_open(const char *path, struct tt_index **out, char **why)
 	return 0;
 }
 
+struct tt_stack *
+tt_index_stack(struct tt_index *ix)
+{
+	return ix->detect;
+}
+
 static void
 finish(struct tt_index *ix)
 {

@@ -221,6 +221,9 @@ int tt_index_open(const char *path, struct tt_index **out, char **why);
 /* inspect --summary lists the first this many ownership chains. */
 #define TI_LEAN_CHAINS 50
 void tt_index_set_lean(struct tt_index *ix, bool lean);
+/* The layer stack the index reads through, for a layer to add before
+ * the first step (inspect --grade). */
+struct tt_stack *tt_index_stack(struct tt_index *ix);
 /* --device: only the evdev devices with these record ids. The device
  * records, frames and markers of the others are neither indexed nor fed
  * to the detectors, so every number and lane is of the chosen devices;

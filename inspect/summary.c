@@ -342,7 +342,7 @@ first_anomalies_json(const struct tt_index *ix, struct tt_json_emit *j)
 }
 
 static void
-json_summary(const struct tt_index *ix, FILE *out)
+json_summary(const struct tt_index *ix, FILE *out, const struct tt_grade_outcome *grade)
 {
 	struct tt_json_emit j;
 
@@ -377,16 +377,21 @@ json_summary(const struct tt_index *ix, FILE *out)
 	chains_json(ix, &j);
 	wl_summary_json(ix, &j);
 	first_anomalies_json(ix, &j);
+	if (grade)
+		tt_grade_report_json(grade, true, &j);
 	tt_json_emit_member_int(&j, "unreadable_lines", (int64_t)rs.nerrors);
 	tt_json_emit_object_end(&j);
 	tt_json_emit_raw(&j, "\n", 1);
 }
 
 void
-tt_inspect_summary(const struct tt_index *ix, FILE *out, bool json)
+tt_inspect_summary(const struct tt_index *ix, FILE *out, bool json, const struct tt_grade_outcome *grade)
 {
-	if (json)
-		json_summary(ix, out);
-	else
-		text_summary(ix, out);
+	if (json) {
+		json_summary(ix, out, grade);
+		return;
+	}
+	text_summary(ix, out);
+	if (grade)
+		tt_grade_report_failing_text(grade, out);
 }

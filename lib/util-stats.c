@@ -72,6 +72,20 @@ tt_median(const int64_t *sorted, size_t n)
 	return tt_percentile(sorted, n, 0.5);
 }
 
+double
+tt_percentile_double(const double *sorted, size_t n, double p)
+{
+	uint64_t lo;
+	double frac;
+
+	if (!n)
+		return 0.0;
+	position(n, p, &lo, &frac);
+	if (frac <= 0.0)
+		return sorted[lo];
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
 /* The bucket holding the 0-based @rank-th smallest sample, at or after
  * bucket *@i with *@seen samples below it; false above the last bucket. */
 static bool

@@ -33,6 +33,9 @@ int64_t tt_percentile(const int64_t *sorted, size_t n, double p);
 /* The median: tt_percentile(@sorted, @n, 0.5). */
 int64_t tt_median(const int64_t *sorted, size_t n);
 
+/* The same rule over doubles (positions in mm), without the rounding. */
+double tt_percentile_double(const double *sorted, size_t n, double p);
+
 /* What every sample counted in bucket @i of a histogram is taken to be;
  * must not decrease as @i grows. */
 typedef int64_t (*tt_bucket_value_fn)(size_t i);

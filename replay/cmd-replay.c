@@ -25,8 +25,11 @@
 enum replay_option {
 	O_SPEED = TT_OPT_FIRST_PRIVATE, O_MAXGAP, O_LOOP, O_DELAY, O_WAIT, O_VERIFY, O_EXACT,
 	O_KEYS, O_DRY, O_REPORT, O_SPIN, O_NO_RT, O_HID, O_LIBINPUT, O_LI_CONFIG,
-	O_NO_SUR, O_ISOLATE,
+	O_NO_SUR, O_ISOLATE, O_HWDB_ABS,
 };
+
+/* --hwdb-abs entries a replay applies at most. */
+#define MAX_HWDB_ABS 16
 
 struct replay_args {
 	struct rp_options o;
@@ -34,6 +37,8 @@ struct replay_args {
 	bool hid;
 	bool verify;
 	bool exact;
+	struct rp_hwdb_abs abs[MAX_HWDB_ABS];	/* --hwdb-abs */
+	size_t nabs;
 	bool wait_enter;
 	bool quiet;
 	const char *report_path;
@@ -83,6 +88,8 @@ usage(FILE *out)
 		"                         its anomalies (as analyze names them) with those of\n"
 		"                         what was written\n"
 		"      --exact            create the devices with fuzz 0 (no kernel smoothing)\n"
+		"      --hwdb-abs ENTRY   apply an hwdb entry EVDEV_ABS_XX=MIN:MAX:RES:FUZZ:FLAT\n"
+		"                         to the devices as udev would (repeatable)\n"
 		"      --hid              replay the HID layer instead: create each recorded HID\n"
 		"                         device through /dev/uhid, so the kernel's own driver\n"
 		"                         (hid-multitouch, wacom, hid-generic) makes the evdev\n"
@@ -256,6 +263,12 @@ parse_option(int opt, const char *arg, struct replay_args *a)
 	case O_REPORT: a->report_path = arg; return 0;
 	case 'o': a->output = arg; return 0;
 	case O_LI_CONFIG: a->li_config_spec = arg; return 0;
+	case O_HWDB_ABS:
+		if (a->nabs >= MAX_HWDB_ABS || rp_hwdb_abs_parse(arg, &a->abs[a->nabs]) < 0)
+			return tt_usage_error("replay", "--hwdb-abs takes an entry like EVDEV_ABS_35=:::8 "
+					      "(at most %d), not '%s'", MAX_HWDB_ABS, arg);
+		a->nabs++;
+		return 0;
 	case 'h': usage(stdout); return -1;
 	default: return tt_usage_error("replay", "unknown option");
 	}
@@ -288,6 +301,9 @@ check_args(struct replay_args *a)
 		return tt_usage_error("replay", "--verify needs real devices: not with --dry-run");
 	if (a->verify && a->o.loops == 0)
 		return tt_usage_error("replay", "--verify needs an end: not with --loop 0");
+	if (a->hid && a->nabs)
+		return tt_usage_error("replay", "--hwdb-abs is for uinput devices: with --hid the kernel's "
+				      "driver makes the devices");
 	if (a->hid && a->exact)
 		return tt_usage_error("replay", "--exact is for uinput devices: with --hid the kernel's "
 				      "driver sets the fuzz");
@@ -312,6 +328,7 @@ parse_args(int argc, char **argv, struct replay_args *a)
 		{ "wait", no_argument, NULL, O_WAIT },
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "exact", no_argument, NULL, O_EXACT },
+		{ "hwdb-abs", required_argument, NULL, O_HWDB_ABS },
 		{ "allow-keys", no_argument, NULL, O_KEYS },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "report", required_argument, NULL, O_REPORT },
@@ -412,7 +429,7 @@ run_uinput(struct replay_args *a)
 		.show_keycodes = a->o.allow_keys,
 	};
 	const struct rp_uinput_side_options so = {
-		.exact = a->exact, .li = a->libinput ? &li : NULL,
+		.exact = a->exact, .abs = a->abs, .nabs = a->nabs, .li = a->libinput ? &li : NULL,
 		.sur = { .recreate = !a->no_surroundings, .isolate = a->isolate,
 			 .own_libinput = a->libinput },
 	};

@@ -29,7 +29,7 @@ touchtape_sources += \
 	replay/uhid-device.c replay/uhid-device.h \
 	$(replay_verify_sources) \
 	replay/side.h replay/pipeline.c replay/pipeline.h \
-	replay/side-uinput.c replay/side-uinput.h \
+	replay/side-uinput.c replay/side-uinput.h replay/hwdb-abs.c replay/hwdb-abs.h \
 	replay/side-uhid.c replay/side-uhid.h \
 	replay/li-replay.c replay/li-replay.h \
 	replay/replay-surroundings.c replay/replay-surroundings.h \
@@ -110,8 +110,8 @@ EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/
 # Real recordings ($TT_CORPUS): every evemu file --dry-run on the host;
 # a sample with --verify, and the key guard seen by a second reader, in
 # the VM.
-TESTS += replay/tests/corpus-dry.sh replay/tests/real-vm.sh
-EXTRA_DIST += replay/tests/corpus-dry.sh replay/tests/real-vm.sh replay/tests/evkeys.py
+TESTS += replay/tests/corpus-dry.sh replay/tests/real-vm.sh replay/tests/replay-hwdb-abs.sh
+EXTRA_DIST += replay/tests/corpus-dry.sh replay/tests/real-vm.sh replay/tests/evkeys.py replay/tests/replay-hwdb-abs.sh
 # replay --hid: the schedule, the lift and the refusals on the host
 # (--dry-run).
 TESTS += replay/tests/cli-hid.sh

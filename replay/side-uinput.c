@@ -161,6 +161,22 @@ wait_nodes(struct rp_uinput_side *u, bool quiet)
 	return 0;
 }
 
+/* --hwdb-abs: what udev's evdev builtin would do with the entry. */
+static int
+apply_hwdb_abs(struct rp_uinput_side *u)
+{
+	for (size_t i = 0; i < u->s->ndevices; i++) {
+		const char *node = rp_uinput_node(u->devs[i]);
+		int rc = node ? rp_hwdb_abs_apply(u->o.abs, u->o.nabs, node) : 0;
+
+		if (rc < 0) {
+			tt_error("%s: --hwdb-abs: %s", node, strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
 /* Every device created first, then their nodes waited for. */
 static int
 side_create(void *data, struct tt_loop *loop, bool quiet)
@@ -183,7 +199,9 @@ side_create(void *data, struct tt_loop *loop, bool quiet)
 			return rc;
 		}
 	}
-	return wait_nodes(u, quiet);
+	if ((rc = wait_nodes(u, quiet)) < 0)
+		return rc;
+	return apply_hwdb_abs(u);
 }
 
 /* --libinput: a reader on every created device, then libinput on all

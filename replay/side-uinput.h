@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "hwdb-abs.h"
 #include "li-replay.h"
 #include "replay-surroundings.h"
 #include "schedule.h"
@@ -18,6 +19,8 @@
 
 struct rp_uinput_side_options {
 	bool exact;				/* --exact: fuzz 0 */
+	const struct rp_hwdb_abs *abs;		/* --hwdb-abs, applied once created */
+	size_t nabs;
 	struct rp_sur_options sur;		/* .recreate, .isolate, .own_libinput */
 	const struct rp_li_options *li;		/* --libinput; NULL without */
 };

@@ -50,7 +50,7 @@ summary_of(struct tt_index *ix, bool json)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	tt_inspect_summary(ix, f, json);
+	tt_inspect_summary(ix, f, json, NULL);
 	fclose(f);
 	return buf;
 }
