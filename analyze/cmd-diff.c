@@ -598,8 +598,10 @@ side_clear(struct side *s)
 	free(s->keys);
 	free(s->klast);
 	free(s->dvals);
-	for (size_t i = 0; i < s->nhid; i++)
+	for (size_t i = 0; i < s->nhid; i++) {
 		free(s->hid[i].enc);
+		free(s->hid[i].chg);
+	}
 	free(s->hid);
 	free(s->k);
 	free(s->x);

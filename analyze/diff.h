@@ -90,14 +90,34 @@ struct dkey {
 	bool matched;
 };
 
+/* A change of a HID contact's In Range or Confidence (diff-hid-state.c). */
+struct dhstate {
+	int64_t t_us;		/* as its contact's begin_us */
+	size_t line;
+	uint32_t bit;		/* enum tt_hstate */
+	bool on;
+	bool matched;
+};
+
 /* A HID contact (diff-hid.c). */
 struct dhid {
 	uint32_t dev;		/* HID device record id */
 	int32_t contact;
 	int64_t begin_us, end_us;	/* relative to the file's anchor */
-	size_t line;
+	size_t line, end_line;
 	uint64_t nreports;
 	bool matched;
+	/* Its state at the begin and the bits its reports carry, then the
+	 * changes (enum tt_hstate). */
+	uint32_t state0, known;
+	struct dhstate *chg;
+	size_t nchg;
+	/* The contact of the same ID that went on after a tip up and down
+	 * only this file has (an index in the file, -1), and whether this one
+	 * is such a continuation. */
+	ssize_t next;
+	bool cont;
+	ssize_t pair;		/* its paired contact in the other file, -1 */
 	/* Its samples (diff_acc_*: x, y), and their scale to fractions of
 	 * the logical ranges. */
 	uint8_t *enc;
@@ -289,6 +309,19 @@ void diff_compare_keys(struct differ *df);
 /* diff-hid.c: the HID contacts' callbacks and comparison. */
 void diff_hid_subscribe(struct side *s, struct tt_stack *st);
 void diff_compare_hid(struct differ *df);
+/* diff-hid-state.c: a contact's state changes as they come (hid_begin,
+ * hid_state; taken at hid_end into the contact, the list freed then), and
+ * the comparison of paired contacts' states and tip ups and downs: kind
+ * "hid". @hb's chain (->next) is in @b, @ha's in @a. */
+struct dhcollect;
+struct dhcollect *diff_hstate_new(const struct tt_htouch *t);
+void diff_hstate_change(struct dhcollect *c, const struct tt_htouch *t, const struct tt_hupdate *u);
+void diff_hstate_take(struct dhcollect *c, struct dhid *h);
+void diff_compare_hid_state(struct differ *df, const struct dhid *ha, const struct dhid *hb);
+/* The contacts that went on after a tip up and down only one file has,
+ * chained to the paired contact they continue (->next), each reported
+ * once as a difference of kind "hid". */
+void diff_hid_tip_gaps(struct differ *df);
 
 /* The opening: the files, what is ignored, whether XI is compared; with
  * --json up to the opening of the "differences" array. */

@@ -122,6 +122,35 @@ for f in "${inputs[@]}"; do
 	done
 done
 
+# The HID contacts: a finger turned palm (its Confidence cleared) and a
+# tip up and down for one report, on the corpus's touchpads whose
+# descriptor has a Confidence usage; a touchscreen without one against
+# itself and its hid-recorder file stays 0 differences.
+for name in synaptics-dll0945-06cb-ce26-touchpad elan1206-04f3-30f1-touchpad ilitek-iltp7807-222a-fff1-touchscreen; do
+	hid="$corpus/hid-recorder/$name.hid"
+	[ -f "$hid" ] || { echo "no $hid: HID skipped"; continue; }
+	"$TOUCHTAPE" convert "$hid" -o "$tmp/$name.jsonl" 2>/dev/null || { fail "$name: convert"; continue; }
+	for against in "$tmp/$name.jsonl" "$hid"; do
+		"$TOUCHTAPE" diff "$tmp/$name.jsonl" "$against" >"$tmp/hid.out" 2>&1 &&
+			pass "$name: 0 differences against ${against##*/}" ||
+			{ fail "$name: differs from ${against##*/}"; sed 's/^/  | /' "$tmp/hid.out" | head >&2; }
+	done
+	for k in clear-confidence drop-tip; do
+		python3 "$mutate" "$k" "$tmp/$name.jsonl" "$tmp/hid-$k.jsonl" 2>"$tmp/mutate.err"
+		rc=$?
+		if [ "$rc" -eq 3 ]; then
+			case "$k/$name" in clear-confidence/ilitek-*) pass "$name: $k: no Confidence usage" ;;
+				*) fail "$name: $k: not applicable: $(cat "$tmp/mutate.err")" ;; esac
+			continue
+		fi
+		[ "$rc" -eq 0 ] || { fail "$name: $k: mutate.py exit $rc"; continue; }
+		"$TOUCHTAPE" diff --json "$tmp/$name.jsonl" "$tmp/hid-$k.jsonl" >"$tmp/diff.json" 2>"$tmp/diff.err"
+		rc=$?
+		[ "$rc" -eq 1 ] && has_kind hid "$tmp/diff.json" && pass "$name: $k: diff names a hid difference" ||
+			fail "$name: $k: diff exit $rc, no difference of kind hid"
+	done
+done
+
 for k in $kinds; do
 	line="$k: ${applied[$k]} files, ${detected[$k]} detected by diff (kind ${want[$k]}; ${anydiff[$k]} with any difference)"
 	[ "$k" = jump ] && line="$line, ${flagged[$k]} flagged by analyze"
