@@ -593,8 +593,6 @@ side_clear(struct side *s)
 	tt_reader_free(s->r);
 	for (size_t i = 0; i < s->nk; i++)
 		free(s->k[i].enc);
-	for (size_t i = 0; i < s->ndevs; i++)
-		tt_interval_hist_clear(&s->devs[i].hist);
 	free(s->keys);
 	free(s->klast);
 	free(s->dvals);

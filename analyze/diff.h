@@ -73,11 +73,13 @@ struct ddev {
 	uint32_t naxes;
 	uint16_t axes[DIFF_MAX_AXES];
 	double sx, sy;
-	/* diff-rhythm.c: frames while a touch is down and their intervals. */
+	/* diff-rhythm.c: frames while a touch is down, and their intervals'
+	 * number and sum. */
 	uint64_t touch_frames;
 	int64_t last_touch_frame_us;
 	bool in_touch;
-	struct tt_interval_hist hist;
+	uint64_t nintervals;
+	int64_t interval_sum_us;
 };
 
 /* An EV_KEY press or release or an EV_SW change (diff-keys.c). */
@@ -297,7 +299,7 @@ void diff_compare_values(struct differ *df, size_t dev, int32_t slot, int64_t be
  * and their comparison. */
 void diff_devaxes_frame(struct side *s, size_t dev, int64_t t_us, const struct tt_frame *f, size_t line);
 void diff_compare_device_axes(struct differ *df);
-/* Per device: frames while touching, the median interval. */
+/* Per device: frames while touching, their mean interval. */
 void diff_rhythm_frame(struct ddev *d, int64_t t_us, uint32_t nactive);
 void diff_compare_rhythm(struct differ *df);
 /* Frame or report counts @a and @b may differ by the rate tolerance of

@@ -20,6 +20,11 @@ Mutations (each changes one device, the first with touches, or --device):
   lost-click    the first BTN_LEFT press and its release removed
   shift-button  the first BTN_LEFT press and its release 200 ms (--ms) later
   scale-axis    every x position scaled by 0.9 (--factor) around the centre
+  bunch         not a regression: the device's frames moved into groups of
+                4 within 1 ms (each group at its first frame's time, 0.25 ms
+                apart; a group spans at most 40 ms of the original, so a
+                frame after a pause stays), as a replay under QEMU's TCG
+                delivers them; every frame and the mean rate kept
 
 Bases for tests (the whole file, not one device's touch):
   add-click     a BTN_LEFT press at the file's 40th frame, its release at
@@ -622,6 +627,32 @@ def m_halve_rate(site, a):
         carry(site, [frames[k]], frames[k + 1])
 
 
+def bunch_groups(frames):
+    """Each frame's index in its group: up to 4 in a row within 40 ms (a
+    frame after a pause begins a group of its own)."""
+    pos, k0 = [], 0
+    for k, fr in enumerate(frames):
+        if k == 0 or k - k0 == 4 or fr["t"] - frames[k0]["t"] > 40000:
+            k0 = k
+        pos.append(k - k0)
+    return pos
+
+
+def m_bunch(site, a):
+    # a few groups would move a short recording's touches, not bunch it
+    if len(site.frames) < 40:
+        raise NotApplicable("fewer than 40 frames to bunch")
+    pos = bunch_groups(site.frames)
+    index = {id(fr): k for k, fr in enumerate(site.frames)}
+    prev = None     # the time of the record before, in file order
+    for r in (r for r in site.tl.lines if "t" in r):
+        k = index.get(id(r))
+        if k is not None and pos[k]:
+            t0 = site.frames[k - pos[k]]["t"]
+            r["t"] = max(min(t0 + 250 * pos[k], r["t"]), prev if prev is not None else r["t"])
+        prev = r["t"]
+
+
 def m_add_click(tl, a):
     frames = [r for r in tl.lines if r.get("type") == "frame"]
     if len(frames) < 60:
@@ -745,7 +776,7 @@ MUTATIONS = {
     "jump": m_jump, "offset": m_offset, "bow": m_bow, "stall": m_stall,
     "halve-rate": m_halve_rate, "halve-pressure": m_pressure,
     "lost-click": m_lost_click, "shift-button": m_shift_button,
-    "scale-axis": m_scale, **FILE_MUTATIONS,
+    "scale-axis": m_scale, "bunch": m_bunch, **FILE_MUTATIONS,
 }
 
 

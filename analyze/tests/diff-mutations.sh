@@ -22,6 +22,7 @@ declare -A applied detected flagged taken anydiff groups
 # device's state; libinput record has no such state, so the converted
 # file's first touch lands in slot 0 at (x, 0).
 known_conv="evemu/kwin-gestures__evemu_touchpad_stroke_n_3 libinput"
+bunched=0
 for k in $kinds; do applied[$k]=0 detected[$k]=0 flagged[$k]=0 anydiff[$k]=0; done
 
 # The inputs: the samples, then the corpus's touch recordings converted to
@@ -112,6 +113,13 @@ for f in "${inputs[@]}"; do
 	for k in $kinds; do
 		[ "${taken[$k/$group]:-0}" -lt "$max" ] && todo+=("$k")
 	done
+	# Bunched as a replay under TCG delivers frames: every frame and the
+	# mean rate kept, so no rhythm difference.
+	if python3 "$mutate" bunch "$f" "$tmp/bunch.jsonl" 2>/dev/null; then
+		"$TOUCHTAPE" diff --json "$f" "$tmp/bunch.jsonl" >"$tmp/diff.json" 2>/dev/null
+		has_kind rhythm "$tmp/diff.json" && fail "$label: bunched frames: a rhythm difference" ||
+			{ pass "$label: bunched frames: no rhythm difference"; bunched=$((bunched + 1)); }
+	fi
 	[ "${#todo[@]}" -gt 0 ] || continue
 	list=$(IFS=,; echo "${todo[*]},")	# the trailing comma: PREFIX.KIND.jsonl
 	python3 "$mutate" "$list" "$f" "$tmp/m" >"$tmp/mutate.out" 2>"$tmp/mutate.err" ||
@@ -151,6 +159,8 @@ for name in synaptics-dll0945-06cb-ce26-touchpad elan1206-04f3-30f1-touchpad ili
 	done
 done
 
+echo "bunch: $bunched files without a rhythm difference"
+[ "$bunched" -gt 0 ] || fail "bunch: no file could take it"
 for k in $kinds; do
 	line="$k: ${applied[$k]} files, ${detected[$k]} detected by diff (kind ${want[$k]}; ${anydiff[$k]} with any difference)"
 	[ "$k" = jump ] && line="$line, ${flagged[$k]} flagged by analyze"
