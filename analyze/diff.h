@@ -305,6 +305,12 @@ void diff_compare_rhythm(struct differ *df);
 /* Frame or report counts @a and @b may differ by the rate tolerance of
  * the larger, and at least 2. */
 double diff_count_tolerance(const struct differ *df, uint64_t a, uint64_t b);
+/* diff-explain.c: what a kernel touch in one file only (compared before
+ * keys and rhythm) explains. Whether @k is a BTN_TOUCH or BTN_TOOL_*
+ * change within the time tolerance of such a touch's life on its device;
+ * the frames of such touches on device @dev, in both files. */
+bool diff_key_explained(const struct differ *df, const struct dkey *k);
+uint64_t diff_unpaired_frames(const struct differ *df, size_t dev);
 /* diff-keys.c: the EV_KEY/EV_SW changes of a frame; their comparison. */
 void diff_keys_frame(struct side *s, size_t dev, int64_t t_us, const struct tt_frame *f, size_t line);
 void diff_compare_keys(struct differ *df);

@@ -20,6 +20,9 @@ Mutations (each changes one device, the first with touches, or --device):
   lost-click    the first BTN_LEFT press and its release removed
   shift-button  the first BTN_LEFT press and its release 200 ms (--ms) later
   scale-axis    every x position scaled by 0.9 (--factor) around the centre
+  drop-touch    the last touch that is alone on the device deleted: every
+                frame from its begin to its end (its BTN_TOUCH and
+                BTN_TOOL_* changes with it)
   bunch         not a regression: the device's frames moved into groups of
                 4 within 1 ms (each group at its first frame's time, 0.25 ms
                 apart; a group spans at most 40 ms of the original, so a
@@ -627,6 +630,31 @@ def m_halve_rate(site, a):
         carry(site, [frames[k]], frames[k + 1])
 
 
+def slot_after(frames, k):
+    """The current slot after frame @k (None before any selection)."""
+    slot = None
+    for fr in frames[:k + 1]:
+        for e in fr["ev"]:
+            if ev_key(e) == (EV_ABS, MT_SLOT):
+                slot = e[2]
+    return slot
+
+
+def m_drop_touch(site, a):
+    spans = [(t.idx[0], t.idx[-1]) for t in site.touches]
+    alone = [(i0, i1) for i0, i1 in spans
+             if not any(j0 <= i1 and j1 >= i0 for j0, j1 in spans if (j0, j1) != (i0, i1))]
+    alone = [(i0, i1) for i0, i1 in alone if i1 + 1 < len(site.frames)]
+    if not alone:
+        raise NotApplicable("no touch alone on the device")
+    i0, i1 = alone[-1]
+    before, after = slot_after(site.frames, i0 - 1), slot_after(site.frames, i1)
+    if after is not None and after != before:
+        site.frames[i1 + 1]["ev"].insert(0, [EV_ABS, MT_SLOT, after])
+    ids = {id(fr) for fr in site.frames[i0:i1 + 1]}
+    site.tl.lines = [r for r in site.tl.lines if id(r) not in ids]
+
+
 def bunch_groups(frames):
     """Each frame's index in its group: up to 4 in a row within 40 ms (a
     frame after a pause begins a group of its own)."""
@@ -776,7 +804,7 @@ MUTATIONS = {
     "jump": m_jump, "offset": m_offset, "bow": m_bow, "stall": m_stall,
     "halve-rate": m_halve_rate, "halve-pressure": m_pressure,
     "lost-click": m_lost_click, "shift-button": m_shift_button,
-    "scale-axis": m_scale, "bunch": m_bunch, **FILE_MUTATIONS,
+    "scale-axis": m_scale, "bunch": m_bunch, "drop-touch": m_drop_touch, **FILE_MUTATIONS,
 }
 
 
