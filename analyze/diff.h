@@ -6,8 +6,9 @@
  * line of text or a JSON object (--json). Inside a touch: diff-samples.c
  * keeps each kernel touch's samples, compactly; diff-path.c compares the
  * paths of paired touches, diff-axes.c their other axes, diff-rhythm.c
- * the frames' rhythm, diff-keys.c the EV_KEY and EV_SW changes and
- * diff-hid.c the HID contacts.
+ * the frames' rhythm, diff-keys.c the EV_KEY and EV_SW changes,
+ * diff-hid.c the HID contacts and diff-hid-state.c their tip, in range
+ * and confidence; diff-explain.c what a touch in one file only explains.
  */
 #pragma once
 

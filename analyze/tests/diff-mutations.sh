@@ -5,7 +5,10 @@
 # rate, halved pressure, a lost click, a shifted button, a scaled axis);
 # `diff --json` must exit 1 and name it with the right kind, and analyze
 # must flag the jump. A file against its own evemu and libinput
-# conversions is 0 differences. To keep the run short, each mutation is
+# conversions is 0 differences, and so is the rhythm of a copy whose
+# frames come in bunches (as a replay under TCG delivers them). The HID
+# recordings: a contact's Confidence cleared or its tip lifted for a
+# report is a difference of kind hid. To keep the run short, each mutation is
 # made from at most $TT_MUTATE_MAX files (default 2) of each device kind
 # and protocol (the samples count as one more kind).
 . "$(dirname "$0")/../../tests/lib.sh"
