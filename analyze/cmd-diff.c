@@ -593,13 +593,13 @@ side_clear(struct side *s)
 	tt_reader_free(s->r);
 	for (size_t i = 0; i < s->nk; i++)
 		free(s->k[i].enc);
-	for (size_t i = 0; i < s->ndevs; i++)
-		tt_interval_hist_clear(&s->devs[i].hist);
 	free(s->keys);
 	free(s->klast);
 	free(s->dvals);
-	for (size_t i = 0; i < s->nhid; i++)
+	for (size_t i = 0; i < s->nhid; i++) {
 		free(s->hid[i].enc);
+		free(s->hid[i].chg);
+	}
 	free(s->hid);
 	free(s->k);
 	free(s->x);

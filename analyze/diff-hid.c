@@ -13,20 +13,31 @@
 #include "diff.h"
 #include "util-strings.h"
 
+/* What diff keeps of a contact while it lasts (->user). */
+struct hcollect {
+	struct dacc *acc;
+	struct dhcollect *state;
+};
+
 static void
 add_sample(struct tt_htouch *t, int64_t time_us, size_t line)
 {
+	struct hcollect *c = t->user;
 	int32_t v[4] = { 0, 0, t->x, t->y };
 
-	if (t->user)
-		diff_acc_add(t->user, time_us, line - t->begin_line, v);
+	if (c)
+		diff_acc_add(c->acc, time_us, line - t->begin_line, v);
 }
 
 static void
 on_hbegin(void *data, struct tt_htouch *t)
 {
+	struct hcollect *c = tt_zalloc(sizeof(*c));
+
 	(void)data;
-	t->user = diff_acc_new(4);
+	c->acc = diff_acc_new(4);
+	c->state = diff_hstate_new(t);
+	t->user = c;
 	add_sample(t, t->begin_us, t->begin_line);
 }
 
@@ -38,20 +49,34 @@ on_hupdate(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
 }
 
 static void
+on_hstate(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
+{
+	struct hcollect *c = t->user;
+
+	(void)data;
+	if (c)
+		diff_hstate_change(c->state, t, u);
+}
+
+static void
 on_hend(void *data, struct tt_htouch *t)
 {
 	struct side *s = data;
+	struct hcollect *c = t->user;
 
 	s->hid = tt_grow(s->hid, s->nhid, &s->caphid, sizeof(*s->hid));
 	s->hid[s->nhid++] = (struct dhid){
 		.dev = t->device, .contact = t->contact_id, .begin_us = t->begin_us, .end_us = t->end_us,
-		.line = t->begin_line, .nreports = t->nreports,
+		.line = t->begin_line, .end_line = t->end_line, .nreports = t->nreports, .next = -1, .pair = -1,
 		.sx = t->x_max > t->x_min ? 1.0 / (t->x_max - t->x_min) : 0,
 		.sy = t->y_max > t->y_min ? 1.0 / (t->y_max - t->y_min) : 0,
 	};
 	struct dhid *h = &s->hid[s->nhid - 1];
-	if (t->user)
-		h->enc = diff_acc_take(t->user, &h->ns);
+	if (c) {
+		h->enc = diff_acc_take(c->acc, &h->ns);
+		diff_hstate_take(c->state, h);
+		free(c);
+	}
 	t->user = NULL;
 }
 
@@ -68,8 +93,8 @@ on_hreport(void *data, const struct tt_hreport *r)
 void
 diff_hid_subscribe(struct side *s, struct tt_stack *st)
 {
-	const struct tt_model_callbacks cb = { .hid_begin = on_hbegin, .hid_update = on_hupdate, .hid_end = on_hend,
-					       .hid_report = on_hreport };
+	const struct tt_model_callbacks cb = { .hid_begin = on_hbegin, .hid_update = on_hupdate,
+					       .hid_state = on_hstate, .hid_end = on_hend, .hid_report = on_hreport };
 
 	tt_stack_subscribe(st, &cb, s);
 }
@@ -84,15 +109,36 @@ cmp_hid(const void *x, const void *y)
 	return (a->begin_us > b->begin_us) - (a->begin_us < b->begin_us);
 }
 
+/* The samples of @h and the contacts chained to it (->next), in time
+ * since @h's begin. Returns their number; *out is the caller's to free. */
+static size_t
+decode_chain(const struct side *s, const struct dhid *h, struct dpt **out)
+{
+	struct dpt *all = NULL;
+	size_t n = 0, cap = 0;
+
+	for (const struct dhid *c = h; c; c = c->next >= 0 ? &s->hid[c->next] : NULL) {
+		struct diff_scale sc = { 4, c->line, c->sx, c->sy };
+		_cleanup_free_ struct dpt *p = NULL;
+		size_t np = diff_decode(c->enc, c->ns, &sc, 0, &p);
+		for (size_t i = 0; i < np; i++) {
+			all = tt_grow(all, n, &cap, sizeof(*all));
+			all[n] = p[i];
+			all[n++].t += c->begin_us - h->begin_us;
+		}
+	}
+	*out = all;
+	return n;
+}
+
 /* Where the two contacts' paths part most, as fractions of the ranges. */
 static void
 compare_path(struct differ *df, const struct dhid *ha, const struct dhid *hb, const char *t)
 {
-	struct diff_scale sa = { 4, ha->line, ha->sx, ha->sy }, sb = { 4, hb->line, hb->sx, hb->sy };
 	_cleanup_free_ struct dpt *pa = NULL;
 	_cleanup_free_ struct dpt *pb = NULL;
-	size_t na = diff_decode(ha->enc, ha->ns, &sa, 0, &pa);
-	size_t nb = diff_decode(hb->enc, hb->ns, &sb, 0, &pb);
+	size_t na = decode_chain(df->a, ha, &pa);
+	size_t nb = decode_chain(df->b, hb, &pb);
 	struct diff_parting g = { 0 };
 	char at[32];
 
@@ -107,27 +153,38 @@ compare_path(struct differ *df, const struct dhid *ha, const struct dhid *hb, co
 			      sqrt(g.sum2 / (double)g.n) * 100, n.tolerance * 100);
 }
 
-static void
-compare_contact(struct differ *df, struct dhid *ha, struct dhid *hb)
+/* The last contact of @h's chain, and the reports of all of it. */
+static const struct dhid *
+chain_tail(const struct side *s, const struct dhid *h, uint64_t *nreports)
 {
+	*nreports = h->nreports;
+	while (h->next >= 0) {
+		h = &s->hid[h->next];
+		*nreports += h->nreports;
+	}
+	return h;
+}
+
+static void
+compare_contact(struct differ *df, const struct dhid *ha, const struct dhid *hb)
+{
+	uint64_t ra, rb;
+	const struct dhid *ea = chain_tail(df->a, ha, &ra), *eb = chain_tail(df->b, hb, &rb);
 	struct diff_num n;
 	char t[32];
 
-	ha->matched = hb->matched = true;
 	tt_format_time(t, sizeof(t), ha->begin_us);
 	compare_path(df, ha, hb, t);
-	n = (struct diff_num){ fabs((double)ha->nreports - (double)hb->nreports),
-			       diff_count_tolerance(df, ha->nreports, hb->nreports),
-			       "count" };
+	diff_compare_hid_state(df, ha, hb);
+	n = (struct diff_num){ fabs((double)ra - (double)rb), diff_count_tolerance(df, ra, rb), "count" };
 	if (n.value > n.tolerance)
 		diff_measured(df, "hid-rhythm", &n, ha->line, hb->line, "HID device %u contact %d at +%s s: %" PRIu64
-			      " vs %" PRIu64 " reports (tolerance %.0f)", ha->dev, ha->contact, t, ha->nreports,
-			      hb->nreports, n.tolerance);
-	n = (struct diff_num){ fabs((double)(hb->end_us - ha->end_us)) / 1000.0, (double)df->o->time_tol / 1000.0, "ms" };
+			      " vs %" PRIu64 " reports (tolerance %.0f)", ha->dev, ha->contact, t, ra, rb, n.tolerance);
+	n = (struct diff_num){ fabs((double)(eb->end_us - ea->end_us)) / 1000.0, (double)df->o->time_tol / 1000.0, "ms" };
 	if (n.value > n.tolerance)
 		diff_measured(df, "hid-contact", &n, ha->line, hb->line, "HID device %u contact %d at +%s s: ends "
 			      "%.3f ms %s (tolerance %.3f ms)", ha->dev, ha->contact, t, n.value,
-			      hb->end_us > ha->end_us ? "later" : "earlier", n.tolerance);
+			      eb->end_us > ea->end_us ? "later" : "earlier", n.tolerance);
 }
 
 /* Each contact of A with the one of B on the same device that begins
@@ -150,8 +207,11 @@ pair_contacts(struct differ *df)
 							     llabs(best->begin_us - ha->begin_us)))
 				best = &b->hid[j];
 		}
-		if (best)
-			compare_contact(df, ha, best);
+		if (!best)
+			continue;
+		ha->matched = best->matched = true;
+		ha->pair = best - b->hid;
+		best->pair = (ssize_t)i;
 	}
 }
 
@@ -170,6 +230,19 @@ unpaired(struct differ *df, const struct side *s, bool in_a)
 	}
 }
 
+/* Times relative to the file's anchor. */
+static void
+to_anchor(struct side *s)
+{
+	for (size_t i = 0; i < s->nhid; i++) {
+		struct dhid *h = &s->hid[i];
+		h->begin_us -= s->anchor;
+		h->end_us -= s->anchor;
+		for (size_t k = 0; k < h->nchg; k++)
+			h->chg[k].t_us -= s->anchor;
+	}
+}
+
 void
 diff_compare_hid(struct differ *df)
 {
@@ -180,20 +253,19 @@ diff_compare_hid(struct differ *df)
 
 	if (!a->has_hid || !b->has_hid)
 		return;
-	for (size_t i = 0; i < a->nhid; i++) {
-		a->hid[i].begin_us -= a->anchor;
-		a->hid[i].end_us -= a->anchor;
-	}
-	for (size_t i = 0; i < b->nhid; i++) {
-		b->hid[i].begin_us -= b->anchor;
-		b->hid[i].end_us -= b->anchor;
-	}
+	to_anchor(a);
+	to_anchor(b);
 	tt_sort(a->hid, a->nhid, sizeof(*a->hid), cmp_hid);
 	tt_sort(b->hid, b->nhid, sizeof(*b->hid), cmp_hid);
 	if (n.value > n.tolerance)
 		diff_measured(df, "hid-rhythm", &n, 0, 0, "HID: %" PRIu64 " vs %" PRIu64 " reports (tolerance %.0f)",
 			      a->hid_reports, b->hid_reports, n.tolerance);
 	pair_contacts(df);
+	diff_hid_tip_gaps(df);
+	for (size_t i = 0; i < a->nhid; i++) {
+		if (a->hid[i].pair >= 0 && !a->hid[i].cont)
+			compare_contact(df, &a->hid[i], &b->hid[a->hid[i].pair]);
+	}
 	unpaired(df, a, true);
 	unpaired(df, b, false);
 }

@@ -3,7 +3,9 @@
  * BTN_TOOL_*, keys; masked keyboard keys by their placeholder codes) and
  * every EV_SW change, paired by device, code, value and time: missing,
  * extra, or moved beyond the time tolerance. Autorepeats are left out:
- * they follow from the press and the release. See diff.h. */
+ * they follow from the press and the release; so are BTN_TOUCH and
+ * BTN_TOOL_* changes a touch in one file only explains (diff-explain.c).
+ * See diff.h. */
 #include "config.h"
 
 #include <math.h>
@@ -121,6 +123,8 @@ moved(struct differ *df, struct dkey *ka, struct dkey *kb)
 	char t[32];
 
 	ka->matched = kb->matched = true;
+	if (diff_key_explained(df, ka) || diff_key_explained(df, kb))
+		return;
 	diff_measured(df, kind_of(ka), &n, ka->line, kb->line, "device %u %s %s at +%s s: %.3f ms %s (tolerance %.3f ms)",
 		      ka->dev, tt_code_name(ka->type, ka->code), what(ka), tt_format_time(t, sizeof(t), ka->t_us),
 		      n.value, kb->t_us > ka->t_us ? "later" : "earlier", n.tolerance);
@@ -133,7 +137,7 @@ unpaired(struct differ *df, const struct side *s, bool in_a)
 
 	for (size_t i = 0; i < s->nkeys; i++) {
 		const struct dkey *k = &s->keys[i];
-		if (k->matched)
+		if (k->matched || diff_key_explained(df, k))
 			continue;
 		diff_difference(df, kind_of(k), in_a ? k->line : 0, in_a ? 0 : k->line, "device %u %s %s at +%s s %s %s",
 				k->dev, tt_code_name(k->type, k->code), what(k), tt_format_time(t, sizeof(t), k->t_us),

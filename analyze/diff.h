@@ -6,8 +6,9 @@
  * line of text or a JSON object (--json). Inside a touch: diff-samples.c
  * keeps each kernel touch's samples, compactly; diff-path.c compares the
  * paths of paired touches, diff-axes.c their other axes, diff-rhythm.c
- * the frames' rhythm, diff-keys.c the EV_KEY and EV_SW changes and
- * diff-hid.c the HID contacts.
+ * the frames' rhythm, diff-keys.c the EV_KEY and EV_SW changes,
+ * diff-hid.c the HID contacts and diff-hid-state.c their tip, in range
+ * and confidence; diff-explain.c what a touch in one file only explains.
  */
 #pragma once
 
@@ -73,11 +74,13 @@ struct ddev {
 	uint32_t naxes;
 	uint16_t axes[DIFF_MAX_AXES];
 	double sx, sy;
-	/* diff-rhythm.c: frames while a touch is down and their intervals. */
+	/* diff-rhythm.c: frames while a touch is down, and their intervals'
+	 * number and sum. */
 	uint64_t touch_frames;
 	int64_t last_touch_frame_us;
 	bool in_touch;
-	struct tt_interval_hist hist;
+	uint64_t nintervals;
+	int64_t interval_sum_us;
 };
 
 /* An EV_KEY press or release or an EV_SW change (diff-keys.c). */
@@ -90,14 +93,34 @@ struct dkey {
 	bool matched;
 };
 
+/* A change of a HID contact's In Range or Confidence (diff-hid-state.c). */
+struct dhstate {
+	int64_t t_us;		/* as its contact's begin_us */
+	size_t line;
+	uint32_t bit;		/* enum tt_hstate */
+	bool on;
+	bool matched;
+};
+
 /* A HID contact (diff-hid.c). */
 struct dhid {
 	uint32_t dev;		/* HID device record id */
 	int32_t contact;
 	int64_t begin_us, end_us;	/* relative to the file's anchor */
-	size_t line;
+	size_t line, end_line;
 	uint64_t nreports;
 	bool matched;
+	/* Its state at the begin and the bits its reports carry, then the
+	 * changes (enum tt_hstate). */
+	uint32_t state0, known;
+	struct dhstate *chg;
+	size_t nchg;
+	/* The contact of the same ID that went on after a tip up and down
+	 * only this file has (an index in the file, -1), and whether this one
+	 * is such a continuation. */
+	ssize_t next;
+	bool cont;
+	ssize_t pair;		/* its paired contact in the other file, -1 */
 	/* Its samples (diff_acc_*: x, y), and their scale to fractions of
 	 * the logical ranges. */
 	uint8_t *enc;
@@ -277,18 +300,37 @@ void diff_compare_values(struct differ *df, size_t dev, int32_t slot, int64_t be
  * and their comparison. */
 void diff_devaxes_frame(struct side *s, size_t dev, int64_t t_us, const struct tt_frame *f, size_t line);
 void diff_compare_device_axes(struct differ *df);
-/* Per device: frames while touching, the median interval. */
+/* Per device: frames while touching, their mean interval. */
 void diff_rhythm_frame(struct ddev *d, int64_t t_us, uint32_t nactive);
 void diff_compare_rhythm(struct differ *df);
 /* Frame or report counts @a and @b may differ by the rate tolerance of
  * the larger, and at least 2. */
 double diff_count_tolerance(const struct differ *df, uint64_t a, uint64_t b);
+/* diff-explain.c: what a kernel touch in one file only (compared before
+ * keys and rhythm) explains. Whether @k is a BTN_TOUCH or BTN_TOOL_*
+ * change within the time tolerance of such a touch's life on its device;
+ * the frames of such touches on device @dev, in both files. */
+bool diff_key_explained(const struct differ *df, const struct dkey *k);
+uint64_t diff_unpaired_frames(const struct differ *df, size_t dev);
 /* diff-keys.c: the EV_KEY/EV_SW changes of a frame; their comparison. */
 void diff_keys_frame(struct side *s, size_t dev, int64_t t_us, const struct tt_frame *f, size_t line);
 void diff_compare_keys(struct differ *df);
 /* diff-hid.c: the HID contacts' callbacks and comparison. */
 void diff_hid_subscribe(struct side *s, struct tt_stack *st);
 void diff_compare_hid(struct differ *df);
+/* diff-hid-state.c: a contact's state changes as they come (hid_begin,
+ * hid_state; taken at hid_end into the contact, the list freed then), and
+ * the comparison of paired contacts' states and tip ups and downs: kind
+ * "hid". @hb's chain (->next) is in @b, @ha's in @a. */
+struct dhcollect;
+struct dhcollect *diff_hstate_new(const struct tt_htouch *t);
+void diff_hstate_change(struct dhcollect *c, const struct tt_htouch *t, const struct tt_hupdate *u);
+void diff_hstate_take(struct dhcollect *c, struct dhid *h);
+void diff_compare_hid_state(struct differ *df, const struct dhid *ha, const struct dhid *hb);
+/* The contacts that went on after a tip up and down only one file has,
+ * chained to the paired contact they continue (->next), each reported
+ * once as a difference of kind "hid". */
+void diff_hid_tip_gaps(struct differ *df);
 
 /* The opening: the files, what is ignored, whether XI is compared; with
  * --json up to the opening of the "differences" array. */

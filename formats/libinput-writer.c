@@ -23,6 +23,10 @@ struct li_dev {
 	FILE *events;
 	int64_t last_syn_ms;
 	bool have_last_syn;
+	/* libinput-record has no start state: a reader begins in slot 0. The
+	 * device's current slot at the start, until a slot is selected. */
+	int32_t start_slot;
+	bool slot_selected;
 };
 
 struct li_export {
@@ -99,12 +103,48 @@ li_device(struct tt_export *e, const struct tt_device *dev)
 	d->dev->uniq = NULL;
 	d->dev->slots = NULL;
 	d->dev->num_slots = 0;
+	d->start_slot = dev->num_slots ? dev->current_slot : 0;
+	d->slot_selected = d->start_slot == 0;
 	tt_device_copy_surroundings(d->dev, dev);
 	if (loses_surroundings(dev))
 		e->stats.surroundings++;
 	p->ndevs++;
 	e->stats.devices_written++;
 	return 0;
+}
+
+static void
+put_event(struct li_dev *d, const struct tt_event *ev, uint64_t t)
+{
+	char tb[24], cb[24], desc[128];
+	const char *tn = tt_type_label(tb, sizeof(tb), ev->type);
+	const char *cn = tt_code_label(cb, sizeof(cb), ev->type, ev->code);
+
+	if (ev->type == EV_SYN && ev->code == SYN_MT_REPORT) {
+		snprintf(desc, sizeof(desc), "++++++++++++ %s (%d) ++++++++++", cn, ev->value);
+	} else if (ev->type == EV_SYN) {
+		int64_t ms = (int64_t)(t / 1000);
+		int64_t dt = d->have_last_syn ? ms - d->last_syn_ms : 0;
+		d->last_syn_ms = ms;
+		d->have_last_syn = true;
+		snprintf(desc, sizeof(desc), "------------ %s (%d) ---------- %+" PRId64 "ms", cn, ev->value, dt);
+	} else {
+		snprintf(desc, sizeof(desc), "%s / %-20s %6d", tn, cn, ev->value);
+	}
+	fprintf(d->events, "    - [%3" PRIu64 ", %6u, %3u, %3u, %7d] # %s\n", t / 1000000,
+		(unsigned int)(t % 1000000), ev->type, ev->code, ev->value, desc);
+}
+
+/* Before the first slot's event that no ABS_MT_SLOT precedes, the start
+ * state's current slot, which libinput-record cannot say otherwise. */
+static void
+select_start_slot(struct li_dev *d, const struct tt_event *ev, uint64_t t)
+{
+	if (d->slot_selected || ev->type != EV_ABS || ev->code < ABS_MT_SLOT || ev->code > ABS_MT_TOOL_Y)
+		return;
+	d->slot_selected = true;
+	if (ev->code != ABS_MT_SLOT)
+		put_event(d, &(struct tt_event){ .type = EV_ABS, .code = ABS_MT_SLOT, .value = d->start_slot }, t);
 }
 
 static int
@@ -119,25 +159,9 @@ li_frame(struct tt_export *e, const struct tt_frame *f)
 	}
 	fprintf(d->events, "  - evdev:\n");
 	for (uint32_t i = 0; i < f->nevents; i++) {
-		const struct tt_event *ev = &f->events[i];
 		uint64_t t = export_event_time(e, f, i);
-		char tb[24], cb[24], desc[128];
-
-		const char *tn = tt_type_label(tb, sizeof(tb), ev->type);
-		const char *cn = tt_code_label(cb, sizeof(cb), ev->type, ev->code);
-		if (ev->type == EV_SYN && ev->code == SYN_MT_REPORT) {
-			snprintf(desc, sizeof(desc), "++++++++++++ %s (%d) ++++++++++", cn, ev->value);
-		} else if (ev->type == EV_SYN) {
-			int64_t ms = (int64_t)(t / 1000);
-			int64_t dt = d->have_last_syn ? ms - d->last_syn_ms : 0;
-			d->last_syn_ms = ms;
-			d->have_last_syn = true;
-			snprintf(desc, sizeof(desc), "------------ %s (%d) ---------- %+" PRId64 "ms", cn, ev->value, dt);
-		} else {
-			snprintf(desc, sizeof(desc), "%s / %-20s %6d", tn, cn, ev->value);
-		}
-		fprintf(d->events, "    - [%3" PRIu64 ", %6u, %3u, %3u, %7d] # %s\n", t / 1000000,
-			(unsigned int)(t % 1000000), ev->type, ev->code, ev->value, desc);
+		select_start_slot(d, &f->events[i], t);
+		put_event(d, &f->events[i], t);
 	}
 	return ferror(d->events) ? -EIO : 0;
 }

@@ -322,6 +322,7 @@ contact_value(struct tt_hid_contact *c, uint32_t usage, int32_t value)
 	case DIG(0x51): c->has_id = true; c->contact_id = value; break;
 	case DIG(0x42): c->has_tip = true; c->tip = value != 0; break;
 	case DIG(0x47): c->has_confidence = true; c->confidence = value != 0; break;
+	case DIG(0x32): c->has_in_range = true; c->in_range = value != 0; break;
 	case DIG(0x48): c->width = value; break;
 	case DIG(0x49): c->height = value; break;
 	case DIG(0x30): c->has_pressure = true; c->pressure = value; break;

@@ -117,9 +117,10 @@ const char *tt_hid_usage_name(uint32_t usage, char *buf, size_t bufsz);
  * already has (descriptors listing every contact in one collection). */
 struct tt_hid_contact {
 	int32_t contact_id;	/* Contact Identifier, or the contact's index */
-	bool has_id, has_tip, has_x, has_y, has_pressure, has_confidence;
+	bool has_id, has_tip, has_x, has_y, has_pressure, has_confidence, has_in_range;
 	bool tip;		/* Tip Switch */
 	bool confidence;
+	bool in_range;
 	int32_t x, y;		/* logical values */
 	int32_t pressure;
 	int32_t width, height;	/* 0 when absent */

@@ -338,6 +338,7 @@ struct hcontact {
 	int32_t id;
 	bool down;
 	int32_t x, y, pressure;
+	uint32_t state, state_known;	/* enum tt_hstate */
 };
 
 static struct ht *
@@ -369,6 +370,8 @@ begin_ht(struct tt_model *m, struct hdev *h, const struct hcontact *c, int64_t u
 	p->x = p->begin_x = c->x;
 	p->y = p->begin_y = c->y;
 	p->pressure = c->pressure;
+	p->state = c->state;
+	p->state_known = c->state_known;
 	p->x_max = p->y_max = -1;
 	if (h->desc) {
 		report_range(h->desc, c->report_id, USAGE_X, &p->x_min, &p->x_max);
@@ -385,6 +388,23 @@ begin_ht(struct tt_model *m, struct hdev *h, const struct hcontact *c, int64_t u
 		m->cb.hid_begin(m->data, p);
 }
 
+/* A change of In Range or Confidence is its own callback: the position
+ * consumers see no update where nothing moved. */
+static void
+update_state(struct tt_model *m, struct ht *t, const struct hcontact *c, int64_t us, size_t line)
+{
+	struct tt_htouch *p = &t->pub;
+
+	if (p->state == c->state && p->state_known == c->state_known)
+		return;
+	p->state = c->state;
+	p->state_known = c->state_known;
+	if (m->cb.hid_state) {
+		struct tt_hupdate u = { .time_us = us, .line = line };
+		m->cb.hid_state(m->data, p, &u);
+	}
+}
+
 static void
 update_ht(struct tt_model *m, struct ht *t, const struct hcontact *c, int64_t us, size_t line)
 {
@@ -394,6 +414,7 @@ update_ht(struct tt_model *m, struct ht *t, const struct hcontact *c, int64_t us
 	p->nreports++;
 	p->end_us = us;
 	p->end_line = line;
+	update_state(m, t, c, us, line);
 	if (!changed)
 		return;
 	p->x = c->x;
@@ -491,6 +512,9 @@ finger(const struct tt_hid_decoded *dec, uint32_t collection, uint32_t i)
 		.report_id = dec->report_id, .collection = collection, .kind = TT_HTOUCH_FINGER,
 		.id = ct->has_id ? ct->contact_id : (int32_t)i, .down = ct->has_tip ? ct->tip : true,
 		.x = ct->x, .y = ct->y, .pressure = ct->pressure,
+		.state = (ct->in_range ? TT_HSTATE_IN_RANGE : 0u) | (ct->confidence ? TT_HSTATE_CONFIDENCE : 0u),
+		.state_known = (ct->has_in_range ? TT_HSTATE_IN_RANGE : 0u) |
+			       (ct->has_confidence ? TT_HSTATE_CONFIDENCE : 0u),
 	};
 }
 
@@ -548,6 +572,7 @@ apply_pen(struct tt_model *m, struct hdev *h, uint32_t collection, const struct 
 	struct hcontact hc = {
 		.report_id = dec->report_id, .collection = collection, .kind = TT_HTOUCH_PEN, .id = -1,
 		.down = dec->pen.tip, .x = dec->pen.x, .y = dec->pen.y, .pressure = dec->pen.pressure,
+		.state = dec->pen.in_range ? TT_HSTATE_IN_RANGE : 0u, .state_known = TT_HSTATE_IN_RANGE,
 	};
 
 	apply_contact(m, h, &hc, rec->hid_report->time_us, rec->line);

@@ -23,7 +23,8 @@
  *     up), assembled from the reports as hid-multitouch assembles them
  *     (model-hid.c: Contact Count, hybrid-mode frames), and paired with
  *     the kernel touch it became on one of the evdev devices its
- *     hid_device record lists.
+ *     hid_device record lists. hid_state: its In Range or Confidence
+ *     changed while its tip stayed down.
  *   hid_report: after each HID report, with what the frame assembly
  *     made of it.
  *   hid_frame: a HID report paired with the evdev frame it produced.
@@ -174,6 +175,13 @@ enum tt_htouch_flags {
 	TT_HTOUCH_DEVICE_GONE = 1 << 2,		/* its hid_device was declared again */
 };
 
+/* Bits of struct tt_htouch's state: what a contact's report says besides
+ * its Tip Switch (set for as long as the sequence lives). */
+enum tt_hstate {
+	TT_HSTATE_IN_RANGE = 1 << 0,
+	TT_HSTATE_CONFIDENCE = 1 << 1,	/* clear: a palm (hid-multitouch's MT_TOOL_PALM) */
+};
+
 /* A HID contact sequence: from the report that set its Tip Switch to the
  * one that cleared it. Positions are logical values of the descriptor's
  * X and Y fields, with their logical ranges. */
@@ -191,6 +199,8 @@ struct tt_htouch {
 	uint64_t nreports;	/* reports that carried it, the begin included */
 	int32_t x, y, pressure;	/* latest */
 	int32_t begin_x, begin_y;
+	/* enum tt_hstate bits: the latest, and those its reports carry. */
+	uint32_t state, state_known;
 	int32_t x_min, x_max, y_min, y_max;	/* logical ranges; max <= min: unknown */
 	/* The link to the kernel, filled before hid_end is called: the
 	 * kernel touch it became (TT_LINK_NOT_DELIVERED: none came within
@@ -276,6 +286,8 @@ struct tt_model_callbacks {
 	void (*xi_end)(void *data, struct tt_xtouch *t);
 	void (*hid_begin)(void *data, struct tt_htouch *t);
 	void (*hid_update)(void *data, struct tt_htouch *t, const struct tt_hupdate *u);
+	/* t->state changed (In Range, Confidence) while the tip stays down. */
+	void (*hid_state)(void *data, struct tt_htouch *t, const struct tt_hupdate *u);
 	void (*hid_end)(void *data, struct tt_htouch *t);
 	void (*hid_report)(void *data, const struct tt_hreport *r);
 	/* A report and its frame, once no nearer one can come (up to

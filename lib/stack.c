@@ -106,6 +106,12 @@ fan_hupdate(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
 }
 
 static void
+fan_hstate(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
+{
+	FAN_OUT((struct tt_stack *)data, hid_state, t, u);
+}
+
+static void
 fan_hend(void *data, struct tt_htouch *t)
 {
 	FAN_OUT((struct tt_stack *)data, hid_end, t);
@@ -134,6 +140,7 @@ static const struct tt_model_callbacks fan_out = {
 	.xi_end = fan_xend,
 	.hid_begin = fan_hbegin,
 	.hid_update = fan_hupdate,
+	.hid_state = fan_hstate,
 	.hid_end = fan_hend,
 	.hid_report = fan_hreport,
 	.hid_frame = fan_hframe,

@@ -20,12 +20,28 @@ Mutations (each changes one device, the first with touches, or --device):
   lost-click    the first BTN_LEFT press and its release removed
   shift-button  the first BTN_LEFT press and its release 200 ms (--ms) later
   scale-axis    every x position scaled by 0.9 (--factor) around the centre
+  drop-touch    the last touch that is alone on the device deleted: every
+                frame from its begin to its end (its BTN_TOUCH and
+                BTN_TOOL_* changes with it)
+  bunch         not a regression: the device's frames moved into groups of
+                4 within 1 ms (each group at its first frame's time, 0.25 ms
+                apart; a group spans at most 40 ms of the original, so a
+                frame after a pause stays), as a replay under QEMU's TCG
+                delivers them; every frame and the mean rate kept
 
 Bases for tests (the whole file, not one device's touch):
   add-click     a BTN_LEFT press at the file's 40th frame, its release at
                 the 60th (a click for lost-click and shift-button to take)
   hid-move      bytes 4-5 of HID reports 200-259 set to 0x1000: the first
                 contact's X on the corpus's ILITEK touchscreen
+  clear-confidence  the first contact's Confidence bit cleared in the
+                middle third of the HID reports that have it set with its
+                tip down (a finger turned palm), where the descriptor has
+                a Confidence usage
+  drop-tip      the first contact's Tip Switch cleared in the one report
+                nearest the middle of the HID reports with it down, where
+                that contact was down in the report before and after (a
+                finger lifted for one report)
 
 The site is chosen deterministically (the longest touch, its middle), so a
 test gets the same mutant every time. What the events of deleted frames
@@ -614,6 +630,57 @@ def m_halve_rate(site, a):
         carry(site, [frames[k]], frames[k + 1])
 
 
+def slot_after(frames, k):
+    """The current slot after frame @k (None before any selection)."""
+    slot = None
+    for fr in frames[:k + 1]:
+        for e in fr["ev"]:
+            if ev_key(e) == (EV_ABS, MT_SLOT):
+                slot = e[2]
+    return slot
+
+
+def m_drop_touch(site, a):
+    spans = [(t.idx[0], t.idx[-1]) for t in site.touches]
+    alone = [(i0, i1) for i0, i1 in spans
+             if not any(j0 <= i1 and j1 >= i0 for j0, j1 in spans if (j0, j1) != (i0, i1))]
+    alone = [(i0, i1) for i0, i1 in alone if i1 + 1 < len(site.frames)]
+    if not alone:
+        raise NotApplicable("no touch alone on the device")
+    i0, i1 = alone[-1]
+    before, after = slot_after(site.frames, i0 - 1), slot_after(site.frames, i1)
+    if after is not None and after != before:
+        site.frames[i1 + 1]["ev"].insert(0, [EV_ABS, MT_SLOT, after])
+    ids = {id(fr) for fr in site.frames[i0:i1 + 1]}
+    site.tl.lines = [r for r in site.tl.lines if id(r) not in ids]
+
+
+def bunch_groups(frames):
+    """Each frame's index in its group: up to 4 in a row within 40 ms (a
+    frame after a pause begins a group of its own)."""
+    pos, k0 = [], 0
+    for k, fr in enumerate(frames):
+        if k == 0 or k - k0 == 4 or fr["t"] - frames[k0]["t"] > 40000:
+            k0 = k
+        pos.append(k - k0)
+    return pos
+
+
+def m_bunch(site, a):
+    # a few groups would move a short recording's touches, not bunch it
+    if len(site.frames) < 40:
+        raise NotApplicable("fewer than 40 frames to bunch")
+    pos = bunch_groups(site.frames)
+    index = {id(fr): k for k, fr in enumerate(site.frames)}
+    prev = None     # the time of the record before, in file order
+    for r in (r for r in site.tl.lines if "t" in r):
+        k = index.get(id(r))
+        if k is not None and pos[k]:
+            t0 = site.frames[k - pos[k]]["t"]
+            r["t"] = max(min(t0 + 250 * pos[k], r["t"]), prev if prev is not None else r["t"])
+        prev = r["t"]
+
+
 def m_add_click(tl, a):
     frames = [r for r in tl.lines if r.get("type") == "frame"]
     if len(frames) < 60:
@@ -630,14 +697,114 @@ def m_hid_move(tl, a):
         r["data"] = r["data"][:8] + "0010" + r["data"][12:]
 
 
+def hid_fields(desc):
+    """Input fields of a HID report descriptor: (report id, bit offset
+    after the ID byte, size, usage page << 16 | usage) each."""
+    b = bytes.fromhex(desc)
+    g = {"page": 0, "size": 0, "count": 0, "id": 0}
+    stack, usages, umin, fields, offset = [], [], None, [], {}
+    i = 0
+    while i < len(b):
+        p = b[i]
+        n = (0, 1, 2, 4)[p & 3]
+        v = int.from_bytes(b[i + 1:i + 1 + n], "little")
+        i += 1 + n
+        typ, tag = (p >> 2) & 3, p >> 4
+        if p == 0xfe:   # a long item: skipped
+            i += b[i - n] + 2 if n else 0
+            continue
+        if typ == 1:
+            key = {0: "page", 7: "size", 8: "id", 9: "count"}.get(tag)
+            if key:
+                g[key] = v
+            elif tag == 10:
+                stack.append(dict(g))
+            elif tag == 11 and stack:
+                g = stack.pop()
+        elif typ == 2:
+            full = v if n == 4 else g["page"] << 16 | v
+            if tag == 0:
+                usages.append(full)
+            elif tag == 1:
+                umin = full
+            elif tag == 2 and umin is not None:
+                usages.extend(range(umin, full + 1))
+        elif typ == 0:
+            if tag == 8:    # Input
+                off = offset.get(g["id"], 0)
+                for k in range(g["count"]):
+                    u = usages[min(k, len(usages) - 1)] if usages else 0
+                    fields.append((g["id"], off + k * g["size"], g["size"], u))
+                offset[g["id"]] = off + g["count"] * g["size"]
+            usages, umin = [], None
+    return fields
+
+
+DIG_TIP, DIG_CONFIDENCE = 0xd0042, 0xd0047
+
+
+def hid_site(tl, usage):
+    """The first contact's field of @usage on a HID device that has it, and
+    the reports of that device: (field, tip field, reports)."""
+    for d in tl.lines:
+        if d.get("type") != "hid_device" or not d.get("descriptor"):
+            continue
+        fields = hid_fields(d["descriptor"])
+        want = [f for f in fields if f[3] == usage]
+        if not want:
+            continue
+        f = want[0]
+        tip = [t for t in fields if t[3] == DIG_TIP and t[0] == f[0]]
+        reps = [r for r in tl.lines if r.get("type") == "hid" and r.get("dev") == d["id"]
+                and (not f[0] or r["data"][:2] == "%02x" % f[0])]
+        if tip and reps:
+            return f, tip[0], reps
+    raise NotApplicable("no HID device with a contact's %s" %
+                        ("Confidence" if usage == DIG_CONFIDENCE else "Tip Switch"))
+
+
+def bit_at(r, f, value=None):
+    """Field @f's bit in report @r (the ID byte first when there is one);
+    set it to @value when given."""
+    data = bytearray(bytes.fromhex(r["data"]))
+    pos = (8 if f[0] else 0) + f[1]
+    if pos // 8 >= len(data):
+        return None
+    old = data[pos // 8] >> (pos % 8) & 1
+    if value is not None:
+        data[pos // 8] = data[pos // 8] & ~(1 << pos % 8) | (value << pos % 8)
+        r["data"] = data.hex()
+    return old
+
+
+def m_clear_confidence(tl, a):
+    f, tip, reps = hid_site(tl, DIG_CONFIDENCE)
+    down = [r for r in reps if bit_at(r, tip) and bit_at(r, f)]
+    if len(down) < 6:
+        raise NotApplicable("fewer than 6 reports with a confident contact down")
+    for r in down[len(down) // 3:2 * len(down) // 3]:
+        bit_at(r, f, 0)
+
+
+def m_drop_tip(tl, a):
+    f, tip, reps = hid_site(tl, DIG_TIP)
+    mid = [k for k in range(1, len(reps) - 1)
+           if all(bit_at(reps[j], tip) for j in (k - 1, k, k + 1))]
+    if not mid:
+        raise NotApplicable("no report with the first contact down before and after")
+    k = min(mid, key=lambda k: abs(k - len(reps) // 2))
+    bit_at(reps[k], tip, 0)
+
+
 # Mutations of the whole file, without a site.
-FILE_MUTATIONS = {"add-click": m_add_click, "hid-move": m_hid_move}
+FILE_MUTATIONS = {"add-click": m_add_click, "hid-move": m_hid_move,
+                  "clear-confidence": m_clear_confidence, "drop-tip": m_drop_tip}
 
 MUTATIONS = {
     "jump": m_jump, "offset": m_offset, "bow": m_bow, "stall": m_stall,
     "halve-rate": m_halve_rate, "halve-pressure": m_pressure,
     "lost-click": m_lost_click, "shift-button": m_shift_button,
-    "scale-axis": m_scale, **FILE_MUTATIONS,
+    "scale-axis": m_scale, "bunch": m_bunch, "drop-touch": m_drop_touch, **FILE_MUTATIONS,
 }
 
 

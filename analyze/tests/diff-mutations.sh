@@ -5,7 +5,10 @@
 # rate, halved pressure, a lost click, a shifted button, a scaled axis);
 # `diff --json` must exit 1 and name it with the right kind, and analyze
 # must flag the jump. A file against its own evemu and libinput
-# conversions is 0 differences. To keep the run short, each mutation is
+# conversions is 0 differences, and so is the rhythm of a copy whose
+# frames come in bunches (as a replay under TCG delivers them). The HID
+# recordings: a contact's Confidence cleared or its tip lifted for a
+# report is a difference of kind hid. To keep the run short, each mutation is
 # made from at most $TT_MUTATE_MAX files (default 2) of each device kind
 # and protocol (the samples count as one more kind).
 . "$(dirname "$0")/../../tests/lib.sh"
@@ -17,11 +20,7 @@ declare -A want=([jump]=path [offset]=path [bow]=path [scale-axis]=path
 	[stall]=rhythm [halve-rate]=rhythm [halve-pressure]=axis
 	[lost-click]=key [shift-button]=key)
 declare -A applied detected flagged taken anydiff groups
-# A known bug of the libinput-record writer, not of diff: this recording
-# starts with slot 1 current and one touch's position set only in the
-# device's state; libinput record has no such state, so the converted
-# file's first touch lands in slot 0 at (x, 0).
-known_conv="evemu/kwin-gestures__evemu_touchpad_stroke_n_3 libinput"
+bunched=0
 for k in $kinds; do applied[$k]=0 detected[$k]=0 flagged[$k]=0 anydiff[$k]=0; done
 
 # The inputs: the samples, then the corpus's touch recordings converted to
@@ -99,11 +98,7 @@ for f in "${inputs[@]}"; do
 	for fmt in evemu libinput; do
 		"$TOUCHTAPE" convert -F "$fmt" "$f" -o "$tmp/conv.$fmt" 2>/dev/null ||
 			{ fail "$label: convert -F $fmt"; continue; }
-		if "$TOUCHTAPE" diff "$f" "$tmp/conv.$fmt" >"$tmp/conv.out" 2>&1; then
-			continue
-		elif [ "$label $fmt" = "$known_conv" ]; then
-			echo "XFAIL: $label: differs from its $fmt conversion (known)"
-		else
+		if ! "$TOUCHTAPE" diff "$f" "$tmp/conv.$fmt" >"$tmp/conv.out" 2>&1; then
 			fail "$label: differs from its $fmt conversion"
 			sed 's/^/  | /' "$tmp/conv.out" | head >&2
 		fi
@@ -112,6 +107,13 @@ for f in "${inputs[@]}"; do
 	for k in $kinds; do
 		[ "${taken[$k/$group]:-0}" -lt "$max" ] && todo+=("$k")
 	done
+	# Bunched as a replay under TCG delivers frames: every frame and the
+	# mean rate kept, so no rhythm difference.
+	if python3 "$mutate" bunch "$f" "$tmp/bunch.jsonl" 2>/dev/null; then
+		"$TOUCHTAPE" diff --json "$f" "$tmp/bunch.jsonl" >"$tmp/diff.json" 2>/dev/null
+		has_kind rhythm "$tmp/diff.json" && fail "$label: bunched frames: a rhythm difference" ||
+			{ pass "$label: bunched frames: no rhythm difference"; bunched=$((bunched + 1)); }
+	fi
 	[ "${#todo[@]}" -gt 0 ] || continue
 	list=$(IFS=,; echo "${todo[*]},")	# the trailing comma: PREFIX.KIND.jsonl
 	python3 "$mutate" "$list" "$f" "$tmp/m" >"$tmp/mutate.out" 2>"$tmp/mutate.err" ||
@@ -122,6 +124,37 @@ for f in "${inputs[@]}"; do
 	done
 done
 
+# The HID contacts: a finger turned palm (its Confidence cleared) and a
+# tip up and down for one report, on the corpus's touchpads whose
+# descriptor has a Confidence usage; a touchscreen without one against
+# itself and its hid-recorder file stays 0 differences.
+for name in synaptics-dll0945-06cb-ce26-touchpad elan1206-04f3-30f1-touchpad ilitek-iltp7807-222a-fff1-touchscreen; do
+	hid="$corpus/hid-recorder/$name.hid"
+	[ -f "$hid" ] || { echo "no $hid: HID skipped"; continue; }
+	"$TOUCHTAPE" convert "$hid" -o "$tmp/$name.jsonl" 2>/dev/null || { fail "$name: convert"; continue; }
+	for against in "$tmp/$name.jsonl" "$hid"; do
+		"$TOUCHTAPE" diff "$tmp/$name.jsonl" "$against" >"$tmp/hid.out" 2>&1 &&
+			pass "$name: 0 differences against ${against##*/}" ||
+			{ fail "$name: differs from ${against##*/}"; sed 's/^/  | /' "$tmp/hid.out" | head >&2; }
+	done
+	for k in clear-confidence drop-tip; do
+		python3 "$mutate" "$k" "$tmp/$name.jsonl" "$tmp/hid-$k.jsonl" 2>"$tmp/mutate.err"
+		rc=$?
+		if [ "$rc" -eq 3 ]; then
+			case "$k/$name" in clear-confidence/ilitek-*) pass "$name: $k: no Confidence usage" ;;
+				*) fail "$name: $k: not applicable: $(cat "$tmp/mutate.err")" ;; esac
+			continue
+		fi
+		[ "$rc" -eq 0 ] || { fail "$name: $k: mutate.py exit $rc"; continue; }
+		"$TOUCHTAPE" diff --json "$tmp/$name.jsonl" "$tmp/hid-$k.jsonl" >"$tmp/diff.json" 2>"$tmp/diff.err"
+		rc=$?
+		[ "$rc" -eq 1 ] && has_kind hid "$tmp/diff.json" && pass "$name: $k: diff names a hid difference" ||
+			fail "$name: $k: diff exit $rc, no difference of kind hid"
+	done
+done
+
+echo "bunch: $bunched files without a rhythm difference"
+[ "$bunched" -gt 0 ] || fail "bunch: no file could take it"
 for k in $kinds; do
 	line="$k: ${applied[$k]} files, ${detected[$k]} detected by diff (kind ${want[$k]}; ${anydiff[$k]} with any difference)"
 	[ "$k" = jump ] && line="$line, ${flagged[$k]} flagged by analyze"

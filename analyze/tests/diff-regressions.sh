@@ -120,6 +120,26 @@ if [ -f "$hid" ] && "$TOUCHTAPE" convert "$hid" -o "$tmp/hid.jsonl" 2>/dev/null;
 		fail "HID: kinds $(tr '\n' ' ' <"$tmp/kinds")"
 fi
 
+# A touch missing is reported once: not again as its BTN_TOUCH press and
+# release and the device's frames while touching. A click lost with it
+# is no consequence of it and still shows.
+m3="$corpus/evemu/evemu__data_3m.event"
+if [ -f "$m3" ] && "$TOUCHTAPE" convert "$m3" -o "$tmp/3m.jsonl" 2>/dev/null; then
+	python3 "$mutate" add-click "$tmp/3m.jsonl" "$tmp/3m-click.jsonl"
+	python3 "$mutate" drop-touch "$tmp/3m-click.jsonl" "$tmp/3m-gone.jsonl"
+	expect_exit 1 "a touch missing" -- "$TOUCHTAPE" diff --json "$tmp/3m-click.jsonl" "$tmp/3m-gone.jsonl"
+	kinds "$tmp/out" >"$tmp/kinds" && [ "$(cat "$tmp/kinds")" = touch-missing ] &&
+		[ "$(grep -c '"kind"' "$tmp/out")" -eq 1 ] && pass "a touch missing: one difference, the touch" ||
+		fail "a touch missing: kinds $(tr '\n' ' ' <"$tmp/kinds"), $(grep -c '"kind"' "$tmp/out") differences"
+	python3 "$mutate" lost-click "$tmp/3m-gone.jsonl" "$tmp/3m-gone-click.jsonl"
+	expect_exit 1 "a touch and a click missing" -- "$TOUCHTAPE" diff "$tmp/3m-click.jsonl" "$tmp/3m-gone-click.jsonl"
+	expect_grep 'BTN_LEFT press at \+[0-9.]* s is missing' "$tmp/out" "a touch and a click missing: the click shows"
+	expect_grep 'BTN_LEFT release at \+[0-9.]* s is missing' "$tmp/out" "a touch and a click missing: its release shows"
+	[ "$(grep -c 'BTN_TOUCH\|frames while touching' "$tmp/out")" -eq 0 ] &&
+		pass "a touch and a click missing: no BTN_TOUCH or frame count difference" ||
+		fail "a touch and a click missing: $(cat "$tmp/out")"
+fi
+
 # --ignore leaves a comparison out.
 expect_exit 0 "--ignore axes" -- "$TOUCHTAPE" diff --ignore axes "$pad" "$tmp/pressure.jsonl"
 expect_exit 0 "--ignore keys" -- "$TOUCHTAPE" diff --ignore keys "$tmp/clicked.jsonl" "$tmp/click.jsonl"

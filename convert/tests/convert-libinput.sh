@@ -177,6 +177,18 @@ if [ -d "$corpus/libinput-record" ]; then
 	done
 fi
 
+# A device that starts with slot 1 current (the corpus's kwin-gestures
+# touchpad_stroke_n_3): libinput-record has no start state, so its reader
+# begins in slot 0; the writer selects slot 1 before the first frame's
+# slot events, and the round trip keeps the touch in its slot.
+s1="$abs_top_srcdir/tests/data/convert/start-in-slot-1.jsonl"
+expect_exit 0 "slot 1 at the start: to libinput" -- "$TOUCHTAPE" convert -F libinput "$s1" -o "$tmp/s1.yml"
+first=$(grep -m1 '^    - \[' "$tmp/s1.yml" | awk -F'[][,]+' '{ print $4 + 0, $5 + 0, $6 + 0 }')
+[ "$first" = "3 47 1" ] && pass "slot 1 at the start: ABS_MT_SLOT 1 first" ||
+	fail "slot 1 at the start: first event '$first'"
+expect_exit 0 "slot 1 at the start: the round trip" -- "$TOUCHTAPE" diff "$s1" "$tmp/s1.yml"
+expect_grep '^0 differences$' "$tmp/out" "slot 1 at the start: 0 differences"
+
 # ---- real libinput record output, made in the VM ----
 vmout="$tmp/convert-vm.out"
 rm -rf "$vmout"

@@ -78,12 +78,13 @@ start(struct timeline *tl, bool evdev)
 		evdev ? ",\"evdev\":[0]" : "");
 }
 
-/* One report 4 of one contact; @len cuts it short. */
+/* One report 4 of one contact, its Confidence @conf; @len cuts it short. */
 static void
-report_n(struct timeline *tl, int64_t t, bool tip, int id, int x, int y, int scan, int count, size_t len)
+report_cn(struct timeline *tl, int64_t t, bool conf, bool tip, int id, int x, int y, int scan, int count,
+	  size_t len)
 {
 	uint8_t b[14] = {
-		4, (uint8_t)(1 | (tip ? 2 : 0) | (id << 4)), (uint8_t)x, (uint8_t)(x >> 8), (uint8_t)y,
+		4, (uint8_t)((conf ? 1 : 0) | (tip ? 2 : 0) | (id << 4)), (uint8_t)x, (uint8_t)(x >> 8), (uint8_t)y,
 		(uint8_t)(y >> 8), (uint8_t)scan, (uint8_t)(scan >> 8), (uint8_t)count,
 	};
 
@@ -91,6 +92,12 @@ report_n(struct timeline *tl, int64_t t, bool tip, int id, int x, int y, int sca
 	for (size_t i = 0; i < len && i < sizeof(b); i++)
 		add(tl, "%02x", b[i]);
 	add(tl, "\"}\n");
+}
+
+static void
+report_n(struct timeline *tl, int64_t t, bool tip, int id, int x, int y, int scan, int count, size_t len)
+{
+	report_cn(tl, t, true, tip, id, x, y, scan, count, len);
 }
 
 static void
@@ -160,6 +167,13 @@ hupdate(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
 }
 
 static void
+hstate(void *data, struct tt_htouch *t, const struct tt_hupdate *u)
+{
+	LOG((struct run *)data, "hs c%d L%zu state %u of %u\n", t->contact_id, u->line, t->state & t->state_known,
+	    t->state_known);
+}
+
+static void
 hend(void *data, struct tt_htouch *t)
 {
 	struct run *r = data;
@@ -212,7 +226,7 @@ static void
 run_timeline(const struct timeline *tl, struct run *r)
 {
 	const struct tt_model_callbacks cb = {
-		.hid_begin = hbegin, .hid_update = hupdate, .hid_end = hend, .kernel_end = kend,
+		.hid_begin = hbegin, .hid_update = hupdate, .hid_state = hstate, .hid_end = hend, .kernel_end = kend,
 		.hid_frame = hframe,
 	};
 	struct tt_reader *rd = NULL;
@@ -282,6 +296,27 @@ test_one_contact(void)
 	check_int_eq(sh->nintervals, 2);
 	check_int_eq(sh->median_interval_us, 8000);
 	check_int_eq(sh->links.linked + sh->links.not_delivered, 0);
+}
+
+/* Confidence cleared and set again while the tip stays down (a finger
+ * taken for a palm): its own callback, not a position update. */
+static void
+test_confidence(void)
+{
+	struct timeline tl;
+	struct run r;
+
+	start(&tl, false);
+	report(&tl, 0, true, 2, 100, 200, 1, 1);			/* line 3 */
+	report_cn(&tl, 8000, false, true, 2, 100, 200, 81, 1, 14);	/* palm */
+	report(&tl, 16000, true, 2, 100, 200, 161, 1);
+	report(&tl, 24000, false, 2, 100, 200, 241, 1);		/* line 6: tip up */
+	run_timeline(&tl, &r);
+	check_str_eq(r.log,
+		     "hb c2 L3 (100,200)\n"
+		     "hs c2 L4 state 0 of 2\n"
+		     "hs c2 L5 state 2 of 2\n"
+		     "he c2 L6 4 reports\n");
 }
 
 /* Hybrid mode: the first report of a frame counts both contacts, the
@@ -594,6 +629,7 @@ int
 main(void)
 {
 	RUN(test_one_contact);
+	RUN(test_confidence);
 	RUN(test_hybrid_mode);
 	RUN(test_vanished);
 	RUN(test_count_cut);
