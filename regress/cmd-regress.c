@@ -183,6 +183,42 @@ parse_args(int argc, char **argv, struct regress_args *a)
 	return 0;
 }
 
+/* Replaying needs uinput (uhid for a HID case): said before the first
+ * case, not as an error in every case. A node is checked only when it
+ * cannot be opened, so a machine that has it reads no case twice. */
+static int
+check_nodes(const struct rg_suite *s)
+{
+	static const struct {
+		unsigned node;
+		const char *path, *name;
+	} nodes[] = {
+		{ RG_NODE_UINPUT, "/dev/uinput", "uinput" },
+		{ RG_NODE_UHID, "/dev/uhid", "uhid" },
+	};
+	unsigned missing = 0;
+	int why[ARRAY_LENGTH(nodes)] = { 0 };
+
+	for (size_t i = 0; i < ARRAY_LENGTH(nodes); i++) {
+		if (access(nodes[i].path, R_OK | W_OK) < 0) {
+			missing |= nodes[i].node;
+			why[i] = errno;
+		}
+	}
+	for (size_t k = 0; missing && k < s->ncases; k++) {
+		unsigned need = rg_case_nodes(&s->cases[k]) & missing;
+		for (size_t i = 0; need && i < ARRAY_LENGTH(nodes); i++) {
+			if (!(need & nodes[i].node))
+				continue;
+			tt_error("%s: %s: case %s replays through %s; run as root on a kernel with %s, "
+				 "or in a VM with --vm",
+				 nodes[i].path, strerror(why[i]), s->cases[k].name, nodes[i].name, nodes[i].name);
+			return -why[i];
+		}
+	}
+	return 0;
+}
+
 /* Where the cases' folders go: --keep DIR, or a temporary folder. */
 static char *
 work_dir(const char *keep)
@@ -298,7 +334,10 @@ regress(const struct regress_args *a, char *const *dirs, size_t ndirs)
 		rg_suite_shard(&s, a->shard_k, a->shard_n);
 	if (a->list)
 		return list_cases(&s);
-	/* Both targets before the first case: not after an hour of them. */
+	/* The devices and both targets before the first case: not after an
+	 * hour of them. */
+	if (check_nodes(&s) < 0)
+		return TT_EXIT_TROUBLE;
 	if (a->junit && rg_junit_open(a->junit, &s, &junit) < 0)
 		return TT_EXIT_TROUBLE;
 	if (!(workdir = work_dir(a->keep)))
