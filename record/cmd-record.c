@@ -548,36 +548,39 @@ check_args(struct record_args *a)
 	return TT_EXIT_OK;
 }
 
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_record_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'F' },
+	{ "all-touch", no_argument, NULL, 'A' },
+	{ "grab", no_argument, NULL, 'g' },
+	{ "show-keycodes", no_argument, NULL, 'k' },
+	{ "with-serials", no_argument, NULL, 'S' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "frames", required_argument, NULL, 'f' },
+	{ "autorestart", required_argument, NULL, 'r' },
+	{ "hid", no_argument, NULL, 'H' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "xi", optional_argument, NULL, 'X' },
+	{ "xi-grab", required_argument, NULL, 'G' },
+	{ "xi-window", no_argument, NULL, 'W' },
+	{ "xi-pointer-grab", required_argument, NULL, 'P' },
+	{ "libinput", no_argument, NULL, 'L' },
+	{ "libinput-config", required_argument, NULL, 'C' },
+	{ "wayland", optional_argument, NULL, 'Y' },
+	{ "wayland-surface", required_argument, NULL, 'U' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_record_short_options[] = "o:qh";
+
 static int
 parse_args(int argc, char **argv, struct record_args *a)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'F' },
-		{ "all-touch", no_argument, NULL, 'A' },
-		{ "grab", no_argument, NULL, 'g' },
-		{ "show-keycodes", no_argument, NULL, 'k' },
-		{ "with-serials", no_argument, NULL, 'S' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "frames", required_argument, NULL, 'f' },
-		{ "autorestart", required_argument, NULL, 'r' },
-		{ "hid", no_argument, NULL, 'H' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "xi", optional_argument, NULL, 'X' },
-		{ "xi-grab", required_argument, NULL, 'G' },
-		{ "xi-window", no_argument, NULL, 'W' },
-		{ "xi-pointer-grab", required_argument, NULL, 'P' },
-		{ "libinput", no_argument, NULL, 'L' },
-		{ "libinput-config", required_argument, NULL, 'C' },
-		{ "wayland", optional_argument, NULL, 'Y' },
-		{ "wayland-surface", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int opt, rc = TT_EXIT_OK;
 
 	optind = 1;
-	while (rc == TT_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1)
+	while (rc == TT_EXIT_OK && (opt = getopt_long(argc, argv, tt_record_short_options, tt_record_options, NULL)) != -1)
 		rc = parse_option(opt, optarg, a);
 	return rc == TT_EXIT_OK ? check_args(a) : rc;
 }

@@ -136,24 +136,27 @@ parse_shard(const char *arg, struct regress_args *a)
 
 enum { O_LIST = 256, O_SHARD, O_JUNIT, O_KEEP, O_DISPLAY, O_VM, O_KERNEL, O_TAP_VERSION };
 
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_regress_options[] = {
+	{ "list", no_argument, NULL, O_LIST },
+	{ "shard", required_argument, NULL, O_SHARD },
+	{ "junit", required_argument, NULL, O_JUNIT },
+	{ "keep", required_argument, NULL, O_KEEP },
+	{ "display", required_argument, NULL, O_DISPLAY },
+	{ "vm", no_argument, NULL, O_VM },
+	{ "kernel", required_argument, NULL, O_KERNEL },
+	{ "tap-version", required_argument, NULL, O_TAP_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_regress_short_options[] = "h";
+
 static int
 parse_args(int argc, char **argv, struct regress_args *a)
 {
-	static const struct option opts[] = {
-		{ "list", no_argument, NULL, O_LIST },
-		{ "shard", required_argument, NULL, O_SHARD },
-		{ "junit", required_argument, NULL, O_JUNIT },
-		{ "keep", required_argument, NULL, O_KEEP },
-		{ "display", required_argument, NULL, O_DISPLAY },
-		{ "vm", no_argument, NULL, O_VM },
-		{ "kernel", required_argument, NULL, O_KERNEL },
-		{ "tap-version", required_argument, NULL, O_TAP_VERSION },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, tt_regress_short_options, tt_regress_options, NULL)) != -1) {
 		switch (c) {
 		case O_LIST: a->list = true; break;
 		case O_SHARD:
