@@ -179,6 +179,19 @@ finger_tool_seen(const struct tt_device *dev)
 	return 0;
 }
 
+/* Whether the finger-count tool buttons @dev sends make it a touchpad:
+ * BTN_TOOL_FINGER does; the others do on a slotted (Type B) device, as
+ * the kernel's pointer MT devices all are. hid-ntrig's touchscreens send
+ * BTN_TOOL_DOUBLETAP for every touch, in Type A frames. */
+static bool
+is_touchpad(const struct tt_device *dev, unsigned int tool)
+{
+	if (!tool || tt_device_has(dev, EV_KEY, BTN_TOOL_PEN))
+		return false;
+	return tool == BTN_TOOL_FINGER || tt_device_has(dev, EV_ABS, ABS_MT_SLOT) ||
+	       tt_device_has(dev, EV_ABS, ABS_MT_TRACKING_ID);
+}
+
 /* The property of an events-only device, said in the reader's warning:
  * finger-count tool buttons make a touchpad (a recording begun with two
  * fingers down never sends BTN_TOOL_FINGER: it is given one, as the
@@ -189,14 +202,14 @@ infer_property(struct tt_device *dev, char *what, size_t size)
 {
 	unsigned int tool = finger_tool_seen(dev);
 
-	if (tool && !tt_device_has(dev, EV_KEY, BTN_TOOL_PEN)) {
+	if (is_touchpad(dev, tool)) {
 		tt_device_enable(dev, EV_KEY, BTN_TOOL_FINGER);
 		set_bit(dev->props, INPUT_PROP_POINTER);
 		snprintf(what, size, "a touchpad (INPUT_PROP_POINTER): it sends %s", tt_code_name(EV_KEY, tool));
 	} else if (tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X) ||
 		   (tt_device_has(dev, EV_ABS, ABS_X) && tt_device_has(dev, EV_KEY, BTN_TOUCH))) {
 		set_bit(dev->props, INPUT_PROP_DIRECT);
-		snprintf(what, size, "a touchscreen (INPUT_PROP_DIRECT): positions without finger-count tool buttons");
+		snprintf(what, size, "a touchscreen (INPUT_PROP_DIRECT): positions without a touchpad's tool buttons");
 	} else {
 		snprintf(what, size, "a device without a property: no touch positions");
 	}

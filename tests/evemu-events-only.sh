@@ -97,6 +97,25 @@ expect_grep 'as a touchpad \(INPUT_PROP_POINTER\)' "$tmp/err" "validate says wha
 "$TOUCHTAPE" convert -F libinput "$tmp/tp.events" >"$tmp/tp.yaml" 2>/dev/null
 expect_grep '^    - ID_INPUT_TOUCHPAD=1$' "$tmp/tp.yaml" "libinput record: a touchpad for libinput replay"
 grep -q 'ID_INPUT_TOUCHSCREEN' "$tmp/tp.yaml" && fail "libinput record: tagged a touchscreen"
+# hid-ntrig's touchscreens send BTN_TOOL_DOUBLETAP for every touch, in
+# Type A frames: still a touchscreen (a kernel touchpad is slotted).
+cat >"$tmp/ntrig.events" <<'EOT'
+E: 0.000000 0003 0000 2745
+E: 0.000000 0003 0001 1639
+E: 0.000000 0003 0035 2745
+E: 0.000000 0003 0036 1639
+E: 0.000000 0000 0002 0
+E: 0.000000 0001 014d 1
+E: 0.000000 0001 014a 1
+E: 0.000000 0000 0000 0
+E: 0.010000 0000 0002 0
+E: 0.010000 0001 014d 0
+E: 0.010000 0001 014a 0
+E: 0.010000 0000 0000 0
+EOT
+expect_exit 0 "N-Trig events: print" -- "$TOUCHTAPE" print "$tmp/ntrig.events"
+expect_grep '^#   property INPUT_PROP_DIRECT$' "$tmp/out" "Type A with BTN_TOOL_DOUBLETAP (hid-ntrig): a touchscreen"
+expect_grep '^#   EV_KEY: BTN_TOUCH BTN_TOOL_DOUBLETAP$' "$tmp/out" "the N-Trig gets no BTN_TOOL_FINGER"
 # Without tool buttons: a touchscreen, and said so.
 expect_exit 0 "touchscreen events: print" -- "$TOUCHTAPE" print "$tmp/b.events"
 expect_grep '^#   property INPUT_PROP_DIRECT$' "$tmp/out" "no tool buttons: a touchscreen"
