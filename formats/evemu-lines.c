@@ -180,16 +180,20 @@ finger_tool_seen(const struct tt_device *dev)
 }
 
 /* Whether the finger-count tool buttons @dev sends make it a touchpad:
- * BTN_TOOL_FINGER does; the others do on a slotted (Type B) device, as
- * the kernel's pointer MT devices all are. hid-ntrig's touchscreens send
- * BTN_TOOL_DOUBLETAP for every touch, in Type A frames. */
+ * BTN_TOOL_FINGER does; the others do on a single-touch device (an old
+ * Synaptics) or a slotted (Type B) one, as the kernel's pointer MT devices
+ * all are, not in Type A frames: hid-ntrig's touchscreens send
+ * BTN_TOOL_DOUBLETAP for every touch. */
 static bool
 is_touchpad(const struct tt_device *dev, unsigned int tool)
 {
 	if (!tool || tt_device_has(dev, EV_KEY, BTN_TOOL_PEN))
 		return false;
-	return tool == BTN_TOOL_FINGER || tt_device_has(dev, EV_ABS, ABS_MT_SLOT) ||
-	       tt_device_has(dev, EV_ABS, ABS_MT_TRACKING_ID);
+	if (tool == BTN_TOOL_FINGER)
+		return true;
+	if (tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X))
+		return tt_device_has(dev, EV_ABS, ABS_MT_SLOT) || tt_device_has(dev, EV_ABS, ABS_MT_TRACKING_ID);
+	return tt_device_has(dev, EV_ABS, ABS_X);
 }
 
 /* The property of an events-only device, said in the reader's warning:

@@ -116,6 +116,24 @@ EOT
 expect_exit 0 "N-Trig events: print" -- "$TOUCHTAPE" print "$tmp/ntrig.events"
 expect_grep '^#   property INPUT_PROP_DIRECT$' "$tmp/out" "Type A with BTN_TOOL_DOUBLETAP (hid-ntrig): a touchscreen"
 expect_grep '^#   EV_KEY: BTN_TOUCH BTN_TOOL_DOUBLETAP$' "$tmp/out" "the N-Trig gets no BTN_TOOL_FINGER"
+# A single-touch touchpad (an old Synaptics: ABS_X, ABS_TOOL_WIDTH) begun
+# with two fingers down: a touchpad.
+cat >"$tmp/st-tp.events" <<'EOT'
+E: 0.000000 0003 0000 1500
+E: 0.000000 0003 0001 2000
+E: 0.000000 0003 0018 40
+E: 0.000000 0003 001c 4
+E: 0.000000 0001 014a 1
+E: 0.000000 0001 014d 1
+E: 0.000000 0000 0000 0
+E: 0.010000 0003 0001 2100
+E: 0.010000 0000 0000 0
+E: 0.020000 0001 014a 0
+E: 0.020000 0001 014d 0
+E: 0.020000 0000 0000 0
+EOT
+expect_exit 0 "single-touch touchpad events: print" -- "$TOUCHTAPE" print "$tmp/st-tp.events"
+expect_grep '^#   property INPUT_PROP_POINTER$' "$tmp/out" "single touch with BTN_TOOL_DOUBLETAP: a touchpad"
 # Without tool buttons: a touchscreen, and said so.
 expect_exit 0 "touchscreen events: print" -- "$TOUCHTAPE" print "$tmp/b.events"
 expect_grep '^#   property INPUT_PROP_DIRECT$' "$tmp/out" "no tool buttons: a touchscreen"
