@@ -541,25 +541,28 @@ analyze_free(struct analyze *a)
 	free(a);
 }
 
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_analyze_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "plot", required_argument, NULL, 'p' },
+	{ "jump", required_argument, NULL, OPT_JUMP },
+	{ "jump-units", required_argument, NULL, OPT_JUMP_UNITS },
+	{ "no-link", no_argument, NULL, OPT_NO_LINK },
+	{ "link-window", required_argument, NULL, OPT_WINDOW },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "grade", required_argument, NULL, OPT_GRADE },
+	{ "refresh", required_argument, NULL, OPT_REFRESH },
+	TT_READ_LONG_OPTIONS,
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_analyze_short_options[] = "jp:h" TT_READ_SHORT_OPTIONS;
+
 int
 tt_cmd_analyze(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "plot", required_argument, NULL, 'p' },
-		{ "jump", required_argument, NULL, OPT_JUMP },
-		{ "jump-units", required_argument, NULL, OPT_JUMP_UNITS },
-		{ "no-link", no_argument, NULL, OPT_NO_LINK },
-		{ "link-window", required_argument, NULL, OPT_WINDOW },
-		{ "ignore", required_argument, NULL, OPT_IGNORE },
-		{ "max", required_argument, NULL, OPT_MAX },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "grade", required_argument, NULL, OPT_GRADE },
-		{ "refresh", required_argument, NULL, OPT_REFRESH },
-		TT_READ_LONG_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct analyze *a = tt_zalloc(sizeof(*a));
 	const char *plot = NULL;
 	struct tt_read_options ro;
@@ -573,7 +576,7 @@ tt_cmd_analyze(int argc, char **argv)
 	status = -1;
 	tt_read_options_init(&ro, "analyze", TT_READ_ALL);
 	a->ro = &ro;
-	while (status < 0 && (opt = getopt_long(argc, argv, "jp:h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while (status < 0 && (opt = getopt_long(argc, argv, tt_analyze_short_options, tt_analyze_options, NULL)) != -1) {
 		if ((taken = tt_read_option(&ro, opt, optarg)) != 0) {
 			if (taken != 1)
 				status = taken;

@@ -178,30 +178,33 @@ diff_option(struct diff_opts *o, int opt, const char *arg)
 	return 0;
 }
 
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_diff_options[] = {
+	{ "time-tolerance", required_argument, NULL, 'T' },
+	{ "position-tolerance", required_argument, NULL, 'P' },
+	{ "units-tolerance", required_argument, NULL, O_UNITS_TOL },
+	{ "scroll-tolerance", required_argument, NULL, O_SCROLL_TOL },
+	{ "path-tolerance", required_argument, NULL, O_PATH_TOL },
+	{ "axis-tolerance", required_argument, NULL, O_AXIS_TOL },
+	{ "rate-tolerance", required_argument, NULL, O_RATE_TOL },
+	{ "stall-tolerance", required_argument, NULL, O_STALL_TOL },
+	{ "ignore", required_argument, NULL, O_IGNORE },
+	TT_READ_LONG_OPTIONS,
+	{ "kernel-only", no_argument, NULL, 'k' },
+	{ "no-anomalies", no_argument, NULL, O_NO_ANOMALIES },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_diff_short_options[] = "T:P:kjh" TT_READ_SHORT_OPTIONS;
+
 int
 diff_parse_args(int argc, char **argv, struct diff_opts *o, struct tt_read_options *ro)
 {
-	static const struct option lopts[] = {
-		{ "time-tolerance", required_argument, NULL, 'T' },
-		{ "position-tolerance", required_argument, NULL, 'P' },
-		{ "units-tolerance", required_argument, NULL, O_UNITS_TOL },
-		{ "scroll-tolerance", required_argument, NULL, O_SCROLL_TOL },
-		{ "path-tolerance", required_argument, NULL, O_PATH_TOL },
-		{ "axis-tolerance", required_argument, NULL, O_AXIS_TOL },
-		{ "rate-tolerance", required_argument, NULL, O_RATE_TOL },
-		{ "stall-tolerance", required_argument, NULL, O_STALL_TOL },
-		{ "ignore", required_argument, NULL, O_IGNORE },
-		TT_READ_LONG_OPTIONS,
-		{ "kernel-only", no_argument, NULL, 'k' },
-		{ "no-anomalies", no_argument, NULL, O_NO_ANOMALIES },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "T:P:kjh" TT_READ_SHORT_OPTIONS, lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, tt_diff_short_options, tt_diff_options, NULL)) != -1) {
 		rc = tt_read_option(ro, opt, optarg);
 		if (rc == 0)
 			rc = diff_option(o, opt, optarg);

@@ -12,17 +12,27 @@
 
 /* Each issue that lands a command adds its line here. */
 const struct tt_command tt_commands[] = {
-	{ "print", "show a recording as text, like evtest and xinput test-xi2", tt_cmd_print },
-	{ "validate", "check a recording against the format and its semantics", tt_cmd_validate },
-	{ "list", "list the kernel's input devices: touch-capable, MT protocol, slots", tt_cmd_list },
-	{ "record", "record kernel evdev frames from one or more devices", tt_cmd_record },
-	{ "replay", "recreate recorded devices through uinput and replay them without drift", tt_cmd_replay },
-	{ "convert", "convert between the timeline, evemu, libinput-record and hid-recorder formats", tt_cmd_convert },
-	{ "analyze", "per-device and per-touch numbers and anomalies of a recording", tt_cmd_analyze },
-	{ "diff", "compare two recordings touch by touch (regression check)", tt_cmd_diff },
-	{ "inspect", "view a recording as touches over time (ncurses; --summary, --text)", tt_cmd_inspect },
-	{ "regress", "run a directory of recordings as a regression suite (TAP, JUnit)", tt_cmd_regress },
-	{ NULL, NULL, NULL },
+	{ "print", "show a recording as text, like evtest and xinput test-xi2", tt_cmd_print,
+	  tt_print_options, tt_print_short_options },
+	{ "validate", "check a recording against the format and its semantics", tt_cmd_validate,
+	  tt_validate_options, tt_validate_short_options },
+	{ "list", "list the kernel's input devices: touch-capable, MT protocol, slots", tt_cmd_list,
+	  tt_list_options, tt_list_short_options },
+	{ "record", "record kernel evdev frames from one or more devices", tt_cmd_record,
+	  tt_record_options, tt_record_short_options },
+	{ "replay", "recreate recorded devices through uinput and replay them without drift", tt_cmd_replay,
+	  tt_replay_options, tt_replay_short_options },
+	{ "convert", "convert between the timeline, evemu, libinput-record and hid-recorder formats", tt_cmd_convert,
+	  tt_convert_options, tt_convert_short_options },
+	{ "analyze", "per-device and per-touch numbers and anomalies of a recording", tt_cmd_analyze,
+	  tt_analyze_options, tt_analyze_short_options },
+	{ "diff", "compare two recordings touch by touch (regression check)", tt_cmd_diff,
+	  tt_diff_options, tt_diff_short_options },
+	{ "inspect", "view a recording as touches over time (ncurses; --summary, --text)", tt_cmd_inspect,
+	  tt_inspect_options, tt_inspect_short_options },
+	{ "regress", "run a directory of recordings as a regression suite (TAP, JUnit)", tt_cmd_regress,
+	  tt_regress_options, tt_regress_short_options },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 
 int

@@ -2,6 +2,7 @@
 /* The subcommands of `touchtape`, one file each. */
 #pragma once
 
+#include <getopt.h>
 #include <stdbool.h>
 
 /* Exit codes shared by every command, like diff(1) and cmp(1); written
@@ -17,10 +18,22 @@ struct tt_command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);	/* argv[0] is the command name */
+	/* What the command hands getopt_long(): the one declaration of its
+	 * options, also read to say which commands take an option another
+	 * refuses. */
+	const struct option *options;
+	const char *short_options;
 };
 
 /* The table, in the order `touchtape help` lists them. */
 extern const struct tt_command tt_commands[];
+
+/* Before @cmd runs: an option in @argv that it does not take is refused
+ * with the commands that do take it ("touchtape print: --plot is not an
+ * option of print; analyze takes it"); TT_EXIT_USAGE, or 0 (anything
+ * else, a missing value or an ambiguous abbreviation, is getopt's to
+ * say when the command reads its options). */
+int tt_check_options(const struct tt_command *cmd, int argc, char **argv);
 
 struct tt_reader;
 struct tt_read_options;
@@ -37,6 +50,22 @@ int tt_apply_desc(struct tt_reader *r, const char *desc, bool lenient);
 
 /* Prints "Try 'touchtape CMD --help'" after a usage error; returns 2. */
 int tt_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Each command's options (the table ends with a zero entry) and short
+ * option letters, as it hands them to getopt_long(). */
+#define TT_COMMAND_OPTIONS(cmd) \
+	extern const struct option tt_##cmd##_options[]; \
+	extern const char tt_##cmd##_short_options[]
+TT_COMMAND_OPTIONS(print);
+TT_COMMAND_OPTIONS(validate);
+TT_COMMAND_OPTIONS(list);
+TT_COMMAND_OPTIONS(record);
+TT_COMMAND_OPTIONS(replay);
+TT_COMMAND_OPTIONS(inspect);
+TT_COMMAND_OPTIONS(convert);
+TT_COMMAND_OPTIONS(analyze);
+TT_COMMAND_OPTIONS(diff);
+TT_COMMAND_OPTIONS(regress);
 
 int tt_cmd_print(int argc, char **argv);
 int tt_cmd_validate(int argc, char **argv);

@@ -2,7 +2,7 @@
 # command shares and the outputs that never destroy an input. Each
 # command's folder appends its own sources to touchtape_sources.
 touchtape_sources = \
-	cli/touchtape.c cli/commands.c cli/commands.h \
+	cli/touchtape.c cli/commands.c cli/commands.h cli/option-check.c \
 	cli/output.c cli/output.h \
 	cli/read-options.c cli/read-options.h \
 	cli/run-command.c cli/run-command.h \

@@ -52,7 +52,8 @@ run(const struct tt_command *cmd, int argc, char **argv)
 
 	snprintf(name, sizeof(name), "touchtape %s", cmd->name);
 	tt_program_name = name;
-	return cmd->run(argc, argv);
+	int rc = tt_check_options(cmd, argc, argv);
+	return rc ? rc : cmd->run(argc, argv);
 }
 
 int

@@ -494,17 +494,20 @@ take_format(const char *arg, enum target *to, int *n)
 	return -1;
 }
 
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_convert_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, 'F' },
+	{ "redact", no_argument, NULL, OPT_REDACT },
+	TT_READ_LONG_OPTIONS,
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_convert_short_options[] = "o:F:h" TT_READ_SHORT_OPTIONS;
+
 int
 tt_cmd_convert(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "redact", no_argument, NULL, OPT_REDACT },
-		TT_READ_LONG_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct convert_opts o = { .to = TO_TIMELINE };
 	enum target to;
 	int nformats = 0;
@@ -512,7 +515,7 @@ tt_cmd_convert(int argc, char **argv)
 
 	tt_read_options_init(&o.ro, "convert", TT_READ_ALL);
 	optind = 1;
-	while (rc < 0 && (opt = getopt_long(argc, argv, "o:F:h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while (rc < 0 && (opt = getopt_long(argc, argv, tt_convert_short_options, tt_convert_options, NULL)) != -1) {
 		/* Before --format, --to named the format: a format name
 		 * is no time, so the old spelling still works. */
 		if (opt == TT_OPT_TO && parse_format(optarg, &to) == 0)

@@ -162,8 +162,65 @@ infer_type_b(struct tt_device *dev, const struct infer *inf)
 	dev->abs[ABS_MT_SLOT].maximum = 0;
 }
 
+/* The finger-count tool buttons a touchpad sends (the kernel gives a
+ * pointer's MT slots BTN_TOOL_FINGER and those its slots can count);
+ * a touchscreen sends none. */
+static const unsigned int finger_tools[] = {
+	BTN_TOOL_FINGER, BTN_TOOL_DOUBLETAP, BTN_TOOL_TRIPLETAP, BTN_TOOL_QUADTAP, BTN_TOOL_QUINTTAP,
+};
+
+static unsigned int
+finger_tool_seen(const struct tt_device *dev)
+{
+	for (size_t i = 0; i < ARRAY_LENGTH(finger_tools); i++) {
+		if (tt_device_has(dev, EV_KEY, finger_tools[i]))
+			return finger_tools[i];
+	}
+	return 0;
+}
+
+/* Whether the finger-count tool buttons @dev sends make it a touchpad:
+ * BTN_TOOL_FINGER does; the others do on a single-touch device (an old
+ * Synaptics) or a slotted (Type B) one, as the kernel's pointer MT devices
+ * all are, not in Type A frames: hid-ntrig's touchscreens send
+ * BTN_TOOL_DOUBLETAP for every touch. */
+static bool
+is_touchpad(const struct tt_device *dev, unsigned int tool)
+{
+	if (!tool || tt_device_has(dev, EV_KEY, BTN_TOOL_PEN))
+		return false;
+	if (tool == BTN_TOOL_FINGER)
+		return true;
+	if (tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X))
+		return tt_device_has(dev, EV_ABS, ABS_MT_SLOT) || tt_device_has(dev, EV_ABS, ABS_MT_TRACKING_ID);
+	return tt_device_has(dev, EV_ABS, ABS_X);
+}
+
+/* The property of an events-only device, said in the reader's warning:
+ * finger-count tool buttons make a touchpad (a recording begun with two
+ * fingers down never sends BTN_TOOL_FINGER: it is given one, as the
+ * kernel's touchpads have, so that udev and libinput take it for one),
+ * positions with BTN_TOUCH and none of them a touchscreen. */
 static void
-infer_device(struct tt_device *dev, const struct infer *inf)
+infer_property(struct tt_device *dev, char *what, size_t size)
+{
+	unsigned int tool = finger_tool_seen(dev);
+
+	if (is_touchpad(dev, tool)) {
+		tt_device_enable(dev, EV_KEY, BTN_TOOL_FINGER);
+		set_bit(dev->props, INPUT_PROP_POINTER);
+		snprintf(what, size, "a touchpad (INPUT_PROP_POINTER): it sends %s", tt_code_name(EV_KEY, tool));
+	} else if (tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X) ||
+		   (tt_device_has(dev, EV_ABS, ABS_X) && tt_device_has(dev, EV_KEY, BTN_TOUCH))) {
+		set_bit(dev->props, INPUT_PROP_DIRECT);
+		snprintf(what, size, "a touchscreen (INPUT_PROP_DIRECT): positions without a touchpad's tool buttons");
+	} else {
+		snprintf(what, size, "a device without a property: no touch positions");
+	}
+}
+
+static void
+infer_device(struct tt_device *dev, const struct infer *inf, char *what, size_t size)
 {
 	for (unsigned int code = 0; code < ABS_CNT; code++) {
 		if (!bit_is_set(inf->seen_abs, code))
@@ -180,17 +237,13 @@ infer_device(struct tt_device *dev, const struct infer *inf)
 			a->minimum = 0;
 	}
 	infer_type_b(dev, inf);
-	if (tt_device_has(dev, EV_KEY, BTN_TOOL_FINGER))
-		set_bit(dev->props, INPUT_PROP_POINTER);
-	else if (tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X) ||
-		 (tt_device_has(dev, EV_ABS, ABS_X) && tt_device_has(dev, EV_KEY, BTN_TOUCH)))
-		set_bit(dev->props, INPUT_PROP_DIRECT);
+	infer_property(dev, what, size);
 }
 
 /* First pass over an events-only file: which codes and ranges the events
  * use. Then rewinds so the second pass reads the events. */
 int
-evemu_infer_pass(struct tt_reader *r)
+evemu_infer_pass(struct tt_reader *r, char *what, size_t size)
 {
 	struct evemu_priv *p = r->priv;
 	_cleanup_free_ struct infer *inf = tt_zalloc(sizeof(*inf));
@@ -233,7 +286,7 @@ evemu_infer_pass(struct tt_reader *r)
 	}
 	/* The second pass reports the errors again, at their lines. */
 	r->nerrors = nerrors;
-	infer_device(dev, inf);
+	infer_device(dev, inf, what, size);
 	if (lseek(r->lb.fd, 0, SEEK_SET) < 0)
 		return reader_fail(r, 1, "cannot rewind: %s", strerror(errno));
 	linebuf_release(&r->lb);

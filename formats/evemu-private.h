@@ -97,5 +97,7 @@ void evemu_parse_comment(struct evemu_priv *p, struct tt_reader *r, const char *
 /* Reads the --desc file's description into p->desc. */
 int evemu_read_companion(struct tt_reader *r);
 /* First pass over an events-only file: which codes and ranges the events
- * use. Then rewinds so the second pass reads the events. */
-int evemu_infer_pass(struct tt_reader *r);
+ * use, and the device property they point to (@what: what was inferred,
+ * for the reader's warning). Then rewinds so the second pass reads the
+ * events. 0 or a negative errno (said as the reader's error). */
+int evemu_infer_pass(struct tt_reader *r, char *what, size_t size);

@@ -188,13 +188,14 @@ settle_description(struct tt_reader *r, size_t line)
 	if (!p->desc.have_name && !p->inferring) {
 		if (p->desc.nlines)
 			return reader_fail(r, line, "the device description has no N: line");
-		reader_warn(r, line, "events-only recording without a description: the device is inferred from "
-			    "the events (give its description with --desc FILE)");
+		char what[128];
 		free(p->desc.dev->name);
 		p->desc.dev->name = tt_strdup("evemu events-only device (inferred)");
-		int rc = evemu_infer_pass(r);
+		int rc = evemu_infer_pass(r, what, sizeof(what));
 		if (rc < 0)
 			return rc;
+		reader_warn(r, line, "events-only recording without a description: the device is inferred from "
+			    "the events as %s (give its description with --desc FILE)", what);
 		return 1;	/* restart reading */
 	}
 	if (p->desc.have_name && !p->desc.have_id && !p->desc_from_companion)

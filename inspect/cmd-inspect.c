@@ -149,21 +149,25 @@ grade_option(struct options *o, bool grade, const char *arg)
 	return 0;
 }
 
+enum { OPT_WIDTH = TT_OPT_FIRST_PRIVATE, OPT_GRADE, OPT_REFRESH };
+
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_inspect_options[] = {
+	{ "summary", no_argument, NULL, 's' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "text", no_argument, NULL, 't' },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "grade", required_argument, NULL, OPT_GRADE },
+	{ "refresh", required_argument, NULL, OPT_REFRESH },
+	{ "help", no_argument, NULL, 'h' },
+	TT_READ_LONG_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_inspect_short_options[] = "sjth" TT_READ_SHORT_OPTIONS;
+
 static int
 parse_args(int argc, char **argv, struct options *o, const char **path)
 {
-	enum { OPT_WIDTH = TT_OPT_FIRST_PRIVATE, OPT_GRADE, OPT_REFRESH };
-	static const struct option longopts[] = {
-		{ "summary", no_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "text", no_argument, NULL, 't' },
-		{ "width", required_argument, NULL, OPT_WIDTH },
-		{ "grade", required_argument, NULL, OPT_GRADE },
-		{ "refresh", required_argument, NULL, OPT_REFRESH },
-		{ "help", no_argument, NULL, 'h' },
-		TT_READ_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tt_read_options *ro = &o->ro;
 	int c, rc;
 	int64_t v;
@@ -172,7 +176,7 @@ parse_args(int argc, char **argv, struct options *o, const char **path)
 	o->width = 100;
 	o->refresh_hz = 60.0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "sjth" TT_READ_SHORT_OPTIONS, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, tt_inspect_short_options, tt_inspect_options, NULL)) != -1) {
 		if ((rc = tt_read_option(ro, c, optarg)) != 0) {
 			if (rc != 1)
 				return rc;

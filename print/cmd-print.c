@@ -737,18 +737,22 @@ print_live(struct printer *p, const char *device, const char *xi, bool hid)
 	return rc != TT_EXIT_OK ? rc : status;
 }
 
+enum { OPT_NO_DELTAS = TT_OPT_FIRST_PRIVATE, OPT_XI, OPT_HID };
+
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_print_options[] = {
+	TT_READ_LONG_OPTIONS,
+	{ "no-deltas", no_argument, NULL, OPT_NO_DELTAS },
+	{ "xi", optional_argument, NULL, OPT_XI },
+	{ "hid", no_argument, NULL, OPT_HID },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_print_short_options[] = "h" TT_READ_SHORT_OPTIONS;
+
 int
 tt_cmd_print(int argc, char **argv)
 {
-	enum { OPT_NO_DELTAS = TT_OPT_FIRST_PRIVATE, OPT_XI, OPT_HID };
-	static const struct option opts[] = {
-		TT_READ_LONG_OPTIONS,
-		{ "no-deltas", no_argument, NULL, OPT_NO_DELTAS },
-		{ "xi", optional_argument, NULL, OPT_XI },
-		{ "hid", no_argument, NULL, OPT_HID },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	_cleanup_(print_hid_freep) struct print_hid *hid = print_hid_new(stdout);
 	_cleanup_(print_wl_link_freep) struct print_wl_link *wl = print_wl_link_new();
 	struct printer p = { .out = stdout, .deltas = true, .hid = hid, .wl = wl };
@@ -761,7 +765,7 @@ tt_cmd_print(int argc, char **argv)
 	tt_read_options_init(&ro, "print", TT_READ_ALL | TT_READ_DEVICES);
 	p.ro = &ro;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, tt_print_short_options, tt_print_options, NULL)) != -1) {
 		if ((rc = tt_read_option(&ro, opt, optarg)) != 0) {
 			if (rc != 1)
 				return rc;

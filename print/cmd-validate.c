@@ -195,19 +195,22 @@ parse_option(int opt, const char *arg, struct tt_diag_filter *f)
 	}
 }
 
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_validate_options[] = {
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "privacy", no_argument, NULL, OPT_PRIVACY },
+	TT_READ_LONG_OPTIONS,
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_validate_short_options[] = "qh" TT_READ_SHORT_OPTIONS;
+
 int
 tt_cmd_validate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "max", required_argument, NULL, OPT_MAX },
-		{ "ignore", required_argument, NULL, OPT_IGNORE },
-		{ "privacy", no_argument, NULL, OPT_PRIVACY },
-		TT_READ_LONG_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tt_diag_filter filter = { .max_per_kind = TT_DIAG_DEFAULT_MAX };
 	bool quiet = false;
 	bool privacy = false;
@@ -216,7 +219,7 @@ tt_cmd_validate(int argc, char **argv)
 
 	tt_read_options_init(&ro, "validate", TT_READ_ALL);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "qh" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, tt_validate_short_options, tt_validate_options, NULL)) != -1) {
 		if ((rc = tt_read_option(&ro, opt, optarg)) != 0) {
 			if (rc != 1)
 				return rc;

@@ -197,17 +197,20 @@ print_table(const struct tt_input_list *list, bool touch_only)
 		printf("No %sinput devices.\n", touch_only ? "touch " : "");
 }
 
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_list_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "touch", no_argument, NULL, 't' },
+	{ "xi", optional_argument, NULL, 'X' },
+	{ "no-xi", no_argument, NULL, 'N' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_list_short_options[] = "h";
+
 int
 tt_cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "touch", no_argument, NULL, 't' },
-		{ "xi", optional_argument, NULL, 'X' },
-		{ "no-xi", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tt_input_list list;
 	bool json = false, touch_only = false;
 	bool want_xi = false, no_xi = false;
@@ -215,7 +218,7 @@ tt_cmd_list(int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, tt_list_short_options, tt_list_options, NULL)) != -1) {
 		switch (opt) {
 		case 'j': json = true; break;
 		case 't': touch_only = true; break;

@@ -54,7 +54,7 @@ usage(FILE *out)
 		"                          an existing FILE is refused\n"
 		"      --force             overwrite an existing FILE\n"
 		"      --all-touch         record every touchscreen, touchpad and tablet touch\n"
-		"                          device\n"
+		"                          device, and every pen (a touchscreen's stylus)\n"
 		"      --grab              grab the devices (EVIOCGRAB): nothing else sees\n"
 		"                          their events while recording\n"
 		"      --show-keycodes     do not mask keyboard keys, in evdev or HID reports\n"
@@ -70,7 +70,8 @@ usage(FILE *out)
 		"                          device it came from (found in sysfs) with its report\n"
 		"                          descriptor and feature reports, and every input\n"
 		"                          report read from its hidraw node, on the same clock\n"
-		"                          (reading hidraw needs root)\n");
+		"                          (reading hidraw needs root); every evdev device of\n"
+		"                          such a HID device is recorded too\n");
 	usage_xi(out);
 	usage_layers(out);
 	usage_notes(out);
@@ -265,7 +266,7 @@ add_matching(const struct tt_input_list *list, const char *pattern, struct path_
 		if (!e->capture)
 			continue;
 		const struct tt_device *dev = tt_capture_device(e->capture);
-		if (pattern ? tt_device_name_matches(dev, pattern) : tt_device_is_touch(dev))
+		if (pattern ? tt_device_name_matches(dev, pattern) : tt_device_is_touch_input(dev))
 			add_path(out, e->node);
 	}
 	return out->n > before;
@@ -343,8 +344,29 @@ ask_devices(struct tt_input_list *list, bool *scanned, struct path_list *out)
 	return pick_devices(list, out);
 }
 
+/* --hid: every evdev device of a recorded HID device is recorded too (a
+ * touchscreen's pen is a device of its own), so that no report of the
+ * HID layer lacks the evdev events the kernel made of it. */
+static void
+add_hid_siblings(struct tt_input_list *list, bool *scanned, struct path_list *out)
+{
+	size_t chosen = out->n;
+
+	for (size_t i = 0; i < chosen; i++) {
+		_cleanup_free_ char *hid = tt_input_hid_syspath(out->paths[i]);
+		if (!hid || !scan_once(list, scanned))
+			continue;
+		for (size_t k = 0; k < list->n; k++) {
+			_cleanup_free_ char *other = list->entries[k].capture ?
+				tt_input_hid_syspath(list->entries[k].node) : NULL;
+			if (other && strcmp(other, hid) == 0)
+				add_path(out, list->entries[k].node);
+		}
+	}
+}
+
 static int
-resolve_devices(char **args, int nargs, bool all_touch, struct path_list *out)
+resolve_devices(char **args, int nargs, bool all_touch, bool hid, struct path_list *out)
 {
 	struct tt_input_list list = { 0 };
 	bool scanned = false;
@@ -362,6 +384,8 @@ resolve_devices(char **args, int nargs, bool all_touch, struct path_list *out)
 	}
 	if (status == TT_EXIT_OK && nargs == 0 && !all_touch)
 		status = ask_devices(&list, &scanned, out);
+	if (status == TT_EXIT_OK && hid)
+		add_hid_siblings(&list, &scanned, out);
 	tt_input_list_clear(&list);
 	return status;
 }
@@ -548,36 +572,39 @@ check_args(struct record_args *a)
 	return TT_EXIT_OK;
 }
 
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_record_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'F' },
+	{ "all-touch", no_argument, NULL, 'A' },
+	{ "grab", no_argument, NULL, 'g' },
+	{ "show-keycodes", no_argument, NULL, 'k' },
+	{ "with-serials", no_argument, NULL, 'S' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "frames", required_argument, NULL, 'f' },
+	{ "autorestart", required_argument, NULL, 'r' },
+	{ "hid", no_argument, NULL, 'H' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "xi", optional_argument, NULL, 'X' },
+	{ "xi-grab", required_argument, NULL, 'G' },
+	{ "xi-window", no_argument, NULL, 'W' },
+	{ "xi-pointer-grab", required_argument, NULL, 'P' },
+	{ "libinput", no_argument, NULL, 'L' },
+	{ "libinput-config", required_argument, NULL, 'C' },
+	{ "wayland", optional_argument, NULL, 'Y' },
+	{ "wayland-surface", required_argument, NULL, 'U' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_record_short_options[] = "o:qh";
+
 static int
 parse_args(int argc, char **argv, struct record_args *a)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'F' },
-		{ "all-touch", no_argument, NULL, 'A' },
-		{ "grab", no_argument, NULL, 'g' },
-		{ "show-keycodes", no_argument, NULL, 'k' },
-		{ "with-serials", no_argument, NULL, 'S' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "frames", required_argument, NULL, 'f' },
-		{ "autorestart", required_argument, NULL, 'r' },
-		{ "hid", no_argument, NULL, 'H' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "xi", optional_argument, NULL, 'X' },
-		{ "xi-grab", required_argument, NULL, 'G' },
-		{ "xi-window", no_argument, NULL, 'W' },
-		{ "xi-pointer-grab", required_argument, NULL, 'P' },
-		{ "libinput", no_argument, NULL, 'L' },
-		{ "libinput-config", required_argument, NULL, 'C' },
-		{ "wayland", optional_argument, NULL, 'Y' },
-		{ "wayland-surface", required_argument, NULL, 'U' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int opt, rc = TT_EXIT_OK;
 
 	optind = 1;
-	while (rc == TT_EXIT_OK && (opt = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1)
+	while (rc == TT_EXIT_OK && (opt = getopt_long(argc, argv, tt_record_short_options, tt_record_options, NULL)) != -1)
 		rc = parse_option(opt, optarg, a);
 	return rc == TT_EXIT_OK ? check_args(a) : rc;
 }
@@ -591,7 +618,7 @@ devices_to_record(struct record_args *a, char **args, int nargs, struct path_lis
 
 	/* --xi or --wayland without DEVICE: only those sides, nothing to pick. */
 	if (!(a->use_xi || a->use_wl) || nargs > 0 || a->all_touch)
-		status = resolve_devices(args, nargs, a->all_touch, paths);
+		status = resolve_devices(args, nargs, a->all_touch, a->ro.hid, paths);
 	if (status == TT_EXIT_OK && a->ro.hid && paths->n == 0)
 		status = tt_usage_error("record", "--hid records the HID devices behind evdev "
 					"devices: name one, or use --all-touch");

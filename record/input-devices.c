@@ -6,8 +6,10 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "hidraw-sysfs.h"
 #include "input-devices.h"
 #include "log.h"
 
@@ -108,6 +110,25 @@ tt_device_kind(const struct tt_device *dev)
 	if (tt_device_has(dev, EV_REL, REL_X))
 		return "pointer";
 	return "other";
+}
+
+bool
+tt_device_is_touch_input(const struct tt_device *dev)
+{
+	return tt_device_is_touch(dev) || strcmp(tt_device_kind(dev), "tablet") == 0;
+}
+
+char *
+tt_input_hid_syspath(const char *node)
+{
+	struct tt_hidraw_location loc = { 0 };
+	struct stat st;
+
+	if (stat(node, &st) < 0 || !S_ISCHR(st.st_mode) || tt_hidraw_find("/sys", st.st_rdev, &loc) < 0)
+		return NULL;
+	char *path = steal(&loc.hid_syspath);
+	tt_hidraw_location_clear(&loc);
+	return path;
 }
 
 const char *

@@ -33,6 +33,15 @@ void tt_input_list_clear(struct tt_input_list *list);
 /* "touchscreen", "touchpad", "tablet", "touch", "keyboard", "pointer" or
  * "other". */
 const char *tt_device_kind(const struct tt_device *dev);
+/* What --all-touch records: touch devices and pens (a tablet, or the
+ * stylus of a touchscreen, a device of its own). */
+bool tt_device_is_touch_input(const struct tt_device *dev);
+/* The sysfs directory of the HID device that made the evdev device at
+ * @node (hidraw-sysfs.h), or NULL when it has none: evdev devices with
+ * the same one are one HID device's children (a touchscreen and its pen,
+ * a keyboard and its touchpad). */
+char *tt_input_hid_syspath(const char *node);
+
 /* "direct" (INPUT_PROP_DIRECT) or "pointer" for touch devices, else "". */
 const char *tt_device_touch_mode(const struct tt_device *dev);
 const char *tt_mt_protocol_name(enum tt_mt_protocol p);

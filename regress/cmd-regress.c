@@ -136,24 +136,27 @@ parse_shard(const char *arg, struct regress_args *a)
 
 enum { O_LIST = 256, O_SHARD, O_JUNIT, O_KEEP, O_DISPLAY, O_VM, O_KERNEL, O_TAP_VERSION };
 
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_regress_options[] = {
+	{ "list", no_argument, NULL, O_LIST },
+	{ "shard", required_argument, NULL, O_SHARD },
+	{ "junit", required_argument, NULL, O_JUNIT },
+	{ "keep", required_argument, NULL, O_KEEP },
+	{ "display", required_argument, NULL, O_DISPLAY },
+	{ "vm", no_argument, NULL, O_VM },
+	{ "kernel", required_argument, NULL, O_KERNEL },
+	{ "tap-version", required_argument, NULL, O_TAP_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_regress_short_options[] = "h";
+
 static int
 parse_args(int argc, char **argv, struct regress_args *a)
 {
-	static const struct option opts[] = {
-		{ "list", no_argument, NULL, O_LIST },
-		{ "shard", required_argument, NULL, O_SHARD },
-		{ "junit", required_argument, NULL, O_JUNIT },
-		{ "keep", required_argument, NULL, O_KEEP },
-		{ "display", required_argument, NULL, O_DISPLAY },
-		{ "vm", no_argument, NULL, O_VM },
-		{ "kernel", required_argument, NULL, O_KERNEL },
-		{ "tap-version", required_argument, NULL, O_TAP_VERSION },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, tt_regress_short_options, tt_regress_options, NULL)) != -1) {
 		switch (c) {
 		case O_LIST: a->list = true; break;
 		case O_SHARD:
@@ -180,6 +183,42 @@ parse_args(int argc, char **argv, struct regress_args *a)
 		return tt_usage_error("regress", "--kernel is for --vm");
 	if (a->junit && strcmp(a->junit, "-") == 0)
 		return tt_usage_error("regress", "--junit needs a file (TAP is on stdout)");
+	return 0;
+}
+
+/* Replaying needs uinput (uhid for a HID case): said before the first
+ * case, not as an error in every case. A node is checked only when it
+ * cannot be opened, so a machine that has it reads no case twice. */
+static int
+check_nodes(const struct rg_suite *s)
+{
+	static const struct {
+		unsigned node;
+		const char *path, *name;
+	} nodes[] = {
+		{ RG_NODE_UINPUT, "/dev/uinput", "uinput" },
+		{ RG_NODE_UHID, "/dev/uhid", "uhid" },
+	};
+	unsigned missing = 0;
+	int why[ARRAY_LENGTH(nodes)] = { 0 };
+
+	for (size_t i = 0; i < ARRAY_LENGTH(nodes); i++) {
+		if (access(nodes[i].path, R_OK | W_OK) < 0) {
+			missing |= nodes[i].node;
+			why[i] = errno;
+		}
+	}
+	for (size_t k = 0; missing && k < s->ncases; k++) {
+		unsigned need = rg_case_nodes(&s->cases[k]) & missing;
+		for (size_t i = 0; need && i < ARRAY_LENGTH(nodes); i++) {
+			if (!(need & nodes[i].node))
+				continue;
+			tt_error("%s: %s: case %s replays through %s; run as root on a kernel with %s, "
+				 "or in a VM with --vm",
+				 nodes[i].path, strerror(why[i]), s->cases[k].name, nodes[i].name, nodes[i].name);
+			return -why[i];
+		}
+	}
 	return 0;
 }
 
@@ -298,7 +337,10 @@ regress(const struct regress_args *a, char *const *dirs, size_t ndirs)
 		rg_suite_shard(&s, a->shard_k, a->shard_n);
 	if (a->list)
 		return list_cases(&s);
-	/* Both targets before the first case: not after an hour of them. */
+	/* The devices and both targets before the first case: not after an
+	 * hour of them. */
+	if (check_nodes(&s) < 0)
+		return TT_EXIT_TROUBLE;
 	if (a->junit && rg_junit_open(a->junit, &s, &junit) < 0)
 		return TT_EXIT_TROUBLE;
 	if (!(workdir = work_dir(a->keep)))

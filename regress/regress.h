@@ -92,6 +92,17 @@ double rg_now_s(void);
  * timeout, and no further case starts. */
 extern volatile sig_atomic_t rg_interrupted;
 
+/* The device nodes a case replays through. */
+enum rg_node {
+	RG_NODE_UINPUT = 1 << 0,
+	RG_NODE_UHID = 1 << 1,	/* replay --hid */
+};
+
+/* The node @c replays through (reading the recording), or 0 for a case
+ * that replays nothing: skipped, unreadable or without frames to compare
+ * (each said when the case runs). */
+unsigned rg_case_nodes(const struct rg_case *c);
+
 /* Runs @c in its own process group and fills @res. 0, or a negative
  * errno when nothing could be run at all. */
 int rg_case_run(const struct rg_case *c, const struct rg_run_opts *o, struct rg_result *res);

@@ -67,19 +67,35 @@ tap_differences(FILE *f, const char *text)
 	}
 }
 
+/* The files a failed case may have kept, in the order they are named. */
+static const char *const kept_files[] = { "replayed.jsonl", "replay.log", "record.log", "diff.txt" };
+
+/* The path of kept file @i in @dir, or NULL when the case did not write
+ * it (a replay that failed wrote no diff): only files that exist are
+ * named, in TAP and JUnit alike. */
+static char *
+kept_path(const char *dir, size_t i)
+{
+	char *p = NULL;
+
+	if (asprintf(&p, "%s/%s", dir, kept_files[i]) < 0)
+		abort();
+	if (access(p, F_OK) != 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
 static void
 tap_kept(FILE *f, const char *dir)
 {
-	static const char *const files[] = { "replayed.jsonl", "replay.log", "record.log", "diff.txt" };
-
 	fprintf(f, "  kept:\n");
-	for (size_t i = 0; i < ARRAY_LENGTH(files); i++) {
-		_cleanup_free_ char *p = NULL;
-		if (asprintf(&p, "%s/%s", dir, files[i]) < 0)
-			abort();
-		if (access(p, F_OK) != 0)
+	for (size_t i = 0; i < ARRAY_LENGTH(kept_files); i++) {
+		_cleanup_free_ char *p = kept_path(dir, i);
+		if (!p)
 			continue;
-		fprintf(f, "    %.*s: ", (int)strcspn(files[i], "."), files[i]);
+		fprintf(f, "    %.*s: ", (int)strcspn(kept_files[i], "."), kept_files[i]);
 		yaml_string(f, p);
 		fputc('\n', f);
 	}
@@ -148,6 +164,35 @@ xml_element(FILE *f, const char *tag, const char *type, const char *message, con
 	fprintf(f, "</%s>\n", tag);
 }
 
+/* A failure's text: diff's lines, then the folder and the files kept in
+ * it (those that exist). */
+static char *
+junit_body(const struct rg_result *r)
+{
+	char *body = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&body, &size);
+	const char *sep = " (";
+
+	if (!f)
+		abort();
+	if (r->diff_text)
+		fprintf(f, "%s\n", r->diff_text);
+	fprintf(f, "kept in %s/", r->dir);
+	for (size_t i = 0; i < ARRAY_LENGTH(kept_files); i++) {
+		_cleanup_free_ char *p = kept_path(r->dir, i);
+		if (!p)
+			continue;
+		fprintf(f, "%s%s", sep, kept_files[i]);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fputc(')', f);
+	if (fclose(f) != 0)
+		abort();
+	return body;
+}
+
 static void
 junit_case(FILE *f, const struct rg_case *c, const struct rg_result *r)
 {
@@ -158,9 +203,8 @@ junit_case(FILE *f, const struct rg_case *c, const struct rg_result *r)
 	fputs("\" file=\"", f);
 	xml_text(f, c->path);
 	fprintf(f, "\" time=\"%.3f\">\n", r->seconds);
-	if (r->dir && asprintf(&body, "%s%skept in %s/ (replayed.jsonl, replay.log, record.log, diff.txt)",
-			       r->diff_text ? r->diff_text : "", r->diff_text ? "\n" : "", r->dir) < 0)
-		abort();
+	if (r->dir)
+		body = junit_body(r);
 	if (r->verdict == RG_SKIP) {
 		fputs("      <skipped message=\"", f);
 		xml_text(f, r->message);

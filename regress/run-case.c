@@ -407,18 +407,29 @@ child_main(struct child *ch)
 
 /* ---- the parent --------------------------------------------------------- */
 
-/* The case's folder under the work folder: its name with '/' as '_'. */
+/* The case's folder under the work folder: its name with '/' as '_',
+ * and '_' and '%' escaped as %5F and %25, so that two names never share a
+ * folder ("a/b" is a_b, "a_b" is a%5Fb) and a folder gives its name back. */
 static char *
 case_dir(const char *workdir, const char *name)
 {
 	char *dir = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&dir, &size);
 
-	if (asprintf(&dir, "%s/%s", workdir, name) < 0)
+	if (!f)
 		abort();
-	for (char *p = dir + strlen(workdir) + 1; *p; p++) {
+	fprintf(f, "%s/", workdir);
+	for (const char *p = name; *p; p++) {
 		if (*p == '/')
-			*p = '_';
+			fputc('_', f);
+		else if (*p == '_' || *p == '%')
+			fprintf(f, "%%%02X", (unsigned char)*p);
+		else
+			fputc(*p, f);
 	}
+	if (fclose(f) != 0)
+		abort();
 	return dir;
 }
 
@@ -529,6 +540,18 @@ prepare(const struct rg_case *c, const struct rg_run_opts *o, struct case_plan *
 	if (!o->display)
 		plan->layers &= ~(unsigned)RG_LAYER_XI;
 	return 0;
+}
+
+unsigned
+rg_case_nodes(const struct rg_case *c)
+{
+	struct case_plan plan;
+
+	if (c->side.skip || plan_case(c->path, &plan) < 0)
+		return 0;
+	if (!plan.has_frames && !c->expected)
+		return 0;	/* an error that replays nothing */
+	return plan.layers & RG_LAYER_HID ? RG_NODE_UHID : RG_NODE_UINPUT;
 }
 
 int

@@ -317,40 +317,43 @@ check_args(struct replay_args *a)
 	return check_libinput_args(a);
 }
 
+/* The options (cli/commands.c lists them for every command). */
+const struct option tt_replay_options[] = {
+	{ "speed", required_argument, NULL, O_SPEED },
+	{ "max-gap", required_argument, NULL, O_MAXGAP },
+	{ "loop", required_argument, NULL, O_LOOP },
+	{ "start-delay", required_argument, NULL, O_DELAY },
+	{ "wait", no_argument, NULL, O_WAIT },
+	{ "verify", no_argument, NULL, O_VERIFY },
+	{ "exact", no_argument, NULL, O_EXACT },
+	{ "hwdb-abs", required_argument, NULL, O_HWDB_ABS },
+	{ "allow-keys", no_argument, NULL, O_KEYS },
+	{ "dry-run", no_argument, NULL, O_DRY },
+	{ "report", required_argument, NULL, O_REPORT },
+	{ "spin", required_argument, NULL, O_SPIN },
+	{ "no-realtime", no_argument, NULL, O_NO_RT },
+	{ "hid", no_argument, NULL, O_HID },
+	{ "libinput", no_argument, NULL, O_LIBINPUT },
+	{ "libinput-config", required_argument, NULL, O_LI_CONFIG },
+	{ "no-surroundings", no_argument, NULL, O_NO_SUR },
+	{ "isolate", no_argument, NULL, O_ISOLATE },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	TT_READ_LONG_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+const char tt_replay_short_options[] = "qho:" TT_READ_SHORT_OPTIONS;
+
 static int
 parse_args(int argc, char **argv, struct replay_args *a)
 {
-	static const struct option opts[] = {
-		{ "speed", required_argument, NULL, O_SPEED },
-		{ "max-gap", required_argument, NULL, O_MAXGAP },
-		{ "loop", required_argument, NULL, O_LOOP },
-		{ "start-delay", required_argument, NULL, O_DELAY },
-		{ "wait", no_argument, NULL, O_WAIT },
-		{ "verify", no_argument, NULL, O_VERIFY },
-		{ "exact", no_argument, NULL, O_EXACT },
-		{ "hwdb-abs", required_argument, NULL, O_HWDB_ABS },
-		{ "allow-keys", no_argument, NULL, O_KEYS },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "report", required_argument, NULL, O_REPORT },
-		{ "spin", required_argument, NULL, O_SPIN },
-		{ "no-realtime", no_argument, NULL, O_NO_RT },
-		{ "hid", no_argument, NULL, O_HID },
-		{ "libinput", no_argument, NULL, O_LIBINPUT },
-		{ "libinput-config", required_argument, NULL, O_LI_CONFIG },
-		{ "no-surroundings", no_argument, NULL, O_NO_SUR },
-		{ "isolate", no_argument, NULL, O_ISOLATE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		TT_READ_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tt_read_options ro;
 	int opt, rc = 0;
 
 	tt_read_options_init(&ro, "replay", TT_READ_ALL | TT_READ_DEVICES);
 	optind = 1;
-	while (rc == 0 && (opt = getopt_long(argc, argv, "qho:" TT_READ_SHORT_OPTIONS, opts, NULL)) != -1) {
+	while (rc == 0 && (opt = getopt_long(argc, argv, tt_replay_short_options, tt_replay_options, NULL)) != -1) {
 		rc = tt_read_option(&ro, opt, optarg);
 		rc = rc == 1 ? 0 : rc ? rc : parse_option(opt, optarg, a);
 	}

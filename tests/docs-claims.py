@@ -6,8 +6,8 @@ checks:
   `touchtape CMD /nonexistent` exits with;
 - SYNOPSIS names what --help's Usage line names (print's DEVICE);
 - every command touchtape(1) says takes --force has it in its --help;
-- a refused common option says which commands take it, as touchtape(1)
-  promises.
+- a refused option says which commands take it (those whose --help lists
+  it), as touchtape(1) promises.
 Usage: docs-claims.py SRCDIR TOUCHTAPE"""
 import os
 import re
@@ -80,13 +80,37 @@ for cmd in re.findall(r"(\w+):", m.group(1) if m else ""):
     else:
         print("ok: %s takes --force, as touchtape(1) says" % cmd)
 
-# A refused common option says which commands take it.
+# A refused option says which commands take it: the commands whose
+# --help lists it, none other.
+def helps_with(opt):
+    names = [c for c in COMMANDS if re.search(r"(^|[ ,])%s\b(?!-)" % re.escape(opt), run(c, "--help")[1], re.M)]
+    return names
+
+
+def said_takers(err):
+    m = re.search(r"is not an option of \w+; ([a-z, ]+?) takes? it", err)
+    if not m:
+        return None
+    return re.split(r", | and ", m.group(1))
+
+
+COMMANDS = ["print", "validate", "list", "record", "replay", "convert", "analyze", "diff", "inspect", "regress"]
 if "says which commands take it" in top.replace("\n", " "):
-    for args in (["record", "--desc", "x.desc"], ["list", "--from", "1s"], ["record", "--device", "0"]):
+    for args in (["record", "--desc", "x.desc"], ["list", "--from", "1s"], ["record", "--device", "0"],
+                 ["print", "--plot", "x.svg", "x.jsonl"], ["validate", "--json", "x.jsonl"], ["print", "-T", "5ms", "x"]):
         rc, _, err = run(*args)
-        if rc != 2 or not re.search(r"is for [a-z, ]+", err):
-            fail("touchtape %s: exit %d, no 'is for COMMANDS' in: %s" % (" ".join(args), rc, err.strip()[:160]))
+        want = [c for c in helps_with(args[1]) if c != args[0]]
+        got = said_takers(err)
+        if rc != 2 or got != want:
+            fail("touchtape %s: exit %d, names %s, the --help texts %s: %s" % (" ".join(args), rc, got, want, err.strip()[:200]))
         else:
-            print("ok: touchtape %s says which commands take it" % " ".join(args))
+            print("ok: touchtape %s says %s take it" % (" ".join(args), ", ".join(got)))
+    rc, _, err = run("print", "--no-such-option", "x.jsonl")
+    if rc != 2 or "not an option of print (nor of any other command)" not in err:
+        fail("touchtape print --no-such-option: exit %d: %s" % (rc, err.strip()[:160]))
+    else:
+        print("ok: an option no command takes is said so")
+else:
+    fail("touchtape(1) no longer says a refused option names the commands that take it")
 
 sys.exit(1 if failures else 0)

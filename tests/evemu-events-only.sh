@@ -55,6 +55,90 @@ E: 0.010000 0000 0000 0
 EOT
 expect_summary "$tmp/a.events" "A 0 0" "Type A stays Type A"
 
+# A touchpad recording begun with two fingers down (issue 34): the
+# finger-count tool buttons make it a touchpad (INPUT_PROP_POINTER, and
+# the BTN_TOOL_FINGER every kernel touchpad has, so that udev and libinput
+# take its replay for one), not a touchscreen; the warning says what was
+# inferred.
+cat >"$tmp/tp.events" <<'EOT'
+E: 0.000000 0003 002f 0
+E: 0.000000 0003 0039 1
+E: 0.000000 0003 0035 1158
+E: 0.000000 0003 0036 1018
+E: 0.000000 0003 002f 1
+E: 0.000000 0003 0039 2
+E: 0.000000 0003 0035 800
+E: 0.000000 0003 0036 1018
+E: 0.000000 0001 014a 1
+E: 0.000000 0001 014d 1
+E: 0.000000 0003 0000 1158
+E: 0.000000 0003 0001 1018
+E: 0.000000 0000 0000 0
+E: 0.010000 0003 002f 0
+E: 0.010000 0003 0035 1160
+E: 0.010000 0003 0000 1160
+E: 0.010000 0000 0000 0
+E: 0.020000 0003 002f 0
+E: 0.020000 0003 0039 -1
+E: 0.020000 0003 002f 1
+E: 0.020000 0003 0039 -1
+E: 0.020000 0001 014a 0
+E: 0.020000 0001 014d 0
+E: 0.020000 0000 0000 0
+EOT
+expect_exit 0 "touchpad events: print" -- "$TOUCHTAPE" print "$tmp/tp.events"
+expect_grep '^#   property INPUT_PROP_POINTER$' "$tmp/out" "BTN_TOOL_DOUBLETAP: a touchpad"
+grep -q 'INPUT_PROP_DIRECT' "$tmp/out" && fail "the touchpad is inferred as direct"
+expect_grep '^#   EV_KEY: BTN_TOOL_FINGER BTN_TOUCH BTN_TOOL_DOUBLETAP$' "$tmp/out" "the touchpad gets BTN_TOOL_FINGER"
+expect_grep 'inferred from the events as a touchpad \(INPUT_PROP_POINTER\): it sends BTN_TOOL_DOUBLETAP' "$tmp/err" \
+	"print says what was inferred"
+expect_exit 0 "touchpad events: validate" -- "$TOUCHTAPE" validate "$tmp/tp.events"
+expect_grep 'as a touchpad \(INPUT_PROP_POINTER\)' "$tmp/err" "validate says what was inferred"
+"$TOUCHTAPE" convert -F libinput "$tmp/tp.events" >"$tmp/tp.yaml" 2>/dev/null
+expect_grep '^    - ID_INPUT_TOUCHPAD=1$' "$tmp/tp.yaml" "libinput record: a touchpad for libinput replay"
+grep -q 'ID_INPUT_TOUCHSCREEN' "$tmp/tp.yaml" && fail "libinput record: tagged a touchscreen"
+# hid-ntrig's touchscreens send BTN_TOOL_DOUBLETAP for every touch, in
+# Type A frames: still a touchscreen (a kernel touchpad is slotted).
+cat >"$tmp/ntrig.events" <<'EOT'
+E: 0.000000 0003 0000 2745
+E: 0.000000 0003 0001 1639
+E: 0.000000 0003 0035 2745
+E: 0.000000 0003 0036 1639
+E: 0.000000 0000 0002 0
+E: 0.000000 0001 014d 1
+E: 0.000000 0001 014a 1
+E: 0.000000 0000 0000 0
+E: 0.010000 0000 0002 0
+E: 0.010000 0001 014d 0
+E: 0.010000 0001 014a 0
+E: 0.010000 0000 0000 0
+EOT
+expect_exit 0 "N-Trig events: print" -- "$TOUCHTAPE" print "$tmp/ntrig.events"
+expect_grep '^#   property INPUT_PROP_DIRECT$' "$tmp/out" "Type A with BTN_TOOL_DOUBLETAP (hid-ntrig): a touchscreen"
+expect_grep '^#   EV_KEY: BTN_TOUCH BTN_TOOL_DOUBLETAP$' "$tmp/out" "the N-Trig gets no BTN_TOOL_FINGER"
+# A single-touch touchpad (an old Synaptics: ABS_X, ABS_TOOL_WIDTH) begun
+# with two fingers down: a touchpad.
+cat >"$tmp/st-tp.events" <<'EOT'
+E: 0.000000 0003 0000 1500
+E: 0.000000 0003 0001 2000
+E: 0.000000 0003 0018 40
+E: 0.000000 0003 001c 4
+E: 0.000000 0001 014a 1
+E: 0.000000 0001 014d 1
+E: 0.000000 0000 0000 0
+E: 0.010000 0003 0001 2100
+E: 0.010000 0000 0000 0
+E: 0.020000 0001 014a 0
+E: 0.020000 0001 014d 0
+E: 0.020000 0000 0000 0
+EOT
+expect_exit 0 "single-touch touchpad events: print" -- "$TOUCHTAPE" print "$tmp/st-tp.events"
+expect_grep '^#   property INPUT_PROP_POINTER$' "$tmp/out" "single touch with BTN_TOOL_DOUBLETAP: a touchpad"
+# Without tool buttons: a touchscreen, and said so.
+expect_exit 0 "touchscreen events: print" -- "$TOUCHTAPE" print "$tmp/b.events"
+expect_grep '^#   property INPUT_PROP_DIRECT$' "$tmp/out" "no tool buttons: a touchscreen"
+expect_grep 'as a touchscreen \(INPUT_PROP_DIRECT\)' "$tmp/err" "print says a touchscreen was inferred"
+
 corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
 if [ ! -f "$corpus/SOURCES.tsv" ]; then
 	echo "no corpus at $corpus: skipping its part"

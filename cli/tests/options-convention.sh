@@ -63,8 +63,20 @@ for c in $readers; do
 		[ $? -lt 2 ] && pass "$c accepts $o" || { fail "$c refuses $o"; sed 's/^/  | /' "$tmp/err" >&2; }
 	done
 	"$T" "$c" --desc "$s" "${args[@]}" >/dev/null 2>"$tmp/err"
-	grep -q 'unrecognized option' "$tmp/err" && fail "$c refuses --desc" || pass "$c accepts --desc"
+	grep -qE 'unrecognized option|is not an option of' "$tmp/err" && fail "$c refuses --desc" || pass "$c accepts --desc"
 done
+# An option a command does not take names the commands that take it
+# (touchtape(1), COMMON OPTIONS; tests/docs-claims.py checks them against
+# every --help); an option's value is no option, whatever it looks like.
+expect_exit 2 "print --plot" -- "$T" print --plot x.svg "$s"
+expect_grep "^touchtape print: --plot is not an option of print; analyze takes it$" "$tmp/err" "print --plot names analyze"
+expect_exit 2 "validate -qj (a cluster)" -- "$T" validate -qj "$s"
+expect_grep "^touchtape validate: -j is not an option of validate; analyze, diff and inspect take it$" "$tmp/err" \
+	"-j in a cluster is named"
+expect_exit 2 "print -d --json (a value)" -- "$T" print -d --json "$s"
+grep -q 'is not an option' "$tmp/err" && fail "print -d --json: the value of -d taken for an option" ||
+	pass "print -d --json: the value of -d is no option"
+expect_exit 0 "print --dev 0 (an abbreviation)" -- "$T" print --dev 0 "$s"
 # --desc is accepted by every reader; on a timeline it is an error, said once.
 for c in print validate analyze inspect convert; do
 	expect_exit 2 "$c --desc on a timeline" -- "$T" $c --desc "$s" "$s"

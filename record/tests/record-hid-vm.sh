@@ -17,7 +17,10 @@
 #     Bluetooth-like phys) typing a word among the touches, recorded twice
 #     at once: by default its keys are masked in both layers (as many
 #     presses and releases, none of the word's keys) and its address too,
-#     with --show-keycodes they are there (record-hid-keys.py).
+#     with --show-keycodes they are there (record-hid-keys.py);
+#  E. a touchscreen with a USI pen (the corpus's Acer descriptor):
+#     --all-touch --hid records the pen's evdev device too, and so does
+#     --hid naming only the touchscreen.
 set -uo pipefail
 : "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 . "$abs_top_srcdir/tests/vm/lib.sh"
@@ -140,5 +143,94 @@ else
 fi
 echo quit >&4
 exec 4>&-
+
+# E: a touchscreen with a pen (issue 34). The corpus's Acer USI
+# descriptor (a Win8 touchscreen and a USI stylus in one HID device):
+# hid-multitouch makes a touchscreen and a pen ("tablet" in touchtape
+# list) of it. --all-touch --hid records both, pens being touch input, and
+# --hid naming only the touchscreen records its pen too: every evdev device
+# of a recorded HID device is.
+usifile="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}/hid-recorder/acer-usi-touchscreen-pen-rdesc.hid"
+if [[ ! -f "$usifile" ]]; then
+	note "E skipped: no corpus file $usifile"
+else
+	# The descriptor, a name and an I2C id (hid-recorder's N: and I: lines),
+	# and the pen's input reports (ID 7): in range, tip down, moving, up, out.
+	# Report 7: ID, in range/tip/barrel/invert/eraser bits, X, Y, pressure
+	# (16 bits each), battery, transducer index, colour, width, style (1..6),
+	# an 8-byte serial and 2 vendor bytes.
+	pen_report() {	# BITS X Y PRESSURE, little-endian 16-bit values
+		printf 'E: 000000.000000 23 07 %02x %02x %02x %02x %02x %02x %02x 64 00 00 00 01 01 02 03 04 05 06 07 08 00 00\n' \
+			"$1" $(($2 & 255)) $(($2 >> 8)) $(($3 & 255)) $(($3 >> 8)) $(($4 & 255)) $(($4 >> 8))
+	}
+	{
+		grep '^R:' "$usifile"
+		echo "N: touchtape usi"
+		echo "I: 18 04f3 2a1c"
+		for round in 1 2; do	# one stroke per recording
+			pen_report 1 4096 4096 0
+			pen_report 3 4096 4096 256
+			pen_report 3 4200 4150 512
+			pen_report 3 4300 4200 512
+			pen_report 1 4300 4200 0
+			pen_report 0 4300 4200 0
+		done
+	} >"$tmp/usi.hid"
+
+	exec 5> >(exec "$py" "$here/uhid-device.py" "$tmp/usi.hid" "$tmp/usi.log")
+	usipid=$!
+	# hid-multitouch makes a touchscreen and a pen of it: which is which,
+	# touchtape list says (the pen is a "tablet").
+	_nodes() {
+		local found
+		found=$("$TOUCHTAPE" list --json 2>/dev/null | "$py" -c 'import json, sys
+devs = [d for d in json.load(sys.stdin) if d.get("name", "").startswith("touchtape usi")]
+kind = {d["kind"]: d["node"] for d in reversed(devs)}
+print(kind.get("touchscreen", ""), kind.get("tablet", ""))') || return 1
+		read -r touch pen <<<"$found"
+		[[ -n "${pen:-}" && -n "${touch:-}" ]]
+	}
+	wait_for 15 _nodes || { "$TOUCHTAPE" list >&2; bad "E: the kernel made no touchscreen and pen of the USI device"; }
+	note "touchscreen at ${touch:-}, pen at ${pen:-}"
+
+	sent=0
+	# record_pen OUT ARGS...: records while the device sends its pen reports.
+	record_pen() {
+		local out=$1
+		start_rec "$@" || return 1
+		echo "send 6 10" >&5
+		sent=$((sent + 6))
+		_sent() { (($(grep -c '^input ' "$tmp/usi.log") >= sent)); }
+		wait_for 20 _sent || bad "the uhid device did not send its reports"
+		sleep 0.3
+		stop_rec "$out"
+	}
+
+	# check OUT WHAT: the pen and the touchscreen are devices of the file, the
+	# HID device names both, and the pen's frames are there.
+	check() {
+		if "$py" - "$1" "$touch" "$pen" <<-'PY'; then ok "$2"; else bad "$2"; fi
+	import json, sys
+	path, touch, pen = sys.argv[1:]
+	recs = [json.loads(l) for l in open(path) if l.strip()]
+	devs = {r["node"]: r["id"] for r in recs if r.get("type") == "device"}
+	hids = [r for r in recs if r.get("type") == "hid_device" and r["name"] == "touchtape usi"]
+	assert touch in devs and pen in devs, "devices recorded: %s" % sorted(devs)
+	assert len(hids) == 1 and {devs[touch], devs[pen]} <= set(hids[0]["evdev"]), hids
+	frames = [r for r in recs if r.get("type") == "frame" and r.get("dev") == devs[pen]]
+	assert len(frames) >= 4, "%d frames of the pen" % len(frames)
+	reports = [r for r in recs if r.get("type") == "hid" and r["dev"] == hids[0]["id"]]
+	assert len(reports) >= 6, "%d HID reports" % len(reports)
+	PY
+	}
+
+	record_pen "$tmp/e-all.jsonl" --all-touch --hid && check "$tmp/e-all.jsonl" "E: --all-touch --hid records the pen and its frames"
+	record_pen "$tmp/e-one.jsonl" --hid "$touch" && check "$tmp/e-one.jsonl" "E: --hid of the touchscreen records its pen too"
+	"$TOUCHTAPE" validate "$tmp/e-all.jsonl" >"$tmp/e.validate" 2>&1 || bad "E: validate: $(cat "$tmp/e.validate")"
+
+	echo quit >&5
+	exec 5>&-
+	wait "$usipid" || bad "E: uhid-device.py exited $?"
+fi
 
 ((failures == 0)) || exit 1

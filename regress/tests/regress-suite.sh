@@ -175,6 +175,30 @@ expect_grep "touchtape regress: $tmp/no/such/r\.xml: " "$tmp/err" "--junit: says
 expect_exit 2 "--keep onto a file" -- "$TOUCHTAPE" regress --keep "$tmp/afile" "$bad"
 [ ! -s "$tmp/out" ] && pass "--keep refused before any case" || fail "--keep refused after $(grep -c '^ok\|^not ok' "$tmp/out") cases"
 expect_grep "touchtape regress: $tmp/afile: .*not a directory|Not a directory" "$tmp/err" "--keep: says why"
+# Replaying needs uinput, and uhid for a HID case: checked before the
+# first case, with the hint to --vm (issue 34), on a machine without them.
+# Cases that replay nothing (skipped, no frames) need neither: above.
+check_node() {	# NODE NAME CASE-FILE
+	local node=$1 name=$2 dir="$tmp/needs-$2"
+	if [ -r "$node" ] && [ -w "$node" ]; then
+		echo "# $node can be opened here: its check is not run"
+		return
+	fi
+	mkdir -p "$dir"
+	cp "$3" "$dir/"
+	# (a HID recording has no evdev frames: it is compared with one)
+	cp "$abs_top_srcdir/samples/ntrig-type-a.jsonl" "$dir/$(basename "${3%.*}").expected.jsonl"
+	printf 'skip = needs nothing\n' >"$dir/skipped.regress"
+	cp "$abs_top_srcdir/samples/ntrig-type-a.jsonl" "$dir/skipped.jsonl"
+	expect_exit 2 "without $name" -- "$TOUCHTAPE" regress --junit "$tmp/needs-$name.xml" "$dir"
+	[ ! -s "$tmp/out" ] && pass "without $name: refused before any case" ||
+		fail "without $name: refused after $(grep -c '^ok\|^not ok' "$tmp/out") cases"
+	expect_grep "^touchtape regress: $node: .*: case $(basename "$3") replays through $name; .* --vm" "$tmp/err" \
+		"without $name: the node, the case and the hint to --vm"
+	[ -e "$tmp/needs-$name.xml" ] && fail "without $name: a JUnit file was written"
+}
+check_node /dev/uinput uinput "$abs_top_srcdir/samples/3m-two-finger.jsonl"
+check_node /dev/uhid uhid "$abs_top_srcdir/tests/fuzz/seeds/hid-recorder-two-devices.hid"
 expect_exit 0 "--help" -- "$TOUCHTAPE" regress --help
 expect_grep 'Usage: touchtape regress' "$tmp/out" "usage"
 finish

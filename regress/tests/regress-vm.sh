@@ -54,6 +54,10 @@ cmp -s "$suite/ntrig-type-a.jsonl" "$suite/ntrig-type-a.expected.jsonl" && fail 
 # first frames can be 60 ms late (a CI run saw a touch end 62 ms early), so
 # the passing cases get the XI cases' tolerance.
 printf '# TCG on a loaded machine: frames can be late\ntime-tolerance = 300ms\n' >"$suite/screens/3m-two-finger.regress"
+# Cases "screens/X" and "screens_X" keep their files in folders of their
+# own (issue 34: both were kept in "screens_X", the second over the first).
+cp "$suite/screens/3m-two-finger.jsonl" "$suite/screens/3m-two-finger.regress" "$suite/"
+for f in jsonl regress; do mv "$suite/3m-two-finger.$f" "$suite/screens_3m-two-finger.$f"; done
 printf 'time-tolerance = 300ms\nposition-tolerance = 1mm\n' >"$suite/touchpad-two-finger-swipe.regress"
 
 kdir=$(TT_VM_CACHE="${TT_VM_CACHE:-$abs_top_builddir/vm-cache}" "$abs_top_srcdir/tests/vm/mkcache") ||
@@ -67,13 +71,14 @@ grep -q 'QEMU cannot start here' "$tmp/err" && { echo "SKIP: QEMU cannot start";
 [[ $rc == 2 ]] || fail "want exit 2 (a case differs, one timed out), got $rc"
 
 # TAP 14: the version, the plan, two passes, the changed case failing.
-[[ "$(head -n2 "$tmp/tap")" == $'TAP version 14\n1..6' ]] || fail "TAP version and plan"
+[[ "$(head -n2 "$tmp/tap")" == $'TAP version 14\n1..7' ]] || fail "TAP version and plan"
 grep -qx 'not ok 1 - ntrig-type-a.jsonl' "$tmp/tap" || fail "the changed case does not fail"
 grep -qx 'ok 2 - screens/3m-two-finger.jsonl' "$tmp/tap" || fail "3m-two-finger does not pass"
-grep -qx 'ok 3 - touchpad-two-finger-swipe.jsonl' "$tmp/tap" || fail "the touchpad does not pass"
-grep -qx 'ok 4 - xi/xi-ownership-reject-after-50.jsonl' "$tmp/tap" || fail "the XI grab and window case does not pass"
-grep -qx 'ok 5 - xi/xi-touchscreen-two-finger.jsonl' "$tmp/tap" || fail "the XI observer case does not pass"
-grep -qx 'not ok 6 - zz-timeout.jsonl' "$tmp/tap" || fail "the case past its timeout is not an error"
+grep -qx 'ok 3 - screens_3m-two-finger.jsonl' "$tmp/tap" || fail "screens_3m-two-finger does not pass"
+grep -qx 'ok 4 - touchpad-two-finger-swipe.jsonl' "$tmp/tap" || fail "the touchpad does not pass"
+grep -qx 'ok 5 - xi/xi-ownership-reject-after-50.jsonl' "$tmp/tap" || fail "the XI grab and window case does not pass"
+grep -qx 'ok 6 - xi/xi-touchscreen-two-finger.jsonl' "$tmp/tap" || fail "the XI observer case does not pass"
+grep -qx 'not ok 7 - zz-timeout.jsonl' "$tmp/tap" || fail "the case past its timeout is not an error"
 grep -q '^  message: "timed out after 2 s' "$tmp/tap" || fail "the timeout is not said"
 grep -q 'stopped by signal 15; touches and keys were released' "$tmp/keep/zz-timeout.jsonl/replay.log" ||
 	fail "the timed-out replay was not stopped through its release path"
@@ -89,9 +94,14 @@ grep -q '^  against: ".*ntrig-type-a.expected.jsonl"' "$tmp/tap" || fail "TAP do
 kept=$(sed -n 's/^    replayed: "\(.*ntrig-type-a[^"]*\)"$/\1/p' "$tmp/tap")
 [[ -s "$kept" ]] || fail "the kept re-recording '$kept' is not there"
 "$TOUCHTAPE" validate "$kept" >/dev/null || fail "the kept re-recording is not valid"
-grep -q '6 cases: 4 passed, 1 failed, 1 errors, 0 skipped' "$tmp/err" || fail "the summary line"
+grep -q '7 cases: 5 passed, 1 failed, 1 errors, 0 skipped' "$tmp/err" || fail "the summary line"
 
-# A TAP 14 consumer reads it: 6 tests, 2 failed, its YAML parsed.
+# --keep: each of the two cases in its own folder, named reversibly.
+for d in screens_3m-two-finger.jsonl screens%5F3m-two-finger.jsonl; do
+	[[ -s "$tmp/keep/$d/replayed.jsonl" ]] || fail "--keep: no $d/replayed.jsonl"
+done
+
+# A TAP 14 consumer reads it: 7 tests, 2 failed, its YAML parsed.
 NODE_PATH=/usr/share/nodejs tap-parser -j <"$tmp/tap" >"$tmp/parsed.json" || true
 python3 - "$tmp/parsed.json" <<'PY' || fail "tap-parser does not read the TAP as it should"
 import json, sys
@@ -99,7 +109,7 @@ ev = json.load(open(sys.argv[1]))
 asserts = [e[1] for e in ev if e[0] == "assert"]
 complete = [e[1] for e in ev if e[0] == "complete"][0]
 assert [e for e in ev if e[0] == "version"][0][1] == 14
-assert len(asserts) == 6 and complete["count"] == 6 and complete["fail"] == 2, complete
+assert len(asserts) == 7 and complete["count"] == 7 and complete["fail"] == 2, complete
 bad = [a for a in asserts if not a["ok"]][0]
 assert [a for a in asserts if not a["ok"]][1]["diag"]["severity"] == "error"
 assert bad["name"] == "ntrig-type-a.jsonl"
@@ -109,10 +119,24 @@ PY
 
 # JUnit: valid against the schema, one failure naming the difference.
 xmllint --noout --schema "$abs_top_srcdir/regress/tests/junit.xsd" "$tmp/report.xml" || fail "the JUnit XML is not valid"
-grep -q '<testsuites name="touchtape regress" tests="6" failures="1" errors="1" skipped="0"' "$tmp/report.xml" ||
+grep -q '<testsuites name="touchtape regress" tests="7" failures="1" errors="1" skipped="0"' "$tmp/report.xml" ||
 	fail "JUnit counts"
 xmllint --xpath 'string(//testcase[@name="ntrig-type-a.jsonl"]/failure)' "$tmp/report.xml" >"$tmp/failure.txt"
 grep -E "$named" "$tmp/failure.txt" || fail "the JUnit failure does not name the difference"
 [[ "$(xmllint --xpath 'string(//testcase[@name="zz-timeout.jsonl"]/error/@message)' "$tmp/report.xml")" == "timed out after 2 s"* ]] ||
 	fail "the JUnit error of the timed-out case"
+# It names the files kept in its folder, and only those (a case stopped
+# before diff ran has no diff.txt: issue 34).
+xmllint --xpath 'string(//testcase[@name="zz-timeout.jsonl"]/error)' "$tmp/report.xml" >"$tmp/timeout.txt"
+kept_dir=$(sed -n 's|^kept in \(.*\)/ (.*)$|\1|p' "$tmp/timeout.txt")
+[[ "$kept_dir" == "$tmp/keep/zz-timeout.jsonl" ]] || fail "the JUnit error names the folder '$kept_dir'"
+named_files=$(sed -n 's|^kept in .*/ (\(.*\))$|\1|p' "$tmp/timeout.txt")
+[[ "$named_files" == *replay.log* ]] || fail "the JUnit error does not name replay.log: '$named_files'"
+for f in replayed.jsonl replay.log record.log diff.txt; do
+	if [[ -e "$kept_dir/$f" ]]; then
+		[[ "$named_files" == *"$f"* ]] || fail "the JUnit error leaves out the kept $f"
+	else
+		[[ "$named_files" == *"$f"* ]] && fail "the JUnit error names $f, which was not written"
+	fi
+done
 exit 0
