@@ -59,7 +59,6 @@ struct latencies {
 /* What the HID numbers keep of a HID device. */
 struct det_hid {
 	uint32_t id;
-	struct tt_interval_hist iv;	/* report intervals while a contact is down */
 	struct latencies lat;
 	int64_t last_us;
 	bool have_last;
@@ -540,10 +539,10 @@ add_hid(struct tt_detect *d, const struct tt_hid_device *dev)
 	struct det_hid *h = &d->hids[d->nhids++];
 	memset(h, 0, sizeof(*h));
 	h->id = dev->id;
-	h->iv = (struct tt_interval_hist){ .max_us = -1 };
 	sh = &d->stats.hids[d->stats.nhids++];
 	memset(sh, 0, sizeof(*sh));
 	sh->id = dev->id;
+	sh->intervals.max_us = -1;
 }
 
 static void
@@ -603,10 +602,8 @@ on_hreport(void *data, const struct tt_hreport *r)
 			sh->first_us = t;
 		sh->last_us = t;
 		sh->have_time = true;
-		if (h->have_last && h->prev_active && r->nactive && t >= h->last_us) {
-			tt_interval_hist_add(&h->iv, t - h->last_us);
-			sh->nintervals++;
-		}
+		if (h->have_last && h->prev_active && r->nactive && t >= h->last_us)
+			tt_interval_hist_add(&sh->intervals, t - h->last_us);
 		h->last_us = t;
 		h->have_last = true;
 		h->prev_active = r->nactive;
@@ -682,11 +679,11 @@ latency_numbers(struct latencies *l, struct tt_stats_hid_links *out)
 /* By util-stats.h's rule; a rank beyond the histogram is taken as its
  * end, 10 s. */
 static int64_t
-hist_rank(const struct det_hid *h, double q)
+hist_rank(const struct tt_stats_hid *sh, double q)
 {
 	int64_t v;
 
-	if (tt_interval_hist_percentile(&h->iv, q, &v) < 0)
+	if (tt_interval_hist_percentile(&sh->intervals, q, &v) < 0)
 		return 10000000;
 	return v;
 }
@@ -698,9 +695,9 @@ hid_numbers(struct tt_detect *d)
 		struct det_hid *h = &d->hids[i];
 		struct tt_stats_hid *sh = &d->stats.hids[i];
 		latency_numbers(&h->lat, &sh->links);
-		if (sh->nintervals) {
-			sh->median_interval_us = hist_rank(h, 0.5);
-			sh->p95_interval_us = hist_rank(h, 0.95);
+		if (sh->intervals.n) {
+			sh->median_interval_us = hist_rank(sh, 0.5);
+			sh->p95_interval_us = hist_rank(sh, 0.95);
 		}
 	}
 	latency_numbers(&d->all_lat, &d->stats.hid_links);
@@ -829,7 +826,7 @@ tt_detect_free(struct tt_detect *d)
 	tt_checker_free(d->checker);
 	tt_xi_own_free(d->xi_own);
 	for (size_t i = 0; i < d->nhids; i++) {
-		tt_interval_hist_clear(&d->hids[i].iv);
+		tt_interval_hist_clear(&d->stats.hids[i].intervals);
 		free(d->hids[i].lat.v);
 	}
 	free(d->hids);
