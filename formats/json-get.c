@@ -52,16 +52,13 @@ lookup(struct json_object *o, const char *key, bool required,
 	return 1;
 }
 
-/* lookup(), and the key quoted in @what (96 bytes) for the value's messages. */
-static int
-lookup_named(struct json_object *o, const char *key, bool required,
-	     struct json_object **v, char what[static 96], struct jerr *err)
+/* The key quoted, for a value's message: built only when there is one
+ * to write (a snprintf per value read cost more than the reading). */
+static const char *
+quoted(const char *key, char what[static 96])
 {
-	int rc = lookup(o, key, required, v, err);
-
-	if (rc > 0)
-		snprintf(what, 96, "\"%s\"", key);
-	return rc;
+	snprintf(what, 96, "\"%s\"", key);
+	return what;
 }
 
 static int
@@ -93,24 +90,35 @@ jget_array(struct json_object *o, const char *key, bool required,
 	return get_typed(o, key, required, json_type_array, "an array", out, err);
 }
 
-int
-jval_int(struct json_object *v, const char *what, int64_t min, int64_t max,
-	 int64_t *out, struct jerr *err)
+/* An integer in [min, max]: true and *out set. */
+static bool
+int_in_range(struct json_object *v, int64_t min, int64_t max, int64_t *out)
 {
 	int64_t x;
 
 	if (!json_object_is_type(v, json_type_int))
-		return jerr_set(err, "%s must be an integer, not %s", what, type_word(v));
+		return false;
 	errno = 0;
 	x = json_object_get_int64(v);
 	/* json-c saturates out-of-range integers and says so in errno;
 	 * numbers above INT64_MAX are kept as uint64 and read back as
 	 * INT64_MAX, which every range below excludes. */
 	if (errno == ERANGE || x < min || x > max)
-		return jerr_set(err, "%s must be between %" PRId64 " and %" PRId64 ", not %s",
-				what, min, max, json_object_to_json_string(v));
+		return false;
 	*out = x;
-	return 1;
+	return true;
+}
+
+int
+jval_int(struct json_object *v, const char *what, int64_t min, int64_t max,
+	 int64_t *out, struct jerr *err)
+{
+	if (int_in_range(v, min, max, out))
+		return 1;
+	if (!json_object_is_type(v, json_type_int))
+		return jerr_set(err, "%s must be an integer, not %s", what, type_word(v));
+	return jerr_set(err, "%s must be between %" PRId64 " and %" PRId64 ", not %s",
+			what, min, max, json_object_to_json_string(v));
 }
 
 int
@@ -119,23 +127,36 @@ jget_int(struct json_object *o, const char *key, bool required,
 {
 	struct json_object *v;
 	char what[96];
-	int rc = lookup_named(o, key, required, &v, what, err);
+	int rc = lookup(o, key, required, &v, err);
 
-	return rc <= 0 ? rc : jval_int(v, what, min, max, out, err);
+	if (rc <= 0 || int_in_range(v, min, max, out))
+		return rc;
+	return jval_int(v, quoted(key, what), min, max, out, err);
+}
+
+/* A finite number within 1e15: true and *out set. */
+static bool
+double_in_range(struct json_object *v, double *out)
+{
+	double x;
+
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return false;
+	x = json_object_get_double(v);
+	if (!isfinite(x) || fabs(x) > 1e15)
+		return false;
+	*out = x;
+	return true;
 }
 
 int
 jval_double(struct json_object *v, const char *what, double *out, struct jerr *err)
 {
-	double x;
-
+	if (double_in_range(v, out))
+		return 1;
 	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
 		return jerr_set(err, "%s must be a number, not %s", what, type_word(v));
-	x = json_object_get_double(v);
-	if (!isfinite(x) || fabs(x) > 1e15)
-		return jerr_set(err, "%s is out of range", what);
-	*out = x;
-	return 1;
+	return jerr_set(err, "%s is out of range", what);
 }
 
 int
@@ -144,9 +165,11 @@ jget_double(struct json_object *o, const char *key, bool required,
 {
 	struct json_object *v;
 	char what[96];
-	int rc = lookup_named(o, key, required, &v, what, err);
+	int rc = lookup(o, key, required, &v, err);
 
-	return rc <= 0 ? rc : jval_double(v, what, out, err);
+	if (rc <= 0 || double_in_range(v, out))
+		return rc;
+	return jval_double(v, quoted(key, what), out, err);
 }
 
 int

@@ -40,6 +40,11 @@ init_code_max(void)
 	code_max_ready = true;
 }
 
+/* The line is NUL-terminated at its length (the reader's line buffer
+ * promises it) and end points at that NUL or at the trailing whitespace
+ * before it: bytes that no token starts with. So the scanners below look
+ * at *p without comparing p against end — the byte at end stops them —
+ * and no successful step moves p past end. */
 struct cursor {
 	const char *p;
 	const char *end;
@@ -55,49 +60,75 @@ lit(struct cursor *c, const char *s, size_t n)
 }
 #define LIT(c, s) lit((c), (s), sizeof(s) - 1)
 
-/* A JSON integer: -?(0|[1-9][0-9]*), within [min, max]. */
-static bool
-integer(struct cursor *c, int64_t min, int64_t max, int64_t *out)
+static inline bool
+chr(struct cursor *c, char ch)
+{
+	if (*c->p != ch)
+		return false;
+	c->p++;
+	return true;
+}
+
+/* The magnitude of a JSON integer, 0 or [1-9][0-9]*, at most 19 digits
+ * (the sum may wrap past that: declined). Every caller requires a
+ * separator (',', ']' or '}') right after the number, which also turns
+ * away what this stops before: a digit after a leading 0, a fraction or
+ * an exponent (json-c would read a double). */
+static inline bool
+digits(struct cursor *c, uint64_t *out)
 {
 	const char *p = c->p;
-	bool neg = false;
-	uint64_t v = 0;
-	int digits = 0;
+	unsigned int d = (unsigned int)(*p - '0');
+	uint64_t v = d;
 
-	if (p < c->end && *p == '-') {
-		neg = true;
-		p++;
-	}
-	if (p >= c->end || *p < '0' || *p > '9')
+	if (d > 9)
 		return false;
-	if (*p == '0') {
-		p++;
-		if (p < c->end && *p >= '0' && *p <= '9')
-			return false;	/* leading zero: not JSON */
-	} else {
-		while (p < c->end && *p >= '0' && *p <= '9') {
-			if (++digits > 19)
-				return false;
-			v = v * 10 + (uint64_t)(*p - '0');
+	p++;
+	if (d != 0) {
+		while ((d = (unsigned int)(*p - '0')) <= 9) {
+			v = v * 10 + d;
 			p++;
 		}
 	}
-	/* A fraction or exponent makes it a json-c double: decline. */
-	if (p < c->end && (*p == '.' || *p == 'e' || *p == 'E'))
+	if (p - c->p > 19)
 		return false;
-	if (v > (uint64_t)INT64_MAX)
+	*out = v;
+	c->p = p;
+	return true;
+}
+
+/* A non-negative JSON integer up to @max; a "-0" goes to json-c. */
+static inline bool
+natural(struct cursor *c, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+
+	if (!digits(c, &v) || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* A JSON integer, -?(0|[1-9][0-9]*), within [min, max]. */
+static inline bool
+integer(struct cursor *c, int64_t min, int64_t max, int64_t *out)
+{
+	bool neg = *c->p == '-';
+	uint64_t v;
+
+	c->p += neg;
+	if (!digits(c, &v) || v > (uint64_t)INT64_MAX)
 		return false;
 	int64_t s = neg ? -(int64_t)v : (int64_t)v;
 	if (s < min || s > max)
 		return false;
 	*out = s;
-	c->p = p;
 	return true;
 }
 
 /* {"type":"frame","dev":D,"t":T and its flags, up to the events' "[". */
 static bool
-frame_head(struct cursor *c, int64_t *dev, int64_t *t, uint32_t *flags)
+frame_head(struct cursor *c, uint64_t *dev, int64_t *t, uint32_t *flags)
 {
 #define FLAG_KEY(s, flag) { s, sizeof(s) - 1, flag }
 	static const struct { const char *lit; size_t len; uint32_t flag; } flag_keys[] = {
@@ -108,7 +139,7 @@ frame_head(struct cursor *c, int64_t *dev, int64_t *t, uint32_t *flags)
 #undef FLAG_KEY
 
 	if (!LIT(c, "{\"type\":\"frame\",\"dev\":") ||
-	    !integer(c, 0, UINT32_MAX, dev) ||
+	    !natural(c, UINT32_MAX, dev) ||
 	    !LIT(c, ",\"t\":") ||
 	    !integer(c, -TT_MAX_TIME_US, TT_MAX_TIME_US, t))
 		return false;
@@ -122,23 +153,22 @@ frame_head(struct cursor *c, int64_t *dev, int64_t *t, uint32_t *flags)
 }
 
 /* One [type,code,value(,offset)] with every number in its range. */
-static bool
+static inline bool
 frame_event(struct cursor *c, struct tt_event *out)
 {
-	int64_t v[4] = { 0 };
+	uint64_t type, code;
+	int64_t value, dt = 0;
 
-	if (!LIT(c, "[") ||
-	    !integer(c, 0, EV_MAX, &v[0]) || !LIT(c, ",") ||
-	    !integer(c, 0, code_max[v[0]], &v[1]) || !LIT(c, ",") ||
-	    !integer(c, INT32_MIN, INT32_MAX, &v[2]))
+	if (!chr(c, '[') ||
+	    !natural(c, EV_MAX, &type) || !chr(c, ',') || code_max[type] < 0 ||
+	    !natural(c, (uint64_t)code_max[type], &code) || !chr(c, ',') ||
+	    !integer(c, INT32_MIN, INT32_MAX, &value))
 		return false;
-	if (code_max[v[0]] < 0)
+	if (chr(c, ',') && !integer(c, INT32_MIN, INT32_MAX, &dt))
 		return false;
-	if (LIT(c, ",") && !integer(c, INT32_MIN, INT32_MAX, &v[3]))
+	if (!chr(c, ']'))
 		return false;
-	if (!LIT(c, "]"))
-		return false;
-	*out = (struct tt_event){ (uint16_t)v[0], (uint16_t)v[1], (int32_t)v[2], (int32_t)v[3] };
+	*out = (struct tt_event){ (uint16_t)type, (uint16_t)code, (int32_t)value, (int32_t)dt };
 	return true;
 }
 
@@ -146,20 +176,22 @@ frame_event(struct cursor *c, struct tt_event *out)
 static bool
 frame_events(struct tt_reader *r, struct cursor *c, uint32_t *n)
 {
-	struct tt_event ev;
 	uint32_t count = 0;
 
-	if (LIT(c, "]")) {
+	if (chr(c, ']')) {
 		*n = 0;
 		return true;
 	}
 	do {
-		if (count >= TT_MAX_FRAME_EVENTS || !frame_event(c, &ev))
+		if (count >= TT_MAX_FRAME_EVENTS)
 			return false;
-		reader_frame_reserve(r, count + 1);
-		r->frame.events[count++] = ev;
-	} while (LIT(c, ","));
-	if (!LIT(c, "]"))
+		if (count >= r->frame_cap)
+			reader_frame_reserve(r, count + 1);
+		if (!frame_event(c, &r->frame.events[count]))
+			return false;
+		count++;
+	} while (chr(c, ','));
+	if (!chr(c, ']'))
 		return false;
 	*n = count;
 	return true;
@@ -170,7 +202,8 @@ timeline_fast_frame(struct tt_reader *r, const char *line, size_t len, struct tt
 {
 	struct cursor c = { line, line + len };
 	struct tt_frame *f = &r->frame;
-	int64_t dev, t;
+	uint64_t dev;
+	int64_t t;
 	uint32_t flags;
 	uint32_t n;
 
@@ -186,7 +219,7 @@ timeline_fast_frame(struct tt_reader *r, const char *line, size_t len, struct tt
 		init_code_max();
 	if (!frame_events(r, &c, &n))
 		return 0;
-	if (!LIT(&c, "}") || c.p != c.end)
+	if (!chr(&c, '}') || c.p != c.end)
 		return 0;
 
 	f->device = (uint32_t)dev;
@@ -221,14 +254,15 @@ int
 timeline_fast_hid(struct tt_reader *r, const char *line, size_t len, struct tt_record *rec)
 {
 	struct cursor c = { line, line + len };
-	int64_t dev, t;
+	uint64_t dev;
+	int64_t t;
 	uint8_t *data = NULL;
 	uint32_t n;
 
 	while (c.end > c.p && (c.end[-1] == ' ' || c.end[-1] == '\t' || c.end[-1] == '\r'))
 		c.end--;
 	if (!LIT(&c, "{\"type\":\"hid\",\"dev\":") ||
-	    !integer(&c, 0, UINT32_MAX, &dev) ||
+	    !natural(&c, UINT32_MAX, &dev) ||
 	    !LIT(&c, ",\"t\":") ||
 	    !integer(&c, -TT_MAX_TIME_US, TT_MAX_TIME_US, &t) ||
 	    !LIT(&c, ",\"data\":\""))

@@ -91,27 +91,17 @@ ti_li_flags(bool cancelled, bool active_at_end)
 	return (cancelled ? TI_LI_CANCELLED : 0) | (active_at_end ? TI_LI_ACTIVE_AT_END : 0);
 }
 
-/* The kernel lane of the touch the libinput model paired with @t: same
- * device, slot and tracking ID, begun latency_us before it. Only kernel
- * lanes are in begin order with each other. */
+/* The kernel lane of the touch the libinput model paired with @t, by
+ * its serial, like the HID and Wayland links. */
 static void
 link_li_lane(struct tt_index *ix, struct ti_lane *l, const struct tt_li_touch *t)
 {
-	int64_t kbegin = t->begin_us - t->latency_us;
+	struct ti_lane *k = ti_kernel_lane(ix, t->kernel_serial, t->begin_us - t->latency_us);
 
-	for (size_t i = ix->nlanes; i-- > 0;) {
-		struct ti_lane *k = ix->lanes[i];
-		if (k->kind != TI_LANE_KERNEL)
-			continue;
-		if (k->begin_us < kbegin)
-			break;
-		if (k->device != t->device || (t->slot >= 0 && k->slot != t->slot) ||
-		    k->id != t->kernel_tracking_id || k->begin_us != kbegin)
-			continue;
-		l->linked = k->index;
-		k->li_linked = l->index;
+	if (!k)
 		return;
-	}
+	l->linked = k->index;
+	k->li_linked = l->index;
 }
 
 void

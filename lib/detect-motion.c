@@ -20,6 +20,8 @@ tt_motion_dev_init(struct tt_motion_dev *m, const struct tt_device *dev, double 
 	memset(m, 0, sizeof(*m));
 	m->dev = dev;
 	m->mm = tt_model_has_mm(dev);
+	m->res_x = ax->resolution;
+	m->res_y = ay->resolution;
 	/* A device without a range still gets a scale: its units. */
 	m->rx = ax->maximum > ax->minimum ? (double)ax->maximum - ax->minimum : 1.0;
 	m->ry = ay->maximum > ay->minimum ? (double)ay->maximum - ay->minimum : 1.0;
@@ -114,6 +116,16 @@ norm(const struct tt_motion_dev *m, double dx, double dy)
 	return hypot(dx / m->rx, dy / m->ry);
 }
 
+/* tt_model_distance() with the device's resolutions looked up once: the
+ * same divisions, so the same value, without the lookup per step. */
+static double
+distance(const struct tt_motion_dev *m, double dx, double dy)
+{
+	if (m->mm)
+		return hypot(dx / m->res_x, dy / m->res_y);
+	return hypot(dx, dy);
+}
+
 /* The largest of the touch's recent steps, per update and not per time:
  * the same positions give the same verdict however the frames were
  * spaced. 0 without enough history. */
@@ -125,8 +137,9 @@ expected_step(const struct step *s)
 
 	if (mt->npace < 2)
 		return 0;
+	/* fmax() without the call: no step is NaN. */
 	for (unsigned int i = 0; i < mt->npace && i < TT_MOTION_PACE; i++)
-		pace = fmax(pace, mt->pace[i]);
+		pace = mt->pace[i] > pace ? mt->pace[i] : pace;
 	return pace;
 }
 
@@ -190,13 +203,14 @@ check_back(struct step *s, double expected)
 {
 	struct tt_motion_touch *mt = s->mt;
 	struct tt_motion_find *f;
-	double out_size = norm(s->m, mt->out_dx, mt->out_dy);
-	double out_dist = tt_model_distance(s->m->dev, mt->out_dx, mt->out_dy);
-	double ms = (double)(s->time_us - mt->out_us) / 1000.0;
-	double slack = TT_MOTION_BACK_SLACK * out_size + 2 * expected;
 
 	if (!mt->out)
 		return;
+
+	double out_size = norm(s->m, mt->out_dx, mt->out_dy);
+	double ms = (double)(s->time_us - mt->out_us) / 1000.0;
+	double slack = TT_MOTION_BACK_SLACK * out_size + 2 * expected;
+
 	if (++mt->out_updates > TT_MOTION_BACK_UPDATES) {
 		mt->out = false;
 		return;
@@ -214,7 +228,8 @@ check_back(struct step *s, double expected)
 	mt->out = false;
 	if (!mt->out_reported && (f = find(s, TT_MOTION_JUMP, mt->out_line, mt->out_us)))
 		snprintf(f->message, sizeof(f->message),
-			 "moved %.1f %s (%.1f%% of the axis range) in one frame and back %.0f ms later", out_dist,
+			 "moved %.1f %s (%.1f%% of the axis range) in one frame and back %.0f ms later",
+			 distance(s->m, mt->out_dx, mt->out_dy),
 			 unit(s), out_size * 100.0, ms);
 	if (s->jump)
 		return;
@@ -304,7 +319,7 @@ tt_motion_update(struct tt_motion_dev *m, struct tt_motion_touch *mt, int32_t x,
 		s.dx = (double)x - mt->x;
 		s.dy = (double)y - mt->y;
 		s.size = norm(m, s.dx, s.dy);
-		s.dist = tt_model_distance(m->dev, s.dx, s.dy);
+		s.dist = distance(m, s.dx, s.dy);
 		if (check_stall(&s, last_us)) {
 			forget_motion(mt);
 		} else {

@@ -64,6 +64,7 @@
 struct tt_motion_dev {
 	const struct tt_device *dev;
 	bool mm;
+	double res_x, res_y;	/* position axis resolutions, units per mm */
 	double rx, ry;		/* position axis ranges, units */
 	double jump_limit;	/* absolute: mm, units, or 0 for the range default */
 	struct tt_interval_hist iv;	/* frame intervals while touching */

@@ -85,9 +85,9 @@ tt_stats_hid_json(const struct tt_stats_hid *sh, struct tt_json_emit *j)
 	tt_json_emit_member_int(j, "contacts", (int64_t)sh->contacts);
 	tt_json_emit_member_int(j, "duration_us", sh->have_time ? sh->last_us - sh->first_us : 0);
 	tt_json_emit_key(j, "report_interval_us");
-	if (sh->nintervals) {
+	if (sh->intervals.n) {
 		tt_json_emit_object_begin(j);
-		tt_json_emit_member_int(j, "count", (int64_t)sh->nintervals);
+		tt_json_emit_member_int(j, "count", (int64_t)sh->intervals.n);
 		tt_json_emit_member_int(j, "median", sh->median_interval_us);
 		tt_json_emit_member_int(j, "p95", sh->p95_interval_us);
 		tt_json_emit_object_end(j);
@@ -95,7 +95,7 @@ tt_stats_hid_json(const struct tt_stats_hid *sh, struct tt_json_emit *j)
 		tt_json_emit_null(j);
 	}
 	tt_json_emit_member_fixed(j, "report_rate_hz",
-				  sh->nintervals ? rate_hz(sh->median_interval_us) : NAN, 2);
+				  sh->intervals.n ? rate_hz(sh->median_interval_us) : NAN, 2);
 	hid_links_json(&sh->links, j, "links");
 }
 
@@ -106,10 +106,10 @@ tt_stats_hid_text(const struct tt_stats_hid *sh, const char *name, FILE *out)
 
 	fprintf(out, "HID device %u \"%s\"\n  %.3f s, %" PRIu64 " reports, %" PRIu64 " contacts\n", sh->id,
 		name, (double)dur / 1e6, sh->reports, sh->contacts);
-	if (sh->nintervals)
+	if (sh->intervals.n)
 		fprintf(out, "  report interval while touching: median %.2f ms (%.1f Hz), p95 %.2f ms, %" PRIu64
 			" intervals\n", (double)sh->median_interval_us / 1e3, rate_hz(sh->median_interval_us),
-			(double)sh->p95_interval_us / 1e3, sh->nintervals);
+			(double)sh->p95_interval_us / 1e3, sh->intervals.n);
 	if (!sh->links.linked && !sh->links.not_delivered && !sh->links.frames)
 		return;
 	fprintf(out, "  HID to kernel: %" PRIu64 " contacts linked", sh->links.linked);

@@ -25,7 +25,6 @@ struct det_dev {
 	bool used;
 	uint32_t id;
 	const struct tt_device *dev;
-	uint8_t keys[TT_BITMAP_BYTES(KEY_CNT)];
 	bool mismatch;		/* button/slot disagreement being reported */
 	/* Type A flicker: the last two frames with contact content. */
 	uint32_t cnt1, cnt2;
@@ -34,13 +33,21 @@ struct det_dev {
 	int nseen;
 	uint64_t drop_gen;	/* bumped by every SYN_DROPPED and resync frame */
 	struct tt_motion_dev motion;	/* jumps and stalls */
+	/* What the frame checks ask of the device's codes, looked up once:
+	 * BTN_TOUCH, and bit i for each tool_codes[i] it has. */
+	bool has_btn_touch;
+	uint8_t tools;
+	/* Its touches' motion, indexed by slot: a slot holds one touch
+	 * down at a time. A touch that ended but waits for its links
+	 * (model.h) may see the next one of its slot begin first: the
+	 * serial says whose the entry is. */
+	struct det_touch *touches;
+	size_t ntouches;
 };
 
-/* What the jump and stall detectors keep of a kernel touch
- * (tt_ktouch.priv), on a list so the ones a pass never ended are freed
- * with the detect. */
+/* What the jump and stall detectors keep of a kernel touch. */
 struct det_touch {
-	struct det_touch *prev, *next;
+	uint64_t serial;	/* tt_ktouch.serial; 0: free */
 	struct tt_motion_touch motion;
 };
 
@@ -52,7 +59,6 @@ struct latencies {
 /* What the HID numbers keep of a HID device. */
 struct det_hid {
 	uint32_t id;
-	struct tt_interval_hist iv;	/* report intervals while a contact is down */
 	struct latencies lat;
 	int64_t last_us;
 	bool have_last;
@@ -70,7 +76,6 @@ struct tt_detect {
 	size_t ndevs;
 	struct det_hid *hids;
 	size_t nhids;
-	struct det_touch *touches;	/* open */
 	struct latencies all_lat;
 	struct tt_stats stats;
 };
@@ -218,18 +223,19 @@ find_dev(struct tt_detect *d, uint32_t id)
 
 /* ---- kernel touches ---- */
 
-static void
-forget_touch(struct tt_detect *d, struct det_touch *dt)
+static const unsigned int tool_codes[] = {
+	BTN_TOOL_FINGER, BTN_TOOL_DOUBLETAP, BTN_TOOL_TRIPLETAP, BTN_TOOL_QUADTAP, BTN_TOOL_QUINTTAP,
+};
+
+/* @t's entry in its device's table: NULL when it has none (another
+ * touch of its slot began since, or the device was declared again). */
+static struct det_touch *
+touch_of(struct det_dev *dd, const struct tt_ktouch *t)
 {
-	if (!dt)
-		return;
-	if (dt->prev)
-		dt->prev->next = dt->next;
-	else
-		d->touches = dt->next;
-	if (dt->next)
-		dt->next->prev = dt->prev;
-	free(dt);
+	if (!dd || t->slot < 0 || (size_t)t->slot >= dd->ntouches)
+		return NULL;
+	struct det_touch *dt = &dd->touches[t->slot];
+	return dt->serial == t->serial ? dt : NULL;
 }
 
 static void
@@ -238,19 +244,23 @@ on_kbegin(void *data, struct tt_ktouch *t)
 	struct tt_detect *d = data;
 	struct det_dev *dd = find_dev(d, t->device);
 	struct tt_stats_device *sd = stats_dev(d, t->device);
-	struct det_touch *dt = tt_zalloc(sizeof(*dt));
 
+	if (sd)
+		sd->touch_sequences++;
+	if (!dd || t->slot < 0)
+		return;
+	if ((size_t)t->slot >= dd->ntouches) {
+		size_t n = (size_t)t->slot + 1;
+		dd->touches = tt_reallocarray(dd->touches, n, sizeof(*dd->touches));
+		memset(&dd->touches[dd->ntouches], 0, (n - dd->ntouches) * sizeof(*dd->touches));
+		dd->ntouches = n;
+	}
+	struct det_touch *dt = &dd->touches[t->slot];
+	dt->serial = t->serial;
 	tt_motion_touch_init(&dt->motion, t->values[TT_AXIS(ABS_MT_POSITION_X)],
 			     t->values[TT_AXIS(ABS_MT_POSITION_Y)],
 			     !(t->unknown & (TT_AXIS_BIT(ABS_MT_POSITION_X) | TT_AXIS_BIT(ABS_MT_POSITION_Y))),
-			     dd ? dd->drop_gen : 0, t->begin_us);
-	dt->next = d->touches;
-	if (d->touches)
-		d->touches->prev = dt;
-	d->touches = dt;
-	t->priv = dt;
-	if (sd)
-		sd->touch_sequences++;
+			     dd->drop_gen, t->begin_us);
 }
 
 /* Jumps and stalls (detect-motion.h) are judged between two positions
@@ -278,9 +288,9 @@ on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
 {
 	struct tt_detect *d = data;
 	struct det_dev *dd = find_dev(d, t->device);
-	struct det_touch *dt = t->priv;
+	struct det_touch *dt = touch_of(dd, t);
 
-	if (dd && dt)
+	if (dt)
 		detect_motion(d, dd, t, dt, u);
 }
 
@@ -303,29 +313,25 @@ on_kend(void *data, struct tt_ktouch *t)
 	} else if (t->link == TT_LINK_NOT_DELIVERED) {
 		d->stats.not_delivered++;
 	}
-	forget_touch(d, t->priv);
-	t->priv = NULL;
+	struct det_touch *dt = touch_of(find_dev(d, t->device), t);
+	if (dt)
+		dt->serial = 0;
 }
 
 /* ---- frames ---- */
-
-static const unsigned int tool_codes[] = {
-	BTN_TOOL_FINGER, BTN_TOOL_DOUBLETAP, BTN_TOOL_TRIPLETAP, BTN_TOOL_QUADTAP, BTN_TOOL_QUINTTAP,
-};
 
 /* BTN_TOOL_* against the touches down. Touchpads with fewer slots than
  * fingers report more fingers than slots: allowed when every slot is in
  * use. */
 static bool
-tools_disagree(const struct det_dev *s, uint32_t n, char *why, size_t size)
+tools_disagree(const struct det_dev *s, const uint8_t *keys, uint32_t n, char *why, size_t size)
 {
 	const struct tt_device *dev = s->dev;
 	uint32_t capacity = dev->mt_protocol == TT_MT_B ? dev->num_slots : UINT32_MAX;
-	bool any_tool = false;
+	bool any_tool = s->tools != 0;
 
-	for (unsigned int i = 0; i < ARRAY_LENGTH(tool_codes); i++) {
-		any_tool |= tt_device_has(dev, EV_KEY, tool_codes[i]);
-		if (!tt_device_has(dev, EV_KEY, tool_codes[i]) || !bit_is_set(s->keys, tool_codes[i]))
+	for (unsigned int i = 0; any_tool && i < ARRAY_LENGTH(tool_codes); i++) {
+		if (!(s->tools & (1u << i)) || !bit_is_set(keys, tool_codes[i]))
 			continue;
 		uint32_t fingers = i + 1;
 		bool ok = fingers == n || (fingers > n && n >= capacity) ||
@@ -335,7 +341,7 @@ tools_disagree(const struct det_dev *s, uint32_t n, char *why, size_t size)
 				 n == 1 ? "" : "es");
 		return !ok;
 	}
-	if (any_tool && n > 0 && !bit_is_set(s->keys, BTN_TOOL_PEN) && !bit_is_set(s->keys, BTN_TOOL_RUBBER)) {
+	if (any_tool && n > 0 && !bit_is_set(keys, BTN_TOOL_PEN) && !bit_is_set(keys, BTN_TOOL_RUBBER)) {
 		snprintf(why, size, "no BTN_TOOL_* is set with %u touch%s down", n, n == 1 ? "" : "es");
 		return true;
 	}
@@ -343,14 +349,14 @@ tools_disagree(const struct det_dev *s, uint32_t n, char *why, size_t size)
 }
 
 static bool
-buttons_disagree(const struct det_dev *s, uint32_t n, char *why, size_t size)
+buttons_disagree(const struct det_dev *s, const uint8_t *keys, uint32_t n, char *why, size_t size)
 {
-	if (tt_device_has(s->dev, EV_KEY, BTN_TOUCH) && bit_is_set(s->keys, BTN_TOUCH) != (n > 0)) {
-		snprintf(why, size, "BTN_TOUCH is %d with %u touch%s down", bit_is_set(s->keys, BTN_TOUCH) ? 1 : 0, n,
+	if (s->has_btn_touch && bit_is_set(keys, BTN_TOUCH) != (n > 0)) {
+		snprintf(why, size, "BTN_TOUCH is %d with %u touch%s down", bit_is_set(keys, BTN_TOUCH) ? 1 : 0, n,
 			 n == 1 ? "" : "es");
 		return true;
 	}
-	return tools_disagree(s, n, why, size);
+	return tools_disagree(s, keys, n, why, size);
 }
 
 static bool
@@ -387,10 +393,11 @@ detect_flicker(struct tt_detect *d, struct det_dev *s, const struct tt_frame *f,
 static void
 detect_buttons(struct tt_detect *d, struct det_dev *s, const struct tt_frame *f, size_t line, uint32_t n)
 {
+	const uint8_t *keys = tt_model_keys(d->model, s->id);
 	struct tt_diag diag;
 	char why[128];
 
-	if (!buttons_disagree(s, n, why, sizeof(why))) {
+	if (!keys || !buttons_disagree(s, keys, n, why, sizeof(why))) {
 		s->mismatch = false;
 		return;
 	}
@@ -431,15 +438,6 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	count_frame(d, f, n);
 	if (s) {
 		tt_motion_frame(&s->motion, f->time_us, n);
-		for (uint32_t i = 0; i < f->nevents; i++) {
-			const struct tt_event *e = &f->events[i];
-			if (e->type != EV_KEY || e->code >= KEY_CNT)
-				continue;
-			if (e->value)
-				set_bit(s->keys, e->code);
-			else
-				clear_bit(s->keys, e->code);
-		}
 		/* A drop and its resync are not what the device did; until
 		 * the slots are known again the touches down are a guess. */
 		if (f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)) {
@@ -541,10 +539,10 @@ add_hid(struct tt_detect *d, const struct tt_hid_device *dev)
 	struct det_hid *h = &d->hids[d->nhids++];
 	memset(h, 0, sizeof(*h));
 	h->id = dev->id;
-	h->iv = (struct tt_interval_hist){ .max_us = -1 };
 	sh = &d->stats.hids[d->stats.nhids++];
 	memset(sh, 0, sizeof(*sh));
 	sh->id = dev->id;
+	sh->intervals.max_us = -1;
 }
 
 static void
@@ -604,10 +602,8 @@ on_hreport(void *data, const struct tt_hreport *r)
 			sh->first_us = t;
 		sh->last_us = t;
 		sh->have_time = true;
-		if (h->have_last && h->prev_active && r->nactive && t >= h->last_us) {
-			tt_interval_hist_add(&h->iv, t - h->last_us);
-			sh->nintervals++;
-		}
+		if (h->have_last && h->prev_active && r->nactive && t >= h->last_us)
+			tt_interval_hist_add(&sh->intervals, t - h->last_us);
 		h->last_us = t;
 		h->have_last = true;
 		h->prev_active = r->nactive;
@@ -683,11 +679,11 @@ latency_numbers(struct latencies *l, struct tt_stats_hid_links *out)
 /* By util-stats.h's rule; a rank beyond the histogram is taken as its
  * end, 10 s. */
 static int64_t
-hist_rank(const struct det_hid *h, double q)
+hist_rank(const struct tt_stats_hid *sh, double q)
 {
 	int64_t v;
 
-	if (tt_interval_hist_percentile(&h->iv, q, &v) < 0)
+	if (tt_interval_hist_percentile(&sh->intervals, q, &v) < 0)
 		return 10000000;
 	return v;
 }
@@ -699,9 +695,9 @@ hid_numbers(struct tt_detect *d)
 		struct det_hid *h = &d->hids[i];
 		struct tt_stats_hid *sh = &d->stats.hids[i];
 		latency_numbers(&h->lat, &sh->links);
-		if (sh->nintervals) {
-			sh->median_interval_us = hist_rank(h, 0.5);
-			sh->p95_interval_us = hist_rank(h, 0.95);
+		if (sh->intervals.n) {
+			sh->median_interval_us = hist_rank(sh, 0.5);
+			sh->p95_interval_us = hist_rank(sh, 0.95);
 		}
 	}
 	latency_numbers(&d->all_lat, &d->stats.hid_links);
@@ -721,11 +717,14 @@ add_device(struct tt_detect *d, const struct tt_device *dev)
 		s = &d->devs[d->ndevs++];
 	}
 	tt_motion_dev_release(&s->motion);
+	free(s->touches);
 	memset(s, 0, sizeof(*s));
 	s->used = true;
 	s->id = dev->id;
 	s->dev = dev;
-	memcpy(s->keys, dev->keys_down, sizeof(s->keys));
+	s->has_btn_touch = tt_device_has(dev, EV_KEY, BTN_TOUCH);
+	for (unsigned int i = 0; i < ARRAY_LENGTH(tool_codes); i++)
+		s->tools |= (uint8_t)(tt_device_has(dev, EV_KEY, tool_codes[i]) << i);
 	tt_motion_dev_init(&s->motion, dev, d->opts.jump_mm, d->opts.jump_units);
 	if (!sd && d->stats.ndevs < TT_MAX_DEVICES) {
 		sd = &d->stats.devs[d->stats.ndevs++];
@@ -827,15 +826,15 @@ tt_detect_free(struct tt_detect *d)
 	tt_checker_free(d->checker);
 	tt_xi_own_free(d->xi_own);
 	for (size_t i = 0; i < d->nhids; i++) {
-		tt_interval_hist_clear(&d->hids[i].iv);
+		tt_interval_hist_clear(&d->stats.hids[i].intervals);
 		free(d->hids[i].lat.v);
 	}
 	free(d->hids);
 	free(d->all_lat.v);
-	for (size_t i = 0; i < d->ndevs; i++)
+	for (size_t i = 0; i < d->ndevs; i++) {
 		tt_motion_dev_release(&d->devs[i].motion);
-	while (d->touches)
-		forget_touch(d, d->touches);
+		free(d->devs[i].touches);
+	}
 	free(d);
 }
 

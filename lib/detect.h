@@ -25,6 +25,7 @@
 #include "diag.h"
 #include "model.h"
 #include "timeline.h"
+#include "util-stats.h"
 
 /* libinput's touchpad jump detection (tp_detect_jumps) calls a movement
  * of more than 20 mm within one ~12 ms frame a jump. */
@@ -63,9 +64,11 @@ struct tt_stats_hid {
 	int64_t first_us, last_us;	/* of its reports */
 	bool have_time;
 	/* Intervals between reports while a contact is down, like the
-	 * frame intervals while touching. */
-	uint64_t nintervals;
-	int64_t median_interval_us, p95_interval_us;	/* meaningful when nintervals */
+	 * frame intervals while touching: intervals.n counts them as they
+	 * come. Its buckets belong to the pass (freed with the stack; a
+	 * copy of the numbers reads n, never the buckets). */
+	struct tt_interval_hist intervals;
+	int64_t median_interval_us, p95_interval_us;	/* meaningful when intervals.n */
 	struct tt_stats_hid_links links;
 };
 

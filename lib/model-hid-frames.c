@@ -85,16 +85,18 @@ void
 tt_model_hid_frames_evdev(struct tt_model *m, const struct mdev *d, const struct tt_record *rec)
 {
 	const struct tt_frame *f = rec->frame;
-	struct hpair fr = { .l = { .evdev_device = d->id, .frame_us = f->time_us, .frame_line = rec->line } };
-	const struct tt_ktouch *down[TT_MAX_SLOTS];
 	bool listed = false;
 
-	if (!m->link_on || d->kind == MDEV_NONE || (f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)))
+	/* Cheap in a file without HID devices: nothing to pair with. */
+	if (!m->nhdevs || !m->link_on || d->kind == MDEV_NONE || (f->flags & (TT_FRAME_DROPPED | TT_FRAME_RESYNC)))
 		return;
 	for (size_t i = 0; i < m->nhdevs && !listed; i++)
 		listed = lists(m->hdevs[i].dev, d->id);
 	if (!listed)
 		return;
+
+	struct hpair fr = { .l = { .evdev_device = d->id, .frame_us = f->time_us, .frame_line = rec->line } };
+	const struct tt_ktouch *down[TT_MAX_SLOTS];
 	size_t n = tt_model_active(m, d->id, down, ARRAY_LENGTH(down));
 	for (size_t i = 0; i < n; i++)
 		fr.state += mix(down[i]->values[TT_AXIS(ABS_MT_POSITION_X)], down[i]->values[TT_AXIS(ABS_MT_POSITION_Y)]);

@@ -461,6 +461,14 @@ note_drop(struct mdev *d, const struct tt_frame *f)
 	d->nstale = d->nslots;
 }
 
+const uint8_t *
+tt_model_keys(const struct tt_model *m, uint32_t device)
+{
+	const struct mdev *d = tt_model_find_dev((struct tt_model *)m, device);
+
+	return d ? d->keys : NULL;
+}
+
 bool
 tt_model_settled(const struct tt_model *m, uint32_t device)
 {

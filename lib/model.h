@@ -116,7 +116,6 @@ struct tt_ktouch {
 	int64_t hid_begin_us;
 	size_t hid_begin_line;
 	void *user;
-	void *priv;	/* lib/detect.c's */
 };
 
 /* Ownership of one (XI touch, client). */
@@ -213,7 +212,6 @@ struct tt_htouch {
 	int64_t kernel_begin_us;
 	size_t kernel_begin_line;
 	void *user;
-	void *priv;	/* lib/detect.c's */
 };
 
 struct tt_hupdate {
@@ -327,6 +325,12 @@ void tt_model_set_hid_link(struct tt_model *m, int64_t before_us, int64_t after_
  * valid until the next feed), for inspectors and tests. */
 size_t tt_model_active(const struct tt_model *m, uint32_t device,
 		       const struct tt_ktouch **out, size_t max);
+
+/* The keys down on a device after the frame fed last (a bit per code,
+ * KEY_CNT bits, lib/bitmap.h), valid until the next feed; NULL for a
+ * device the model does not know. The frame callbacks see the state
+ * after their frame. */
+const uint8_t *tt_model_keys(const struct tt_model *m, uint32_t device);
 
 /* False from a SYN_DROPPED until the device has set the current slot
  * and every slot's tracking ID again: the slot state (and so the number

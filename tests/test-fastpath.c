@@ -28,6 +28,42 @@ static const char *const seeds[] = {
 	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,63,0],[1,767,0],[5,16,1],[17,15,1]]}",
 };
 
+/* Numbers at the edges of what the fast path takes: each must come out
+ * of both paths the same, accepted or not. */
+static const char *const edges[] = {
+	"{\"type\":\"frame\",\"dev\":-0,\"t\":-0,\"ev\":[[-0,-0,-0,-0]]}",
+	"{\"type\":\"frame\",\"dev\":04,\"t\":1,\"ev\":[[3,53,1]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[03,53,1]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,053,1]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,00]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1.0,\"ev\":[[3,53,1]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,1e3]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,1E3]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,-]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,2147483648]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,-2147483649]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,1,-2147483648]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":4611686018427387905,\"ev\":[]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":-4611686018427387904,\"ev\":[]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":9223372036854775807,\"ev\":[]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":9223372036854775808,\"ev\":[]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":18446744073709551617,\"ev\":[]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":100000000000000000000,\"ev\":[]}",
+	"{\"type\":\"frame\",\"dev\":4294967296,\"t\":1,\"ev\":[]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[32,0,1]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,64,1]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[1,768,1]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[6,0,1]]}",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,1]]}  \t",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,1]]} x",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,1]]",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,1",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":1,\"ev\":[[3,53,",
+	"{\"type\":\"frame\",\"dev\":4,\"t\":",
+	"{\"type\":\"hid\",\"dev\":-0,\"t\":1,\"data\":\"00\"}",
+	"{\"type\":\"hid\",\"dev\":01,\"t\":1,\"data\":\"00\"}",
+};
+
 struct outcome {
 	char text[1 << 16];
 	size_t len;
@@ -165,6 +201,8 @@ main(void)
 	for (size_t i = 0; i < ARRAY_LENGTH(seeds); i++)
 		compare_line(seeds[i], strlen(seeds[i]));
 	check_int_eq(accepted_lines, ARRAY_LENGTH(seeds));
+	for (size_t i = 0; i < ARRAY_LENGTH(edges); i++)
+		compare_line(edges[i], strlen(edges[i]));
 
 	for (int i = 0; i < iterations; i++) {
 		char buf[512];

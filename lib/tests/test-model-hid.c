@@ -293,7 +293,7 @@ test_one_contact(void)
 	check_int_eq(sh->reports, 4);
 	check_int_eq(sh->contacts, 1);
 	/* Intervals with a contact down at both ends: 0->8000, 8000->16000. */
-	check_int_eq(sh->nintervals, 2);
+	check_int_eq(sh->intervals.n, 2);
 	check_int_eq(sh->median_interval_us, 8000);
 	check_int_eq(sh->links.linked + sh->links.not_delivered, 0);
 }
