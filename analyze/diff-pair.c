@@ -39,7 +39,7 @@ void
 diff_pair_begin(struct ddev *d, const struct tt_ktouch *t)
 {
 	d->act = tt_grow(d->act, d->nact, &d->capact, sizeof(*d->act));
-	d->act[d->nact++] = (struct dactive){ .begin_us = t->begin_us, .id = t->serial };
+	d->act[d->nact++] = (struct dactive){ .begin_us = t->begin_us, .id = t->serial, .samples = t->user };
 }
 
 static int
@@ -301,6 +301,9 @@ diff_pair_clear(struct side *s)
 		struct ddev *d = &s->devs[i];
 		for (size_t j = 0; j < d->npend; j++)
 			free(d->pend[j].enc);
+		/* Read no further: the stack drops them without an end. */
+		for (size_t j = 0; j < d->nact; j++)
+			diff_samples_forget(d->act[j].samples);
 		free(d->pend);
 		free(d->act);
 		d->pend = NULL;

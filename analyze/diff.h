@@ -123,6 +123,7 @@ struct dhid {
 struct dactive {
 	int64_t begin_us;	/* absolute */
 	uint64_t id;		/* tt_ktouch.serial */
+	void *samples;		/* its tt_ktouch.user (diff-samples.c) */
 };
 
 /* How much diff holds at a time (TT_DIFF_STATS=1 prints the largest):
@@ -279,6 +280,9 @@ void diff_samples_begin(const struct ddev *d, struct tt_ktouch *t);
 void diff_samples_update(struct tt_ktouch *t, const struct tt_kupdate *u);
 void diff_samples_take(struct tt_ktouch *t, struct dtouch *k);
 void diff_samples_drop(struct tt_ktouch *t);
+/* What diff_samples_begin() hung on a touch (tt_ktouch.user) freed: for
+ * touches the stack drops without an end (a file read no further). */
+void diff_samples_forget(void *user);
 /* A touch's samples unpacked for one comparison: the time since its
  * begin, the line, the position scaled (mm or fraction), one field. */
 struct dpt {
