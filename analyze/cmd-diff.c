@@ -88,7 +88,7 @@ on_kend(void *data, struct tt_ktouch *t)
 	k.serial = s->kserial++;
 	k.nframes = t->nframes;
 	diff_samples_take(t, &k);
-	diff_pair_end(s, d, t->serial, &k);
+	diff_pair_end(d, t->serial, &k);
 }
 
 static void

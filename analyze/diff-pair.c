@@ -51,7 +51,7 @@ cmp_k(const struct dtouch *x, const struct dtouch *y)
 }
 
 void
-diff_pair_end(struct side *s, struct ddev *d, uint64_t id, struct dtouch *k)
+diff_pair_end(struct ddev *d, uint64_t id, struct dtouch *k)
 {
 	size_t i;
 
@@ -65,7 +65,6 @@ diff_pair_end(struct side *s, struct ddev *d, uint64_t id, struct dtouch *k)
 	memmove(&d->pend[i + 1], &d->pend[i], (d->npend - i) * sizeof(*d->pend));
 	d->pend[i] = *k;
 	d->npend++;
-	(void)s;
 }
 
 /* Touches of device @i of @s beginning before this have all ended: those

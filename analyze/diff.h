@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * touchtape diff's parts: cmd-diff.c reads both files and pairs their
- * touches, diff-diag.c compares their diagnostics (the shared pass,
- * lib/detect.h, run on each), diff-output.c writes each difference as a
- * line of text or a JSON object (--json). Inside a touch: diff-samples.c
+ * touchtape diff's parts: cmd-diff.c reads both files side by side,
+ * diff-pair.c pairs their kernel touches as they end, diff-diag.c
+ * compares their diagnostics (the shared pass, lib/detect.h, run on
+ * each), diff-output.c writes each difference as a line of text or a
+ * JSON object (--json), held until both files are read. Inside a touch: diff-samples.c
  * keeps each kernel touch's samples, compactly; diff-path.c compares the
  * paths of paired touches, diff-axes.c their other axes, diff-rhythm.c
  * the frames' rhythm, diff-keys.c the EV_KEY and EV_SW changes and
@@ -266,7 +267,7 @@ void diff_buf_flush(struct differ *df);
  * it or pairs with it. diff_pair_step() does what it can now (all, once
  * both files ended); it runs nothing while df->hold. */
 void diff_pair_begin(struct ddev *d, const struct tt_ktouch *t);
-void diff_pair_end(struct side *s, struct ddev *d, uint64_t id, struct dtouch *k);
+void diff_pair_end(struct ddev *d, uint64_t id, struct dtouch *k);
 void diff_pair_step(struct differ *df);
 void diff_pair_clear(struct side *s);
 /* A touch's samples or values held, or let go (negative). */
