@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "stack.h"
@@ -37,48 +38,57 @@ static void
 on_kbegin(void *data, struct tt_ktouch *t)
 {
 	struct side *s = data;
-	const struct ddev *d = side_dev(s, t->device, NULL);
+	struct ddev *d = side_dev(s, t->device, NULL);
 
-	if (d)
-		diff_samples_begin(d, t);
+	if (!d)
+		return;
+	diff_samples_begin(d, t);
+	diff_pair_begin(d, t);
+	diff_stats_add(&s->st, 1, 1, 0);
 }
 
 static void
 on_kupdate(void *data, struct tt_ktouch *t, const struct tt_kupdate *u)
 {
-	(void)data;
+	struct side *s = data;
+
+	if (t->user)
+		diff_stats_add(&s->st, 0, 1, 0);
 	diff_samples_update(t, u);
 }
 
+/* Kernel touches relative to their device's first frame: what a replay
+ * keeps. */
 static void
 on_kend(void *data, struct tt_ktouch *t)
 {
 	struct side *s = data;
 	size_t ord;
 	struct ddev *d = side_dev(s, t->device, &ord);
+	struct dtouch k = { 0 };
 
 	if (!d) {
 		diff_samples_drop(t);
 		return;
 	}
-	s->k = tt_grow(s->k, s->nk, &s->capk, sizeof(*s->k));
-	struct dtouch *k = &s->k[s->nk++];
-	memset(k, 0, sizeof(*k));
-	k->dev = ord;
-	k->slot = t->slot;
-	k->begin_us = t->begin_us;
-	k->end_us = t->end_us;
-	tt_model_position(d->dev, t->begin_x, t->begin_y, &k->bx, &k->by);
+	s->nk++;
+	k.dev = ord;
+	k.slot = t->slot;
+	k.begin_us = t->begin_us - d->first_us;
+	k.end_us = t->end_us - d->first_us;
+	tt_model_position(d->dev, t->begin_x, t->begin_y, &k.bx, &k.by);
 	tt_model_position(d->dev, t->values[TT_AXIS(ABS_MT_POSITION_X)], t->values[TT_AXIS(ABS_MT_POSITION_Y)],
-			  &k->ex, &k->ey);
-	k->line = t->begin_line;
-	k->active_at_end = t->flags & TT_KTOUCH_ACTIVE_AT_END;
-	k->link = t->link;
-	k->xi_source = t->xi_deviceid;
-	k->xi_touchid = t->xi_touchid;
-	k->pair = -1;
-	k->nframes = t->nframes;
-	diff_samples_take(t, k);
+			  &k.ex, &k.ey);
+	k.line = t->begin_line;
+	k.active_at_end = t->flags & TT_KTOUCH_ACTIVE_AT_END;
+	k.link = t->link;
+	k.xi_source = t->xi_deviceid;
+	k.xi_touchid = t->xi_touchid;
+	k.pair = -1;
+	k.serial = s->kserial++;
+	k.nframes = t->nframes;
+	diff_samples_take(t, &k);
+	diff_pair_end(d, t->serial, &k);
 }
 
 static void
@@ -102,6 +112,7 @@ on_xend(void *data, struct tt_xtouch *t)
 	x->source = t->sourceid ? t->sourceid : t->deviceid;
 	x->touchid = t->touchid;
 	x->kernel = -1;
+	x->kpair = -1;
 }
 
 static void
@@ -114,8 +125,11 @@ on_frame(void *data, const struct tt_device *dev, const struct tt_frame *f, size
 	if (d && !d->have_time) {
 		d->first_us = f->time_us;
 		d->have_time = true;
+	} else if (d && f->time_us < d->last_frame_us) {
+		s->backwards = true;
 	}
 	if (d) {
+		d->last_frame_us = f->time_us;
 		diff_rhythm_frame(d, f->time_us, n);
 		diff_keys_frame(s, ord, f->time_us - d->first_us, f, line);
 		diff_devaxes_frame(s, ord, f->time_us - d->first_us, f, line);
@@ -168,16 +182,11 @@ see_end(struct side *s, const struct tt_record *rec)
 	s->have_last = true;
 }
 
-/* Kernel touches relative to their device's first frame, XI touches to
- * the file's first record: what a replay keeps. */
+/* XI touches relative to the file's first record, as a replay keeps
+ * them. */
 static void
 make_relative(struct side *s)
 {
-	for (size_t i = 0; i < s->nk; i++) {
-		int64_t t0 = s->devs[s->k[i].dev].first_us;
-		s->k[i].begin_us -= t0;
-		s->k[i].end_us -= t0;
-	}
 	for (size_t i = 0; i < s->nx; i++) {
 		s->x[i].begin_us -= s->anchor;
 		s->x[i].end_us -= s->anchor;
@@ -191,54 +200,90 @@ on_warn(void *data, const char *message)
 {
 	struct side *s = data;
 
-	fprintf(stderr, "%s\n", message);
+	fprintf(s->msgs, "%s\n", message);
 	tt_stack_reader_warning(s->detect, s->name, message);
 }
 
-/* Reads @path through the layer stack (lib/stack.h): its touches come
- * from the model's callbacks, its diagnostics into s->diags. Only what
- * the reading options keep is read. 0, or -1 after an error said. */
+/* Opens @path to be read through the layer stack (lib/stack.h): its
+ * touches come from the model's callbacks, its diagnostics into
+ * s->diags, its messages into s->msgs. 0, or -1 after an error said
+ * there (s->failed). */
 static int
-load(struct side *s, const char *path, const struct tt_read_options *ro)
+side_open(struct side *s, const char *path, const struct tt_read_options *ro)
 {
 	const struct tt_model_callbacks cb = { .kernel_begin = on_kbegin, .kernel_update = on_kupdate,
 					       .kernel_end = on_kend, .xi_end = on_xend, .frame = on_frame };
 	struct tt_detect_options dopts = { .only_device = ro->ndevices ? (int64_t)ro->devices[0] : -1 };
-	_cleanup_(tt_stack_freep) struct tt_stack *d = NULL;
-	struct tt_record rec;
 	int rc;
 
-	if (tt_open_recording_opts(path, ro, &s->r) < 0)
+	s->msgs = open_memstream(&s->msgbuf, &s->msglen);
+	if (!s->msgs)
+		abort();
+	tt_log_set_stream(s->msgs);
+	rc = tt_open_recording_opts(path, ro, &s->r);
+	tt_log_set_stream(NULL);
+	if (rc < 0) {
+		s->failed = s->eof = true;
 		return -1;
-	s->name = tt_reader_name(s->r);
-	d = s->detect = tt_stack_new(&dopts, tt_diag_tally_add, &s->diags);
-	tt_stack_subscribe(d, &cb, s);
-	diff_hid_subscribe(s, d);
-	li_summary_init(&s->li, d);
-	wl_summary_init(&s->wl, d);
-	tt_reader_set_warn(s->r, on_warn, s);
-	while ((rc = tt_reader_next(s->r, &rec)) != 0) {
-		if (rc < 0) {
-			tt_error("%s", tt_reader_error(s->r));
-			tt_stack_reader_error(d, s->name, tt_reader_error(s->r));
-			if (rc == -EIO)
-				return -1;
-			continue;
-		}
-		see_end(s, &rec);
-		if (!tt_read_options_keep(ro, &rec))
-			continue;
-		see_record(s, ro, &rec);
-		tt_stack_feed(d, &rec);
-		li_summary_feed(&s->li, &rec);
-		wl_summary_feed(&s->wl, &rec);
 	}
-	tt_stack_finish(d);
+	s->name = tt_reader_name(s->r);
+	s->detect = tt_stack_new(&dopts, tt_diag_tally_add, &s->diags);
+	tt_stack_subscribe(s->detect, &cb, s);
+	diff_hid_subscribe(s, s->detect);
+	li_summary_init(&s->li, s->detect);
+	wl_summary_init(&s->wl, s->detect);
+	tt_reader_set_warn(s->r, on_warn, s);
+	return 0;
+}
+
+/* The end of input: the stack ends what is open. */
+static void
+side_finish(struct side *s)
+{
+	tt_stack_finish(s->detect);
 	li_summary_finish(&s->li);
 	wl_summary_finish(&s->wl);
 	tt_reader_set_warn(s->r, NULL, NULL);
+	tt_stack_free(s->detect);
 	s->detect = NULL;
-	if (tt_read_options_finish(ro, s->r) < 0)
+	s->eof = true;
+}
+
+/* One record of @s, only what the reading options keep fed on; at the
+ * end, side_finish(). An unreadable file ends it (s->failed). */
+static void
+side_read(struct side *s, const struct tt_read_options *ro)
+{
+	struct tt_record rec;
+	int rc = tt_reader_next(s->r, &rec);
+
+	if (rc == 0) {
+		side_finish(s);
+	} else if (rc < 0) {
+		tt_error("%s", tt_reader_error(s->r));
+		tt_stack_reader_error(s->detect, s->name, tt_reader_error(s->r));
+		if (rc == -EIO)
+			s->failed = s->eof = true;
+	} else {
+		see_end(s, &rec);
+		if (!tt_read_options_keep(ro, &rec))
+			return;
+		see_record(s, ro, &rec);
+		tt_stack_feed(s->detect, &rec);
+		li_summary_feed(&s->li, &rec);
+		wl_summary_feed(&s->wl, &rec);
+	}
+}
+
+/* After @s was read: its messages, then what the reading options ask of
+ * it. 0, or -1 after an error said. */
+static int
+side_check(struct side *s, const struct tt_read_options *ro)
+{
+	fclose(s->msgs);
+	s->msgs = NULL;
+	fwrite(s->msgbuf, 1, s->msglen, stderr);
+	if (s->failed || tt_read_options_finish(ro, s->r) < 0)
 		return -1;
 	/* As in replay and inspect: a part past the end is a mistake, not
 	 * an empty recording that matches any other. */
@@ -252,15 +297,45 @@ load(struct side *s, const char *path, const struct tt_read_options *ro)
 	return 0;
 }
 
-static int
-cmp_k(const void *a, const void *b)
+/* Which file to read on: the one behind in time since its start. */
+static struct side *
+behind(struct side *a, struct side *b)
 {
-	const struct dtouch *x = a, *y = b;
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	if (x->begin_us != y->begin_us)
-		return x->begin_us < y->begin_us ? -1 : 1;
-	return (x->slot > y->slot) - (x->slot < y->slot);
+	if (a->eof || b->eof)
+		return a->eof ? b : a;
+	if (!a->have_anchor || !a->have_last)
+		return a;
+	if (!b->have_anchor || !b->have_last)
+		return b;
+	return a->last_us - a->anchor <= b->last_us - b->anchor ? a : b;
+}
+
+/* Reads both files side by side, comparing what each step allows. 0, -1
+ * after an error that ends the comparison, 1 when a frame went back in
+ * time before df->hold: the files must be read again with it. */
+static int
+read_both(struct differ *df, const char *pa, const char *pb, const struct tt_read_options *ro)
+{
+	struct side *a = df->a, *b = df->b;
+
+	if (side_open(a, pa, ro) < 0)
+		return -1;
+	side_open(b, pb, ro);
+	while (!a->eof || !b->eof) {
+		struct side *s = behind(a, b);
+		tt_log_set_stream(s->msgs);
+		side_read(s, ro);
+		tt_log_set_stream(NULL);
+		/* As when A was read to its end first: B unread. */
+		if (a->failed)
+			return -1;
+		if (!df->hold && (a->backwards || b->backwards))
+			return 1;
+		diff_pair_step(df);
+		diff_devaxes_step(df);
+	}
+	diff_pair_step(df);
+	return 0;
 }
 
 static int
@@ -268,79 +343,6 @@ cmp_x(const void *a, const void *b)
 {
 	const struct dxtouch *x = a, *y = b;
 	return (x->begin_us > y->begin_us) - (x->begin_us < y->begin_us);
-}
-
-static double
-pos_tolerance(const struct differ *df, const struct ddev *d)
-{
-	if (d->mm)
-		return df->o->pos_tol_mm;
-	bool mt = tt_device_has(d->dev, EV_ABS, ABS_MT_POSITION_X);
-	const struct tt_absinfo *ax = &d->dev->abs[mt ? ABS_MT_POSITION_X : ABS_X];
-	const struct tt_absinfo *ay = &d->dev->abs[mt ? ABS_MT_POSITION_Y : ABS_Y];
-	double range = fmax((double)ax->maximum - ax->minimum, (double)ay->maximum - ay->minimum);
-	return fmax(1.0, range * df->o->pos_tol_frac);
-}
-
-static const char *
-unit(const struct ddev *d)
-{
-	return d->mm ? "mm" : "units";
-}
-
-static void
-compare_place(struct differ *df, const struct dtouch *ka, const char *what, double xa, double ya, double xb,
-	      double yb, size_t lb)
-{
-	const struct ddev *d = &df->a->devs[ka->dev];
-	struct diff_num n = { hypot(xa - xb, ya - yb), pos_tolerance(df, d), unit(d) };
-	char t[32];
-
-	if (n.value <= n.tolerance)
-		return;
-	diff_measured(df, "position", &n, ka->line, lb,
-		      "device %zu slot %d touch at +%s s: %s position (%.1f, %.1f) vs (%.1f, %.1f) %s, "
-		      "%.1f %s apart (tolerance %.1f)", ka->dev, ka->slot, tt_format_time(t, sizeof(t), ka->begin_us),
-		      what, xa, ya, xb, yb, n.unit, n.value, n.unit, n.tolerance);
-}
-
-/* What lies inside the two touches, unless --ignore'd. */
-static void
-compare_inside(struct differ *df, const struct dtouch *ka, const struct dtouch *kb)
-{
-	if (!(df->o->ignore & DIFF_IGNORE_PATH))
-		diff_compare_path(df, ka, kb);
-	if (!(df->o->ignore & DIFF_IGNORE_AXES))
-		diff_compare_axes(df, ka, kb);
-	if (!(df->o->ignore & DIFF_IGNORE_RHYTHM))
-		diff_compare_touch_rhythm(df, ka, kb);
-}
-
-static void
-compare_pair(struct differ *df, const struct dtouch *ka, const struct dtouch *kb)
-{
-	struct diff_num n = { fabs((double)(kb->end_us - ka->end_us)) / 1000.0, (double)df->o->time_tol / 1000.0,
-			      "ms" };
-	char t[32];
-
-	tt_format_time(t, sizeof(t), ka->begin_us);
-	if (ka->slot != kb->slot)
-		diff_difference(df, "slot", ka->line, kb->line, "device %zu touch at +%s s: slot %d vs %d", ka->dev, t,
-				ka->slot, kb->slot);
-	compare_place(df, ka, "begin", ka->bx, ka->by, kb->bx, kb->by, kb->line);
-	compare_place(df, ka, "end", ka->ex, ka->ey, kb->ex, kb->ey, kb->line);
-	if (llabs(ka->end_us - kb->end_us) > df->o->time_tol)
-		diff_measured(df, "end", &n, ka->line, kb->line,
-			      "device %zu slot %d touch at +%s s: ends %.3f ms %s (tolerance %.3f ms)", ka->dev,
-			      ka->slot, t, n.value, kb->end_us > ka->end_us ? "later" : "earlier", n.tolerance);
-	if (ka->active_at_end != kb->active_at_end)
-		diff_difference(df, "end", ka->line, kb->line, "device %zu slot %d touch at +%s s: %s at the end in %s only",
-				ka->dev, ka->slot, t, "still down", ka->active_at_end ? df->a->name : df->b->name);
-	if (diff_xi_compared(df) && ka->link != kb->link &&
-	    (ka->link == TT_LINK_NOT_DELIVERED || kb->link == TT_LINK_NOT_DELIVERED))
-		diff_difference(df, "xi", ka->line, kb->line, "device %zu slot %d touch at +%s s: X delivery %s vs %s",
-				ka->dev, ka->slot, t, tt_link_status_name(ka->link), tt_link_status_name(kb->link));
-	compare_inside(df, ka, kb);
 }
 
 /* touchtape replay names its devices "touchtape replay: NAME", and
@@ -395,80 +397,30 @@ compare_devices(struct differ *df)
 	}
 }
 
-/* The touch of B that @ka pairs with: on the same device, beginning
- * within the time tolerance, the nearest in time and place; -1 for none. */
-static ssize_t
-best_match(const struct differ *df, const struct dtouch *ka, double tol)
+/* The kernel touches linked to XI in the order they were paired in. */
+static int
+cmp_k(const void *a, const void *b)
 {
-	const struct side *b = df->b;
-	ssize_t best = -1;
-	double best_score = INFINITY;
-
-	for (size_t j = 0; j < b->nk; j++) {
-		const struct dtouch *kb = &b->k[j];
-		if (kb->matched || kb->dev != ka->dev)
-			continue;
-		int64_t dt = llabs(kb->begin_us - ka->begin_us);
-		if (dt > df->o->time_tol)
-			continue;
-		/* Rank by time and place; a shifted touch still pairs. */
-		double score = (double)dt / (double)df->o->time_tol + hypot(ka->bx - kb->bx, ka->by - kb->by) / tol +
-			       (ka->slot != kb->slot ? 1.0 : 0.0);
-		if (score < best_score) {
-			best_score = score;
-			best = (ssize_t)j;
-		}
-	}
-	return best;
-}
-
-static void
-compare_kernel(struct differ *df)
-{
-	struct side *a = df->a, *b = df->b;
-	char t[32];
-
-	compare_devices(df);
-	tt_sort(a->k, a->nk, sizeof(*a->k), cmp_k);
-	tt_sort(b->k, b->nk, sizeof(*b->k), cmp_k);
-	for (size_t i = 0; i < a->nk; i++) {
-		struct dtouch *ka = &a->k[i];
-		const struct ddev *d = &a->devs[ka->dev];
-		ssize_t best = best_match(df, ka, pos_tolerance(df, d));
-		if (best < 0)
-			continue;
-		ka->matched = true;
-		ka->pair = best;
-		b->k[best].matched = true;
-		compare_pair(df, ka, &b->k[best]);
-	}
-	for (size_t i = 0; i < a->nk; i++) {
-		const struct dtouch *k = &a->k[i];
-		if (!k->matched)
-			diff_difference(df, "touch-missing", k->line, 0, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is missing in %s",
-					k->dev, k->slot, tt_format_time(t, sizeof(t), k->begin_us), k->bx, k->by,
-					unit(&a->devs[k->dev]), b->name);
-	}
-	for (size_t i = 0; i < b->nk; i++) {
-		const struct dtouch *k = &b->k[i];
-		if (!k->matched)
-			diff_difference(df, "touch-extra", 0, k->line, "device %zu slot %d touch at +%s s (%.1f, %.1f) %s is only in %s",
-					k->dev, k->slot, tt_format_time(t, sizeof(t), k->begin_us), k->bx, k->by,
-					k->dev < b->ndevs ? unit(&b->devs[k->dev]) : "units", b->name);
-	}
+	const struct dtouch *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->begin_us != y->begin_us)
+		return x->begin_us < y->begin_us ? -1 : 1;
+	return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
 /* Which kernel touch each XI touch came from, through the model's link. */
 static void
 find_kernel_touches(struct side *s)
 {
+	tt_sort(s->k, s->nks, sizeof(*s->k), cmp_k);
 	for (size_t i = 0; i < s->nx; i++) {
 		struct dxtouch *x = &s->x[i];
-		for (size_t j = 0; j < s->nk; j++) {
+		for (size_t j = 0; j < s->nks; j++) {
 			const struct dtouch *k = &s->k[j];
-			if (k->link == TT_LINK_LINKED && k->xi_source == x->source &&
-			    k->xi_touchid == x->touchid) {
-				x->kernel = (ssize_t)j;
+			if (k->xi_source == x->source && k->xi_touchid == x->touchid) {
+				x->kernel = (ssize_t)k->serial;
+				x->kpair = k->pair;
 				break;
 			}
 		}
@@ -525,11 +477,11 @@ pair_xi_by_link(struct differ *df)
 
 	for (size_t i = 0; i < a->nx; i++) {
 		struct dxtouch *xa = &a->x[i];
-		if (xa->kernel < 0 || a->k[xa->kernel].pair < 0)
+		if (xa->kernel < 0 || xa->kpair < 0)
 			continue;
 		for (size_t j = 0; j < b->nx; j++) {
 			struct dxtouch *xb = &b->x[j];
-			if (!xb->matched && xb->kernel == a->k[xa->kernel].pair && same_stream(xa, xb)) {
+			if (!xb->matched && xb->kernel == xa->kpair && same_stream(xa, xb)) {
 				compare_xpair(df, xa, xb);
 				break;
 			}
@@ -566,7 +518,7 @@ compare_xi(struct differ *df)
 	struct side *a = df->a, *b = df->b;
 	char t[32];
 
-	/* After compare_kernel(): the kernel arrays are sorted and paired. */
+	/* After the kernel touches were paired. */
 	tt_sort(a->x, a->nx, sizeof(*a->x), cmp_x);
 	tt_sort(b->x, b->nx, sizeof(*b->x), cmp_x);
 	find_kernel_touches(a);
@@ -590,21 +542,25 @@ compare_xi(struct differ *df)
 static void
 side_clear(struct side *s)
 {
+	if (s->msgs)
+		fclose(s->msgs);
+	free(s->msgbuf);
+	tt_stack_free(s->detect);
 	tt_reader_free(s->r);
-	for (size_t i = 0; i < s->nk; i++)
-		free(s->k[i].enc);
+	diff_pair_clear(s);
+	for (size_t i = 0; i < s->ndevs; i++)
+		diff_devaxes_clear(&s->devs[i]);
 	free(s->keys);
 	free(s->klast);
-	free(s->dvals);
 	for (size_t i = 0; i < s->nhid; i++) {
 		free(s->hid[i].enc);
 		free(s->hid[i].chg);
 	}
 	free(s->hid);
-	free(s->k);
 	free(s->x);
 	li_summary_clear(&s->li);
 	wl_summary_clear(&s->wl);
+	memset(s, 0, sizeof(*s));
 }
 
 /* What was left out may be just where the files differ: no verdict
@@ -626,36 +582,92 @@ verdict(const struct differ *df)
 	return status;
 }
 
-static int
-compare(struct side *a, struct side *b, const struct diff_opts *o)
+/* With TT_DIFF_STATS=1: the most diff held of each file at a time. */
+static void
+print_stats(const struct differ *df)
 {
-	struct tt_json_emit json;
-	struct differ df = { .a = a, .b = b, .o = o, .json = o->json ? &json : NULL };
+	const char *e = getenv("TT_DIFF_STATS");
+	const struct side *sides[] = { df->a, df->b };
 
-	if (o->json)
+	if (!e || strcmp(e, "1") != 0)
+		return;
+	for (size_t i = 0; i < ARRAY_LENGTH(sides); i++)
+		fprintf(stderr, "diff stats: %s: held at most %" PRIu64 " kernel touches, %" PRIu64 " samples, %"
+			PRIu64 " device axis values\n", i ? "b" : "a", sides[i]->st.max_touches,
+			sides[i]->st.max_samples, sides[i]->st.max_values);
+}
+
+/* Everything compared once both files are read. */
+static int
+compare(struct differ *df)
+{
+	const struct diff_opts *o = df->o;
+	struct dbuf *found = steal(&df->buf);
+	struct tt_json_emit json;
+
+	print_stats(df);
+	if (o->json) {
 		tt_json_emit_init_file(&json, stdout);
-	diff_output_begin(&df);
-	compare_kernel(&df);
+		df->json = &json;
+	}
+	diff_output_begin(df);
+	compare_devices(df);
+	df->buf = found;
+	diff_buf_flush(df);
 	if (!(o->ignore & DIFF_IGNORE_AXES))
-		diff_compare_device_axes(&df);
+		diff_compare_device_axes(df);
 	if (!(o->ignore & DIFF_IGNORE_RHYTHM))
-		diff_compare_rhythm(&df);
+		diff_compare_rhythm(df);
 	if (!(o->ignore & DIFF_IGNORE_KEYS))
-		diff_compare_keys(&df);
+		diff_compare_keys(df);
 	if (!(o->ignore & DIFF_IGNORE_HID))
-		diff_compare_hid(&df);
+		diff_compare_hid(df);
 	if (!o->kernel_only)
-		diff_compare_surroundings(&df);
-	if (diff_xi_compared(&df))
-		compare_xi(&df);
+		diff_compare_surroundings(df);
+	if (diff_xi_compared(df))
+		compare_xi(df);
 	if (!o->kernel_only)
-		diff_compare_li(&df);
+		diff_compare_li(df);
 	if (!o->kernel_only)
-		diff_compare_wl(&df);
-	diff_output_end(&df);
+		diff_compare_wl(df);
+	diff_output_end(df);
 	if (o->json)
 		tt_json_emit_release(&json);
-	return verdict(&df);
+	df->json = NULL;
+	return verdict(df);
+}
+
+/* Whether @path can be read again: a frame back in time makes diff
+ * read both files again, holding every touch to the end. */
+static bool
+rereadable(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Reads and compares the files: an exit status. */
+static int
+run(struct differ *df, char **paths, const struct tt_read_options *ro)
+{
+	int rc;
+
+	df->hold = !rereadable(paths[0]) || !rereadable(paths[1]);
+	for (;;) {
+		df->buf = diff_buf_new();
+		rc = read_both(df, paths[0], paths[1], ro);
+		if (rc <= 0)
+			break;
+		diff_buf_free(df->buf);
+		side_clear(df->a);
+		side_clear(df->b);
+		df->hold = true;
+	}
+	/* A's messages and checks first; B was not read when A failed. */
+	if (side_check(df->a, ro) < 0 || rc < 0 || side_check(df->b, ro) < 0)
+		return TT_EXIT_TROUBLE;
+	return compare(df);
 }
 
 int
@@ -664,6 +676,7 @@ tt_cmd_diff(int argc, char **argv)
 	struct diff_opts o;
 	_cleanup_(tt_read_options_clear) struct tt_read_options ro;
 	struct side *a = tt_zalloc(sizeof(*a)), *b = tt_zalloc(sizeof(*b));
+	struct differ df = { .a = a, .b = b, .o = &o };
 	int status;
 
 	/* diff reads two files: --desc is for whichever is evemu, --device
@@ -671,14 +684,11 @@ tt_cmd_diff(int argc, char **argv)
 	tt_read_options_init(&ro, "diff", TT_READ_ALL | TT_READ_DESC_SOME);
 	diff_opts_default(&o);
 	status = diff_parse_args(argc, argv, &o, &ro);
-	if (status == 0) {
-		if (load(a, argv[optind], &ro) < 0 || load(b, argv[optind + 1], &ro) < 0)
-			status = TT_EXIT_TROUBLE;
-		else
-			status = compare(a, b, &o);
-	} else if (status < 0) {
+	if (status == 0)
+		status = run(&df, &argv[optind], &ro);
+	else if (status < 0)
 		status = TT_EXIT_OK;
-	}
+	diff_buf_free(df.buf);
 	side_clear(a);
 	side_clear(b);
 	free(a);

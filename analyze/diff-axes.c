@@ -16,13 +16,6 @@
 #include "evnames.h"
 #include "util-strings.h"
 
-struct axis_gap {
-	int64_t max;
-	int64_t t;
-	size_t la, lb;
-	int32_t va, vb;
-};
-
 /* Tool type and blob id are labels: any change is one. Other axes may
  * move by a fraction of their range, and never less than twice their
  * fuzz (the kernel's own filter). */
@@ -38,37 +31,44 @@ axis_tolerance(const struct differ *df, const struct ddev *d, uint16_t code)
 	return fmax(1.0, fmax(range * df->o->axis_tol_frac, 2.0 * ai->fuzz));
 }
 
+void
+diff_value_gap_add(struct diff_value_gap *g, const struct dpt *p, const struct dpt *q, size_t n, bool p_is_a)
+{
+	int64_t best = INT64_MAX;
+	size_t near = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		int64_t dv = llabs((int64_t)p->v - q[j].v);
+		if (dv < best) {
+			best = dv;
+			near = j;
+		}
+	}
+	if (best <= g->max)
+		return;
+	g->max = best;
+	g->t = p->t;
+	g->la = p_is_a ? p->line : q[near].line;
+	g->lb = p_is_a ? q[near].line : p->line;
+	g->va = p_is_a ? p->v : q[near].v;
+	g->vb = p_is_a ? q[near].v : p->v;
+}
+
 static void
-one_way(struct axis_gap *g, const struct dpt *p, size_t np, const struct dpt *q, size_t nq, int64_t w,
+one_way(struct diff_value_gap *g, const struct dpt *p, size_t np, const struct dpt *q, size_t nq, int64_t w,
 	bool p_is_a)
 {
 	size_t start = 0, end;
 
 	for (size_t i = 0; i < np; i++) {
 		size_t j = diff_points_at(q, nq, &start, p[i].t, w, &end);
-		int64_t best = INT64_MAX;
-		size_t near = j;
-		for (; j <= end; j++) {
-			int64_t dv = llabs((int64_t)p[i].v - q[j].v);
-			if (dv < best) {
-				best = dv;
-				near = j;
-			}
-		}
-		if (best <= g->max)
-			continue;
-		g->max = best;
-		g->t = p[i].t;
-		g->la = p_is_a ? p[i].line : q[near].line;
-		g->lb = p_is_a ? q[near].line : p[i].line;
-		g->va = p_is_a ? p[i].v : q[near].v;
-		g->vb = p_is_a ? q[near].v : p[i].v;
+		diff_value_gap_add(g, &p[i], &q[j], end - j + 1, p_is_a);
 	}
 }
 
 /* In a touch (@slot >= 0, beginning at @begin_us) or of the device. */
 static void
-say(struct differ *df, const struct diff_num *n, const struct axis_gap *g, size_t dev, int32_t slot,
+say(struct differ *df, const struct diff_num *n, const struct diff_value_gap *g, size_t dev, int32_t slot,
     int64_t begin_us, uint16_t code)
 {
 	char t[32], at[32], where[96];
@@ -84,16 +84,25 @@ say(struct differ *df, const struct diff_num *n, const struct axis_gap *g, size_
 }
 
 void
+diff_report_values(struct differ *df, size_t dev, int32_t slot, int64_t begin_us, uint16_t code,
+		   const struct diff_value_gap *ga, const struct diff_value_gap *gb)
+{
+	const struct diff_value_gap *g = gb->max > ga->max ? gb : ga;
+	struct diff_num n = { (double)g->max, axis_tolerance(df, &df->a->devs[dev], code), "units" };
+
+	if (n.value > n.tolerance)
+		say(df, &n, g, dev, slot, begin_us, code);
+}
+
+void
 diff_compare_values(struct differ *df, size_t dev, int32_t slot, int64_t begin_us, uint16_t code,
 		    const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb)
 {
-	struct axis_gap g = { 0 };
+	struct diff_value_gap ga = { 0 }, gb = { 0 };
 
-	one_way(&g, pa, na, pb, nb, df->o->time_tol, true);
-	one_way(&g, pb, nb, pa, na, df->o->time_tol, false);
-	struct diff_num n = { (double)g.max, axis_tolerance(df, &df->a->devs[dev], code), "units" };
-	if (n.value > n.tolerance)
-		say(df, &n, &g, dev, slot, begin_us, code);
+	one_way(&ga, pa, na, pb, nb, df->o->time_tol, true);
+	one_way(&gb, pb, nb, pa, na, df->o->time_tol, false);
+	diff_report_values(df, dev, slot, begin_us, code, &ga, &gb);
 }
 
 static void

@@ -23,9 +23,9 @@ follows_touches(uint16_t type, uint16_t code)
 static bool
 unpaired_touch_at(const struct side *s, uint32_t dev, int64_t t_us, int64_t tol)
 {
-	for (size_t i = 0; i < s->nk; i++) {
-		const struct dtouch *k = &s->k[i];
-		if (!k->matched && k->dev == dev && t_us >= k->begin_us - tol && t_us <= k->end_us + tol)
+	for (size_t i = 0; i < s->nlone; i++) {
+		const struct dlone *k = &s->lone[i];
+		if (k->dev == dev && t_us >= k->begin_us - tol && t_us <= k->end_us + tol)
 			return true;
 	}
 	return false;
@@ -45,9 +45,9 @@ diff_unpaired_frames(const struct differ *df, size_t dev)
 {
 	uint64_t n = 0;
 
-	for (size_t i = 0; i < df->a->nk; i++)
-		n += !df->a->k[i].matched && df->a->k[i].dev == dev ? df->a->k[i].nframes : 0;
-	for (size_t i = 0; i < df->b->nk; i++)
-		n += !df->b->k[i].matched && df->b->k[i].dev == dev ? df->b->k[i].nframes : 0;
+	for (size_t i = 0; i < df->a->nlone; i++)
+		n += df->a->lone[i].dev == dev ? df->a->lone[i].nframes : 0;
+	for (size_t i = 0; i < df->b->nlone; i++)
+		n += df->b->lone[i].dev == dev ? df->b->lone[i].nframes : 0;
 	return n;
 }

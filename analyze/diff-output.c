@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "diff.h"
 #include "util-plural.h"
@@ -24,9 +25,139 @@ json_line(struct tt_json_emit *j, const char *key, size_t line)
 		tt_json_emit_null(j);
 }
 
+/* A difference kept while the files are read, or a stall to weigh. */
+struct drec {
+	unsigned section;
+	size_t dev;
+	int64_t begin_us;
+	int32_t slot;
+	uint64_t seq;
+	bool xi_only, stall, has_num;
+	const char *kind;	/* literals, as the callers pass them */
+	struct diff_num num;
+	size_t la, lb;
+	char *msg;
+	int64_t ga, gb;
+};
+
+struct dbuf {
+	struct drec *v;
+	size_t n, cap;
+	struct drec key;	/* where the next ones go */
+};
+
+struct dbuf *
+diff_buf_new(void)
+{
+	return tt_zalloc(sizeof(struct dbuf));
+}
+
+void
+diff_buf_free(struct dbuf *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->n; i++)
+		free(b->v[i].msg);
+	free(b->v);
+	free(b);
+}
+
+void
+diff_buf_key(struct differ *df, unsigned section, const struct dtouch *k)
+{
+	struct drec *key = &df->buf->key;
+
+	key->section = section;
+	key->dev = k->dev;
+	key->begin_us = k->begin_us;
+	key->slot = k->slot;
+}
+
+void
+diff_buf_xi_only(struct differ *df, bool on)
+{
+	df->buf->key.xi_only = on;
+}
+
+static struct drec *
+buf_add(struct dbuf *b)
+{
+	b->v = tt_grow(b->v, b->n, &b->cap, sizeof(*b->v));
+	struct drec *r = &b->v[b->n];
+	*r = b->key;
+	r->seq = b->n++;
+	return r;
+}
+
+void
+diff_buf_stall(struct differ *df, const struct dtouch *ka, int64_t ga, int64_t gb, size_t la, size_t lb)
+{
+	/* The tolerance is at least --stall-tolerance. */
+	if (!df->buf) {
+		diff_report_stall(df, ka, ga, gb, la, lb);
+		return;
+	}
+	if (llabs(ga - gb) <= df->o->stall_tol)
+		return;
+	struct drec *r = buf_add(df->buf);
+	r->stall = true;
+	r->ga = ga;
+	r->gb = gb;
+	r->la = la;
+	r->lb = lb;
+}
+
+static int
+cmp_rec(const void *pa, const void *pb)
+{
+	const struct drec *a = pa, *b = pb;
+
+	if (a->section != b->section)
+		return a->section < b->section ? -1 : 1;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->begin_us != b->begin_us)
+		return a->begin_us < b->begin_us ? -1 : 1;
+	if (a->slot != b->slot)
+		return a->slot < b->slot ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static void report(struct differ *df, const char *kind, const struct diff_num *n, size_t la, size_t lb,
+		   const char *msg);
+
+void
+diff_buf_flush(struct differ *df)
+{
+	_cleanup_(diff_buf_freep) struct dbuf *b = steal(&df->buf);
+
+	tt_sort(b->v, b->n, sizeof(*b->v), cmp_rec);
+	for (size_t i = 0; i < b->n; i++) {
+		const struct drec *r = &b->v[i];
+		if (r->stall) {
+			struct dtouch ka = { .dev = r->dev, .slot = r->slot, .begin_us = r->begin_us };
+			diff_report_stall(df, &ka, r->ga, r->gb, r->la, r->lb);
+		} else if (!r->xi_only || diff_xi_compared(df)) {
+			report(df, r->kind, r->has_num ? &r->num : NULL, r->la, r->lb, r->msg);
+		}
+	}
+}
+
 static void
 report(struct differ *df, const char *kind, const struct diff_num *n, size_t la, size_t lb, const char *msg)
 {
+	if (df->buf) {
+		struct drec *r = buf_add(df->buf);
+		r->kind = kind;
+		r->has_num = n != NULL;
+		if (n)
+			r->num = *n;
+		r->la = la;
+		r->lb = lb;
+		r->msg = tt_strdup(msg);
+		return;
+	}
 	df->ndiff++;
 	if (df->json) {
 		tt_json_emit_object_begin(df->json);

@@ -93,20 +93,30 @@ largest_stall(const struct dpt *p, size_t n, size_t *line)
 	return best;
 }
 
-static void
-compare_stall(struct differ *df, const struct dtouch *ka, const struct dpt *pa, size_t na, const struct dpt *pb,
-	      size_t nb, const char *t)
+void
+diff_report_stall(struct differ *df, const struct dtouch *ka, int64_t ga, int64_t gb, size_t la, size_t lb)
 {
-	size_t la = ka->line, lb = pb[0].line;
-	int64_t ga = largest_stall(pa, na, &la), gb = largest_stall(pb, nb, &lb);
 	double m = mean_us(&df->a->devs[ka->dev]);
 	struct diff_num n = { fabs((double)(ga - gb)) / 1000.0, fmax((double)df->o->stall_tol, 3.0 * m) / 1000.0,
 			      "ms" };
+	char t[32];
 
 	if (n.value > n.tolerance)
 		diff_measured(df, "rhythm", &n, la, lb, "device %zu slot %d touch at +%s s: largest interval in "
-			      "motion %.1f vs %.1f ms (tolerance %.1f ms)", ka->dev, ka->slot, t,
-			      (double)ga / 1000.0, (double)gb / 1000.0, n.tolerance);
+			      "motion %.1f vs %.1f ms (tolerance %.1f ms)", ka->dev, ka->slot,
+			      tt_format_time(t, sizeof(t), ka->begin_us), (double)ga / 1000.0, (double)gb / 1000.0,
+			      n.tolerance);
+}
+
+/* The device's median interval is known at the end: diff_buf_stall(). */
+static void
+compare_stall(struct differ *df, const struct dtouch *ka, const struct dpt *pa, size_t na, const struct dpt *pb,
+	      size_t nb)
+{
+	size_t la = ka->line, lb = pb[0].line;
+	int64_t ga = largest_stall(pa, na, &la), gb = largest_stall(pb, nb, &lb);
+
+	diff_buf_stall(df, ka, ga, gb, la, lb);
 }
 
 /* The touch's frames in windows of this length: a stretch at half the
@@ -169,5 +179,5 @@ diff_compare_touch_rhythm(struct differ *df, const struct dtouch *ka, const stru
 	else if (na && nb)
 		compare_local_rate(df, ka, pa, na, pb, nb, t);
 	if (na && nb)
-		compare_stall(df, ka, pa, na, pb, nb, t);
+		compare_stall(df, ka, pa, na, pb, nb);
 }

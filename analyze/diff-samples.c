@@ -189,13 +189,19 @@ diff_samples_take(struct tt_ktouch *t, struct dtouch *k)
 }
 
 void
-diff_samples_drop(struct tt_ktouch *t)
+diff_samples_forget(void *user)
 {
-	struct kacc *k = t->user;
+	struct kacc *k = user;
 
 	if (k)
 		diff_acc_free(k->acc);
 	free(k);
+}
+
+void
+diff_samples_drop(struct tt_ktouch *t)
+{
+	diff_samples_forget(t->user);
 	t->user = NULL;
 }
 

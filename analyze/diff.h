@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * touchtape diff's parts: cmd-diff.c reads both files and pairs their
- * touches, diff-diag.c compares their diagnostics (the shared pass,
- * lib/detect.h, run on each), diff-output.c writes each difference as a
- * line of text or a JSON object (--json). Inside a touch: diff-samples.c
+ * touchtape diff's parts: cmd-diff.c reads both files side by side,
+ * diff-pair.c pairs their kernel touches as they end, diff-diag.c
+ * compares their diagnostics (the shared pass, lib/detect.h, run on
+ * each), diff-output.c writes each difference as a line of text or a
+ * JSON object (--json), held until both files are read. Inside a touch: diff-samples.c
  * keeps each kernel touch's samples, compactly; diff-path.c compares the
  * paths of paired touches, diff-axes.c their other axes, diff-rhythm.c
  * the frames' rhythm, diff-keys.c the EV_KEY and EV_SW changes,
@@ -14,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "stack.h"
@@ -26,6 +28,13 @@
 #include "util-mem.h"
 #include "util-stats.h"
 
+/* A touch of one file only: what diff-explain.c needs of it. */
+struct dlone {
+	size_t dev;
+	int64_t begin_us, end_us;	/* relative to the anchor */
+	uint64_t nframes;
+};
+
 struct dtouch {
 	size_t dev;		/* device ordinal in the file */
 	int32_t slot;
@@ -36,8 +45,8 @@ struct dtouch {
 	enum tt_link_status link;
 	int32_t xi_source;	/* the XI touch it became, when linked */
 	uint32_t xi_touchid;
-	ssize_t pair;		/* index of its match in the other file, -1 */
-	bool matched;
+	ssize_t pair;		/* the serial of its match in the other file, -1 */
+	uint64_t serial;	/* 0, 1, ... in the order its end was heard */
 	uint64_t nframes;	/* frames that changed it */
 	/* Its ns samples (diff-samples.c), encoded: diff_stride() fields
 	 * each, the time since the previous sample (us), the line since its
@@ -55,7 +64,8 @@ struct dxtouch {
 	size_t line;
 	int32_t source;		/* XI source device and touch id: the link key */
 	uint32_t touchid;
-	ssize_t kernel;		/* index of its kernel touch in the file, -1 */
+	ssize_t kernel;		/* the serial of its kernel touch, -1 */
+	ssize_t kpair;		/* the serial of that touch's match in the other file, -1 */
 	bool matched;
 };
 
@@ -74,6 +84,17 @@ struct ddev {
 	uint32_t naxes;
 	uint16_t axes[DIFF_MAX_AXES];
 	double sx, sy;
+	/* diff-pair.c: its ended touches not yet paired, in (begin, slot)
+	 * order (samples kept), and those still down; the last frame's
+	 * time, and whether a frame went back in time (the pairing as the
+	 * files are read relies on frames in time order). */
+	struct dtouch *pend;
+	size_t npend, cappend;
+	struct dactive *act;
+	size_t nact, capact;
+	int64_t last_frame_us;
+	/* diff-devaxes.c: its single-touch axes' values not yet compared. */
+	struct dseries *series;
 	/* diff-rhythm.c: frames while a touch is down, and their intervals'
 	 * number and sum. */
 	uint64_t touch_frames;
@@ -128,22 +149,44 @@ struct dhid {
 	double sx, sy;
 };
 
-/* A device-level axis' change on a multitouch device (diff-devaxes.c). */
-struct dval {
-	int64_t t_us;		/* relative to its device's first frame */
-	size_t line;
-	uint32_t dev;		/* device ordinal */
-	uint16_t code;
-	int32_t value;
+/* A kernel touch down (diff-pair.c): it may still sort before, or pair
+ * with, a touch that ended. */
+struct dactive {
+	int64_t begin_us;	/* absolute */
+	uint64_t id;		/* tt_ktouch.serial */
+	void *samples;		/* its tt_ktouch.user (diff-samples.c) */
+};
+
+/* How much diff holds at a time (TT_DIFF_STATS=1 prints the largest):
+ * kernel touches and their samples, single-touch axis values. */
+struct dstats {
+	uint64_t touches, samples, values;
+	uint64_t max_touches, max_samples, max_values;
 };
 
 struct side {
 	const char *name;
 	struct tt_reader *r;
+	/* Read side by side with the other file: what it says on stderr
+	 * waits here, so each file's messages come whole, the first
+	 * file's first, as when they were read one after the other. */
+	FILE *msgs;
+	char *msgbuf;
+	size_t msglen;
+	bool eof;		/* read to its end, its stack finished */
+	bool failed;		/* it could not be opened or read on */
+	bool backwards;		/* a device's frame went back in time */
+	uint64_t kserial;
+	struct dstats st;
 	struct ddev devs[TT_MAX_DEVICES];
 	size_t ndevs;
+	size_t nk;		/* kernel touches heard */
+	/* Those linked to XI, once compared, for pairing the XI touches. */
 	struct dtouch *k;
-	size_t nk, capk;
+	size_t nks, capk;
+	/* Those the other file lacks, for what they explain (diff-explain.c). */
+	struct dlone *lone;
+	size_t nlone, caplone;
 	struct dxtouch *x;
 	size_t nx, capx;
 	int64_t anchor;		/* first frame (or XI event) time */
@@ -162,8 +205,6 @@ struct side {
 	 * cannot reproduce it) and is no press or release. */
 	struct dkey *klast;
 	size_t nklast, capklast;
-	struct dval *dvals;
-	size_t ndvals, capdvals;
 	struct dhid *hid;
 	size_t nhid, caphid;
 	uint64_t hid_reports;
@@ -196,11 +237,18 @@ struct diff_opts {
 	unsigned ignore;	/* enum diff_ignore */
 };
 
+struct dbuf;
+
 struct differ {
 	struct side *a, *b;
 	const struct diff_opts *o;
 	size_t ndiff;
 	struct tt_json_emit *json;	/* --json: the document being written */
+	/* While the files are read: differences wait here (diff-output.c),
+	 * sorted by where they belong, until the counts that head the
+	 * output are known. */
+	struct dbuf *buf;
+	bool hold;		/* pair nothing before both files ended */
 };
 
 /* diff-options.c: the defaults; the command line (0 to go on, -1
@@ -210,7 +258,8 @@ void diff_opts_default(struct diff_opts *o);
 int diff_parse_args(int argc, char **argv, struct diff_opts *o, struct tt_read_options *ro);
 
 /* One difference of @kind: "A:LINE B:LINE: what" (a line 0 is "-"), or
- * with --json an object in the "differences" array. */
+ * with --json an object in the "differences" array. While df->buf is
+ * set, kept there instead (below). */
 void diff_difference(struct differ *df, const char *kind, size_t la, size_t lb, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
@@ -225,6 +274,38 @@ struct diff_num {
 void diff_measured(struct differ *df, const char *kind, const struct diff_num *n, size_t la, size_t lb,
 		   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
+/* diff-output.c: the differences found while the files are read, in
+ * the order they are printed in: the paired touches' (section 0), the
+ * missing (1) and the extra (2), each in the order of the touches'
+ * device, begin and slot (of A's touch, for 0 and 1), then as said. */
+struct dbuf *diff_buf_new(void);
+void diff_buf_free(struct dbuf *b);
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct dbuf *, diff_buf_free);
+/* Where the differences said from now on belong. */
+void diff_buf_key(struct differ *df, unsigned section, const struct dtouch *k);
+/* Whether those said from now on count only if the XI touches are
+ * compared (known once both files are read). */
+void diff_buf_xi_only(struct differ *df, bool on);
+/* A paired touch's largest intervals in motion, @ga and @gb, at lines
+ * @la and @lb: their tolerance comes from the device's median interval,
+ * known at the end (diff_report_stall()). Kept only when they may
+ * differ by more than it. */
+void diff_buf_stall(struct differ *df, const struct dtouch *ka, int64_t ga, int64_t gb, size_t la, size_t lb);
+/* Says the differences kept, in order, and ends the buffering. */
+void diff_buf_flush(struct differ *df);
+
+/* diff-pair.c: the kernel touches paired as the files are read. A touch
+ * is down (begin), then ended and waiting (end: @k is moved from), then
+ * compared and freed once neither file can hold a touch that sorts before
+ * it or pairs with it. diff_pair_step() does what it can now (all, once
+ * both files ended); it runs nothing while df->hold. */
+void diff_pair_begin(struct ddev *d, const struct tt_ktouch *t);
+void diff_pair_end(struct ddev *d, uint64_t id, struct dtouch *k);
+void diff_pair_step(struct differ *df);
+void diff_pair_clear(struct side *s);
+/* A touch's samples or values held, or let go (negative). */
+void diff_stats_add(struct dstats *st, int64_t touches, int64_t samples, int64_t values);
+
 /* diff-samples.c: the model callbacks that keep each kernel touch's
  * samples (kernel_begin, kernel_update; kernel_end moves them into the
  * touch), the device's axes, and a sample's fields. */
@@ -233,6 +314,9 @@ void diff_samples_begin(const struct ddev *d, struct tt_ktouch *t);
 void diff_samples_update(struct tt_ktouch *t, const struct tt_kupdate *u);
 void diff_samples_take(struct tt_ktouch *t, struct dtouch *k);
 void diff_samples_drop(struct tt_ktouch *t);
+/* What diff_samples_begin() hung on a touch (tt_ktouch.user) freed: for
+ * touches the stack drops without an end (a file read no further). */
+void diff_samples_forget(void *user);
 /* A touch's samples unpacked for one comparison: the time since its
  * begin, the line, the position scaled (mm or fraction), one field. */
 struct dpt {
@@ -296,13 +380,33 @@ void diff_compare_touch_rhythm(struct differ *df, const struct dtouch *ka, const
  * @begin_us, or with @slot -1 of device @dev itself. */
 void diff_compare_values(struct differ *df, size_t dev, int32_t slot, int64_t begin_us, uint16_t code,
 			 const struct dpt *pa, size_t na, const struct dpt *pb, size_t nb);
+/* Where one side's values part most from the other's: the first of the
+ * largest gaps, one value at a time (diff_value_gap_add() with the
+ * other's values held in [t - w, t + w], from @q to @end). */
+struct diff_value_gap {
+	int64_t max;
+	int64_t t;
+	size_t la, lb;
+	int32_t va, vb;
+};
+void diff_value_gap_add(struct diff_value_gap *g, const struct dpt *p, const struct dpt *q, size_t n, bool p_is_a);
+/* The gap of A's values to B's, then B's to A's (the larger, the
+ * first at a tie): a difference beyond the axis' tolerance. */
+void diff_report_values(struct differ *df, size_t dev, int32_t slot, int64_t begin_us, uint16_t code,
+			const struct diff_value_gap *ga, const struct diff_value_gap *gb);
 /* diff-devaxes.c: a multitouch device's single-touch axes, per frame,
  * and their comparison. */
 void diff_devaxes_frame(struct side *s, size_t dev, int64_t t_us, const struct tt_frame *f, size_t line);
+/* Compares the values both files have reached, and lets them go. */
+void diff_devaxes_step(struct differ *df);
 void diff_compare_device_axes(struct differ *df);
+void diff_devaxes_clear(struct ddev *d);
 /* Per device: frames while touching, their mean interval. */
 void diff_rhythm_frame(struct ddev *d, int64_t t_us, uint32_t nactive);
 void diff_compare_rhythm(struct differ *df);
+/* A paired touch's largest intervals in motion compared (see
+ * diff_buf_stall()). */
+void diff_report_stall(struct differ *df, const struct dtouch *ka, int64_t ga, int64_t gb, size_t la, size_t lb);
 /* Frame or report counts @a and @b may differ by the rate tolerance of
  * the larger, and at least 2. */
 double diff_count_tolerance(const struct differ *df, uint64_t a, uint64_t b);

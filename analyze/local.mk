@@ -9,6 +9,7 @@ touchtape_sources += analyze/cmd-analyze.c analyze/analyze-private.h \
 	analyze/wl-summary.c analyze/wl-summary.h analyze/wl-analyze.c analyze/wl-analyze.h analyze/diff-wl.c \
 	analyze/diff-sur.c analyze/diff-options.c analyze/diff-samples.c analyze/diff-path.c \
 	analyze/diff-axes.c analyze/diff-rhythm.c analyze/diff-keys.c analyze/diff-hid.c analyze/diff-hid-state.c analyze/diff-explain.c analyze/diff-devaxes.c \
+	analyze/diff-pair.c \
 	analyze/model-plot.c analyze/model-plot.h
 dist_man_MANS += man/touchtape-analyze.1 man/touchtape-diff.1
 
@@ -25,6 +26,7 @@ tt_analyze_tests = \
 	analyze/tests/analyze-xi-chains.sh \
 	analyze/tests/wayland.sh \
 	analyze/tests/diff-changes.sh \
+	analyze/tests/diff-stream.sh \
 	analyze/tests/surroundings.sh \
 	analyze/tests/diff-anomalies.sh \
 	analyze/tests/diff-xi-pairing.sh \

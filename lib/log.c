@@ -8,6 +8,13 @@
 
 const char *tt_program_name = "touchtape";
 static int quiet;
+static FILE *stream;
+
+void
+tt_log_set_stream(FILE *f)
+{
+	stream = f;
+}
 
 void
 tt_log_set_quiet(int q)
@@ -18,9 +25,11 @@ tt_log_set_quiet(int q)
 static void
 vlog(const char *prefix, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s", tt_program_name, prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	FILE *f = stream ? stream : stderr;
+
+	fprintf(f, "%s: %s", tt_program_name, prefix);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
 }
 
 void
