@@ -43,3 +43,7 @@ evdev_tests_test_evstate_san_LDADD = libtouchtape-san.la -lm
 check_PROGRAMS += evdev/tests/test-evstate-san
 TESTS += evdev/tests/test-evstate-san
 endif
+
+# The start state read while the device moves, in the VM.
+TESTS += evdev/tests/start-state-vm.sh
+EXTRA_DIST += evdev/tests/start-state-vm.sh evdev/tests/start-state-guest.py
