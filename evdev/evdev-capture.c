@@ -22,6 +22,10 @@
 /* Reads of the fd (to drain what follows a SYN_DROPPED) before giving up
  * on a device that floods faster than we read. */
 #define MAX_DISCARD_READS 64
+/* Reads in one tt_capture_dispatch(): a device that floods faster than
+ * its frames are written must not keep the caller from its other sources
+ * (a SIGINT that stops the recording). More than a full evdev buffer. */
+#define MAX_DISPATCH_READS 256
 
 struct tt_capture {
 	int fd;
@@ -306,7 +310,7 @@ device_gone(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void *userda
 int
 tt_capture_dispatch(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void *userdata)
 {
-	for (;;) {
+	for (int reads = 0; reads < MAX_DISPATCH_READS; reads++) {
 		ssize_t len = read(c->fd, c->rbuf.bytes + c->rbytes, sizeof(c->rbuf.bytes) - c->rbytes);
 		int rc;
 
@@ -339,6 +343,7 @@ tt_capture_dispatch(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void
 		memmove(c->rbuf.bytes, c->rbuf.bytes + used, c->rbytes - used);
 		c->rbytes -= used;
 	}
+	return 0;
 }
 
 static char *

@@ -69,7 +69,9 @@ bool tt_capture_masking(const struct tt_capture *c);
  * only. */
 typedef int (*tt_frame_fn)(void *userdata, const struct tt_frame *frame);
 
-/* Reads everything available (non-blocking) and calls @fn once per
+/* Reads everything available (non-blocking), or up to 256 reads of a
+ * device that floods faster than @fn takes its frames (then the fd stays
+ * readable: call again), and calls @fn once per
  * complete frame (events up to and including SYN_REPORT), with
  * frame->time_us = kernel time of the SYN_REPORT minus @start_us, and
  * dt_us on events whose kernel time differs from it.
@@ -85,7 +87,7 @@ typedef int (*tt_frame_fn)(void *userdata, const struct tt_frame *frame);
  * Keyboard codes and MSC_SCAN values are masked unless
  * TT_CAPTURE_SHOW_KEYCODES (see lib/keymask.h).
  *
- * Returns 0 when the fd is drained, -ENODEV when the device vanished
+ * Returns 0 when the fd is drained (or the bound reached), -ENODEV when the device vanished
  * (after handing out any partial frame flagged TT_FRAME_INCOMPLETE, and a
  * frame flagged TT_FRAME_DROPPED when the kernel dropped events it still
  * held for us with the device), another
