@@ -5,7 +5,8 @@
 touchtape_evdev_capture_sources = \
 	evdev/evdev-capture.c evdev/evdev-capture.h
 touchtape_sources += $(touchtape_evdev_capture_sources) \
-	evdev/event-loop.c evdev/event-loop.h
+	evdev/event-loop.c evdev/event-loop.h \
+	evdev/capture-source.c evdev/capture-source.h
 
 # Host unit test: the loop's timers (past deadlines, order, spin) and
 # signals (plain and ASan+UBSan).
@@ -23,4 +24,22 @@ evdev_tests_test_event_loop_san_LDFLAGS = $(SANITIZE_FLAGS)
 evdev_tests_test_event_loop_san_LDADD = libtouchtape-san.la -lm
 check_PROGRAMS += evdev/tests/test-event-loop-san
 TESTS += evdev/tests/test-event-loop-san
+endif
+
+# Host unit test: the registry of record's capture sources (plain and
+# ASan+UBSan).
+evdev_tests_test_capture_source_SOURCES = evdev/tests/test-capture-source.c \
+	evdev/capture-source.c evdev/capture-source.h $(tests_common_sources)
+evdev_tests_test_capture_source_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+evdev_tests_test_capture_source_LDADD = libtouchtape.la -lm
+check_PROGRAMS += evdev/tests/test-capture-source
+TESTS += evdev/tests/test-capture-source
+if HAVE_SANITIZERS
+evdev_tests_test_capture_source_san_SOURCES = $(evdev_tests_test_capture_source_SOURCES)
+evdev_tests_test_capture_source_san_CPPFLAGS = $(evdev_tests_test_capture_source_CPPFLAGS)
+evdev_tests_test_capture_source_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+evdev_tests_test_capture_source_san_LDFLAGS = $(SANITIZE_FLAGS)
+evdev_tests_test_capture_source_san_LDADD = libtouchtape-san.la -lm
+check_PROGRAMS += evdev/tests/test-capture-source-san
+TESTS += evdev/tests/test-capture-source-san
 endif
