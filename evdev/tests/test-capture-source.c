@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,10 +175,10 @@ count_check(void *host, int rc)
 static void
 test_marker(void)
 {
-	char path[] = "/tmp/tt-test-source-XXXXXX";
+	const char *path = tt_test_tmpfile("", 0);
 	struct tt_source_ctx ctx = { .check = count_check, .start_us = 0 };
 	_cleanup_free_ char *text = NULL;
-	int fd = mkstemp(path);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 
 	check(fd >= 0);
 	check_int_eq(tt_writer_new(fd, &ctx.writer), 0);
