@@ -11,14 +11,16 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "evdev-source.h"
+#include "hidraw-source.h"
 #include "output.h"
 #include "gzip-out.h"
 #include "input-devices.h"
-#include "li-capture.h"
+#include "li-source.h"
 #include "log.h"
 #include "recorder.h"
 #include "util-strings.h"
-#include "wl-capture.h"
+#include "wl-source.h"
 #include "xi-recorder.h"
 
 struct path_list {
@@ -428,6 +430,8 @@ parse_seconds(const char *opt, const char *arg, int64_t *out)
 /* What the command line asks for. */
 struct record_args {
 	struct tt_recorder_options ro;
+	struct tt_evdev_source_options eo;
+	bool hid;		/* --hid: the hidraw source too */
 	struct tt_xi_options xo;
 	bool use_xi;
 	bool all_touch;
@@ -519,8 +523,8 @@ parse_option(int opt, const char *arg, struct record_args *a)
 	case 'A': a->all_touch = true; return TT_EXIT_OK;
 	case 'g': a->ro.capture_flags |= TT_CAPTURE_GRAB; return TT_EXIT_OK;
 	case 'k': a->ro.capture_flags |= TT_CAPTURE_SHOW_KEYCODES; return TT_EXIT_OK;
-	case 'S': a->ro.with_serials = true; return TT_EXIT_OK;
-	case 'H': a->ro.hid = true; return TT_EXIT_OK;
+	case 'S': a->eo.with_serials = true; return TT_EXIT_OK;
+	case 'H': a->hid = true; return TT_EXIT_OK;
 	case 'd': return parse_seconds("--duration", arg, &a->ro.duration_us);
 	case 'r': return parse_seconds("--autorestart", arg, &a->ro.autorestart_us);
 	case 'f': return parse_frames(arg, &a->ro.max_frames);
@@ -568,7 +572,9 @@ check_args(struct record_args *a)
 	/* In a Wayland session, the X server is Xwayland: what X clients of
 	 * that session receive, beside what the Wayland client receives. */
 	a->xo.allow_xwayland = a->use_wl;
-	a->ro.quirks = a->use_li;
+	a->eo.capture_flags = a->ro.capture_flags;
+	a->eo.quirks = a->use_li;
+	a->eo.quiet = a->ro.quiet;
 	return TT_EXIT_OK;
 }
 
@@ -618,8 +624,8 @@ devices_to_record(struct record_args *a, char **args, int nargs, struct path_lis
 
 	/* --xi or --wayland without DEVICE: only those sides, nothing to pick. */
 	if (!(a->use_xi || a->use_wl) || nargs > 0 || a->all_touch)
-		status = resolve_devices(args, nargs, a->all_touch, a->ro.hid, paths);
-	if (status == TT_EXIT_OK && a->ro.hid && paths->n == 0)
+		status = resolve_devices(args, nargs, a->all_touch, a->hid, paths);
+	if (status == TT_EXIT_OK && a->hid && paths->n == 0)
 		status = tt_usage_error("record", "--hid records the HID devices behind evdev "
 					"devices: name one, or use --all-touch");
 	if (status == TT_EXIT_OK && check_output(&a->ro, paths) < 0)
@@ -629,135 +635,60 @@ devices_to_record(struct record_args *a, char **args, int nargs, struct path_lis
 	return status;
 }
 
-static void
-li_poll_devices(void *userdata)
-{
-	tt_recorder_poll_devices(userdata);
-}
-
-static void
-li_write_error(void *userdata, int error)
-{
-	tt_error("writing libinput's events: %s; stopping", strerror(-error));
-	tt_recorder_stop(userdata, "write error", TT_EXIT_FAILURE);
-}
-
-/* libinput on the recorded devices, in the recorder's loop and file. */
+/* The kernel's sources, before the file: the evdev devices and, with
+ * --hid, the hidraw nodes behind them. */
 static int
-start_libinput(const struct record_args *a, struct tt_recorder *r, const struct path_list *paths,
-	       struct tt_li_capture **out)
+add_kernel_sources(const struct record_args *a, struct tt_recorder *r, const struct path_list *paths)
 {
-	const struct tt_li_capture_options o = {
-		.loop = tt_recorder_loop(r),
-		.writer = tt_recorder_writer(r),
-		.config = a->li_config,
-		.start_us = tt_recorder_start_us(r),
-		.mask_keys = !(a->ro.capture_flags & TT_CAPTURE_SHOW_KEYCODES),
-		.before_write = li_poll_devices,
-		.on_error = li_write_error,
-		.userdata = r,
-	};
-	_cleanup_(tt_li_capture_freep) struct tt_li_capture *cap = NULL;
-	int rc = tt_li_capture_new(&o, &cap);
+	struct tt_evdev_source *es;
+	struct tt_hid_source *hs;
+	int rc;
 
-	/* The recorder gave device i the record id i. */
-	for (size_t i = 0; rc >= 0 && i < paths->n; i++)
-		rc = tt_li_capture_add(cap, paths->paths[i], (uint32_t)i);
+	rc = tt_evdev_source_new(&a->eo, paths->paths, paths->n, &es);
 	if (rc >= 0)
-		rc = tt_li_capture_check_config(cap);
-	if (rc < 0)
+		rc = tt_recorder_add_source(r, &tt_evdev_source_ops, es);
+	if (rc < 0 || !a->hid)
 		return rc;
-	*out = steal(&cap);
-	return 0;
+	tt_hid_source_new(es, a->eo.capture_flags, a->eo.with_serials, &hs);
+	return tt_recorder_add_source(r, &tt_hid_source_ops, hs);
 }
 
-/* The sources beside the evdev devices that hold events of their own at
- * the end (libinput, the Wayland client). */
-struct sides {
-	struct tt_recorder *r;
-	struct tt_li_capture *li;
-	struct tt_wl_capture *wl;
-	bool wl_alone;		/* the Wayland client is all that is recorded */
-};
-
-static void
-drain_sides(void *userdata)
-{
-	struct sides *sd = userdata;
-
-	if (sd->li)
-		tt_li_capture_dispatch(sd->li);
-	tt_wl_capture_dispatch(sd->wl);
-}
-
-static void
-wl_poll_devices(void *userdata)
-{
-	struct sides *sd = userdata;
-
-	tt_recorder_poll_devices(sd->r);
-}
-
-static void
-wl_write_error(void *userdata, int error)
-{
-	struct sides *sd = userdata;
-
-	tt_error("writing the Wayland events: %s; stopping", strerror(-error));
-	tt_recorder_stop(sd->r, "write error", TT_EXIT_FAILURE);
-}
-
-static void
-wl_lost(void *userdata, const char *why)
-{
-	struct sides *sd = userdata;
-
-	if (!sd->wl_alone) {
-		tt_warning("%s; the other layers keep recording", why);
-		return;
-	}
-	tt_error("%s", why);
-	tt_recorder_stop(sd->r, "Wayland connection lost", TT_EXIT_FAILURE);
-}
-
-/* The Wayland client, in the recorder's loop and file. */
+/* The layers above, after the file's start marker: X, libinput, the
+ * Wayland client, in that order (their records and summaries keep it). */
 static int
-start_wayland(struct sides *sd)
+add_layer_sources(const struct record_args *a, struct tt_recorder *r, const struct path_list *paths,
+		  struct tt_xi_recorder **xr, struct tt_wl_capture **wl)
 {
-	const struct tt_wl_capture_options o = {
-		.loop = tt_recorder_loop(sd->r),
-		.writer = tt_recorder_writer(sd->r),
-		.start_us = tt_recorder_start_us(sd->r),
-		.before_write = wl_poll_devices,
-		.on_error = wl_write_error,
-		.on_lost = wl_lost,
-		.userdata = sd,
+	const struct tt_li_source_options lo = {
+		.config = a->li_config,
+		.mask_keys = !(a->ro.capture_flags & TT_CAPTURE_SHOW_KEYCODES),
+		.nodes = paths->paths,
+		.nnodes = paths->n,
 	};
+	bool wl_alone = paths->n == 0 && !a->use_xi;
+	int rc = 0;
 
-	return tt_wl_capture_start(sd->wl, &o);
-}
-
-static void
-print_sides(const struct sides *sd)
-{
-	if (sd->li)
-		fprintf(stderr, "  libinput: %zu events\n", tt_li_capture_nevents(sd->li));
-	if (sd->wl)
-		fprintf(stderr, "  wayland: %zu events\n", tt_wl_capture_nevents(sd->wl));
+	if (*xr) {
+		tt_xi_recorder_set_nodes(*xr, paths->paths, paths->n);
+		rc = tt_recorder_add_source(r, &tt_xi_source_ops, steal(xr));
+	}
+	if (rc >= 0 && a->use_li)
+		rc = tt_recorder_add_source(r, &tt_li_source_ops, tt_li_source_new(&lo));
+	if (rc >= 0 && *wl)
+		rc = tt_recorder_add_source(r, &tt_wl_source_ops, tt_wl_source_new(steal(wl), wl_alone));
+	return rc;
 }
 
 /* Connects to X (before the header is written: it names the server) and
- * to the Wayland compositor (a missing one makes no file), sets up the
- * recorders and records until the end. */
+ * to the Wayland compositor (a missing one makes no file), registers the
+ * sources and records until the end. */
 static int
 record(struct record_args *a, const struct path_list *paths)
 {
 	_cleanup_(tt_recorder_freep) struct tt_recorder *r = NULL;
-	/* After r: freed first, while r's loop still holds their sources. */
+	/* Until the recorder takes them over. */
 	_cleanup_(tt_xi_recorder_freep) struct tt_xi_recorder *xr = NULL;
-	_cleanup_(tt_li_capture_freep) struct tt_li_capture *li = NULL;
 	_cleanup_(tt_wl_capture_freep) struct tt_wl_capture *wl = NULL;
-	struct sides sd = { .wl_alone = paths->n == 0 && !a->use_xi };
 	int rc, status;
 
 	if (a->use_xi) {
@@ -768,24 +699,16 @@ record(struct record_args *a, const struct path_list *paths)
 	}
 	if (a->use_wl && tt_wl_capture_connect(a->wl_display, a->wl_surface, &wl) < 0)
 		return TT_EXIT_TROUBLE;
-	sd.wl = wl;
-	rc = tt_recorder_new(&a->ro, paths->paths, paths->n, &r);
-	sd.r = r;
-	if (rc >= 0 && xr)
-		rc = tt_xi_recorder_start(xr, r, paths->paths, paths->n);
-	if (rc >= 0 && a->use_li)
-		rc = start_libinput(a, r, paths, &li);
-	sd.li = li;
-	if (rc >= 0 && wl)
-		rc = start_wayland(&sd);
+	rc = tt_recorder_new(&a->ro, &r);
+	if (rc >= 0)
+		rc = add_kernel_sources(a, r, paths);
+	if (rc >= 0)
+		rc = tt_recorder_begin(r);
+	if (rc >= 0)
+		rc = add_layer_sources(a, r, paths, &xr, &wl);
 	if (rc < 0)
 		return TT_EXIT_TROUBLE;
-	tt_recorder_set_drain(r, drain_sides, &sd);
 	status = tt_recorder_run(r);
-	if (xr && !a->ro.quiet)
-		tt_xi_recorder_summary(xr);
-	if (!a->ro.quiet)
-		print_sides(&sd);
 	/* The recorder's 1 is a read or write error: trouble, not a finding. */
 	return status == TT_EXIT_FAILURE ? TT_EXIT_TROUBLE : status;
 }

@@ -5,6 +5,8 @@ touchtape_sources += \
 	record/surroundings.c record/surroundings.h \
 	record/hidraw-sysfs.c record/hidraw-sysfs.h \
 	record/hidraw-capture.c record/hidraw-capture.h \
+	record/hidraw-source.c record/hidraw-source.h \
+	record/evdev-source.c record/evdev-source.h \
 	record/cmd-record.c record/cmd-list.c
 dist_man_MANS += man/touchtape-record.1 man/touchtape-list.1
 

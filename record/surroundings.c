@@ -422,3 +422,16 @@ tt_sur_gather_quirks(const char *tool, const char *node, struct tt_device *dev)
 	}
 	return 0;
 }
+
+char *
+tt_sur_private_phys(bool with_serials, char **phys)
+{
+	char *masked;
+
+	if (with_serials || !tt_str_count_addresses(*phys))
+		return NULL;
+	masked = tt_strdup(*phys);
+	tt_str_mask_addresses(masked);
+	*phys = masked;
+	return masked;
+}

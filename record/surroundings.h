@@ -16,6 +16,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "timeline.h"
@@ -62,3 +63,8 @@ struct tt_device *tt_sur_holder_new(const struct tt_device *dev);
  * borrows @holder's surroundings; its uniq is dropped unless
  * TT_SUR_WITH_SERIALS. Nothing in @out is to be freed. */
 void tt_sur_lend(struct tt_device *out, const struct tt_device *holder, unsigned int flags);
+
+/* A Bluetooth phys is the adapter's address: like a serial, kept only
+ * @with_serials. Points *@phys at a masked copy, returned to be freed,
+ * when it holds one; else NULL. */
+char *tt_sur_private_phys(bool with_serials, char **phys);

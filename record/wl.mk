@@ -41,7 +41,7 @@ protocol/input-timestamps-%-client-protocol.h: $(WAYLAND_PROTOCOLS_DIR)/unstable
 	$(AM_V_GEN)$(MKDIR_P) protocol && $(WAYLAND_SCANNER) client-header $< $@
 
 touchtape_sources += record/wl-capture.c record/wl-capture.h record/wl-input.c record/wl-layer.c \
-	record/wl-private.h
+	record/wl-private.h record/wl-source.c record/wl-source.h
 EXTRA_DIST += record/wlr-layer-shell-unstable-v1.xml
 nodist_touchtape_SOURCES = $(wl_protocol_sources)
 touchtape_CFLAGS += $(WAYLAND_CFLAGS) -I$(top_builddir)/protocol

@@ -59,7 +59,7 @@ struct tt_xi_recorder {
 	struct xclient clients[MAX_CLIENTS];
 	size_t nclients;
 	Window inner;		/* the innermost window set up so far */
-	struct tt_recorder *rec;
+	const struct tt_source_ctx *ctx;	/* the recorder's, once started */
 	char **nodes;		/* copies: evdev record i was opened from nodes[i] */
 	size_t nnodes;
 	struct tt_loop_source *timer;

@@ -90,7 +90,7 @@ xi_error_name(Display *dpy, const XErrorEvent *e, char *buf, size_t size)
 static int64_t
 now_rel(const struct tt_xi_recorder *xr)
 {
-	return tt_now_us(CLOCK_MONOTONIC) - tt_recorder_start_us(xr->rec);
+	return tt_now_us(CLOCK_MONOTONIC) - xr->ctx->start_us;
 }
 
 static void
@@ -100,7 +100,7 @@ check_write(struct tt_xi_recorder *xr, int rc)
 		return;
 	xr->write_failed = true;
 	tt_error("writing an X record: %s; stopping", strerror(-rc));
-	tt_recorder_stop(xr->rec, "write error", EXIT_FAILURE_STATUS);
+	xr->ctx->stop(xr->ctx->host, "write error", EXIT_FAILURE_STATUS);
 }
 
 void
@@ -114,14 +114,14 @@ xi_write_marker(struct tt_xi_recorder *xr, enum tt_marker_kind kind, const char 
 	};
 
 	if (!xr->write_failed)
-		check_write(xr, tt_writer_marker(tt_recorder_writer(xr->rec), &m));
+		check_write(xr, tt_writer_marker(xr->ctx->writer, &m));
 }
 
 static void
 write_event(struct tt_xi_recorder *xr, const struct tt_xi_event *ev)
 {
 	if (!xr->write_failed)
-		check_write(xr, tt_writer_xi_event(tt_recorder_writer(xr->rec), ev));
+		check_write(xr, tt_writer_xi_event(xr->ctx->writer, ev));
 }
 
 /* ---- devices ---- */
@@ -199,7 +199,7 @@ write_devices(struct xclient *c, int deviceid)
 		struct tt_xi_device *d = tt_xi_convert_device_info(&info[i], atom_name, c, node,
 								   link_node(xr, node));
 		if (!xr->write_failed)
-			check_write(xr, tt_writer_xi_device(tt_recorder_writer(xr->rec), d));
+			check_write(xr, tt_writer_xi_device(xr->ctx->writer, d));
 		tt_xi_device_free(d);
 	}
 	if (info)
@@ -360,7 +360,7 @@ connection_lost(struct xclient *c)
 		return;
 	c->lost_reported = true;
 	if (c->source) {
-		tt_loop_remove(tt_recorder_loop(xr->rec), c->source);
+		tt_loop_remove(xr->ctx->loop, c->source);
 		c->source = NULL;
 	}
 	/* One marker for the server; each client finds out on its own. */
@@ -374,7 +374,7 @@ connection_lost(struct xclient *c)
 		tt_warning("%s", text);
 	} else {
 		tt_error("%s", text);
-		tt_recorder_stop(xr->rec, "X connection lost", EXIT_FAILURE_STATUS);
+		xr->ctx->stop(xr->ctx->host, "X connection lost", EXIT_FAILURE_STATUS);
 	}
 }
 
@@ -454,7 +454,7 @@ drain(struct xclient *c)
 	if (!c->lost)
 		XEventsQueued(c->dpy, QueuedAfterFlush);
 	if (!c->lost && XEventsQueued(c->dpy, QueuedAlready) > 0)
-		tt_recorder_poll_devices(c->xr->rec);
+		c->xr->ctx->poll(c->xr->ctx->host);
 	while (!c->lost && XEventsQueued(c->dpy, QueuedAlready) > 0) {
 		XEvent xev;
 		XNextEvent(c->dpy, &xev);
@@ -475,19 +475,26 @@ xi_on_readable(struct tt_loop *loop, struct tt_loop_source *source, uint32_t eve
 }
 
 
-int
-tt_xi_recorder_start(struct tt_xi_recorder *xr, struct tt_recorder *r, char *const *nodes,
-		     size_t nnodes)
+void
+tt_xi_recorder_set_nodes(struct tt_xi_recorder *xr, char *const *nodes, size_t nnodes)
 {
-	struct xclient *obs = &xr->clients[0];
-	char text[512];
-	int rc;
-
-	xr->rec = r;
 	xr->nodes = tt_reallocarray(NULL, nnodes ? nnodes : 1, sizeof(*xr->nodes));
 	for (size_t i = 0; i < nnodes; i++)
 		xr->nodes[i] = nodes[i] ? tt_strdup(nodes[i]) : NULL;
 	xr->nnodes = nnodes;
+}
+
+/* After the recorder's preamble: the x-connected marker, the XI devices,
+ * the clients set up, their connections on the loop. */
+static int
+xi_start(void *data, const struct tt_source_ctx *ctx)
+{
+	struct tt_xi_recorder *xr = data;
+	struct xclient *obs = &xr->clients[0];
+	char text[512];
+	int rc;
+
+	xr->ctx = ctx;
 	xi_describe_clients(xr, text, sizeof(text));
 	xi_write_marker(xr, TT_MARKER_X_CONNECTED, text);
 	/* Selected before the devices are listed, so a device added in
@@ -503,13 +510,13 @@ tt_xi_recorder_start(struct tt_xi_recorder *xr, struct tt_recorder *r, char *con
 			return rc;
 	}
 	if (xi_any_delay(xr)) {
-		xr->timer = tt_loop_add_timer(tt_recorder_loop(r), on_timer, xr);
+		xr->timer = tt_loop_add_timer(ctx->loop, on_timer, xr);
 		if (!xr->timer)
 			return -errno;
 	}
 	for (size_t i = 0; i < xr->nclients; i++) {
 		struct xclient *c = &xr->clients[i];
-		c->source = tt_loop_add(tt_recorder_loop(r), ConnectionNumber(c->dpy), xi_on_readable, c);
+		c->source = tt_loop_add(ctx->loop, ConnectionNumber(c->dpy), xi_on_readable, c);
 		if (!c->source)
 			return -errno;
 		drain(c);
@@ -519,9 +526,11 @@ tt_xi_recorder_start(struct tt_xi_recorder *xr, struct tt_recorder *r, char *con
 	return xr->write_failed ? -EIO : 0;
 }
 
-void
-tt_xi_recorder_summary(const struct tt_xi_recorder *xr)
+static void
+xi_summary(const void *data)
 {
+	const struct tt_xi_recorder *xr = data;
+
 	for (size_t i = 0; i < xr->nclients; i++) {
 		const struct xclient *c = &xr->clients[i];
 		fprintf(stderr, "  X %s  %s client: %" PRIu64 " XI events, %u X errors%s\n",
@@ -536,16 +545,16 @@ tt_xi_recorder_free(struct tt_xi_recorder *xr)
 		return;
 	for (size_t i = 0; i < xr->nclients; i++) {
 		struct xclient *c = &xr->clients[i];
-		if (c->source && xr->rec)
-			tt_loop_remove(tt_recorder_loop(xr->rec), c->source);
+		if (c->source && xr->ctx)
+			tt_loop_remove(xr->ctx->loop, c->source);
 		/* A dead connection is not touched again (closing it would
 		 * talk to the server); the process ends soon after. */
 		if (c->dpy && !c->lost)
 			XCloseDisplay(c->dpy);
 		xi_register_client(c, false);
 	}
-	if (xr->timer && xr->rec)
-		tt_loop_remove(tt_recorder_loop(xr->rec), xr->timer);
+	if (xr->timer && xr->ctx)
+		tt_loop_remove(xr->ctx->loop, xr->timer);
 	for (size_t i = 0; i < xr->nnodes; i++)
 		free(xr->nodes[i]);
 	free(xr->nodes);
@@ -553,6 +562,21 @@ tt_xi_recorder_free(struct tt_xi_recorder *xr)
 	free(xr->vendor);
 	free(xr);
 }
+
+static void
+xi_free(void *data)
+{
+	tt_xi_recorder_free(data);
+}
+
+/* X has nothing of its own to drain: what the server sent is read as it
+ * comes. */
+const struct tt_source_ops tt_xi_source_ops = {
+	.name = "xi",
+	.start = xi_start,
+	.summary = xi_summary,
+	.free = xi_free,
+};
 
 /* ---- touchtape list ---- */
 

@@ -27,8 +27,9 @@
  *
  *	tt_xi_recorder_connect(&opts, &xr);	// before the header is written
  *	opts.x_vendor = tt_xi_recorder_vendor(xr) ...
- *	tt_recorder_new(...);
- *	tt_xi_recorder_start(xr, recorder, nodes, nnodes);
+ *	tt_recorder_new(...); ... tt_recorder_begin(recorder);
+ *	tt_xi_recorder_set_nodes(xr, nodes, nnodes);
+ *	tt_recorder_add_source(recorder, &tt_xi_source_ops, xr);
  *	tt_recorder_run(recorder);
  */
 #pragma once
@@ -36,7 +37,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "recorder.h"
+#include "capture-source.h"
 #include "timeline.h"
 #include "util-mem.h"
 
@@ -87,16 +88,18 @@ int tt_xi_recorder_connect(const struct tt_xi_options *opts, struct tt_xi_record
 const char *tt_xi_recorder_vendor(const struct tt_xi_recorder *xr);
 int32_t tt_xi_recorder_release(const struct tt_xi_recorder *xr);
 
-/* After the recorder wrote its header and device records: writes the
- * x-connected marker and an xi_device record per XI device (linked to
- * the evdev device record whose node it opened: @nodes[i] is the node of
- * evdev record i), selects the events, sets up the grab and the window,
- * and adds the connections to the recorder's loop. 0 or -errno. */
-int tt_xi_recorder_start(struct tt_xi_recorder *xr, struct tt_recorder *r, char *const *nodes,
-			 size_t nnodes);
+/* @nodes[i] is the node of evdev record i: the XI devices opened from
+ * one are linked to its record. */
+void tt_xi_recorder_set_nodes(struct tt_xi_recorder *xr, char *const *nodes, size_t nnodes);
 
-/* One line per client on stderr: events recorded, errors. */
-void tt_xi_recorder_summary(const struct tt_xi_recorder *xr);
+/* The X clients as a capture source (evdev/capture-source.h), added after
+ * the recorder's preamble: start writes the x-connected marker and an
+ * xi_device record per XI device, selects the events, sets up the grab
+ * and the window, and adds the connections to the loop; summary is a
+ * line per client (events recorded, errors). Before it writes X events,
+ * it reads the kernel sources (ctx->poll), so a frame is in the file
+ * before what X made of it. */
+extern const struct tt_source_ops tt_xi_source_ops;
 
 void tt_xi_recorder_free(struct tt_xi_recorder *xr);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_xi_recorder *, tt_xi_recorder_free);
