@@ -380,12 +380,13 @@ feed(void *self, const struct tt_record *rec)
 		g->declared[rec->device->id] = rec->device;
 		return;
 	}
-	if (rec->type != TT_RECORD_MARKER || !(m = rec->marker)->kind_name)
+	if (rec->type != TT_RECORD_MARKER)
 		return;
-	if (strcmp(m->kind_name, "guide-begin") == 0) {
+	m = rec->marker;
+	if (m->kind == TT_MARKER_GUIDE_BEGIN) {
 		g->ex = tt_guide_exercise_from_name(m->text);
 		g->seen[g->ex] = true;
-	} else if (strcmp(m->kind_name, "guide-end") == 0) {
+	} else if (m->kind == TT_MARKER_GUIDE_END) {
 		g->ex = TT_GUIDE_NONE;
 	}
 }

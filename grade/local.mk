@@ -14,7 +14,7 @@ tt_grade_profiles = grade/profiles/touchscreen.profile grade/profiles/touchpad.p
 profilesdir = $(pkgdatadir)/profiles
 dist_profiles_DATA = $(tt_grade_profiles)
 EXTRA_DIST += grade/gen-builtin.sh
-BUILT_SOURCES = grade/builtin-profiles.c
+BUILT_SOURCES += grade/builtin-profiles.c
 CLEANFILES += grade/builtin-profiles.c
 
 grade/builtin-profiles.c: $(tt_grade_profiles) grade/gen-builtin.sh

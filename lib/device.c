@@ -208,6 +208,8 @@ static const char *const marker_names[] = {
 	[TT_MARKER_LI_LOG] = "libinput-log",
 	[TT_MARKER_WL_CONNECTED] = "wayland-connected",
 	[TT_MARKER_WL_LOST] = "wayland-lost",
+	[TT_MARKER_GUIDE_BEGIN] = "guide-begin",
+	[TT_MARKER_GUIDE_END] = "guide-end",
 };
 
 const char *

@@ -287,6 +287,8 @@ enum tt_marker_kind {
 	TT_MARKER_LI_LOG,	/* a message libinput logged (a kernel or client bug) */
 	TT_MARKER_WL_CONNECTED,	/* the Wayland client is connected and mapped */
 	TT_MARKER_WL_LOST,	/* the compositor went away or sent an error */
+	TT_MARKER_GUIDE_BEGIN,	/* record --guide: an exercise begins (text: which) */
+	TT_MARKER_GUIDE_END,	/* record --guide: it ends */
 };
 
 struct tt_marker {

@@ -7,6 +7,7 @@ touchtape_sources += \
 	record/hidraw-capture.c record/hidraw-capture.h \
 	record/hidraw-source.c record/hidraw-source.h \
 	record/evdev-source.c record/evdev-source.h \
+	record/guide.c record/guide.h \
 	record/cmd-record.c record/cmd-list.c
 dist_man_MANS += man/touchtape-record.1 man/touchtape-list.1
 
@@ -97,3 +98,20 @@ TESTS += record/tests/record-libinput-vm.sh
 EXTRA_DIST += record/tests/record-libinput-vm.sh record/tests/li-vm-check.py
 TESTS += record/tests/cli-libinput.sh
 EXTRA_DIST += record/tests/cli-libinput.sh
+
+# Host unit test: record --guide's exercises, keys and markers.
+record_tests_test_guide_SOURCES = record/tests/test-guide.c record/guide.c record/guide.h \
+	$(tests_common_sources)
+record_tests_test_guide_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/record
+record_tests_test_guide_LDADD = libtouchtape.la -lm
+check_PROGRAMS += record/tests/test-guide
+TESTS += record/tests/test-guide
+if HAVE_SANITIZERS
+record_tests_test_guide_san_SOURCES = $(record_tests_test_guide_SOURCES)
+record_tests_test_guide_san_CPPFLAGS = $(record_tests_test_guide_CPPFLAGS)
+record_tests_test_guide_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+record_tests_test_guide_san_LDFLAGS = $(SANITIZE_FLAGS)
+record_tests_test_guide_san_LDADD = libtouchtape-san.la -lm
+check_PROGRAMS += record/tests/test-guide-san
+TESTS += record/tests/test-guide-san
+endif

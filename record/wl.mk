@@ -20,7 +20,7 @@ wl_protocol_sources = $(wl_protocol_headers) \
 	protocol/pointer-gestures-unstable-v1-protocol.c \
 	protocol/input-timestamps-unstable-v1-protocol.c
 
-BUILT_SOURCES = $(wl_protocol_sources)
+BUILT_SOURCES += $(wl_protocol_sources)
 CLEANFILES += $(wl_protocol_sources)
 
 protocol/%-protocol.c: $(WAYLAND_PROTOCOLS_DIR)/stable/xdg-shell/%.xml
