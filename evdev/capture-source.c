@@ -120,6 +120,13 @@ tt_sources_summary(const struct tt_sources *s)
 }
 
 void
+tt_sources_frame_written(const struct tt_sources *s, const struct tt_frame *frame)
+{
+	EACH(s, frame_written)
+		s->v[i_].ops->frame_written(s->v[i_].data, frame);
+}
+
+void
 tt_sources_clear(struct tt_sources *s)
 {
 	while (s->n > 0) {

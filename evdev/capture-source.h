@@ -85,6 +85,9 @@ struct tt_source_ops {
 	void (*drain)(void *data);
 	/* Its lines of the summary on stderr. */
 	void (*summary)(const void *data);
+	/* A kernel frame the recorder just wrote (record --guide follows the
+	 * touches with it). */
+	void (*frame_written)(void *data, const struct tt_frame *frame);
 	/* Removes its fds from the loop (still alive) and frees it. */
 	void (*free)(void *data);
 };
@@ -116,6 +119,7 @@ void tt_sources_end_file(const struct tt_sources *s);
 void tt_sources_poll(const struct tt_sources *s);
 void tt_sources_drain(const struct tt_sources *s, const struct tt_source_ctx *ctx);
 void tt_sources_summary(const struct tt_sources *s);
+void tt_sources_frame_written(const struct tt_sources *s, const struct tt_frame *frame);
 /* Frees the sources, the last added first (a layer before what it reads
  * beneath it), and empties @s. */
 void tt_sources_clear(struct tt_sources *s);

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "evdev-source.h"
+#include "guide-source.h"
 #include "hidraw-source.h"
 #include "output.h"
 #include "gzip-out.h"
@@ -19,6 +21,7 @@
 #include "li-source.h"
 #include "log.h"
 #include "recorder.h"
+#include "run-command.h"
 #include "util-strings.h"
 #include "wl-source.h"
 #include "xi-recorder.h"
@@ -73,7 +76,10 @@ usage(FILE *out)
 		"                          descriptor and feature reports, and every input\n"
 		"                          report read from its hidraw node, on the same clock\n"
 		"                          (reading hidraw needs root); every evdev device of\n"
-		"                          such a HID device is recorded too\n");
+		"                          such a HID device is recorded too\n"
+		"      --guide KIND        touchscreen or touchpad: walk through the exercises a\n"
+		"                          grade needs (Enter, s to skip), mark each in the\n"
+		"                          file, then print the grade (needs -o FILE)\n");
 	usage_xi(out);
 	usage_layers(out);
 	usage_notes(out);
@@ -441,6 +447,8 @@ struct record_args {
 	const char *wl_display;	/* --wayland=DISPLAY, or NULL */
 	enum tt_wl_surface_mode wl_surface;
 	bool wl_surface_set;	/* --wayland-surface given */
+	bool guide;		/* --guide KIND */
+	enum tt_guide_kind guide_kind;
 };
 
 /* Help printed: done, exit 0. */
@@ -537,9 +545,29 @@ parse_option(int opt, const char *arg, struct record_args *a)
 	case 'C': return parse_li_config(arg, a);
 	case 'Y': a->use_wl = true; a->wl_display = arg; return TT_EXIT_OK;
 	case 'U': a->wl_surface_set = true; return parse_wl_surface(arg, &a->wl_surface);
+	case 'E':
+		a->guide = true;
+		if (tt_guide_kind_from_name(arg, &a->guide_kind) < 0)
+			return tt_usage_error("record", "--guide takes touchscreen or touchpad, not '%s'", arg);
+		return TT_EXIT_OK;
 	case 'h': usage(stdout); return RECORD_HELP_DONE;
 	default: return tt_usage_error("record", "unknown option");
 	}
+}
+
+/* --guide talks on the terminal and grades the file at the end. */
+static int
+check_guide(const struct record_args *a)
+{
+	const char *out = a->ro.output;
+
+	if (!a->guide)
+		return TT_EXIT_OK;
+	if (!out || strcmp(out, "-") == 0)
+		return tt_usage_error("record", "--guide needs -o FILE (the terminal is the guide's)");
+	if (a->ro.autorestart_us)
+		return tt_usage_error("record", "--autorestart cannot be combined with --guide");
+	return TT_EXIT_OK;
 }
 
 /* The combinations no single option can refuse. */
@@ -548,6 +576,8 @@ check_args(struct record_args *a)
 {
 	const char *out = a->ro.output;
 
+	if (check_guide(a) != TT_EXIT_OK)
+		return TT_EXIT_USAGE;
 	/* A recording must stay readable when killed at any instant; a gzip
 	 * stream is not until it is finished. */
 	if (tt_gz_path(out))
@@ -599,6 +629,7 @@ const struct option tt_record_options[] = {
 	{ "libinput-config", required_argument, NULL, 'C' },
 	{ "wayland", optional_argument, NULL, 'Y' },
 	{ "wayland-surface", required_argument, NULL, 'U' },
+	{ "guide", required_argument, NULL, 'E' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -676,7 +707,25 @@ add_layer_sources(const struct record_args *a, struct tt_recorder *r, const stru
 		rc = tt_recorder_add_source(r, &tt_li_source_ops, tt_li_source_new(&lo));
 	if (rc >= 0 && *wl)
 		rc = tt_recorder_add_source(r, &tt_wl_source_ops, tt_wl_source_new(steal(wl), wl_alone));
+	if (rc >= 0 && a->guide)
+		rc = tt_recorder_add_source(r, &tt_guide_source_ops, tt_guide_source_new(a->guide_kind));
 	return rc;
+}
+
+/* --guide: the grade of what was recorded, as analyze gives it. */
+static int
+print_grade(const struct record_args *a)
+{
+	const char *argv[] = { "touchtape", "analyze", "--grade", tt_guide_kind_name(a->guide_kind),
+			       a->ro.output, NULL };
+	const struct tt_run_io io = { .in = TT_RUN_NULL, .out = TT_RUN_KEEP };
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	if (tt_run_command(argv, &io, &pid) < 0 || waitpid(pid, &status, 0) < 0)
+		return TT_EXIT_TROUBLE;
+	return WIFEXITED(status) && WEXITSTATUS(status) <= TT_EXIT_FAILURE ? TT_EXIT_OK : TT_EXIT_TROUBLE;
 }
 
 /* Connects to X (before the header is written: it names the server) and
@@ -710,7 +759,13 @@ record(struct record_args *a, const struct path_list *paths)
 		return TT_EXIT_TROUBLE;
 	status = tt_recorder_run(r);
 	/* The recorder's 1 is a read or write error: trouble, not a finding. */
-	return status == TT_EXIT_FAILURE ? TT_EXIT_TROUBLE : status;
+	if (status == TT_EXIT_FAILURE)
+		return TT_EXIT_TROUBLE;
+	if (status == TT_EXIT_OK && a->guide) {
+		tt_recorder_free(steal(&r));	/* the file complete, the terminal restored */
+		status = print_grade(a);
+	}
+	return status;
 }
 
 int

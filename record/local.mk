@@ -7,7 +7,7 @@ touchtape_sources += \
 	record/hidraw-capture.c record/hidraw-capture.h \
 	record/hidraw-source.c record/hidraw-source.h \
 	record/evdev-source.c record/evdev-source.h \
-	record/guide.c record/guide.h \
+	record/guide.c record/guide.h record/guide-source.c record/guide-source.h \
 	record/cmd-record.c record/cmd-list.c
 dist_man_MANS += man/touchtape-record.1 man/touchtape-list.1
 
@@ -60,6 +60,8 @@ record_tests_model_check_LDADD = libtouchtape.la -lm
 # Kernel tests in the VM rig (one boot for all scenarios).
 TESTS += record/tests/vm-record.sh
 EXTRA_DIST += record/tests/vm-record.sh
+TESTS += record/tests/guide-vm.sh
+EXTRA_DIST += record/tests/guide-vm.sh record/tests/guide-guest.py
 # The device picker on a terminal (no DEVICE given).
 TESTS += record/tests/picker-vm.sh
 EXTRA_DIST += record/tests/picker-vm.sh

@@ -176,6 +176,7 @@ write_frame(struct tt_recorder *r, const struct tt_frame *frame)
 	r->file_frames++;
 	r->total_frames++;
 	r->last_activity_us = r->ctx.start_us + frame->time_us;
+	tt_sources_frame_written(&r->sources, frame);
 	if (r->idle_timer && !r->idle_armed)
 		arm_idle(r, r->last_activity_us + r->opts.autorestart_us);
 	if (r->opts.max_frames && r->total_frames >= r->opts.max_frames)
