@@ -1,6 +1,8 @@
 # touchtape convert: between the timeline, evemu, libinput record and hid-recorder
 # (the readers and writers themselves are in formats/).
-touchtape_sources += convert/cmd-convert.c
+touchtape_sources += convert/cmd-convert.c convert/convert-trace.c convert/convert-trace.h \
+	convert/trace.c convert/trace.h convert/trace-private.h convert/trace-touches.c \
+	convert/trace-writer.c convert/trace-writer.h
 dist_man_MANS += man/touchtape-convert.1
 
 TESTS += convert/tests/convert-evemu-corpus.sh convert/tests/convert-cli.sh \
