@@ -51,6 +51,7 @@ struct touch_rec {
 	int32_t slot, tracking_id;
 	bool synthetic_id;
 	uint32_t npoints;
+	int64_t duration_us;	/* what picks the panels */
 };
 
 struct tt_plot {
@@ -313,10 +314,12 @@ save_touch(struct tt_plot *p, uint32_t device, uint64_t serial, const struct tt_
 	tr.tracking_id = path->tracking_id;
 	tr.synthetic_id = path->synthetic_id;
 	tr.npoints = (uint32_t)path->npoints;
+	tr.duration_us = path->duration_us;
 	p->ntouches++;
-	if (p->npaneled >= TT_PLOT_MAX_TOUCH_PANELS)
-		return;
-	p->npaneled++;
+	if (p->npaneled < TT_PLOT_MAX_TOUCH_PANELS)
+		p->npaneled++;
+	/* Every touch goes to the file (not memory): the longest get the
+	 * panels, chosen when the picture is written. */
 	fwrite(&tr, sizeof(tr), 1, p->touches);
 	fwrite(path->points, sizeof(*path->points), path->npoints, p->touches);
 }
@@ -588,18 +591,47 @@ by_serial(const void *a, const void *b)
 	return x->tr.serial < y->tr.serial ? -1 : x->tr.serial > y->tr.serial;
 }
 
-/* Touches are saved as they end; the panels go in begin order. */
+/* Whether @a matters more than @b: longer, or as long and begun first. */
+static bool
+longer(const struct touch_rec *a, const struct touch_rec *b)
+{
+	return a->duration_us > b->duration_us || (a->duration_us == b->duration_us && a->serial < b->serial);
+}
+
+/* Keeps @t among the @n saved if it is longer than the shortest of a
+ * full set; returns the new count. */
+static size_t
+keep_longest(struct saved_touch *saved, size_t n, const struct saved_touch *t)
+{
+	size_t worst = 0;
+
+	if (n < TT_PLOT_MAX_TOUCH_PANELS) {
+		saved[n] = *t;
+		return n + 1;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if (longer(&saved[worst].tr, &saved[i].tr))
+			worst = i;
+	}
+	if (longer(&t->tr, &saved[worst].tr))
+		saved[worst] = *t;
+	return n;
+}
+
+/* Touches are saved as they end; the longest get panels (the short taps
+ * say least over time), drawn in begin order. */
 static size_t
 index_touches(struct tt_plot *p, struct saved_touch *saved)
 {
+	struct saved_touch t;
 	size_t n = 0;
 
 	rewind(p->touches);
-	while (n < TT_PLOT_MAX_TOUCH_PANELS && fread(&saved[n].tr, sizeof(saved[n].tr), 1, p->touches) == 1) {
-		saved[n].offset = ftell(p->touches);
-		if (fseek(p->touches, (long)(saved[n].tr.npoints * sizeof(struct tt_plot_point)), SEEK_CUR) != 0)
+	while (fread(&t.tr, sizeof(t.tr), 1, p->touches) == 1) {
+		t.offset = ftell(p->touches);
+		if (fseek(p->touches, (long)(t.tr.npoints * sizeof(struct tt_plot_point)), SEEK_CUR) != 0)
 			break;
-		n++;
+		n = keep_longest(saved, n, &t);
 	}
 	qsort(saved, n, sizeof(*saved), by_serial);
 	return n;
@@ -615,7 +647,7 @@ write_touch_panels(struct tt_plot *p, FILE *out, double top, int64_t t0)
 
 	if (p->ntouches > p->npaneled)
 		fprintf(out, "<text class=\"note\" x=\"%.0f\" y=\"%.1f\">%" PRIu64 " more touch%s without a panel "
-			"of x, y and pressure: the first %" PRIu64 " of %" PRIu64 " to end are drawn</text>\n",
+			"of x, y and pressure: the %" PRIu64 " longest of %" PRIu64 " are drawn</text>\n",
 			LEFT, y - 30, p->ntouches - p->npaneled, p->ntouches - p->npaneled == 1 ? "" : "es",
 			p->npaneled, p->ntouches);
 	if (fflush(p->touches) != 0)

@@ -35,6 +35,20 @@ render_check() {
 	same "$what: PNG size" "$png" "$svg_size"
 }
 
+# The panels are the longest touches (serial: begin order), as analyze
+# --json times them.
+longest_check() {
+	python3 - "$tmp/p.json" "$tmp/p.svg" "$max_panels" <<'EOF' && pass "$1: panels of the longest touches" ||
+import json, re, sys
+report, svg, most = json.load(open(sys.argv[1])), open(sys.argv[2]).read(), int(sys.argv[3])
+drawn = [int(x) for x in re.findall(r'class="title"><tspan fill="[^"]*">touch (\d+) \(', svg)]
+t = sorted(report["touches"], key=lambda x: (x["begin_line"], x["begin_us"], x["slot"]))
+longest = sorted(range(len(t)), key=lambda i: (-t[i]["duration_us"], i))[:most]
+sys.exit(0 if drawn == sorted(i + 1 for i in longest) else 1)
+EOF
+		fail "$1: the panels are not the $max_panels longest touches"
+}
+
 plot_check() {
 	what=$1; shift
 	"$TOUCHTAPE" analyze --json --plot "$tmp/p.svg" "$@" >"$tmp/p.json" 2>/dev/null
@@ -49,8 +63,9 @@ plot_check() {
 	same "$what: touch panels" "$(count '<g class="touch-panel"' "$tmp/p.svg")" "$panels"
 	same "$what: x series" "$(count '<polyline class="series-x"' "$tmp/p.svg")" "$panels"
 	if [ "$touches" -gt "$max_panels" ]; then
-		expect_grep "$((touches - max_panels)) more touches without a panel.*the first $max_panels of $touches" \
+		expect_grep "$((touches - max_panels)) more touches without a panel.*the $max_panels longest of $touches" \
 			"$tmp/p.svg" "$what: says how many touches have no panel"
+		longest_check "$what"
 	fi
 	[ "$(tick_values time "$tmp/p.svg" | wc -l)" -ge 3 ] && pass "$what: time axis ticks" ||
 		fail "$what: fewer than 3 time ticks"
