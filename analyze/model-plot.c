@@ -549,16 +549,40 @@ touch_panel_title(FILE *out, const struct panel *pn, const struct touch_rec *tr,
 		pn->has_pressure ? " and <tspan class=\"key-pressure\">pressure</tspan> (right axis, device units)" : "");
 }
 
+/* The position axis of one touch's panel: fitted to what its x and y
+ * cover (the device's whole range flattens every trace), one axis for
+ * both so x and y keep one scale, and no narrower than 1/50 of the
+ * device (a finger held still would show its noise as motion). */
+static void
+fit_positions(const struct panel *pn, const struct tt_plot_point *pts, uint32_t n, double *lo, double *hi)
+{
+	double ext = fmax(extent(pn->xmin, pn->xmax, pn->xres), extent(pn->ymin, pn->ymax, pn->yres));
+	double a = INFINITY, b = -INFINITY;
+
+	for (uint32_t i = 0; i < n; i++) {
+		double x = value_of(pn, &pts[i], SERIES_X), y = value_of(pn, &pts[i], SERIES_Y);
+
+		a = fmin(a, fmin(x, y));
+		b = fmax(b, fmax(x, y));
+	}
+	double span = fmax(b - a, ext / 50);
+	double mid = (a + b) / 2;
+
+	*lo = mid - span * 0.55;
+	*hi = mid + span * 0.55;
+}
+
 static void
 write_touch_panel(FILE *out, const struct panel *pn, const struct touch_rec *tr,
 		  const struct tt_plot_point *pts, double top, int64_t t0)
 {
 	int64_t b = pts[0].time_us, e = pts[tr->npoints - 1].time_us;
-	double ext = fmax(extent(pn->xmin, pn->xmax, pn->xres), extent(pn->ymin, pn->ymax, pn->yres));
 	/* A touch with one sample gets a millisecond around it. */
 	int64_t pad = e > b ? 0 : 500;
 	struct scale ts = { LEFT, LEFT + PLOT_W, (double)(b - pad - t0) / 1e6, (double)(e + pad - t0) / 1e6 };
-	struct scale vs = { top + TOUCH_H, top, 0, ext };
+	struct scale vs = { top + TOUCH_H, top, 0, 0 };
+
+	fit_positions(pn, pts, tr->npoints, &vs.v0, &vs.v1);
 	struct scale ps = { top + TOUCH_H, top, pn->pmin, pn->pmax };
 
 	fprintf(out, "<g class=\"touch-panel\" data-serial=\"%" PRIu64 "\">\n", tr->serial);

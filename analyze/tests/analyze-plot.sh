@@ -49,6 +49,28 @@ EOF
 		fail "$1: the panels are not the $max_panels longest touches"
 }
 
+# Each touch panel's position axis is fitted to its touch: its x and y
+# together reach from near the frame's bottom to near its top (a touch
+# that moves less than 1/50 of the device excepted), read from the SVG's
+# geometry.
+fitted_check() {
+	python3 - "$tmp/p.svg" <<'EOF' && pass "$1: panel axes fitted to their touch" ||
+import re, sys
+svg = open(sys.argv[1]).read()
+bad = 0
+for g in re.findall(r'<g class="touch-panel".*?</g>', svg, re.S):
+    frame = re.search(r'<rect class="frame" x="[^"]*" y="([^"]*)" width="[^"]*" height="([^"]*)"', g)
+    top, h = float(frame.group(1)), float(frame.group(2))
+    ys = [float(y) for cls in ("series-x", "series-y")
+          for pts in re.findall(r'<polyline class="%s" points="([^"]*)"' % cls, g)
+          for y in re.findall(r',([-0-9.]+)', pts)]
+    if ys and (max(ys) - min(ys)) < 0.8 * h:
+        bad += 1
+sys.exit(1 if bad else 0)
+EOF
+		fail "$1: a touch panel's axis spans far more than its touch"
+}
+
 plot_check() {
 	what=$1; shift
 	"$TOUCHTAPE" analyze --json --plot "$tmp/p.svg" "$@" >"$tmp/p.json" 2>/dev/null
@@ -114,6 +136,7 @@ sed 's/"name":"test touchscreen"/"name":"<b>\&amp; \\"x\\"<\/b>"/' "$data/jump-y
 plot_check "hostile name" "$tmp/name.jsonl"
 if [ -d "$corpus" ]; then
 	plot_check "3M 10-finger" "$corpus/evemu/evemu__data_3m.event"
+fitted_check "3M 10-finger"
 	plot_check "bcm5974 with --jump-units" --jump-units 150 "$corpus/evemu/evemu__data_bcm5974.event"
 fi
 expect_exit 2 "unwritable plot path" -- "$TOUCHTAPE" analyze --plot /nonexistent/dir/x.svg "$data/jump-no.jsonl"
