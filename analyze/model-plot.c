@@ -23,6 +23,7 @@
 #define MAX_LABELS 64
 #define LABEL_W 90.0
 #define LABEL_H 12.0
+#define LABEL_CHAR_W 6.5	/* of the 10 px bold label font, wide enough */
 
 struct panel {
 	uint32_t device;
@@ -259,24 +260,42 @@ touch_label(char *buf, size_t size, uint64_t serial, int32_t slot, int32_t track
 }
 
 /* Touches often start close together (two fingers put down at once):
- * move a label down until it covers none placed before it. */
-static double
-place_label(struct panel *pn, double x, double y)
+ * move a label down until it covers none placed before it, back to the
+ * top past the bottom. It stays inside the surface (a touch at an edge
+ * would put it over the axis or the next chart): @w is its width. */
+static void
+place_label(struct panel *pn, double w, double *x, double *y)
 {
-	for (int moves = 0; moves < 20; moves++) {
+	double top = pn->y0 + LABEL_H, bottom = pn->y0 + pn->h - 2;
+
+	*x = fmax(LEFT + 2, fmin(*x, LEFT + PANEL_W - w - 2));
+	*y = fmax(top, fmin(*y, bottom));
+	for (int moves = 0; moves < 40; moves++) {
 		bool clear = true;
 		for (size_t i = 0; i < pn->nlabels && clear; i++)
-			clear = fabs(pn->labels[i][0] - x) >= LABEL_W || fabs(pn->labels[i][1] - y) >= LABEL_H;
+			clear = fabs(pn->labels[i][0] - *x) >= LABEL_W || fabs(pn->labels[i][1] - *y) >= LABEL_H;
 		if (clear)
 			break;
-		y += LABEL_H;
+		*y += LABEL_H;
+		if (*y > bottom)
+			*y = top;
 	}
 	if (pn->nlabels < MAX_LABELS) {
-		pn->labels[pn->nlabels][0] = x;
-		pn->labels[pn->nlabels][1] = y;
+		pn->labels[pn->nlabels][0] = *x;
+		pn->labels[pn->nlabels][1] = *y;
 		pn->nlabels++;
 	}
-	return y;
+}
+
+/* Characters, not bytes: the label's "\u00b7" is two. */
+static size_t
+label_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
 }
 
 static void
@@ -296,7 +315,9 @@ draw_path(FILE *out, struct panel *pn, uint64_t serial, const struct tt_plot_pat
 			sx(pn, path->jumps[2 * i]), sy(pn, path->jumps[2 * i + 1]));
 	/* At the start point, where the eye looks for "which touch". */
 	touch_label(label, sizeof(label), serial, path->slot, path->tracking_id, path->synthetic_id);
-	double lx = sx(pn, pt[0].x) + 5, ly = place_label(pn, lx, sy(pn, pt[0].y) - 5);
+	double lx = sx(pn, pt[0].x) + 5, ly = sy(pn, pt[0].y) - 5;
+
+	place_label(pn, LABEL_CHAR_W * (double)label_chars(label), &lx, &ly);
 	fprintf(out, "<text class=\"touch-label\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>\n", lx, ly, c,
 		label);
 }

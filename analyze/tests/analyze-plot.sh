@@ -49,6 +49,25 @@ EOF
 		fail "$1: the panels are not the $max_panels longest touches"
 }
 
+# Every touch label inside the surface it labels (none over an axis or the
+# next chart), read from the SVG's geometry: 10 px text, 6.5 px a
+# character at most.
+labels_check() {
+	python3 - "$tmp/p.svg" <<'EOF' && pass "$1: every touch label inside its surface" ||
+import re, sys
+svg = open(sys.argv[1]).read()
+rects = [tuple(float(v) for v in m) for m in re.findall(
+    r'<rect class="surface" x="([^"]*)" y="([^"]*)" width="([^"]*)" height="([^"]*)"', svg)]
+bad = 0
+for x, y, text in re.findall(r'<text class="touch-label" x="([^"]*)" y="([^"]*)"[^>]*>([^<]*)</text>', svg):
+    x, y, w = float(x), float(y), 6.5 * len(text)
+    if not any(rx <= x and x + w <= rx + rw and ry <= y - 10 and y <= ry + rh for rx, ry, rw, rh in rects):
+        bad += 1
+sys.exit(1 if bad else 0)
+EOF
+		fail "$1: a touch label outside its surface"
+}
+
 # Each touch panel's position axis is fitted to its touch: its x and y
 # together reach from near the frame's bottom to near its top (a touch
 # that moves less than 1/50 of the device excepted), read from the SVG's
@@ -92,6 +111,7 @@ plot_check() {
 	[ "$(tick_values time "$tmp/p.svg" | wc -l)" -ge 3 ] && pass "$what: time axis ticks" ||
 		fail "$what: fewer than 3 time ticks"
 	expect_grep '>time \(s\)</text>' "$tmp/p.svg" "$what: time axis title"
+	labels_check "$what"
 	render_check "$what" "$tmp/p.svg"
 }
 
