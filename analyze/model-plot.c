@@ -743,19 +743,25 @@ write_head(FILE *out, double width, double height)
 int
 tt_plot_write(struct tt_plot *p, FILE *out, int64_t t0, int64_t t1)
 {
-	double top = p->height + 20;
-	double panels_top = top + (double)p->npanels * LANE_H + GAP + (p->ntouches > p->npaneled ? 60 : 30);
+	/* The timeline first: it answers "what happened when" before the
+	 * surfaces say where. The surfaces and trajectories were laid out
+	 * from the top as the devices came; they move down below it. */
+	double top = TOP + 20;
+	double shift = 20 + (double)p->npanels * LANE_H + GAP;
+	double panels_top = p->height + shift + (p->ntouches > p->npaneled ? 60 : 30);
 	double height = panels_top + (double)p->npaneled * TOUCH_STEP;
 	int rc;
 
 	if (fflush(p->counts) != 0)
 		return -errno;
 	write_head(out, WIDTH, height);
+	write_timeline(p, out, top, t0, t1);
+	fprintf(out, "<g class=\"surfaces\" transform=\"translate(0 %.1f)\">\n", shift);
 	for (size_t i = 0; i < p->npanels; i++)
 		write_surface(out, &p->panels[i]);
 	if ((rc = copy_file(p->paths, out)) < 0)
 		return rc;
-	write_timeline(p, out, top, t0, t1);
+	fprintf(out, "</g>\n");
 	if ((rc = write_touch_panels(p, out, panels_top, t0)) < 0)
 		return rc;
 	fprintf(out, "</svg>\n");

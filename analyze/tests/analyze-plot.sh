@@ -68,6 +68,21 @@ EOF
 		fail "$1: a touch label outside its surface"
 }
 
+# The timeline on top: its lanes end above the first surface (moved down
+# by its group's translate).
+timeline_check() {
+	python3 - "$tmp/p.svg" <<'EOF' && pass "$1: the timeline above the surfaces" ||
+import re, sys
+svg = open(sys.argv[1]).read()
+lanes = [float(y) for pts in re.findall(r'<polyline class="count"[^>]*points="([^"]*)"', svg)
+         for y in re.findall(r',([-0-9.]+)', pts)]
+shift = float(re.search(r'<g class="surfaces" transform="translate\(0 ([-0-9.]+)\)"', svg).group(1))
+tops = [float(y) + shift for y in re.findall(r'<rect class="surface" x="[^"]*" y="([^"]*)"', svg)]
+sys.exit(0 if lanes and tops and max(lanes) < min(tops) else 1)
+EOF
+		fail "$1: the timeline is not above the surfaces"
+}
+
 # Each touch panel's position axis is fitted to its touch: its x and y
 # together reach from near the frame's bottom to near its top (a touch
 # that moves less than 1/50 of the device excepted), read from the SVG's
@@ -112,6 +127,7 @@ plot_check() {
 		fail "$what: fewer than 3 time ticks"
 	expect_grep '>time \(s\)</text>' "$tmp/p.svg" "$what: time axis title"
 	labels_check "$what"
+	timeline_check "$what"
 	render_check "$what" "$tmp/p.svg"
 }
 
