@@ -231,8 +231,10 @@ report_touch(struct analyze *a, struct tt_ktouch *t, struct touch_stats *ts, str
 	else
 		touch_text(a, t, ts, s, pos, has_p, has_s);
 	a->ntouches++;
-	if (a->plot)
+	if (a->plot) {
+		ts->plot.duration_us = t->end_us - t->begin_us;
 		tt_plot_path_end(a->plot, t->device, t->serial, &ts->plot);
+	}
 }
 
 void

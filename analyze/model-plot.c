@@ -23,6 +23,7 @@
 #define MAX_LABELS 64
 #define LABEL_W 90.0
 #define LABEL_H 12.0
+#define LABEL_CHAR_W 6.5	/* of the 10 px bold label font, wide enough */
 
 struct panel {
 	uint32_t device;
@@ -51,6 +52,7 @@ struct touch_rec {
 	int32_t slot, tracking_id;
 	bool synthetic_id;
 	uint32_t npoints;
+	int64_t duration_us;	/* what picks the panels */
 };
 
 struct tt_plot {
@@ -258,24 +260,42 @@ touch_label(char *buf, size_t size, uint64_t serial, int32_t slot, int32_t track
 }
 
 /* Touches often start close together (two fingers put down at once):
- * move a label down until it covers none placed before it. */
-static double
-place_label(struct panel *pn, double x, double y)
+ * move a label down until it covers none placed before it, back to the
+ * top past the bottom. It stays inside the surface (a touch at an edge
+ * would put it over the axis or the next chart): @w is its width. */
+static void
+place_label(struct panel *pn, double w, double *x, double *y)
 {
-	for (int moves = 0; moves < 20; moves++) {
+	double top = pn->y0 + LABEL_H, bottom = pn->y0 + pn->h - 2;
+
+	*x = fmax(LEFT + 2, fmin(*x, LEFT + PANEL_W - w - 2));
+	*y = fmax(top, fmin(*y, bottom));
+	for (int moves = 0; moves < 40; moves++) {
 		bool clear = true;
 		for (size_t i = 0; i < pn->nlabels && clear; i++)
-			clear = fabs(pn->labels[i][0] - x) >= LABEL_W || fabs(pn->labels[i][1] - y) >= LABEL_H;
+			clear = fabs(pn->labels[i][0] - *x) >= LABEL_W || fabs(pn->labels[i][1] - *y) >= LABEL_H;
 		if (clear)
 			break;
-		y += LABEL_H;
+		*y += LABEL_H;
+		if (*y > bottom)
+			*y = top;
 	}
 	if (pn->nlabels < MAX_LABELS) {
-		pn->labels[pn->nlabels][0] = x;
-		pn->labels[pn->nlabels][1] = y;
+		pn->labels[pn->nlabels][0] = *x;
+		pn->labels[pn->nlabels][1] = *y;
 		pn->nlabels++;
 	}
-	return y;
+}
+
+/* Characters, not bytes: the label's "\u00b7" is two. */
+static size_t
+label_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
 }
 
 static void
@@ -295,7 +315,9 @@ draw_path(FILE *out, struct panel *pn, uint64_t serial, const struct tt_plot_pat
 			sx(pn, path->jumps[2 * i]), sy(pn, path->jumps[2 * i + 1]));
 	/* At the start point, where the eye looks for "which touch". */
 	touch_label(label, sizeof(label), serial, path->slot, path->tracking_id, path->synthetic_id);
-	double lx = sx(pn, pt[0].x) + 5, ly = place_label(pn, lx, sy(pn, pt[0].y) - 5);
+	double lx = sx(pn, pt[0].x) + 5, ly = sy(pn, pt[0].y) - 5;
+
+	place_label(pn, LABEL_CHAR_W * (double)label_chars(label), &lx, &ly);
 	fprintf(out, "<text class=\"touch-label\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>\n", lx, ly, c,
 		label);
 }
@@ -313,10 +335,12 @@ save_touch(struct tt_plot *p, uint32_t device, uint64_t serial, const struct tt_
 	tr.tracking_id = path->tracking_id;
 	tr.synthetic_id = path->synthetic_id;
 	tr.npoints = (uint32_t)path->npoints;
+	tr.duration_us = path->duration_us;
 	p->ntouches++;
-	if (p->npaneled >= TT_PLOT_MAX_TOUCH_PANELS)
-		return;
-	p->npaneled++;
+	if (p->npaneled < TT_PLOT_MAX_TOUCH_PANELS)
+		p->npaneled++;
+	/* Every touch goes to the file (not memory): the longest get the
+	 * panels, chosen when the picture is written. */
 	fwrite(&tr, sizeof(tr), 1, p->touches);
 	fwrite(path->points, sizeof(*path->points), path->npoints, p->touches);
 }
@@ -546,16 +570,40 @@ touch_panel_title(FILE *out, const struct panel *pn, const struct touch_rec *tr,
 		pn->has_pressure ? " and <tspan class=\"key-pressure\">pressure</tspan> (right axis, device units)" : "");
 }
 
+/* The position axis of one touch's panel: fitted to what its x and y
+ * cover (the device's whole range flattens every trace), one axis for
+ * both so x and y keep one scale, and no narrower than 1/50 of the
+ * device (a finger held still would show its noise as motion). */
+static void
+fit_positions(const struct panel *pn, const struct tt_plot_point *pts, uint32_t n, double *lo, double *hi)
+{
+	double ext = fmax(extent(pn->xmin, pn->xmax, pn->xres), extent(pn->ymin, pn->ymax, pn->yres));
+	double a = INFINITY, b = -INFINITY;
+
+	for (uint32_t i = 0; i < n; i++) {
+		double x = value_of(pn, &pts[i], SERIES_X), y = value_of(pn, &pts[i], SERIES_Y);
+
+		a = fmin(a, fmin(x, y));
+		b = fmax(b, fmax(x, y));
+	}
+	double span = fmax(b - a, ext / 50);
+	double mid = (a + b) / 2;
+
+	*lo = mid - span * 0.55;
+	*hi = mid + span * 0.55;
+}
+
 static void
 write_touch_panel(FILE *out, const struct panel *pn, const struct touch_rec *tr,
 		  const struct tt_plot_point *pts, double top, int64_t t0)
 {
 	int64_t b = pts[0].time_us, e = pts[tr->npoints - 1].time_us;
-	double ext = fmax(extent(pn->xmin, pn->xmax, pn->xres), extent(pn->ymin, pn->ymax, pn->yres));
 	/* A touch with one sample gets a millisecond around it. */
 	int64_t pad = e > b ? 0 : 500;
 	struct scale ts = { LEFT, LEFT + PLOT_W, (double)(b - pad - t0) / 1e6, (double)(e + pad - t0) / 1e6 };
-	struct scale vs = { top + TOUCH_H, top, 0, ext };
+	struct scale vs = { top + TOUCH_H, top, 0, 0 };
+
+	fit_positions(pn, pts, tr->npoints, &vs.v0, &vs.v1);
 	struct scale ps = { top + TOUCH_H, top, pn->pmin, pn->pmax };
 
 	fprintf(out, "<g class=\"touch-panel\" data-serial=\"%" PRIu64 "\">\n", tr->serial);
@@ -588,18 +636,47 @@ by_serial(const void *a, const void *b)
 	return x->tr.serial < y->tr.serial ? -1 : x->tr.serial > y->tr.serial;
 }
 
-/* Touches are saved as they end; the panels go in begin order. */
+/* Whether @a matters more than @b: longer, or as long and begun first. */
+static bool
+longer(const struct touch_rec *a, const struct touch_rec *b)
+{
+	return a->duration_us > b->duration_us || (a->duration_us == b->duration_us && a->serial < b->serial);
+}
+
+/* Keeps @t among the @n saved if it is longer than the shortest of a
+ * full set; returns the new count. */
+static size_t
+keep_longest(struct saved_touch *saved, size_t n, const struct saved_touch *t)
+{
+	size_t worst = 0;
+
+	if (n < TT_PLOT_MAX_TOUCH_PANELS) {
+		saved[n] = *t;
+		return n + 1;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if (longer(&saved[worst].tr, &saved[i].tr))
+			worst = i;
+	}
+	if (longer(&t->tr, &saved[worst].tr))
+		saved[worst] = *t;
+	return n;
+}
+
+/* Touches are saved as they end; the longest get panels (the short taps
+ * say least over time), drawn in begin order. */
 static size_t
 index_touches(struct tt_plot *p, struct saved_touch *saved)
 {
+	struct saved_touch t;
 	size_t n = 0;
 
 	rewind(p->touches);
-	while (n < TT_PLOT_MAX_TOUCH_PANELS && fread(&saved[n].tr, sizeof(saved[n].tr), 1, p->touches) == 1) {
-		saved[n].offset = ftell(p->touches);
-		if (fseek(p->touches, (long)(saved[n].tr.npoints * sizeof(struct tt_plot_point)), SEEK_CUR) != 0)
+	while (fread(&t.tr, sizeof(t.tr), 1, p->touches) == 1) {
+		t.offset = ftell(p->touches);
+		if (fseek(p->touches, (long)(t.tr.npoints * sizeof(struct tt_plot_point)), SEEK_CUR) != 0)
 			break;
-		n++;
+		n = keep_longest(saved, n, &t);
 	}
 	qsort(saved, n, sizeof(*saved), by_serial);
 	return n;
@@ -615,7 +692,7 @@ write_touch_panels(struct tt_plot *p, FILE *out, double top, int64_t t0)
 
 	if (p->ntouches > p->npaneled)
 		fprintf(out, "<text class=\"note\" x=\"%.0f\" y=\"%.1f\">%" PRIu64 " more touch%s without a panel "
-			"of x, y and pressure: the first %" PRIu64 " of %" PRIu64 " to end are drawn</text>\n",
+			"of x, y and pressure: the %" PRIu64 " longest of %" PRIu64 " are drawn</text>\n",
 			LEFT, y - 30, p->ntouches - p->npaneled, p->ntouches - p->npaneled == 1 ? "" : "es",
 			p->npaneled, p->ntouches);
 	if (fflush(p->touches) != 0)
@@ -666,19 +743,25 @@ write_head(FILE *out, double width, double height)
 int
 tt_plot_write(struct tt_plot *p, FILE *out, int64_t t0, int64_t t1)
 {
-	double top = p->height + 20;
-	double panels_top = top + (double)p->npanels * LANE_H + GAP + (p->ntouches > p->npaneled ? 60 : 30);
+	/* The timeline first: it answers "what happened when" before the
+	 * surfaces say where. The surfaces and trajectories were laid out
+	 * from the top as the devices came; they move down below it. */
+	double top = TOP + 20;
+	double shift = 20 + (double)p->npanels * LANE_H + GAP;
+	double panels_top = p->height + shift + (p->ntouches > p->npaneled ? 60 : 30);
 	double height = panels_top + (double)p->npaneled * TOUCH_STEP;
 	int rc;
 
 	if (fflush(p->counts) != 0)
 		return -errno;
 	write_head(out, WIDTH, height);
+	write_timeline(p, out, top, t0, t1);
+	fprintf(out, "<g class=\"surfaces\" transform=\"translate(0 %.1f)\">\n", shift);
 	for (size_t i = 0; i < p->npanels; i++)
 		write_surface(out, &p->panels[i]);
 	if ((rc = copy_file(p->paths, out)) < 0)
 		return rc;
-	write_timeline(p, out, top, t0, t1);
+	fprintf(out, "</g>\n");
 	if ((rc = write_touch_panels(p, out, panels_top, t0)) < 0)
 		return rc;
 	fprintf(out, "</svg>\n");

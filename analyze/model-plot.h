@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The SVG picture of `touchtape analyze --plot`, drawn for a driver
- * developer: per touch device, the device's full range as the frame with
- * axes in mm (device units when it has no resolution), every touch's
- * trajectory labelled with its slot and tracking ID (jumps circled in
- * red); a timeline of the touches down on each device with a time axis in
- * seconds; and one panel per touch of x, y and pressure over time, for
- * the first TT_PLOT_MAX_TOUCH_PANELS touches (the SVG says how many more
+ * developer: on top, a timeline of the touches down on each device with a
+ * time axis in seconds; per touch device, the device's full range as the
+ * frame with axes in mm (device units when it has no resolution), every
+ * touch's trajectory labelled with its slot and tracking ID (jumps
+ * circled in red); and one panel per touch of x, y and pressure over time, for
+ * the TT_PLOT_MAX_TOUCH_PANELS longest touches (the SVG says how many more
  * there were). Streams: finished trajectories, count changes and the
  * panels' points go to temporary files, so memory holds only the touches
  * still down.
@@ -45,6 +45,9 @@ struct tt_plot_path {
 	unsigned int skipped;
 	int32_t slot, tracking_id;
 	bool synthetic_id;	/* the model numbered the touch (Type A) */
+	/* The touch's begin to end, set before tt_plot_path_end(): the
+	 * longest touches get the panels. */
+	int64_t duration_us;
 };
 
 struct tt_plot *tt_plot_new(void);

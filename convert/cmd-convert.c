@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "convert-trace.h"
 #include "device-state.h"
 #include "export.h"
 #include "gzip-out.h"
@@ -44,10 +45,18 @@ usage(FILE *out)
 		"convert leaves the previous file as it was, and the input is never the\n"
 		"output.\n"
 		"\n"
+		"--format trace writes what the layer stack makes of the recording as the\n"
+		"Trace Event Format (JSON) that Perfetto's UI (ui.perfetto.dev) and\n"
+		"chrome://tracing open: a process per device and layer (HID, kernel, XI,\n"
+		"libinput, Wayland), a slice per touch with its facts, x/y/pressure\n"
+		"counters per slot, an instant per marker and diagnostic, and a flow along\n"
+		"each link (HID contact to kernel touch to XI, libinput, Wayland touch).\n"
+		"\n"
 		"Options:\n"
 		"  -o, --output FILE   write to FILE instead of stdout; a name ending in\n"
 		"                      .gz is written compressed with gzip\n"
-		"  -F, --format FORMAT timeline (default), evemu, libinput or hid-recorder\n"
+		"  -F, --format FORMAT timeline (default), evemu, libinput, hid-recorder\n"
+		"                      or trace\n"
 		"      --desc FILE     device description for an evemu events-only file\n"
 		"                      (the .desc/.prop beside a .events file)\n"
 		"  -d, --device ID     convert only the device with this record id\n"
@@ -75,7 +84,8 @@ usage(FILE *out)
 		"  touchtape convert --format hid-recorder touchpad.jsonl -o touchpad-again.hid\n"
 		"  touchtape convert --from 2s --to 5s session.jsonl -o excerpt.jsonl\n"
 		"  touchtape convert bug.evemu -o bug.jsonl.gz\n"
-		"  touchtape convert --redact bug.jsonl -o bug-shared.jsonl\n");
+		"  touchtape convert --redact bug.jsonl -o bug-shared.jsonl\n"
+		"  touchtape convert --format trace session.jsonl -o session.json.gz\n");
 }
 
 enum target {
@@ -83,6 +93,7 @@ enum target {
 	TO_EVEMU,
 	TO_LIBINPUT,
 	TO_HID_RECORDER,
+	TO_TRACE,	/* not an export: convert-trace.c */
 };
 
 static const struct {
@@ -473,6 +484,8 @@ parse_format(const char *arg, enum target *to)
 		*to = TO_LIBINPUT;
 	else if (strcmp(arg, "hid-recorder") == 0 || strcmp(arg, "hid") == 0)
 		*to = TO_HID_RECORDER;
+	else if (strcmp(arg, "trace") == 0)
+		*to = TO_TRACE;
 	else
 		return -EINVAL;
 	return 0;
@@ -486,7 +499,7 @@ take_format(const char *arg, enum target *to, int *n)
 	enum target t;
 
 	if (parse_format(arg, &t) < 0)
-		return tt_usage_error("convert", "--format takes timeline, evemu, libinput or hid-recorder, not '%s'",
+		return tt_usage_error("convert", "--format takes timeline, evemu, libinput, hid-recorder or trace, not '%s'",
 				      arg);
 	if ((*n)++ && t != *to)
 		return tt_usage_error("convert", "--format: one output format at a time (convert once per format)");
@@ -537,9 +550,11 @@ tt_cmd_convert(int argc, char **argv)
 		rc = tt_usage_error("convert", "no input file given");
 	else if (rc < 0 && optind + 1 < argc)
 		rc = tt_usage_error("convert", "one input file at a time ('%s' is extra)", argv[optind + 1]);
+	if (rc < 0 && o.redact && o.to == TO_TRACE)
+		rc = tt_usage_error("convert", "--redact: a trace holds no keys, serials, node paths or addresses");
 	if (rc < 0 && (rc = tt_read_options_check(&o.ro)) == 0) {
 		o.in = argv[optind];
-		rc = convert(&o);
+		rc = o.to == TO_TRACE ? convert_trace(o.in, o.out, &o.ro) : convert(&o);
 	}
 	tt_read_options_clear(&o.ro);
 	return rc;

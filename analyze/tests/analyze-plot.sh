@@ -35,6 +35,76 @@ render_check() {
 	same "$what: PNG size" "$png" "$svg_size"
 }
 
+# The panels are the longest touches (serial: begin order), as analyze
+# --json times them.
+longest_check() {
+	python3 - "$tmp/p.json" "$tmp/p.svg" "$max_panels" <<'EOF' && pass "$1: panels of the longest touches" ||
+import json, re, sys
+report, svg, most = json.load(open(sys.argv[1])), open(sys.argv[2]).read(), int(sys.argv[3])
+drawn = [int(x) for x in re.findall(r'class="title"><tspan fill="[^"]*">touch (\d+) \(', svg)]
+t = sorted(report["touches"], key=lambda x: (x["begin_line"], x["begin_us"], x["slot"]))
+longest = sorted(range(len(t)), key=lambda i: (-t[i]["duration_us"], i))[:most]
+sys.exit(0 if drawn == sorted(i + 1 for i in longest) else 1)
+EOF
+		fail "$1: the panels are not the $max_panels longest touches"
+}
+
+# Every touch label inside the surface it labels (none over an axis or the
+# next chart), read from the SVG's geometry: 10 px text, 6.5 px a
+# character at most.
+labels_check() {
+	python3 - "$tmp/p.svg" <<'EOF' && pass "$1: every touch label inside its surface" ||
+import re, sys
+svg = open(sys.argv[1]).read()
+rects = [tuple(float(v) for v in m) for m in re.findall(
+    r'<rect class="surface" x="([^"]*)" y="([^"]*)" width="([^"]*)" height="([^"]*)"', svg)]
+bad = 0
+for x, y, text in re.findall(r'<text class="touch-label" x="([^"]*)" y="([^"]*)"[^>]*>([^<]*)</text>', svg):
+    x, y, w = float(x), float(y), 6.5 * len(text)
+    if not any(rx <= x and x + w <= rx + rw and ry <= y - 10 and y <= ry + rh for rx, ry, rw, rh in rects):
+        bad += 1
+sys.exit(1 if bad else 0)
+EOF
+		fail "$1: a touch label outside its surface"
+}
+
+# The timeline on top: its lanes end above the first surface (moved down
+# by its group's translate).
+timeline_check() {
+	python3 - "$tmp/p.svg" <<'EOF' && pass "$1: the timeline above the surfaces" ||
+import re, sys
+svg = open(sys.argv[1]).read()
+lanes = [float(y) for pts in re.findall(r'<polyline class="count"[^>]*points="([^"]*)"', svg)
+         for y in re.findall(r',([-0-9.]+)', pts)]
+shift = float(re.search(r'<g class="surfaces" transform="translate\(0 ([-0-9.]+)\)"', svg).group(1))
+tops = [float(y) + shift for y in re.findall(r'<rect class="surface" x="[^"]*" y="([^"]*)"', svg)]
+sys.exit(0 if lanes and tops and max(lanes) < min(tops) else 1)
+EOF
+		fail "$1: the timeline is not above the surfaces"
+}
+
+# Each touch panel's position axis is fitted to its touch: its x and y
+# together reach from near the frame's bottom to near its top (a touch
+# that moves less than 1/50 of the device excepted), read from the SVG's
+# geometry.
+fitted_check() {
+	python3 - "$tmp/p.svg" <<'EOF' && pass "$1: panel axes fitted to their touch" ||
+import re, sys
+svg = open(sys.argv[1]).read()
+bad = 0
+for g in re.findall(r'<g class="touch-panel".*?</g>', svg, re.S):
+    frame = re.search(r'<rect class="frame" x="[^"]*" y="([^"]*)" width="[^"]*" height="([^"]*)"', g)
+    top, h = float(frame.group(1)), float(frame.group(2))
+    ys = [float(y) for cls in ("series-x", "series-y")
+          for pts in re.findall(r'<polyline class="%s" points="([^"]*)"' % cls, g)
+          for y in re.findall(r',([-0-9.]+)', pts)]
+    if ys and (max(ys) - min(ys)) < 0.8 * h:
+        bad += 1
+sys.exit(1 if bad else 0)
+EOF
+		fail "$1: a touch panel's axis spans far more than its touch"
+}
+
 plot_check() {
 	what=$1; shift
 	"$TOUCHTAPE" analyze --json --plot "$tmp/p.svg" "$@" >"$tmp/p.json" 2>/dev/null
@@ -49,12 +119,15 @@ plot_check() {
 	same "$what: touch panels" "$(count '<g class="touch-panel"' "$tmp/p.svg")" "$panels"
 	same "$what: x series" "$(count '<polyline class="series-x"' "$tmp/p.svg")" "$panels"
 	if [ "$touches" -gt "$max_panels" ]; then
-		expect_grep "$((touches - max_panels)) more touches without a panel.*the first $max_panels of $touches" \
+		expect_grep "$((touches - max_panels)) more touches without a panel.*the $max_panels longest of $touches" \
 			"$tmp/p.svg" "$what: says how many touches have no panel"
+		longest_check "$what"
 	fi
 	[ "$(tick_values time "$tmp/p.svg" | wc -l)" -ge 3 ] && pass "$what: time axis ticks" ||
 		fail "$what: fewer than 3 time ticks"
 	expect_grep '>time \(s\)</text>' "$tmp/p.svg" "$what: time axis title"
+	labels_check "$what"
+	timeline_check "$what"
 	render_check "$what" "$tmp/p.svg"
 }
 
@@ -99,6 +172,7 @@ sed 's/"name":"test touchscreen"/"name":"<b>\&amp; \\"x\\"<\/b>"/' "$data/jump-y
 plot_check "hostile name" "$tmp/name.jsonl"
 if [ -d "$corpus" ]; then
 	plot_check "3M 10-finger" "$corpus/evemu/evemu__data_3m.event"
+fitted_check "3M 10-finger"
 	plot_check "bcm5974 with --jump-units" --jump-units 150 "$corpus/evemu/evemu__data_bcm5974.event"
 fi
 expect_exit 2 "unwritable plot path" -- "$TOUCHTAPE" analyze --plot /nonexistent/dir/x.svg "$data/jump-no.jsonl"
