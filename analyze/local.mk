@@ -1,14 +1,12 @@
 # touchtape analyze and touchtape diff: the numbers and anomalies of one
 # recording, and the differences between two (the model they read is in
 # lib/model.mk).
-touchtape_sources += analyze/cmd-analyze.c analyze/analyze-private.h \
-	analyze/analyze-lists.c analyze/analyze-report.c analyze/analyze-grade.c analyze/hid-contacts.c analyze/cmd-diff.c analyze/diff.h \
+touchtape_sources += \
+	analyze/cmd-analyze.c analyze/analyze-private.h \
+	analyze/analyze-lists.c analyze/analyze-report.c analyze/analyze-grade.c analyze/cmd-diff.c analyze/diff.h \
 	analyze/diff-diag.c analyze/diff-output.c \
-	analyze/li-summary.c analyze/li-summary.h analyze/li-analyze.c analyze/li-analyze.h analyze/diff-li.c \
-	analyze/xi-chains.c analyze/xi-chains.h \
-	analyze/wl-summary.c analyze/wl-summary.h analyze/wl-analyze.c analyze/wl-analyze.h analyze/diff-wl.c \
 	analyze/diff-sur.c analyze/diff-options.c analyze/diff-samples.c analyze/diff-path.c \
-	analyze/diff-axes.c analyze/diff-rhythm.c analyze/diff-keys.c analyze/diff-hid.c analyze/diff-hid-state.c analyze/diff-explain.c analyze/diff-devaxes.c \
+	analyze/diff-axes.c analyze/diff-rhythm.c analyze/diff-keys.c analyze/diff-explain.c analyze/diff-devaxes.c \
 	analyze/diff-pair.c \
 	analyze/model-plot.c analyze/model-plot.h
 dist_man_MANS += man/touchtape-analyze.1 man/touchtape-diff.1

@@ -28,6 +28,7 @@ EXTRA_DIST += $(tt_cli_tests)
 if HAVE_SANITIZERS
 check_PROGRAMS += touchtape-san
 touchtape_san_SOURCES = $(touchtape_sources)
+touchtape_san_CPPFLAGS = $(touchtape_CPPFLAGS)
 touchtape_san_CFLAGS = $(AM_CFLAGS) $(X11_CFLAGS) $(XI_CFLAGS) $(NCURSES_CFLAGS) $(LIBINPUT_CFLAGS) $(SANITIZE_FLAGS)
 touchtape_san_LDFLAGS = $(SANITIZE_FLAGS)
 touchtape_san_LDADD = libtouchtape-san.la $(X11_LIBS) $(XI_LIBS) $(NCURSES_LIBS) $(LIBINPUT_LIBS) -lm

@@ -6,7 +6,8 @@
 touchtape_evdev_capture_sources = \
 	evdev/evdev-capture.c evdev/evdev-capture.h \
 	evdev/evdev-state.c evdev/evdev-state.h
-touchtape_sources += $(touchtape_evdev_capture_sources) \
+touchtape_sources += \
+	$(touchtape_evdev_capture_sources) \
 	evdev/event-loop.c evdev/event-loop.h \
 	evdev/capture-source.c evdev/capture-source.h
 

@@ -4,13 +4,11 @@ libtouchtape_sources += \
 	formats/gzip-out.c formats/gzip-out.h \
 	formats/reader.c formats/reader.h formats/reader-private.h \
 	formats/timeline-reader.c formats/timeline-reader-private.h \
-	formats/timeline-device.c formats/timeline-xi.c formats/timeline-li.c \
+	formats/timeline-device.c \
 	formats/timeline-fastpath.c formats/timeline-fastpath.h \
-	formats/timeline-hid.c formats/timeline-hid.h formats/hex.c formats/hex.h \
+	formats/hex.c formats/hex.h \
 	formats/timeline-surroundings.c formats/timeline-surroundings.h \
 	formats/timeline-writer.c formats/writer.h formats/writer-private.h \
-	formats/timeline-writer-xi.c formats/timeline-writer-hid.c formats/timeline-writer-li.c \
-	formats/timeline-wl.c formats/timeline-wl.h \
 	formats/evemu-reader.c formats/evemu-private.h formats/evemu-desc.c formats/evemu-lines.c \
 	formats/hidrec-reader.c \
 	formats/libinput-reader.c formats/libinput-reader-private.h formats/libinput-yaml.c \
@@ -33,38 +31,6 @@ tests_test_import_san_SOURCES = $(tests_test_import_SOURCES)
 tests_test_import_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 tests_test_import_san_LDADD = libtouchtape-san.la -lm
 tests_test_import_san_LDFLAGS = $(SANITIZE_FLAGS)
-endif
-
-# The timeline's HID records.
-check_PROGRAMS += formats/tests/test-hid-records
-TESTS += formats/tests/test-hid-records
-formats_tests_test_hid_records_SOURCES = formats/tests/test-hid-records.c $(tests_common_sources)
-formats_tests_test_hid_records_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-formats_tests_test_hid_records_LDADD = libtouchtape.la -lm
-if HAVE_SANITIZERS
-check_PROGRAMS += formats/tests/test-hid-records-san
-TESTS += formats/tests/test-hid-records-san
-formats_tests_test_hid_records_san_SOURCES = $(formats_tests_test_hid_records_SOURCES)
-formats_tests_test_hid_records_san_CPPFLAGS = $(formats_tests_test_hid_records_CPPFLAGS)
-formats_tests_test_hid_records_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
-formats_tests_test_hid_records_san_LDADD = libtouchtape-san.la -lm
-formats_tests_test_hid_records_san_LDFLAGS = $(SANITIZE_FLAGS)
-endif
-
-# The timeline's Wayland record.
-check_PROGRAMS += formats/tests/test-wl-records
-TESTS += formats/tests/test-wl-records
-formats_tests_test_wl_records_SOURCES = formats/tests/test-wl-records.c $(tests_common_sources)
-formats_tests_test_wl_records_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
-formats_tests_test_wl_records_LDADD = libtouchtape.la -lm
-if HAVE_SANITIZERS
-check_PROGRAMS += formats/tests/test-wl-records-san
-TESTS += formats/tests/test-wl-records-san
-formats_tests_test_wl_records_san_SOURCES = $(formats_tests_test_wl_records_SOURCES)
-formats_tests_test_wl_records_san_CPPFLAGS = $(formats_tests_test_wl_records_CPPFLAGS)
-formats_tests_test_wl_records_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
-formats_tests_test_wl_records_san_LDADD = libtouchtape-san.la -lm
-formats_tests_test_wl_records_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
 
 # hid-recorder files: hostile and pasted input, several devices.

@@ -32,7 +32,7 @@ int tt_writer_hid_device(struct tt_writer *w, const struct tt_hid_device *dev);
 int tt_writer_hid_report(struct tt_writer *w, const struct tt_hid_report *rep);
 int tt_writer_li_device(struct tt_writer *w, const struct tt_li_device *dev);
 int tt_writer_li_event(struct tt_writer *w, const struct tt_li_event *ev);
-/* formats/timeline-wl.c */
+/* wayland/timeline-wl.c */
 int tt_writer_wl_event(struct tt_writer *w, const struct tt_wl_event *ev);
 /* Writes any record the reader produced (for copy and convert). */
 int tt_writer_record(struct tt_writer *w, const struct tt_record *rec);

@@ -3,7 +3,8 @@
 # built-in profiles are the files in grade/profiles/, compiled in so an
 # uninstalled touchtape grades like an installed one, and installed for
 # people to read and copy.
-libtouchtape_sources += grade/grade.h grade/grade-metrics.c grade/grade-profile.c \
+libtouchtape_sources += \
+	grade/grade.h grade/grade-metrics.c grade/grade-profile.c \
 	grade/grade-stroke.c grade/grade-stroke.h grade/grade-measure.c grade/grade-judge.c \
 	grade/grade-report.c grade/grade-suggest.c
 nodist_libtouchtape_la_SOURCES = grade/builtin-profiles.c

@@ -25,12 +25,12 @@
  * kernel lane points back at it.
  *
  * The libinput layer: a lane per libinput touch (TOUCH_DOWN to UP or
- * CANCEL), linked to the kernel touch lib/model-li.h paired it with, and a
+ * CANCEL), linked to the kernel touch libinput/model-li.h paired it with, and a
  * lane per gesture (BEGIN to END), standing after the kernel touches that
  * made it.
  *
  * The Wayland layer: a lane per wl_touch sequence (a client's down to up
- * or cancel), linked to the kernel touch lib/model-wl.h paired it with.
+ * or cancel), linked to the kernel touch wayland/model-wl.h paired it with.
  *
  * Memory: about 6 bytes per kernel event, 24 per frame, 16 per touch
  * update (kernel or XI) and 64 per marker.
@@ -257,7 +257,7 @@ const char *tt_index_name(const struct tt_index *ix);
 /* The numbers of what was read so far (lib/detect.h, the ones analyze
  * prints): times, frames, touch sequences per device, outcomes... */
 const struct tt_stats *tt_index_stats(const struct tt_index *ix);
-/* The XI ownership chains (lib/model-xi-own.h), once the index is done. */
+/* The XI ownership chains (xi/model-xi-own.h), once the index is done. */
 struct tt_xi_own;
 const struct tt_xi_own *tt_index_xi_own(const struct tt_index *ix);
 /* The first and the last time of the timed records read so far (frames,
@@ -280,7 +280,7 @@ size_t tt_index_nhid_devices(const struct tt_index *ix);
 const struct ti_hid_device *tt_index_hid_device_at(const struct tt_index *ix, size_t i);
 const struct ti_hid_device *tt_index_hid_device(const struct tt_index *ix, uint32_t id);
 /* libinput's devices in the order the file declares them, and the
- * libinput model's counts (lib/model-li.h: touches linked, taps, gestures
+ * libinput model's counts (libinput/model-li.h: touches linked, taps, gestures
  * by kind and finger count), per device in the order first seen. */
 size_t tt_index_nli_devices(const struct tt_index *ix);
 const struct ti_li_device *tt_index_li_device_at(const struct tt_index *ix, size_t i);

@@ -4,8 +4,8 @@
 touchtape_sources += \
 	inspect/cmd-inspect.c \
 	inspect/index.c inspect/index.h inspect/index-private.h \
-	inspect/index-store.c inspect/index-filter.c inspect/index-kernel.c inspect/index-xi.c \
-	inspect/index-hid.c inspect/index-li.c inspect/index-wl.c inspect/index-chains.c \
+	inspect/index-store.c inspect/index-filter.c inspect/index-kernel.c \
+	inspect/index-chains.c \
 	inspect/index-query.c \
 	inspect/view-model.c inspect/view-model.h inspect/view-private.h \
 	inspect/view-lanes.c inspect/view-nav.c inspect/view-keys.c \
@@ -17,14 +17,14 @@ touchtape_sources += \
 # headless screens, the text modes, and a real terminal through tmux.
 inspect_tests_test_index_SOURCES = inspect/tests/test-index.c \
 	inspect/index.c inspect/index.h inspect/index-private.h \
-	inspect/index-store.c inspect/index-filter.c inspect/index-kernel.c inspect/index-xi.c \
-	inspect/index-hid.c inspect/index-li.c inspect/index-wl.c inspect/index-chains.c \
+	inspect/index-store.c inspect/index-filter.c inspect/index-kernel.c xi/index-xi.c \
+	hid/index-hid.c libinput/index-li.c wayland/index-wl.c inspect/index-chains.c \
 	inspect/index-query.c \
 	inspect/view-model.c inspect/view-model.h \
 	inspect/view-private.h inspect/view-lanes.c inspect/view-nav.c inspect/view-keys.c \
 	inspect/view-panes.c inspect/view-script.c \
 	inspect/summary.c inspect/summary.h $(tests_common_sources)
-inspect_tests_test_index_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/inspect -I$(top_srcdir)/tests
+inspect_tests_test_index_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/inspect -I$(top_srcdir)/tests -I$(top_srcdir)
 inspect_tests_test_index_CFLAGS = $(AM_CFLAGS) $(XI_CFLAGS)
 inspect_tests_test_index_LDADD = libtouchtape.la -lm
 check_PROGRAMS += inspect/tests/test-index

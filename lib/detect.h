@@ -127,7 +127,7 @@ void tt_detect_reader_error(struct tt_detect *d, const char *file, const char *m
 void tt_detect_reader_warning(struct tt_detect *d, const char *file, const char *message);
 
 const struct tt_stats *tt_detect_stats(const struct tt_detect *d);
-/* The XI ownership chains (lib/model-xi-own.h), after the stack finished. */
+/* The XI ownership chains (xi/model-xi-own.h), after the stack finished. */
 struct tt_xi_own;
 const struct tt_xi_own *tt_detect_xi_own(const struct tt_detect *d);
 

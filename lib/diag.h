@@ -45,7 +45,7 @@ enum tt_check {
 	/* lib/checker.c, the libinput layer */
 	TT_CHECK_LI_TOUCH_SEQUENCE,
 	TT_CHECK_LI_GESTURE_SEQUENCE,
-	/* lib/model-wl.c: wl_touch's protocol rules */
+	/* wayland/model-wl.c: wl_touch's protocol rules */
 	TT_CHECK_WL_FRAME_MISSING,
 	TT_CHECK_WL_TOUCH_NOT_DOWN,
 	TT_CHECK_WL_EVENT_AFTER_UP,
@@ -60,7 +60,7 @@ enum tt_check {
 	TT_CHECK_NOT_DELIVERED,
 	TT_CHECK_XI_NEVER_ENDED,
 	TT_CHECK_OWNERSHIP_UNRESOLVED,
-	TT_CHECK_XI_OWNERSHIP_ORDER,	/* lib/model-xi-own.h */
+	TT_CHECK_XI_OWNERSHIP_ORDER,	/* xi/model-xi-own.h */
 	TT_CHECK_HID_CONTACT_COUNT,
 	TT_CHECK_HID_CONTACT_VANISHED,
 	TT_CHECK_HID_UNDECLARED_REPORT,

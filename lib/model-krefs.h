@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The recent kernel touches a later layer links its touches to (the
- * libinput and Wayland models, lib/model-li.c and lib/model-wl.c): each
+ * libinput and Wayland models, libinput/model-li.c and wayland/model-wl.c): each
  * kept from its begin until the caller prunes it, some time after its end.
  * A plain array: a window holds a few touches.
  */

@@ -6,7 +6,7 @@
  * Looked for, record by record:
  * - keys typed in clear: a private key (lib/keymask.h) pressed in an
  *   evdev frame of a file whose header does not say keycodes_masked, or
- *   an input report that masking (lib/hid-keymask.h) would change;
+ *   an input report that masking (hid/hid-keymask.h) would change;
  * - serials: a device's uniq, udev properties tt_property_is_serial();
  * - addresses: MAC-like addresses in phys and property values;
  * - DMI strings: the header's system.dmi (make, model, firmware);

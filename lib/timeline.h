@@ -415,7 +415,7 @@ enum tt_li_event_type {
 	TT_LI_SWITCH_TOGGLE,
 };
 
-/* Which of an event's fields its type has (lib/li-names.c maps types to
+/* Which of an event's fields its type has (libinput/li-names.c maps types to
  * these); the reader and writer read and write only those. */
 enum tt_li_event_class {
 	TT_LI_CLASS_DEVICE,	/* no fields beyond time and device */
@@ -632,7 +632,7 @@ struct tt_wl_event {
 };
 
 void tt_wl_event_clear(struct tt_wl_event *ev);
-/* Wayland names (lib/wl-names.c): a kind's interface and event. */
+/* Wayland names (wayland/wl-names.c): a kind's interface and event. */
 const char *tt_wl_interface_name(enum tt_wl_event_type kind);
 const char *tt_wl_event_name(enum tt_wl_event_type kind);
 enum tt_wl_event_type tt_wl_event_from_names(const char *interface, const char *event);
@@ -725,7 +725,7 @@ void tt_li_event_clear(struct tt_li_event *ev);
 /* A value the setting @name has on @d, or NULL. */
 const char *tt_li_device_setting(const struct tt_li_device *d, const char *name);
 
-/* libinput names (lib/li-names.c). */
+/* libinput names (libinput/li-names.c). */
 const char *tt_li_event_name(enum tt_li_event_type kind);
 enum tt_li_event_type tt_li_event_from_name(const char *name);
 enum tt_li_event_class tt_li_event_class(enum tt_li_event_type kind);

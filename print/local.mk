@@ -1,10 +1,9 @@
 # touchtape print and touchtape validate: a recording line by line, as
 # text (or live from a device, like evtest) and checked against the
 # format and its semantics.
-touchtape_sources += print/cmd-print.c print/cmd-validate.c print/print-hid.c print/print-hid.h \
-	print/validate-privacy.c print/validate-privacy.h \
-	print/print-wl.c print/print-wl.h \
-	print/print-wl-link.c print/print-wl-link.h
+touchtape_sources += \
+	print/cmd-print.c print/cmd-validate.c \
+	print/validate-privacy.c print/validate-privacy.h
 dist_man_MANS += man/touchtape-print.1 man/touchtape-validate.1
 
 tt_print_tests = \

@@ -6,7 +6,7 @@
  * its frames written one by one, its SYN_DROPPED counted into a drops
  * marker, its removal a device-removed marker (the last one's ends the
  * recording). With --hid, each device's HID reports are read just
- * before its frames (record/hidraw-source.h).
+ * before its frames (hid/hidraw-source.h).
  */
 #pragma once
 

@@ -3,9 +3,6 @@ touchtape_sources += \
 	record/input-devices.c record/input-devices.h \
 	record/recorder.c record/recorder.h \
 	record/surroundings.c record/surroundings.h \
-	record/hidraw-sysfs.c record/hidraw-sysfs.h \
-	record/hidraw-capture.c record/hidraw-capture.h \
-	record/hidraw-source.c record/hidraw-source.h \
 	record/evdev-source.c record/evdev-source.h \
 	record/guide.c record/guide.h record/guide-source.c record/guide-source.h \
 	record/cmd-record.c record/cmd-list.c
@@ -28,20 +25,10 @@ check_PROGRAMS += record/tests/test-capture-san
 TESTS += record/tests/test-capture-san
 endif
 
-# Host unit test: finding the HID device and hidraw node of an evdev
-# device in fake sysfs trees shaped like real kernels' (USB, I2C, uhid,
-# PS/2, uinput).
-record_tests_test_hidraw_sysfs_SOURCES = record/tests/test-hidraw-sysfs.c \
-	record/hidraw-sysfs.c record/hidraw-sysfs.h $(tests_common_sources)
-record_tests_test_hidraw_sysfs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/record
-record_tests_test_hidraw_sysfs_LDADD = libtouchtape.la -lm
-check_PROGRAMS += record/tests/test-hidraw-sysfs
-TESTS += record/tests/test-hidraw-sysfs
-
 # Host unit test: a device's surroundings gathered from fake sysfs, udev
 # and os-release trees, and libinput quirks through a stand-in tool.
 record_tests_test_surroundings_SOURCES = record/tests/test-surroundings.c \
-	record/surroundings.c record/surroundings.h record/hidraw-sysfs.c record/hidraw-sysfs.h $(tests_common_sources)
+	record/surroundings.c record/surroundings.h hid/hidraw-sysfs.c hid/hidraw-sysfs.h $(tests_common_sources)
 record_tests_test_surroundings_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/record
 record_tests_test_surroundings_LDADD = libtouchtape.la -lm
 check_PROGRAMS += record/tests/test-surroundings
@@ -117,3 +104,17 @@ record_tests_test_guide_san_LDADD = libtouchtape-san.la -lm
 check_PROGRAMS += record/tests/test-guide-san
 TESTS += record/tests/test-guide-san
 endif
+
+# VM test (tests/vm/run --xorg): every --xi scenario in one boot; the
+# checks are in xi-vm-check.py.
+TESTS += record/tests/xi-vm.sh
+EXTRA_DIST += record/tests/xi-vm.sh record/tests/xi-vm-check.py
+
+# The ownership chains (issue 22) in one Xorg boot: chains of two and three
+# --xi-grab stages, a pending end, --xi-pointer-grab; the checks, on the
+# records and on analyze's chains, are in xi-chain-check.py.
+TESTS += record/tests/xi-chain-vm.sh
+EXTRA_DIST += record/tests/xi-chain-vm.sh record/tests/xi-chain-check.py
+# The chain options' usage and their set-up on Xvfb, on the host.
+TESTS += record/tests/xi-chain-cli.sh
+EXTRA_DIST += record/tests/xi-chain-cli.sh

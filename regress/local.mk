@@ -1,6 +1,7 @@
 # touchtape regress: a directory of recordings run as a regression suite
 # (replay, record again, diff per case), TAP 14 and JUnit XML for CI.
-touchtape_sources += regress/cmd-regress.c regress/regress.h regress/cases.c regress/sidecar.c \
+touchtape_sources += \
+	regress/cmd-regress.c regress/regress.h regress/cases.c regress/sidecar.c \
 	regress/run-case.c regress/report.c regress/vm.c
 dist_man_MANS += man/touchtape-regress.1
 # --vm runs the rig of the tree touchtape was built from (not installed).

@@ -12,7 +12,7 @@ replay_core_sources = \
 	replay/undeclared.c replay/undeclared.h \
 	replay/player.c replay/player.h \
 	replay/frame-steps.c replay/frame-steps.h \
-	replay/hid-player.c replay/hid-player.h \
+	hid/hid-player.c hid/hid-player.h \
 	replay/clock.c replay/clock.h \
 	replay/kernel-model.c replay/kernel-model.h
 
@@ -20,18 +20,15 @@ replay_core_sources = \
 # (verify-written.c) or of a recording (hid-verify.c); report: its verdict.
 replay_verify_sources = \
 	replay/verify.c replay/verify.h replay/verify-reader.h replay/verify-written.c \
-	replay/hid-verify.c replay/hid-verify.h \
+	hid/hid-verify.c hid/hid-verify.h \
 	replay/report.c replay/report.h
 
 touchtape_sources += \
 	$(replay_core_sources) \
 	replay/uinput-device.c replay/uinput-device.h \
-	replay/uhid-device.c replay/uhid-device.h \
 	$(replay_verify_sources) \
 	replay/side.h replay/pipeline.c replay/pipeline.h \
 	replay/side-uinput.c replay/side-uinput.h replay/hwdb-abs.c replay/hwdb-abs.h \
-	replay/side-uhid.c replay/side-uhid.h \
-	replay/li-replay.c replay/li-replay.h \
 	replay/replay-surroundings.c replay/replay-surroundings.h \
 	replay/cmd-replay.c
 
@@ -43,7 +40,7 @@ TESTS += replay/tests/test-replay
 replay_tests_test_replay_SOURCES = replay/tests/test-replay.c $(replay_core_sources) \
 	evdev/event-loop.c evdev/event-loop.h \
 	tests/test-common.c tests/test-common.h
-replay_tests_test_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/replay -I$(top_srcdir)/tests
+replay_tests_test_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/replay -I$(top_srcdir)/tests -I$(top_srcdir)
 replay_tests_test_replay_LDADD = libtouchtape.la -lm
 if HAVE_SANITIZERS
 check_PROGRAMS += replay/tests/test-replay-san

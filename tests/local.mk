@@ -7,8 +7,7 @@ tt_unit_tests = \
 	tests/test-checker \
 	tests/test-fastpath \
 	tests/test-linebuf \
-	tests/test-json-emit \
-	tests/test-li-records
+	tests/test-json-emit
 
 tests_common_sources = tests/test-common.c tests/test-common.h
 
@@ -19,7 +18,6 @@ tests_test_checker_SOURCES = tests/test-checker.c $(tt_stack_run_sources) $(test
 tests_test_fastpath_SOURCES = tests/test-fastpath.c $(tests_common_sources)
 tests_test_linebuf_SOURCES = tests/test-linebuf.c $(tests_common_sources)
 tests_test_json_emit_SOURCES = tests/test-json-emit.c $(tests_common_sources)
-tests_test_li_records_SOURCES = tests/test-li-records.c $(tests_common_sources)
 
 check_PROGRAMS += $(tt_unit_tests)
 TESTS += $(tt_unit_tests)
@@ -31,7 +29,6 @@ tests_test_checker_LDADD = $(tt_test_ldadd)
 tests_test_fastpath_LDADD = $(tt_test_ldadd)
 tests_test_linebuf_LDADD = $(tt_test_ldadd)
 tests_test_json_emit_LDADD = $(tt_test_ldadd)
-tests_test_li_records_LDADD = $(tt_test_ldadd)
 
 if HAVE_SANITIZERS
 check_LTLIBRARIES = libtouchtape-san.la
@@ -39,8 +36,8 @@ libtouchtape_san_la_SOURCES = $(libtouchtape_sources)
 libtouchtape_san_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(SANITIZE_FLAGS)
 libtouchtape_san_la_LIBADD = $(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) -lm
 
-check_PROGRAMS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san tests/test-json-emit-san tests/test-li-records-san
-TESTS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san tests/test-json-emit-san tests/test-li-records-san
+check_PROGRAMS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san tests/test-json-emit-san
+TESTS += tests/test-strings-san tests/test-reader-san tests/test-writer-san tests/test-checker-san tests/test-fastpath-san tests/test-json-emit-san
 tt_san_cflags = $(AM_CFLAGS) $(SANITIZE_FLAGS)
 tt_san_ldadd = libtouchtape-san.la -lm
 tt_san_ldflags = $(SANITIZE_FLAGS)
@@ -68,12 +65,7 @@ tests_test_json_emit_san_SOURCES = $(tests_test_json_emit_SOURCES)
 tests_test_json_emit_san_CFLAGS = $(tt_san_cflags)
 tests_test_json_emit_san_LDADD = $(tt_san_ldadd)
 tests_test_json_emit_san_LDFLAGS = $(tt_san_ldflags)
-tests_test_li_records_san_SOURCES = $(tests_test_li_records_SOURCES)
-tests_test_li_records_san_CFLAGS = $(tt_san_cflags)
-tests_test_li_records_san_LDADD = $(tt_san_ldadd)
-tests_test_li_records_san_LDFLAGS = $(tt_san_ldflags)
 endif
-
 
 # The helpers every shell test sources, and the data they share.
 EXTRA_DIST += tests/lib.sh tests/data

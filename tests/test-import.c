@@ -330,7 +330,7 @@ test_libinput(void)
 	check_int_eq(res.frames, 3);
 	/* libinput:, system:, hid: (udev: and quirks: are the device's
 	 * surroundings; the libinput event is an li record,
-	 * tests/test-li-records.c) */
+	 * libinput/tests/test-li-records.c) */
 	check_int_eq(res.markers, 3);
 	check_int_eq(res.last_t, 5000);
 	check_str_eq(res.name, "keys");

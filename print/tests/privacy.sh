@@ -7,7 +7,7 @@
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . "${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 
-# The descriptor of lib/tests/test-hid-keymask.c: a touchscreen (report
+# The descriptor of hid/tests/test-hid-keymask.c: a touchscreen (report
 # 1), a keyboard (report 3: modifiers, reserved, six key slots), an
 # n-key-rollover bitmap (report 4).
 desc=050d0904a10185010922a102094215002501750195018102950781030951250f75089501810205010930093126ff0f751095028102c0050d0954257f75089501810285020955250ab102c005010906a1018503050719e029e715002501750195088102750895018103190029651500256575089506810085041904291e150025017501951b810295058103c0

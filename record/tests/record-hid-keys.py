@@ -4,7 +4,7 @@
 
   make HIDFILE
       writes a hid-recorder file for uhid-device.py: the descriptor of
-      lib/tests/test-hid-keymask.c (a touchscreen, report 1; Contact Count
+      hid/tests/test-hid-keymask.c (a touchscreen, report 1; Contact Count
       Maximum, feature report 2; a keyboard with a modifier bitmap and six
       key slots, report 3; a key bitmap, report 4) and reports typing the
       word "secret" (c and r held together) among the touches of a finger

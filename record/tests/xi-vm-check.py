@@ -4,7 +4,7 @@
 Usage: xi-vm-check.py DIR FRAME_MS ACCEL
 
 Every assertion is on the recorded records (and on the library's link,
-record/tests/xi-link's output); a failed one prints what was seen.
+xi/tests/xi-link's output); a failed one prints what was seen.
 """
 import json
 import sys

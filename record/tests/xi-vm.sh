@@ -20,13 +20,13 @@ set -euo pipefail
 . "${abs_top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/vm/lib.sh"
 
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
-: "${XI_LINK:=$abs_top_builddir/record/tests/xi-link}"
+: "${XI_LINK:=$abs_top_builddir/xi/tests/xi-link}"
 export TOUCHTAPE XI_LINK
 corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
 export TT_CORPUS="$corpus"
 
 if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
-	[[ -x "$TOUCHTAPE" && -x "$XI_LINK" ]] || fail "build touchtape and record/tests/xi-link first"
+	[[ -x "$TOUCHTAPE" && -x "$XI_LINK" ]] || fail "build touchtape and xi/tests/xi-link first"
 	[[ -d "$corpus" ]] || { note "no corpus at $corpus"; exit 77; }
 	command -v python3 >/dev/null || { note "no python3"; exit 77; }
 	keep=()

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The 93 multitouch report descriptors of hid-tools' tests
-# (lib/tests/data/hid-tools-multitouch.hid) given to the kernel through
+# (hid/tests/data/hid-tools-multitouch.hid) given to the kernel through
 # uhid by replay --hid (tests/vm/run, one VM boot): each one as a
 # hid-recorder file with no report (N:, R:, I: with the USB vendor and
 # product hid-tools' test gives it), all created at once and held with
@@ -29,7 +29,7 @@ failures=0
 bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 
 mkdir -p "$tmp/desc"
-$helper make "$abs_top_srcdir/lib/tests/data/hid-tools-multitouch.hid" "$tmp/desc" >"$tmp/expected" ||
+$helper make "$abs_top_srcdir/hid/tests/data/hid-tools-multitouch.hid" "$tmp/desc" >"$tmp/expected" ||
 	fail "cannot read the descriptors"
 total=$(wc -l <"$tmp/expected")
 ((total == 93)) || fail "$total descriptors in the data file, 93 expected"

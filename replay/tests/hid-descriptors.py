@@ -4,7 +4,7 @@
 
   hid-descriptors.py make DATA OUTDIR
       one hid-recorder file per descriptor of DATA (N:/R:/S: lines, see
-      lib/tests/data/hid-tools-multitouch.hid) in OUTDIR/NN.hid, and on
+      hid/tests/data/hid-tools-multitouch.hid) in OUTDIR/NN.hid, and on
       stdout one line per descriptor, tab-separated:
       index, name, kinds (touchscreen,touchpad,... or -), expected slots
   hid-descriptors.py probe DIR IDX...

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer harness for the HID report descriptor parser and the report
- * decoder (lib/hid-desc.h): both read what a device (or a file claiming to
+ * decoder (hid/hid-desc.h): both read what a device (or a file claiming to
  * be one) hands us.
  *
  * Input: a 2-byte little-endian descriptor length, the descriptor, then
@@ -10,7 +10,7 @@
  * sees any read past it. A parsed descriptor must be consistent (every
  * field inside its report, bounded counts, parents before children); a
  * refused one must say where ("item N at byte B: ..."). Every report is
- * also masked (lib/hid-keymask.h): a masked report masked again must not
+ * also masked (hid/hid-keymask.h): a masked report masked again must not
  * change.
  */
 #include "config.h"
