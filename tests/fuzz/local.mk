@@ -3,7 +3,7 @@
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/fuzz-reader.c tests/fuzz/fuzz-short.sh \
 	tests/fuzz/seeds tests/fuzz/regressions
 # The HID descriptor parser and report decoder's harness and its seeds.
-EXTRA_DIST += tests/fuzz/fuzz-hid-desc.c tests/fuzz/seeds-hid
+EXTRA_DIST += tests/fuzz/fuzz-hid-desc.c tests/fuzz/seeds-hid tests/fuzz/fuzz-grade-profile.c tests/fuzz/seeds-grade
 TESTS += tests/fuzz/fuzz-short.sh
 tt_fuzz_env = TT_FUZZ_SOURCES='$(libtouchtape_sources)' \
 	TT_FUZZ_CFLAGS='$(LIBEVDEV_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS)' \
@@ -17,5 +17,5 @@ fuzz:
 # The harness, its growing corpus and its findings live in the build tree.
 clean-local: clean-fuzz
 clean-fuzz:
-	rm -rf tests/fuzz/corpus-* tests/fuzz/found-* tests/fuzz/fuzz-reader tests/fuzz/fuzz-hid-desc
+	rm -rf tests/fuzz/corpus-* tests/fuzz/found-* tests/fuzz/fuzz-reader tests/fuzz/fuzz-hid-desc tests/fuzz/fuzz-grade-profile
 .PHONY: clean-fuzz

@@ -37,17 +37,20 @@ fi
 rm -rf "$probe"
 
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-	-I"$src/lib" -I"$src/formats" -I"${abs_top_builddir}" -DTT_DATADIR='"."')
+	-I"$src/lib" -I"$src/formats" -I"$src/hid" -I"$src/xi" -I"$src/wayland" -I"$src/libinput" -I"$src/grade"
+	-I"${abs_top_builddir}" -DTT_DATADIR='"."')
 read -r -a extra_cflags <<<"${TT_FUZZ_CFLAGS:-}"
 read -r -a libs <<<"${TT_FUZZ_LIBS:-}"
 sources=()
 for f in ${TT_FUZZ_SOURCES:?}; do
 	case "$f" in *.c) sources+=("$src/$f") ;; esac
 done
+# Made by the build from grade/profiles/ (grade/local.mk).
+sources+=("${abs_top_builddir}/grade/builtin-profiles.c")
 
 build() {
 	local name=$1
-	if [ ! -x "$out/$name" ] || [ -n "$(find "$src/lib" "$src/formats" "$src/tests/fuzz" -newer "$out/$name" -name '*.[ch]' | head -n1)" ]; then
+	if [ ! -x "$out/$name" ] || [ -n "$(find "$src/lib" "$src/formats" "$src/hid" "$src/xi" "$src/wayland" "$src/libinput" "$src/grade" "$src/tests/fuzz" -newer "$out/$name" -name '*.[ch]' | head -n1)" ]; then
 		echo "fuzz: building $name"
 		"$clang" "${flags[@]}" "${extra_cflags[@]}" "$src/tests/fuzz/$name.c" "${sources[@]}" \
 			"${libs[@]}" -lm -o "$out/$name"
@@ -113,4 +116,10 @@ harness=fuzz-hid-desc
 build "$harness"
 regressions "$harness"
 run "$harness" "$out/corpus-$harness" "$src/tests/fuzz/seeds-hid"
+
+# Grading profiles (a user's own file), seeded with the built-in ones.
+harness=fuzz-grade-profile
+build "$harness"
+regressions "$harness"
+run "$harness" "$out/corpus-$harness" "$src/tests/fuzz/seeds-grade"
 exit $status
