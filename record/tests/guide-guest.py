@@ -48,12 +48,15 @@ if pid == 0:
     os.execv(tt, [tt, "record", "--guide", "touchscreen", "-o", outfile, "touchtape replay:*"])
 if not read_until(fd, "Exercise 1 of 6", 30):
     sys.exit("no first exercise")
+os.write(fd, b"\n")    # the still finger's exercise begins, then its touch
+read_until(fd, "Go:", 10)
 replay.stdin.write(b"\n")
 replay.stdin.flush()
 t0 = time.time()
-# The fixture: a still finger 2-5 s, a stroke 7-8.5 s, a tap at 10.5 s.
-script = [(1.0, b"\n"), (6.0, b"\n"), (6.3, b"\n"), (9.5, b"\n"), (9.7, b"s"), (9.8, b"s"),
-          (9.9, b"\n"), (11.5, b"\n"), (11.7, b"s")]
+# The replay from its first frame: a still finger 0-3 s, a stroke 5-6.5 s,
+# a tap at 8.5 s, a last frame at 12 s (the device stays until then).
+script = [(4.0, b"\n"), (4.3, b"\n"), (7.5, b"\n"), (7.6, b"s"), (7.7, b"s"),
+          (7.8, b"\n"), (10.0, b"\n"), (10.2, b"s")]
 for at, key in script:
     while time.time() < t0 + at:
         read_until(fd, "\0", 0.05)

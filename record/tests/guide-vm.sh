@@ -51,6 +51,7 @@ def touch(t0, n, pos):
 touch(2000000, 375, lambda s: (100 + rng.uniform(-0.2, 0.2), 70 + rng.uniform(-0.2, 0.2)))
 touch(7000000, 187, lambda s: (30 + 180 * s, 40 + 60 * s + 1.5 * math.sin(math.pi * s)))
 touch(10500000, 8, lambda s: (50, 50))
+lines.append({"type": "frame", "dev": 0, "t": 14000000, "ev": [[0, 0, 0]]})
 with open(sys.argv[1], "w") as f:
     for l in lines:
         f.write(json.dumps(l) + "\n")
