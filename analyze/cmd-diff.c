@@ -318,9 +318,13 @@ read_both(struct differ *df, const char *pa, const char *pb, const struct tt_rea
 {
 	struct side *a = df->a, *b = df->b;
 
+	int64_t only = ro->ndevices ? (int64_t)ro->devices[0] : -1;
+
 	if (side_open(a, pa, ro) < 0)
 		return -1;
 	side_open(b, pb, ro);
+	diff_grade_attach(df, a, only);
+	diff_grade_attach(df, b, only);
 	while (!a->eof || !b->eof) {
 		struct side *s = behind(a, b);
 		tt_log_set_stream(s->msgs);
@@ -545,6 +549,7 @@ side_clear(struct side *s)
 	if (s->msgs)
 		fclose(s->msgs);
 	free(s->msgbuf);
+	tt_grade_free(s->grade);
 	tt_stack_free(s->detect);
 	tt_reader_free(s->r);
 	diff_pair_clear(s);
@@ -630,6 +635,7 @@ compare(struct differ *df)
 		diff_compare_li(df);
 	if (!o->kernel_only)
 		diff_compare_wl(df);
+	diff_compare_grade(df);
 	diff_output_end(df);
 	if (o->json)
 		tt_json_emit_release(&json);
@@ -693,5 +699,6 @@ tt_cmd_diff(int argc, char **argv)
 	side_clear(b);
 	free(a);
 	free(b);
+	tt_grade_profile_free(o.profile);
 	return status;
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "commands.h"
 #include "diff.h"
+#include "grade.h"
 #include "log.h"
 #include "read-options.h"
 #include "tolerance.h"
@@ -22,7 +24,7 @@ diff_opts_default(struct diff_opts *o)
 	*o = (struct diff_opts){
 		.time_tol = 50000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005, .scroll_tol = 0.1,
 		.path_tol_mm = 1.0, .path_tol_frac = 0.005, .axis_tol_frac = 0.05, .rate_tol_frac = 0.05,
-		.stall_tol = 100000,
+		.stall_tol = 100000, .refresh_hz = 60.0,
 	};
 }
 
@@ -72,6 +74,10 @@ usage(FILE *out)
 		"                              surroundings\n"
 		"      --no-anomalies          do not compare the anomalies of the two files\n"
 		"  -j, --json                  the differences as one JSON document\n"
+		"      --grade PROFILE         grade both files' touch device as 'touchtape\n"
+		"                              analyze --grade' does: a metric whose verdict\n"
+		"                              differs is a difference\n"
+		"      --refresh HZ            the display's refresh rate for --grade (60)\n"
 		"\n"
 		"Reading options, applied to both files (see touchtape(1)):\n"
 		"      --desc FILE             device description for an evemu events-only\n"
@@ -101,6 +107,8 @@ enum {
 	O_RATE_TOL,
 	O_STALL_TOL,
 	O_IGNORE,
+	O_GRADE,
+	O_REFRESH,
 };
 
 static int
@@ -158,6 +166,20 @@ tolerance_option(struct diff_opts *o, int opt, const char *arg)
 }
 
 static int
+grade_option(struct diff_opts *o, const char *arg)
+{
+	_cleanup_free_ char *error = NULL;
+
+	if (o->profile)
+		return tt_usage_error("diff", "--grade given twice");
+	if (tt_grade_profile_load(arg, &o->profile, &error) < 0) {
+		tt_error("%s", error ? error : "cannot read the profile");
+		return TT_EXIT_TROUBLE;
+	}
+	return 0;
+}
+
+static int
 diff_option(struct diff_opts *o, int opt, const char *arg)
 {
 	int rc = tolerance_option(o, opt, arg);
@@ -172,6 +194,11 @@ diff_option(struct diff_opts *o, int opt, const char *arg)
 	case 'k': o->kernel_only = true; break;
 	case 'j': o->json = true; break;
 	case O_NO_ANOMALIES: o->ignore |= DIFF_IGNORE_ANOMALIES; break;
+	case O_GRADE: return grade_option(o, arg);
+	case O_REFRESH:
+		if (tt_parse_double(arg, &o->refresh_hz) < 0 || !(o->refresh_hz > 0) || !isfinite(o->refresh_hz))
+			return tt_usage_error("diff", "--refresh takes a positive number, not '%s'", arg);
+		break;
 	case 'h': usage(stdout); return -1;
 	default: return tt_usage_error("diff", "unknown option");
 	}
@@ -193,6 +220,8 @@ const struct option tt_diff_options[] = {
 	{ "kernel-only", no_argument, NULL, 'k' },
 	{ "no-anomalies", no_argument, NULL, O_NO_ANOMALIES },
 	{ "json", no_argument, NULL, 'j' },
+	{ "grade", required_argument, NULL, O_GRADE },
+	{ "refresh", required_argument, NULL, O_REFRESH },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "grade.h"
 #include "stack.h"
 #include "diag-tally.h"
 #include "json-emit.h"
@@ -167,6 +168,10 @@ struct dstats {
 struct side {
 	const char *name;
 	struct tt_reader *r;
+	/* diff --grade: the grade layer on this file's stack, and the
+	 * device it grades (-1: the one with the most touches). */
+	struct tt_grade *grade;
+	int64_t grade_only;
 	/* Read side by side with the other file: what it says on stderr
 	 * waits here, so each file's messages come whole, the first
 	 * file's first, as when they were read one after the other. */
@@ -235,6 +240,8 @@ struct diff_opts {
 	double rate_tol_frac;	/* --rate-tolerance: of frame counts */
 	int64_t stall_tol;	/* --stall-tolerance */
 	unsigned ignore;	/* enum diff_ignore */
+	struct tt_grade_profile *profile;	/* --grade, or NULL */
+	double refresh_hz;	/* --refresh */
 };
 
 struct dbuf;
@@ -255,6 +262,10 @@ struct differ {
  * after --help, TT_EXIT_USAGE after a usage error). */
 struct tt_read_options;
 void diff_opts_default(struct diff_opts *o);
+/* diff-grade.c: --grade's layer on a file's stack, and the metrics whose
+ * verdicts differ. */
+void diff_grade_attach(struct differ *df, struct side *s, int64_t only_device);
+void diff_compare_grade(struct differ *df);
 int diff_parse_args(int argc, char **argv, struct diff_opts *o, struct tt_read_options *ro);
 
 /* One difference of @kind: "A:LINE B:LINE: what" (a line 0 is "-"), or

@@ -7,7 +7,7 @@ touchtape_sources += \
 	analyze/diff-diag.c analyze/diff-output.c \
 	analyze/diff-sur.c analyze/diff-options.c analyze/diff-samples.c analyze/diff-path.c \
 	analyze/diff-axes.c analyze/diff-rhythm.c analyze/diff-keys.c analyze/diff-explain.c analyze/diff-devaxes.c \
-	analyze/diff-pair.c \
+	analyze/diff-pair.c analyze/diff-grade.c \
 	analyze/model-plot.c analyze/model-plot.h
 dist_man_MANS += man/touchtape-analyze.1 man/touchtape-diff.1
 

@@ -54,6 +54,18 @@ expect_grep '^  suggestion \(quirk\): pressure seen [0-9]+\.\.[0-9]+ \(each touc
 expect_grep '^    MatchName=Synaptics TM3276-022$' "$tmp/out" "a quirk section for the device"
 expect_grep '^    AttrPressureRange=[0-9]+:[0-9]+$' "$tmp/out" "AttrPressureRange"
 
+# diff --grade: a metric whose verdict differs is a difference.
+expect_exit 1 "diff --grade of a still finger and a shaky one" -- "$TOUCHTAPE" diff --grade touchscreen "$tmp/still.jsonl" "$tmp/shaky.jsonl"
+expect_grep 'still\.jsonl:[0-9]+ .*shaky\.jsonl:[0-9]+: grade touchscreen: stationary-jitter pass \(0\.[0-9]+ mm\) vs fail \(1\.[0-9]+ mm\)$' \
+	"$tmp/out" "the metric, both verdicts and values"
+expect_exit 0 "diff --grade of a file with itself" -- "$TOUCHTAPE" diff --grade touchscreen "$tmp/shaky.jsonl" "$tmp/shaky.jsonl"
+expect_exit 1 "diff --json --grade" -- "$TOUCHTAPE" diff --json --grade touchscreen "$tmp/still.jsonl" "$tmp/shaky.jsonl"
+python3 -c 'import json, sys
+d = [x for x in json.load(open(sys.argv[1]))["differences"] if x["kind"] == "grade"]
+assert len(d) == 1 and "stationary-jitter" in d[0]["message"], d' "$tmp/out" &&
+	pass "one JSON difference of kind grade" || fail "one JSON difference of kind grade"
+expect_exit 2 "diff --grade with a bad profile" -- "$TOUCHTAPE" diff --grade nope "$tmp/still.jsonl" "$tmp/shaky.jsonl"
+
 # A recording without a touch has nothing to grade: said, exit 0.
 head -n 2 "$tmp/still.jsonl" >"$tmp/none.jsonl"
 expect_exit 0 "--grade of a recording without touches" -- "$TOUCHTAPE" analyze --grade touchpad "$tmp/none.jsonl"
