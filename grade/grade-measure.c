@@ -402,9 +402,22 @@ static const struct tt_layer_ops grade_layer = {
 	},
 };
 
+/* A Wayland touch linked to its kernel touch: the kernel-to-client
+ * latency, as an XI touch's. */
+static void
+on_wl_end(void *data, struct tt_wl_touch *t)
+{
+	struct tt_grade *g = data;
+	struct gdev *d = t->kernel_device < TT_MAX_DEVICES ? g->devs[t->kernel_device] : NULL;
+
+	if (d && t->link == TT_LINK_LINKED)
+		push_latency(&d->client_lat, &d->nclient_lat, &d->client_cap, t->latency_us);
+}
+
 struct tt_grade *
 tt_grade_new(struct tt_stack *stack)
 {
+	static const struct tt_wl_callbacks wl = { .touch_end = on_wl_end };
 	struct tt_grade *g = tt_zalloc(sizeof(*g));
 
 	g->stack = stack;
@@ -412,6 +425,9 @@ tt_grade_new(struct tt_stack *stack)
 		free(g);
 		return NULL;
 	}
+	/* Registered as a layer, it stays even if no Wayland subscriber fits
+	 * any more: the latency is then the XI touches' alone. */
+	(void)tt_stack_subscribe_wl(stack, &wl, g);
 	return g;
 }
 
@@ -592,6 +608,6 @@ tt_grade_values(const struct tt_grade *g, uint32_t id, struct tt_grade_value *ou
 	out[TT_GRADE_MAX_CONTACTS].aux = d->dev->mt_protocol == TT_MT_B ? d->dev->num_slots : 0;
 	out[TT_GRADE_HID_TO_KERNEL] = latency_value(d->hid_lat, d->nhid_lat, "no HID contact linked to a touch");
 	out[TT_GRADE_KERNEL_TO_CLIENT] = latency_value(d->client_lat, d->nclient_lat,
-						       "no XI touch linked to a touch");
+						       "no XI or Wayland touch linked to a touch");
 	return 0;
 }

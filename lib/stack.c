@@ -32,6 +32,10 @@ struct tt_stack {
 	size_t nlayers;
 	struct tt_model_callbacks subs[TT_STACK_MAX_LISTENERS];
 	size_t nsubs;
+	/* The Wayland layer's subscribers, in the order they came. */
+	struct tt_wl_callbacks wl_subs[TT_STACK_MAX_LISTENERS];
+	void *wl_data[TT_STACK_MAX_LISTENERS];
+	size_t nwl;
 };
 
 /* ---- the fan-out of the kernel model's callbacks ---- */
@@ -222,10 +226,46 @@ tt_stack_subscribe_li(struct tt_stack *s, const struct tt_li_callbacks *cb, void
 	tt_li_model_set_callbacks(s->li, cb, data);
 }
 
-void
+/* The Wayland layer's callbacks to each of its subscribers in turn. */
+#define WL_FAN_OUT(s, member, ...)                                         \
+	do {                                                               \
+		for (size_t i_ = 0; i_ < (s)->nwl; i_++) {                 \
+			if ((s)->wl_subs[i_].member)                       \
+				(s)->wl_subs[i_].member((s)->wl_data[i_], __VA_ARGS__); \
+		}                                                          \
+	} while (0)
+
+static void
+wl_begin(void *data, struct tt_wl_touch *t)
+{
+	WL_FAN_OUT((struct tt_stack *)data, touch_begin, t);
+}
+
+static void
+wl_update(void *data, struct tt_wl_touch *t, const struct tt_wl_event *ev, size_t line)
+{
+	WL_FAN_OUT((struct tt_stack *)data, touch_update, t, ev, line);
+}
+
+static void
+wl_end(void *data, struct tt_wl_touch *t)
+{
+	WL_FAN_OUT((struct tt_stack *)data, touch_end, t);
+}
+
+int
 tt_stack_subscribe_wl(struct tt_stack *s, const struct tt_wl_callbacks *cb, void *data)
 {
-	tt_wl_model_set_callbacks(s->wl, cb, data);
+	static const struct tt_wl_callbacks fan_out_wl = {
+		.touch_begin = wl_begin, .touch_update = wl_update, .touch_end = wl_end,
+	};
+
+	if (s->nwl >= TT_STACK_MAX_LISTENERS)
+		return -ENOSPC;
+	s->wl_subs[s->nwl] = *cb;
+	s->wl_data[s->nwl++] = data;
+	tt_wl_model_set_callbacks(s->wl, &fan_out_wl, s);
+	return 0;
 }
 
 /* ---- the pass ---- */

@@ -54,6 +54,11 @@ expect_grep '^  suggestion \(quirk\): pressure seen [0-9]+\.\.[0-9]+ \(each touc
 expect_grep '^    MatchName=Synaptics TM3276-022$' "$tmp/out" "a quirk section for the device"
 expect_grep '^    AttrPressureRange=[0-9]+:[0-9]+$' "$tmp/out" "AttrPressureRange"
 
+# The kernel-to-client latency of a Wayland client (the fixture's
+# latencies are 3.0 and 4.5 ms: the median 3.75 ms).
+expect_exit 0 "a Wayland recording's grade" -- "$TOUCHTAPE" analyze --grade touchscreen "$abs_top_srcdir/tests/data/wayland/wl-clean.jsonl"
+expect_grep '^  kernel-to-client +3\.75 ms +- +info' "$tmp/out" "the Wayland client's latency"
+
 # diff --grade: a metric whose verdict differs is a difference.
 expect_exit 1 "diff --grade of a still finger and a shaky one" -- "$TOUCHTAPE" diff --grade touchscreen "$tmp/still.jsonl" "$tmp/shaky.jsonl"
 expect_grep 'still\.jsonl:[0-9]+ .*shaky\.jsonl:[0-9]+: grade touchscreen: stationary-jitter pass \(0\.[0-9]+ mm\) vs fail \(1\.[0-9]+ mm\)$' \
