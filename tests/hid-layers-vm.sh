@@ -198,8 +198,10 @@ else
 fi
 
 # 2. The two-layer recording replayed at the HID layer: the kernel makes
-# the same touches again, and --verify says so.
-if replay_record second "$rec"; then
+# the same touches again, and --verify says so. Recorded with --hid like
+# the first, so both hold every evdev device of the HID device (the
+# ILITEK's keyboard beside its touchscreen) and its reports.
+if replay_record second "$rec" --hid; then
 	if "$T" diff "$rec" "$tmp/second.jsonl" >"$tmp/diff" 2>&1; then
 		ok "replayed at the HID layer and re-recorded: diff exit 0"
 	else
