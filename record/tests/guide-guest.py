@@ -2,7 +2,8 @@
 # In the VM (record/tests/guide-vm.sh): a replayed touchscreen plays a
 # still finger, a stroke and a tap while `touchtape record --guide` runs
 # in a pseudo-terminal, driven as a person would: Enter around each of
-# those exercises, s for the others. Usage: guide-guest.py TOUCHTAPE IN OUT
+# those exercises, s for the others.
+# Usage: guide-guest.py TOUCHTAPE IN OUT [RECORD OPTIONS...]
 import os
 import pty
 import select
@@ -11,6 +12,7 @@ import sys
 import time
 
 tt, infile, outfile = sys.argv[1:4]
+extra = sys.argv[4:]
 log = open(outfile + ".tty", "wb")
 
 
@@ -45,7 +47,7 @@ replay = subprocess.Popen([tt, "replay", "--quiet", "--wait", infile], stdin=sub
 wait_device()
 pid, fd = pty.fork()
 if pid == 0:
-    os.execv(tt, [tt, "record", "--guide", "touchscreen", "-o", outfile, "touchtape replay:*"])
+    os.execv(tt, [tt, "record", "--guide", "touchscreen"] + extra + ["-o", outfile, "touchtape replay:*"])
 if not read_until(fd, "Exercise 1 of 6", 30):
     sys.exit("no first exercise")
 os.write(fd, b"\n")    # the still finger's exercise begins, then its touch

@@ -12,7 +12,13 @@ bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 ok() { printf 'ok: %s\n' "$*"; }
 
 if [[ "${TT_VM_GUEST:-}" == 1 ]]; then
-	"$py" "$(dirname "${BASH_SOURCE[0]}")/guide-guest.py" "$TOUCHTAPE" "$1/in.jsonl" "$1/out.jsonl"
+	here=$(dirname "${BASH_SOURCE[0]}")
+	"$py" "$here/guide-guest.py" "$TOUCHTAPE" "$1/in.jsonl" "$1/out.jsonl" || exit 1
+	# Again beside the libinput layer (it takes only what udev tagged).
+	for d in /lib/systemd /usr/lib/systemd; do
+		[[ -x $d/systemd-udevd ]] && { "$d/systemd-udevd" --daemon >/dev/null 2>&1; break; }
+	done
+	"$py" "$here/guide-guest.py" "$TOUCHTAPE" "$1/in.jsonl" "$1/out-li.jsonl" --libinput
 	exit
 fi
 
@@ -62,7 +68,8 @@ rc=0
 [[ $rc == 0 ]] && ok "the guided recording ran and printed its grade" || bad "the guest's guided recording failed (VM status $rc)"
 [[ -s $dir/out.jsonl.tty ]] && sed 's/^/  | /' "$dir/out.jsonl.tty" | tr '\r' '\n' | grep -a "Exercise\|grade\|Done\|Skipped" | head -20
 
-python3 - "$dir/out.jsonl" <<'PY' && ok "the markers bracket their touches; skipped exercises have none" || bad "the markers"
+check_markers() {
+python3 - "$1" <<'PY'
 import json, sys
 marks, touches, down = [], [], {}
 for line in open(sys.argv[1]):
@@ -84,6 +91,11 @@ assert len(touches) == 3, touches
 for (b, e), i in zip(touches, range(0, 6, 2)):
     assert marks[i][2] < b and e < marks[i + 1][2], (marks[i], (b, e), marks[i + 1])
 PY
+}
+check_markers "$dir/out.jsonl" && ok "the markers bracket their touches; skipped exercises have none" || bad "the markers"
+check_markers "$dir/out-li.jsonl" && ok "with --libinput too" || bad "the markers with --libinput"
+grep -q '"type":"li_device"' "$dir/out-li.jsonl" && grep -q '"type":"li"' "$dir/out-li.jsonl" &&
+	ok "the guided recording with --libinput holds libinput's view" || bad "no libinput records beside the guide's"
 "$TOUCHTAPE" analyze --json --grade touchscreen "$dir/out.jsonl" >"$dir/grade.json" 2>/dev/null
 python3 - "$dir/grade.json" <<'PY' && ok "the grade measured the guided still finger and stroke" || bad "the grade of the guided recording"
 import json, sys
