@@ -475,20 +475,6 @@ run(struct analyze *a, const char *path, const char *plot_path)
 	return status;
 }
 
-static int
-load_profile(struct analyze *a, const char *arg)
-{
-	_cleanup_free_ char *error = NULL;
-
-	if (a->profile)
-		return tt_usage_error("analyze", "--grade given twice"), -1;
-	if (tt_grade_profile_load(arg, &a->profile, &error) < 0) {
-		tt_error("%s", error ? error : "cannot read the profile");
-		return -1;
-	}
-	return 0;
-}
-
 /* Options that take a value and can fail; -1 after a usage error. */
 static int
 parse_value(struct analyze *a, int opt, const char *arg)
@@ -509,7 +495,7 @@ parse_value(struct analyze *a, int opt, const char *arg)
 			return tt_usage_error("analyze", "--ignore: no diagnostic is called '%s'", arg), -1;
 		return 0;
 	case OPT_GRADE:
-		return load_profile(a, arg);
+		return tt_read_grade_option("analyze", arg, &a->profile) ? -1 : 0;
 	case OPT_REFRESH:
 		return parse_positive("--refresh", arg, &a->refresh_hz);
 	case OPT_MAX:

@@ -166,20 +166,6 @@ tolerance_option(struct diff_opts *o, int opt, const char *arg)
 }
 
 static int
-grade_option(struct diff_opts *o, const char *arg)
-{
-	_cleanup_free_ char *error = NULL;
-
-	if (o->profile)
-		return tt_usage_error("diff", "--grade given twice");
-	if (tt_grade_profile_load(arg, &o->profile, &error) < 0) {
-		tt_error("%s", error ? error : "cannot read the profile");
-		return TT_EXIT_TROUBLE;
-	}
-	return 0;
-}
-
-static int
 diff_option(struct diff_opts *o, int opt, const char *arg)
 {
 	int rc = tolerance_option(o, opt, arg);
@@ -194,7 +180,7 @@ diff_option(struct diff_opts *o, int opt, const char *arg)
 	case 'k': o->kernel_only = true; break;
 	case 'j': o->json = true; break;
 	case O_NO_ANOMALIES: o->ignore |= DIFF_IGNORE_ANOMALIES; break;
-	case O_GRADE: return grade_option(o, arg);
+	case O_GRADE: return tt_read_grade_option("diff", arg, &o->profile);
 	case O_REFRESH:
 		if (tt_parse_double(arg, &o->refresh_hz) < 0 || !(o->refresh_hz > 0) || !isfinite(o->refresh_hz))
 			return tt_usage_error("diff", "--refresh takes a positive number, not '%s'", arg);

@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "json-emit.h"
 #include "log.h"
+#include "grade.h"
 #include "read-options.h"
 #include "reader.h"
 #include "util-strings.h"
@@ -312,6 +313,20 @@ tt_read_options_finish(const struct tt_read_options *ro, struct tt_reader *r)
 			 "; 'touchtape print' lists the devices)", tt_reader_name(r), ro->hid_devices[i],
 			 ro->hid_devices[i]);
 		return -ENODEV;
+	}
+	return 0;
+}
+
+int
+tt_read_grade_option(const char *cmd, const char *arg, struct tt_grade_profile **profile)
+{
+	_cleanup_free_ char *error = NULL;
+
+	if (*profile)
+		return tt_usage_error(cmd, "--grade given twice");
+	if (tt_grade_profile_load(arg, profile, &error) < 0) {
+		tt_error("%s", error ? error : "cannot read the profile");
+		return TT_EXIT_TROUBLE;
 	}
 	return 0;
 }

@@ -138,3 +138,9 @@ int tt_read_options_check_reached(const struct tt_read_options *ro, const char *
 /* At the end of the file: -ENODEV (said on stderr) when a --device id is
  * not one of the file's devices. */
 int tt_read_options_finish(const struct tt_read_options *ro, struct tt_reader *r);
+
+/* --grade PROFILE of command @cmd (analyze, inspect, diff): the profile
+ * loaded into *@profile, once. 0, or TT_EXIT_TROUBLE after the error was
+ * said (a second --grade, an unknown or bad profile). */
+struct tt_grade_profile;
+int tt_read_grade_option(const char *cmd, const char *arg, struct tt_grade_profile **profile);

@@ -133,20 +133,12 @@ take_read_options(struct options *o, const struct tt_read_options *ro)
 static int
 grade_option(struct options *o, bool grade, const char *arg)
 {
-	_cleanup_free_ char *error = NULL;
-
 	if (!grade) {
 		if (tt_parse_double(arg, &o->refresh_hz) < 0 || !(o->refresh_hz > 0) || !isfinite(o->refresh_hz))
 			return tt_usage_error("inspect", "--refresh takes a positive number, not '%s'", arg);
 		return 0;
 	}
-	if (o->profile)
-		return tt_usage_error("inspect", "--grade given twice");
-	if (tt_grade_profile_load(arg, &o->profile, &error) < 0) {
-		tt_error("%s", error ? error : "cannot read the profile");
-		return TT_EXIT_TROUBLE;
-	}
-	return 0;
+	return tt_read_grade_option("inspect", arg, &o->profile);
 }
 
 enum { OPT_WIDTH = TT_OPT_FIRST_PRIVATE, OPT_GRADE, OPT_REFRESH };
