@@ -58,9 +58,16 @@ compare_device(struct differ *df, size_t i)
 		diff_measured(df, "rhythm", &n, 0, 0, "device %zu: %" PRIu64 " vs %" PRIu64 " frames while touching "
 			      "(tolerance %.0f)", i, a->touch_frames, b->touch_frames, n.tolerance);
 	/* A replay's frames come late by a few ms, but not all alike: the
-	 * mean stays within 2 ms, or 4 times the rate tolerance of it. */
+	 * mean stays within 2 ms, or 4 times the rate tolerance of it. One
+	 * frame late by up to the stall tolerance at the start of a touch
+	 * shortens the time touching by that much: over a few intervals
+	 * (a short tap) this moves the mean more than a halved rate would
+	 * over a long touch, so it is spread over the intervals. */
 	n.value = fabs(ma - mb) / 1000.0;
 	n.tolerance = fmax(2.0, 4.0 * df->o->rate_tol_frac * ma / 1000.0);
+	if (a->nintervals && b->nintervals)
+		n.tolerance = fmax(n.tolerance, (double)df->o->stall_tol / 1000.0 /
+				   (double)(a->nintervals < b->nintervals ? a->nintervals : b->nintervals));
 	n.unit = "ms";
 	if (n.value > n.tolerance)
 		diff_measured(df, "rhythm", &n, 0, 0, "device %zu: mean frame interval while touching %.1f vs "
