@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* touchtape analyze: per-device and per-touch numbers and the anomalies a
  * driver developer looks for, in one streaming pass over any recording.
- * The anomalies and the shared numbers come from lib/detect.h; this file
+ * The anomalies and the shared numbers come from lib/analysis/detect.h; this file
  * keeps the statistics only analyze shows (frame intervals, paths) and
  * the output. */
 #include "config.h"

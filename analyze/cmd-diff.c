@@ -204,7 +204,7 @@ on_warn(void *data, const char *message)
 	tt_stack_reader_warning(s->detect, s->name, message);
 }
 
-/* Opens @path to be read through the layer stack (lib/stack.h): its
+/* Opens @path to be read through the layer stack (lib/model/stack.h): its
  * touches come from the model's callbacks, its diagnostics into
  * s->diags, its messages into s->msgs. 0, or -1 after an error said
  * there (s->failed). */

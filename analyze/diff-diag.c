@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * touchtape diff: the diagnostics of the two files compared kind by kind.
- * Both went through the same pass (lib/detect.h) that validate and
+ * Both went through the same pass (lib/analysis/detect.h) that validate and
  * analyze run, so a kind is named here as there, and "jump: 0 in A, 2 in
  * B" means analyze finds two more jumps in B.
  */

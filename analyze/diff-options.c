@@ -182,9 +182,7 @@ diff_option(struct diff_opts *o, int opt, const char *arg)
 	case O_NO_ANOMALIES: o->ignore |= DIFF_IGNORE_ANOMALIES; break;
 	case O_GRADE: return tt_read_grade_option("diff", arg, &o->profile);
 	case O_REFRESH:
-		if (tt_parse_double(arg, &o->refresh_hz) < 0 || !(o->refresh_hz > 0) || !isfinite(o->refresh_hz))
-			return tt_usage_error("diff", "--refresh takes a positive number, not '%s'", arg);
-		break;
+		return tt_read_refresh_option("diff", arg, &o->refresh_hz);
 	case 'h': usage(stdout); return -1;
 	default: return tt_usage_error("diff", "unknown option");
 	}

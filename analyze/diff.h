@@ -2,7 +2,7 @@
 /*
  * touchtape diff's parts: cmd-diff.c reads both files side by side,
  * diff-pair.c pairs their kernel touches as they end, diff-diag.c
- * compares their diagnostics (the shared pass, lib/detect.h, run on
+ * compares their diagnostics (the shared pass, lib/analysis/detect.h, run on
  * each), diff-output.c writes each difference as a line of text or a
  * JSON object (--json), held until both files are read. Inside a touch: diff-samples.c
  * keeps each kernel touch's samples, compactly; diff-path.c compares the

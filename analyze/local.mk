@@ -36,7 +36,7 @@ TESTS += $(tt_analyze_tests)
 EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze analyze/tests/hid-expect.py tests/mutate.py tests/data/wayland tests/data/xi-chains
 
 # The comparison of two recordings' anomalies that diff and replay --verify
-# make (lib/diag-tally.h), on the real pass, plain and with ASan+UBSan.
+# make (lib/analysis/diag-tally.h), on the real pass, plain and with ASan+UBSan.
 analyze_tests_test_diag_compare_SOURCES = analyze/tests/test-diag-compare.c $(tt_stack_run_sources) tests/test-common.c tests/test-common.h
 analyze_tests_test_diag_compare_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 analyze_tests_test_diag_compare_LDADD = libtouchtape.la -lm

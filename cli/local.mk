@@ -7,6 +7,10 @@ touchtape_sources = \
 	cli/read-options.c cli/read-options.h \
 	cli/run-command.c cli/run-command.h \
 	cli/spool.c cli/spool.h
+# What validate, analyze and inspect all print: the detectors' numbers and
+# a device's surroundings, as text and JSON.
+tt_print_sources = cli/detect-print.c cli/surroundings-print.c cli/surroundings-print.h
+touchtape_sources += $(tt_print_sources)
 # A file through the layer stack, for commands (and tests) that want only
 # its diagnostics and numbers.
 tt_stack_run_sources = cli/stack-run.c cli/stack-run.h

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "commands.h"
@@ -314,6 +315,17 @@ tt_read_options_finish(const struct tt_read_options *ro, struct tt_reader *r)
 			 ro->hid_devices[i]);
 		return -ENODEV;
 	}
+	return 0;
+}
+
+int
+tt_read_refresh_option(const char *cmd, const char *arg, double *hz)
+{
+	double v;
+
+	if (tt_parse_double(arg, &v) < 0 || !(v > 0) || !isfinite(v))
+		return tt_usage_error(cmd, "--refresh takes a positive number, not '%s'", arg);
+	*hz = v;
 	return 0;
 }
 

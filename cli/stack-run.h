@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A whole file through the layer stack (lib/stack.h), for commands that need only its
+/* A whole file through the layer stack (lib/model/stack.h), for commands that need only its
  * diagnostics and numbers. It sits in cli/ rather than lib/ because it
  * drives a reader (formats/), which lib/ must not know. */
 #pragma once

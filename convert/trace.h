@@ -2,7 +2,7 @@
 /*
  * convert --format trace: a recording as the Trace Event Format (JSON)
  * that Perfetto's UI and chrome://tracing open, built on the layer stack
- * (lib/stack.h) in one pass:
+ * (lib/model/stack.h) in one pass:
  *
  *   a process per device and layer (HID device, kernel evdev device, XI
  *   source device, libinput device, Wayland) and one for the recording
@@ -12,7 +12,7 @@
  *   a complete slice ("X") per touch sequence, its facts as args;
  *   counters ("C") of x, y and pressure per kernel slot;
  *   instants ("i") for markers and every diagnostic, named as the
- *   catalog (lib/diag.h) names it;
+ *   catalog (lib/analysis/diag.h) names it;
  *   a flow ("s" then "f") along each link: HID contact to kernel touch,
  *   kernel touch to XI touch, libinput touch, Wayland touch.
  *

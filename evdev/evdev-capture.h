@@ -78,7 +78,7 @@ typedef int (*tt_frame_fn)(void *userdata, const struct tt_frame *frame);
  * TT_FRAME_RESYNC and timed at the last discarded event.
  *
  * Keyboard codes and MSC_SCAN values are masked unless
- * TT_CAPTURE_SHOW_KEYCODES (see lib/keymask.h).
+ * TT_CAPTURE_SHOW_KEYCODES (see lib/tables/keymask.h).
  *
  * Returns 0 when the fd is drained, -ENODEV when the device vanished
  * (after handing out any partial frame flagged TT_FRAME_INCOMPLETE), another

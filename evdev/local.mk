@@ -1,7 +1,7 @@
 # The live-device side that record, print and replay --verify share: the
 # event loop (epoll, signalfd, timers), the evdev capture with its
 # SYN_DROPPED resync (the mask that keeps typed keys out of files is
-# lib/keymask.c: convert --redact masks as record does), and the capture
+# lib/tables/keymask.c: convert --redact masks as record does), and the capture
 # source interface record's sources implement (capture-source.h).
 touchtape_evdev_capture_sources = \
 	evdev/evdev-capture.c evdev/evdev-capture.h

@@ -2,7 +2,7 @@
 /*
  * Streaming reader of recordings: a touchtape timeline, and (through the
  * same interface) the foreign formats formats/ can import. Records come
- * out one at a time as plain C structs (lib/timeline.h); memory stays
+ * out one at a time as plain C structs (lib/model/timeline.h); memory stays
  * bounded whatever the file's length.
  *
  *	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;

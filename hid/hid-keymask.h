@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Privacy masking of keys in HID input reports: the HID layer's twin of
- * lib/keymask.h.
+ * lib/tables/keymask.h.
  *
  * A combined device (a type cover with its touchpad, a touchscreen whose
  * descriptor also declares a keyboard) sends what is typed in its input

@@ -133,11 +133,8 @@ take_read_options(struct options *o, const struct tt_read_options *ro)
 static int
 grade_option(struct options *o, bool grade, const char *arg)
 {
-	if (!grade) {
-		if (tt_parse_double(arg, &o->refresh_hz) < 0 || !(o->refresh_hz > 0) || !isfinite(o->refresh_hz))
-			return tt_usage_error("inspect", "--refresh takes a positive number, not '%s'", arg);
-		return 0;
-	}
+	if (!grade)
+		return tt_read_refresh_option("inspect", arg, &o->refresh_hz);
 	return tt_read_grade_option("inspect", arg, &o->profile);
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One streaming pass: the reader feeds the layer stack (lib/stack.h: the
+ * One streaming pass: the reader feeds the layer stack (lib/model/stack.h: the
  * model, the checker, the detectors, the libinput and Wayland layers),
  * whose callbacks append to compact arrays.
  * See index.h.

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The inspector's index of a recording, built in one streaming pass over
- * the reader and lib/model.h. Nothing of the JSON is kept: frames as a
+ * the reader and lib/model/model.h. Nothing of the JSON is kept: frames as a
  * compact array (time, line, device, first event), their events packed in
  * 6 bytes each, one lane per touch sequence (kernel: device + slot +
  * tracking ID; XI: device + touch id + client) with its updates, and a
  * list of markers (ownership, accept/reject, pending end, pointer
  * emulation, SYN_DROPPED, device removal, the diagnostics of
- * lib/detect.h, the recording's own markers). The numbers the summary
- * prints are lib/detect.h's struct tt_stats, the same analyze prints.
+ * lib/analysis/detect.h, the recording's own markers). The numbers the summary
+ * prints are lib/analysis/detect.h's struct tt_stats, the same analyze prints.
  *
  * The index grows while it is read (tt_index_step()), so the viewer can
  * show the first screen of a long file, or follow a pipe, while the
@@ -20,7 +20,7 @@
  * accessors below, its numbers through tt_index_stats().
  *
  * The HID layer: a lane per HID contact sequence (HID device + contact
- * id, or a pen's tip down to tip up) as lib/model.h assembles them from
+ * id, or a pen's tip down to tip up) as lib/model/model.h assembles them from
  * the reports, linked by the model to the kernel touch it became; the
  * kernel lane points back at it.
  *
@@ -181,7 +181,7 @@ enum ti_marker_kind {
 	TI_MARK_DROPPED,	/* SYN_DROPPED: events lost */
 	TI_MARK_RESYNC,		/* libevdev's resync frame after a drop */
 	TI_MARK_DEVICE_REMOVED,
-	TI_MARK_ANOMALY,	/* a diagnostic of lib/detect.h */
+	TI_MARK_ANOMALY,	/* a diagnostic of lib/analysis/detect.h */
 	TI_MARK_RECORD,		/* a marker record of the file (note, start, stop...) */
 	TI_MARK_COUNT,
 };
@@ -254,7 +254,7 @@ void tt_index_unlock(struct tt_index *ix);
 /* Lookups (call with the lock held when an indexer runs). */
 /* The file's name as given ("-" for standard input). */
 const char *tt_index_name(const struct tt_index *ix);
-/* The numbers of what was read so far (lib/detect.h, the ones analyze
+/* The numbers of what was read so far (lib/analysis/detect.h, the ones analyze
  * prints): times, frames, touch sequences per device, outcomes... */
 const struct tt_stats *tt_index_stats(const struct tt_index *ix);
 /* The XI ownership chains (xi/model-xi-own.h), once the index is done. */
@@ -334,7 +334,7 @@ int64_t tt_index_xupd_at(const struct ti_lane *l, int64_t t);
 /* The lane's update times. */
 int64_t tt_index_upd_time(const struct tt_index *ix, const struct ti_lane *l, size_t i);
 const char *tt_index_marker_text(const struct tt_index *ix, const struct ti_marker *m);
-/* A diagnostic of lib/detect.h: an anomaly, or a SYN_DROPPED marker
+/* A diagnostic of lib/analysis/detect.h: an anomaly, or a SYN_DROPPED marker
  * that carries its diagnostic. */
 bool tt_index_marker_is_diag(const struct tt_index *ix, const struct ti_marker *m);
 const char *ti_marker_kind_name(enum ti_marker_kind k);

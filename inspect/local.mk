@@ -1,4 +1,4 @@
-# touchtape inspect: the index (one streaming pass over lib/model.h), the
+# touchtape inspect: the index (one streaming pass over lib/model/model.h), the
 # view model (state and rendering to an abstract screen, no curses), the
 # curses front end, and the text modes.
 touchtape_sources += \
@@ -23,7 +23,7 @@ inspect_tests_test_index_SOURCES = inspect/tests/test-index.c \
 	inspect/view-model.c inspect/view-model.h \
 	inspect/view-private.h inspect/view-lanes.c inspect/view-nav.c inspect/view-keys.c \
 	inspect/view-panes.c inspect/view-script.c \
-	inspect/summary.c inspect/summary.h $(tests_common_sources)
+	inspect/summary.c inspect/summary.h $(tt_print_sources) $(tests_common_sources)
 inspect_tests_test_index_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/inspect -I$(top_srcdir)/tests -I$(top_srcdir)
 inspect_tests_test_index_CFLAGS = $(AM_CFLAGS) $(XI_CFLAGS)
 inspect_tests_test_index_LDADD = libtouchtape.la -lm

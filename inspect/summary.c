@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* touchtape inspect --summary: the index in a few lines, text or JSON.
- * The numbers are lib/detect.h's, printed as analyze prints them. */
+ * The numbers are lib/analysis/detect.h's, printed as analyze prints them. */
 #include "config.h"
 
 #include <inttypes.h>

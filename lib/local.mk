@@ -1,25 +1,40 @@
+# The library every command links, by kind: basics (memory, strings, I/O,
+# statistics, JSON, the log), protocol tables (event names, keyboard keys),
+# the data model (devices, the kernel touch model, the layer stack) and the
+# analysis engine (detectors, checker, diagnostics, tolerances, privacy).
+# Each layer folder (hid/, xi/, libinput/, wayland/, grade/) adds its own.
 libtouchtape_sources += \
-	lib/bitmap.h \
-	lib/checker.c lib/checker.h \
-	lib/diag.c lib/diag.h \
-	lib/device.c \
-	lib/device-state.c lib/device-state.h \
-	lib/evnames.c lib/evnames.h \
-	lib/keymask.c lib/keymask.h \
-	lib/privacy.c lib/privacy.h \
-	lib/json-emit.c lib/json-emit.h \
-	lib/log.c lib/log.h \
-	lib/surroundings.c \
-	lib/surroundings-print.c lib/surroundings-print.h \
-	lib/timeline.h \
-	lib/util-mem.c lib/util-mem.h \
-	lib/util-io.c lib/util-io.h \
-	lib/util-plural.h \
-	lib/util-stats.c lib/util-stats.h \
-	lib/util-strings.c lib/util-strings.h lib/tolerance.c lib/tolerance.h \
-	lib/util-time.h
+	lib/base/bitmap.h \
+	lib/base/json-emit.c lib/base/json-emit.h \
+	lib/base/log.c lib/base/log.h \
+	lib/base/util-io.c lib/base/util-io.h \
+	lib/base/util-mem.c lib/base/util-mem.h \
+	lib/base/util-plural.h \
+	lib/base/util-stats.c lib/base/util-stats.h \
+	lib/base/util-strings.c lib/base/util-strings.h \
+	lib/base/util-time.h
+libtouchtape_sources += \
+	lib/tables/evnames.c lib/tables/evnames.h \
+	lib/tables/keymask.c lib/tables/keymask.h
+libtouchtape_sources += \
+	lib/model/timeline.h \
+	lib/model/device.c lib/model/device-state.c lib/model/device-state.h \
+	lib/model/surroundings.c \
+	lib/model/model.c lib/model/model.h lib/model/model-private.h \
+	lib/model/model-type-a.c lib/model/model-single.c \
+	lib/model/model-krefs.c lib/model/model-krefs.h \
+	lib/model/stack.c lib/model/stack.h
+libtouchtape_sources += \
+	lib/analysis/checker.c lib/analysis/checker.h \
+	lib/analysis/detect.c lib/analysis/detect.h \
+	lib/analysis/detect-motion.c lib/analysis/detect-motion.h \
+	lib/analysis/diag.c lib/analysis/diag.h \
+	lib/analysis/diag-tally.c lib/analysis/diag-tally.h \
+	lib/analysis/tolerance.c lib/analysis/tolerance.h \
+	lib/analysis/privacy.c lib/analysis/privacy.h
 
-# The statistics rule (lib/util-stats.h): medians, percentiles, the
+
+# The statistics rule (lib/base/util-stats.h): medians, percentiles, the
 # histogram path agreeing with the array path, the comparators; plain and
 # with ASan+UBSan.
 lib_tests_test_util_stats_SOURCES = lib/tests/test-util-stats.c tests/test-common.c tests/test-common.h
@@ -36,3 +51,23 @@ lib_tests_test_util_stats_san_LDFLAGS = $(SANITIZE_FLAGS)
 check_PROGRAMS += lib/tests/test-util-stats-san
 TESTS += lib/tests/test-util-stats-san
 endif
+
+# Unit tests of the model, plain and with ASan+UBSan.
+tests_test_model_SOURCES = tests/test-model.c tests/test-common.c tests/test-common.h
+tests_test_model_LDADD = libtouchtape.la -lm
+check_PROGRAMS += tests/test-model
+TESTS += tests/test-model
+if HAVE_SANITIZERS
+tests_test_model_san_SOURCES = $(tests_test_model_SOURCES)
+tests_test_model_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+tests_test_model_san_LDADD = libtouchtape-san.la -lm
+tests_test_model_san_LDFLAGS = $(SANITIZE_FLAGS)
+check_PROGRAMS += tests/test-model-san
+TESTS += tests/test-model-san
+endif
+
+# The detectors over every sample and corpus file (every command agreeing)
+# and under SYN_DROPPED made on purpose in the VM.
+tt_model_tests = tests/diag-consistency.sh tests/diag-drop-vm.sh
+TESTS += $(tt_model_tests)
+EXTRA_DIST += $(tt_model_tests) tests/diag-consistency.py tests/diag-drop-guest.py

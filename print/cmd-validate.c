@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* touchtape validate: the format's rules, the semantic checks and the
- * anomalies of the touch model: the one stream of lib/detect.h. */
+ * anomalies of the touch model: the one stream of lib/analysis/detect.h. */
 #include "config.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* touchtape validate --privacy: what in a file may identify a person or a
- * machine (lib/privacy.h), one line each, before it is attached to a bug. */
+ * machine (lib/analysis/privacy.h), one line each, before it is attached to a bug. */
 #include "config.h"
 
 #include <errno.h>

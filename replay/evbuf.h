@@ -16,5 +16,5 @@ struct rp_evbuf {
 void rp_evbuf_push(struct rp_evbuf *b, unsigned int type, unsigned int code, int value);
 void rp_evbuf_reset(struct rp_evbuf *b);
 void rp_evbuf_release(struct rp_evbuf *b);
-/* Prints " CODE value" for each event (names from lib/evnames.h). */
+/* Prints " CODE value" for each event (names from lib/tables/evnames.h). */
 void rp_print_events(FILE *out, const struct input_event *ev, size_t n);

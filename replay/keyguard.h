@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Keeps a replay from typing into the user's session: the keys
- * lib/keymask.h guards (letters, digits, Enter, modifiers, function and
+ * lib/tables/keymask.h guards (letters, digits, Enter, modifiers, function and
  * power keys...) are left out of the devices replay creates, unless the
  * user allows them. A touch device, a mouse or a tablet is replayed
  * without those keys (they are not enabled on the uinput device, their

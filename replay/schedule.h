@@ -30,7 +30,7 @@ struct rp_options {
 	int64_t start_delay_us;
 	uint32_t *device_ids;		/* only these (file ids); NULL = all */
 	size_t ndevice_ids;
-	bool allow_keys;		/* also the keys lib/keymask.h guards */
+	bool allow_keys;		/* also the keys lib/tables/keymask.h guards */
 	const char *desc;		/* --desc: an evemu events-only file's description */
 };
 
@@ -94,14 +94,14 @@ struct rp_schedule {
 };
 
 /* Reads @path, checks it whole and builds the schedule. It refuses only
- * what cannot be replayed (lib/checker.h errors about evdev frames and
+ * what cannot be replayed (lib/analysis/checker.h errors about evdev frames and
  * devices: frames out of time order, slots the created device cannot
  * carry, a device declared twice; unreadable lines) and codes the kernel
  * cannot create, printed to @err as "FILE:LINE: error: message [kind]".
  * Codes the frames use that the description lacks are added to the device
  * (undeclared.h), said once per device. Values outside absinfo are
  * replayed (the kernel does not clamp) and counted once per device. Unless
- * o->allow_keys, devices lose their guarded keys (lib/keymask.h), and
+ * o->allow_keys, devices lose their guarded keys (lib/tables/keymask.h), and
  * a device with nothing else is left out whole, each said once. Returns 0,
  * -EINVAL for a refused file, -ENOENT when --device names no device, or
  * another negative errno opening the file. */

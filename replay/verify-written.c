@@ -14,7 +14,7 @@
 #include "util-mem.h"
 #include "verify-reader.h"
 
-/* The anomalies (lib/detect.h, the pass validate and analyze run) of
+/* The anomalies (lib/analysis/detect.h, the pass validate and analyze run) of
  * one stream, in the order it happened. */
 struct vdiag {
 	struct tt_stack *detect;

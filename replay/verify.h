@@ -10,7 +10,7 @@
  *  - RP_VERIFY_WRITTEN (replayed evdev frames, uinput): what the kernel
  *    must deliver for each write, predicted by kernel-model.h, which
  *    explains what its filtering changes (verify-written.c). Both streams
- *    also go through the pass validate and analyze run (lib/detect.h): an
+ *    also go through the pass validate and analyze run (lib/analysis/detect.h): an
  *    anomaly the delivery has more of than expected (a jump, a flicker, a
  *    SYN_DROPPED...) fails the replay too, under the catalog's name; the
  *    kernel's timestamps are timed against the deadlines.

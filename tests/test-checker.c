@@ -29,7 +29,7 @@ on_diag(void *data, const struct tt_diag *d)
 		s->line[d->check] = d->line;
 }
 
-/* Through the checker alone, or the whole shared pass (lib/detect.h). */
+/* Through the checker alone, or the whole shared pass (lib/analysis/detect.h). */
 static void
 run_with(const char *device, const char *body, struct seen *s, bool detect)
 {

@@ -402,7 +402,7 @@ enum wk {
 };
 
 /* A wl record as the model needs it: the one place that knows the
- * record's fields (lib/timeline.h). */
+ * record's fields (lib/model/timeline.h). */
 struct wlev {
 	enum wk kind;
 	int32_t id;

@@ -12,7 +12,7 @@
  * A wl_touch sequence is one id of one client (tt_wl_event.client) from
  * its down to its up, or to a cancel (which ends every touch of the
  * client). The rules (wayland.xml, wl_touch), each a kind of the catalog
- * (lib/diag.h) reported through the diagnostics callback:
+ * (lib/analysis/diag.h) reported through the diagnostics callback:
  *   wl-frame-missing: touch events of one compositor time not closed by
  *     a frame before events of another time (or the end of the file);
  *   wl-touch-not-down: motion, up, shape or orientation for an id that

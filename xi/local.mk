@@ -39,7 +39,7 @@ check_PROGRAMS += xi/tests/test-xi-convert-san
 TESTS += xi/tests/test-xi-convert-san
 endif
 
-# The kernel-to-X link of a recording as JSON lines (lib/model.h), for the
+# The kernel-to-X link of a recording as JSON lines (lib/model/model.h), for the
 # VM test to assert on.
 check_PROGRAMS += xi/tests/xi-link
 xi_tests_xi_link_SOURCES = xi/tests/xi-link.c

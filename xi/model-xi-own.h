@@ -12,7 +12,7 @@
  * from the start), and the earlier stages' decisions are the shares of
  * it spent waiting for each earlier client.
  *
- * Fed from the model's callbacks (lib/detect.c does it, once for every
+ * Fed from the model's callbacks (lib/analysis/detect.c does it, once for every
  * command): a chain can only be built once every client's sequence of
  * the touch has ended, which may be long after the finger lifted, so the
  * collector keeps one small summary per XI touch until

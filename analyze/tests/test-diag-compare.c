@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The comparison diff and replay --verify make of two recordings'
- * anomalies (lib/diag-tally.h), on the real pass (lib/detect.h) over
+ * anomalies (lib/analysis/diag-tally.h), on the real pass (lib/analysis/detect.h) over
  * hand-made recordings: diff reports every kind whose count changed;
  * --verify only what the delivery has more of than what was written, so
  * a recording's own jumps are never the replay's, fewer is never a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The statistics rule (lib/util-stats.h): medians and percentiles by
+ * The statistics rule (lib/base/util-stats.h): medians and percentiles by
  * linear interpolation between the closest ranks, on the sorted array and
  * on a histogram, which must agree.
  */

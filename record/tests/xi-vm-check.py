@@ -191,7 +191,7 @@ def check_accept(name):
             fail(f"{name}: touch {t}: the grab client got no TouchEnd")
     # The model's verdict is informative only: the grab's AcceptTouch can
     # be written before the window's TouchBegin is read (two connections),
-    # and lib/model.c then cannot tell the touch was lost.
+    # and lib/model/model.c then cannot tell the touch was lost.
     link = [l for l in load_link(name) if l["kind"] == "xtouch" and l["client"] == "window"]
     print(f"# {name}: model outcome of the window's touches: {[l['outcome'] for l in link]}")
     print(f"# {name}: {len(begins)} touches: the window got TouchBegin and, after the grab's "

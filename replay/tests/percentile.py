@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The percentile rule of touchtape(1), MEDIANS AND PERCENTILES (lib/util-stats.h)
+# The percentile rule of touchtape(1), MEDIANS AND PERCENTILES (lib/base/util-stats.h)
 # for the Python timing scripts: replay/tests/timing.py and
 # bench/hid-timing.py print medians and p99 that compare with replay's own.
 import math

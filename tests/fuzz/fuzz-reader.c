@@ -11,7 +11,7 @@
  * without errors, and through the touch-sequence model (with the
  * kernel-to-XI link on) that inspect,
  * analyze and diff build on, and through validate --privacy's check and
- * convert --redact's redaction (lib/privacy.h): a redacted record must
+ * convert --redact's redaction (lib/analysis/privacy.h): a redacted record must
  * have nothing left to find.
  *
  * TT_FUZZ_FORMAT=timeline|evemu|libinput|hid-recorder in the environment narrows a

@@ -37,7 +37,7 @@ fi
 rm -rf "$probe"
 
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-	-I"$src/lib" -I"$src/formats" -I"$src/hid" -I"$src/xi" -I"$src/wayland" -I"$src/libinput" -I"$src/grade"
+	-I"$src/lib/base" -I"$src/lib/tables" -I"$src/lib/model" -I"$src/lib/analysis" -I"$src/formats" -I"$src/hid" -I"$src/xi" -I"$src/wayland" -I"$src/libinput" -I"$src/grade"
 	-I"${abs_top_builddir}" -DTT_DATADIR='"."')
 read -r -a extra_cflags <<<"${TT_FUZZ_CFLAGS:-}"
 read -r -a libs <<<"${TT_FUZZ_LIBS:-}"

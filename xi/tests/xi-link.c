@@ -4,7 +4,7 @@
  * tests of record --xi to assert on. One line per kernel touch (in end
  * order) with its XI partner and latency, one per XI touch sequence (per
  * client, raw separately) with its ownership outcome. Uses the library's
- * model (lib/model.h, tt_model_set_link) as every other consumer does.
+ * model (lib/model/model.h, tt_model_set_link) as every other consumer does.
  *
  * Usage: xi-link FILE [WINDOW_US]
  */

@@ -676,7 +676,7 @@ tt_record_time(const struct tt_record *rec, int64_t *t)
 	}
 }
 
-/* Device helpers (lib/device.c). */
+/* Device helpers (lib/model/device.c). */
 struct tt_device *tt_device_new(uint32_t id);
 void tt_device_free(struct tt_device *dev);
 int tt_device_set_slots(struct tt_device *dev, uint32_t num_slots);
@@ -687,7 +687,7 @@ bool tt_device_is_touch(const struct tt_device *dev);
 /* True when the device has keys that type text (not just buttons). */
 bool tt_device_has_typing_keys(const struct tt_device *dev);
 
-/* Surroundings helpers (lib/surroundings.c). */
+/* Surroundings helpers (lib/model/surroundings.c). */
 bool tt_property_name_is_valid(const char *name);
 /* True for properties that hold a serial number (ID_SERIAL, ID_*_SERIAL*,
  * ...), which record leaves out unless asked. */

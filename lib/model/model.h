@@ -327,7 +327,7 @@ size_t tt_model_active(const struct tt_model *m, uint32_t device,
 		       const struct tt_ktouch **out, size_t max);
 
 /* The keys down on a device after the frame fed last (a bit per code,
- * KEY_CNT bits, lib/bitmap.h), valid until the next feed; NULL for a
+ * KEY_CNT bits, lib/base/bitmap.h), valid until the next feed; NULL for a
  * device the model does not know. The frame callbacks see the state
  * after their frame. */
 const uint8_t *tt_model_keys(const struct tt_model *m, uint32_t device);

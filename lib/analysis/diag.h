@@ -25,7 +25,7 @@ enum tt_severity {
 
 /* Stable names (tt_check_name()) for JSON output, --ignore and tests. */
 enum tt_check {
-	/* lib/checker.h: what the schema cannot say */
+	/* lib/analysis/checker.h: what the schema cannot say */
 	TT_CHECK_TIME_BACKWARDS,
 	TT_CHECK_NO_SYN_REPORT,
 	TT_CHECK_SLOT_RANGE,
@@ -42,7 +42,7 @@ enum tt_check {
 	TT_CHECK_HID_UNKNOWN_DEVICE,
 	TT_CHECK_HID_BAD_DESCRIPTOR,
 	TT_CHECK_HID_UNKNOWN_EVDEV,
-	/* lib/checker.c, the libinput layer */
+	/* lib/analysis/checker.c, the libinput layer */
 	TT_CHECK_LI_TOUCH_SEQUENCE,
 	TT_CHECK_LI_GESTURE_SEQUENCE,
 	/* wayland/model-wl.c: wl_touch's protocol rules */
@@ -51,7 +51,7 @@ enum tt_check {
 	TT_CHECK_WL_EVENT_AFTER_UP,
 	TT_CHECK_WL_EVENT_AFTER_CANCEL,
 	TT_CHECK_WL_TOUCH_ID_REUSED,
-	/* lib/detect.h: what the touch-sequence model shows */
+	/* lib/analysis/detect.h: what the touch-sequence model shows */
 	TT_CHECK_JUMP,
 	TT_CHECK_STALL,
 	TT_CHECK_CONTACT_FLICKER,

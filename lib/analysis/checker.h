@@ -2,9 +2,9 @@
 /*
  * Semantic checks over a stream of records: what the JSON schema cannot
  * say. Used by `validate`, by `replay` before it creates anything, and by
- * the diagnostics stream of lib/detect.h. Feed records in file order;
+ * the diagnostics stream of lib/analysis/detect.h. Feed records in file order;
  * each problem is reported through the callback with its line, as a
- * kind of the catalog in lib/diag.h.
+ * kind of the catalog in lib/analysis/diag.h.
  *
  * After a SYN_DROPPED the client's view of the slots is unknown until
  * libevdev's resync (or, without one, until each slot is set again):

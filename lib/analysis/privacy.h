@@ -4,7 +4,7 @@
  * it without that: validate --privacy and convert --redact.
  *
  * Looked for, record by record:
- * - keys typed in clear: a private key (lib/keymask.h) pressed in an
+ * - keys typed in clear: a private key (lib/tables/keymask.h) pressed in an
  *   evdev frame of a file whose header does not say keycodes_masked, or
  *   an input report that masking (hid/hid-keymask.h) would change;
  * - serials: a device's uniq, udev properties tt_property_is_serial();
