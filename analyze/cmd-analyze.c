@@ -497,7 +497,7 @@ parse_value(struct analyze *a, int opt, const char *arg)
 	case OPT_GRADE:
 		return tt_read_grade_option("analyze", arg, &a->profile) ? -1 : 0;
 	case OPT_REFRESH:
-		return parse_positive("--refresh", arg, &a->refresh_hz);
+		return tt_read_refresh_option("analyze", arg, &a->refresh_hz) ? -1 : 0;
 	case OPT_MAX:
 		if (tt_parse_int64(arg, &v) < 0 || v < 0)
 			return tt_usage_error("analyze", "--max takes a number, not '%s'", arg), -1;
