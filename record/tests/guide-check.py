@@ -15,12 +15,15 @@ beside the kernel's frames: evdev (nothing), libinput, hid or xi.
     the driver made of them there too;
   - xi: one XI touch (begin, end) and the raw one of each exercise between
     its markers, and their updates;
+  - the progress line the person saw last in each exercise (FILE.tty, the
+    terminal): one touch, and for the still finger a hold of its 3 s;
   - validate finds nothing (exit 0), and analyze --grade touchscreen
     (exit 0: no metric fails) measured the guided still finger and stroke,
     and, with hid or xi, that layer's latency.
 Prints what it checked; exits 1 with what is wrong.
 """
 import json
+import re
 import subprocess
 import sys
 
@@ -32,11 +35,6 @@ def expect(cond, what):
     if not cond:
         problems.append(what)
     return cond
-
-
-def load(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def spans(recs):
@@ -114,6 +112,28 @@ def check_xi(recs, spans_):
             expect(got["stationary"] > 100 and got["line"] > 50, "XI TouchUpdate %s" % got)
 
 
+def check_progress(path):
+    """The last progress line of each exercise done, from the terminal."""
+    with open(path + ".tty", "rb") as f:
+        text = f.read().decode(errors="replace")
+    last, seen = None, {}
+    for part in re.split(r"[\r\n]+", text):
+        m = re.match(r"Exercise \d+ of \d+ \((\w+)\)", part)
+        if m:
+            exercise, last = m.group(1), None
+        m = re.search(r"(\d+) touch(?:es)?, \d+ down now, at most (\d+), longest hold ([\d.]+) s", part)
+        if m:
+            last = tuple(float(x) for x in m.groups())
+        if part.strip() == "Done." and last:
+            seen[exercise] = last
+    print("progress (touches, at most, longest hold):", seen)
+    expect(set(seen) == set(WANT), "progress lines for %s" % sorted(seen))
+    for x, (touches, most, held) in seen.items():
+        expect(touches == 1 and most == 1, "the %s exercise's progress: %d touches, at most %d" % (x, touches, most))
+    held = seen.get("stationary", (0, 0, 0))[2]
+    expect(held >= 2.9, "the still finger's longest hold shown: %.1f s" % held)
+
+
 def check_grade(tt, path, layer):
     rc = subprocess.run([tt, "validate", path], capture_output=True, text=True)
     expect(rc.returncode == 0, "validate exit %d: %s" % (rc.returncode, rc.stdout + rc.stderr))
@@ -134,7 +154,8 @@ def main():
     if len(sys.argv) != 5 or sys.argv[4] not in ("evdev", "libinput", "hid", "xi"):
         sys.exit(__doc__)
     tt, path, expect_path, layer = sys.argv[1:]
-    recs = load(path)
+    with open(path) as f:
+        recs = [json.loads(line) for line in f if line.strip()]
     with open(expect_path) as f:
         want = json.load(f)
     spans_ = spans(recs)
@@ -147,6 +168,7 @@ def main():
             check_hid(recs, spans_, want)
         elif layer == "xi":
             check_xi(recs, spans_)
+    check_progress(path)
     check_grade(tt, path, layer)
     for p in problems:
         print("FAIL:", p)

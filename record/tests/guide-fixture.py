@@ -13,7 +13,10 @@ Usage:
       a hid-recorder file (replayed through uhid) of the same touches at the
       same times: the descriptor, name and id of HIDFILE, the corpus's
       ILITEK touchscreen, and input reports of its layout (report 1: ten
-      contacts of X, Y, tip and contact id, then the contact count)
+      contacts of X, Y, tip and contact id, then the contact count); while
+      the finger is held, a key of the device's keyboard (report 9) is
+      pressed and released: frames of another evdev device of the same
+      HID device, which record --hid records too
 Either also writes OUT.expect.json: for each exercise, the input records
 (frames, or reports) its touch takes, for guide-check.py.
 """
@@ -97,6 +100,15 @@ def ilitek_report(xy, tip):
     return bytes([1, 0, 0, 0, 0]) + contact + idle * 9 + bytes(15) + bytes([1, 0, 0])
 
 
+# Report 9, the ILITEK's keyboard: Left GUI (bit 0), then padding; pressed
+# 1 s into the held finger, released 0.6 s later.
+KEYS_AT_US = {1004000: bytes([9, 1]), 1604000: bytes([9, 0])}	# between two contact reports
+
+
+def hid_line(t, r):
+    return "E: %06d.%06d %d %s\n" % (t // 1000000, t % 1000000, len(r), " ".join("%02x" % b for b in r))
+
+
 def hid(hidfile, out):
     head = [line for line in open(hidfile) if line[:2] in ("R:", "N:", "I:")]
     counts, last = {}, (0, 0)
@@ -106,11 +118,13 @@ def hid(hidfile, out):
             if xy is not None:
                 last = (round(xy[0] * ILITEK_RES[0]), round(xy[1] * ILITEK_RES[1]))
             r = ilitek_report(last, xy is not None)
-            f.write("E: %06d.%06d %d %s\n" % (t // 1000000, t % 1000000, len(r), " ".join("%02x" % b for b in r)))
+            f.write(hid_line(t, r))
             counts[exercise] = counts.get(exercise, 0) + 1
+            if t + PERIOD_US // 2 in KEYS_AT_US:
+                f.write(hid_line(t + PERIOD_US // 2, KEYS_AT_US[t + PERIOD_US // 2]))
+                counts[exercise] += 1
         # The tap's lift once more: no frame, the device stays till then.
-        f.write("E: %06d.%06d %d %s\n" % (LAST_US // 1000000, LAST_US % 1000000, len(r),
-                                          " ".join("%02x" % b for b in r)))
+        f.write(hid_line(LAST_US, r))
     return counts
 
 
