@@ -4,11 +4,12 @@
 # tap) while a script plays the person at a pseudo-terminal
 # (guide-guest.py), three times: the replay through uinput recorded alone
 # and with --libinput, then the corpus's ILITEK touchscreen through uhid
-# (hid-multitouch) recorded with --hid. The host checks (guide-check.py)
-# that each exercise's markers bracket its touch (and with --hid, every
-# HID report of it), the skipped ones have none, the file validates and
-# the grade measured the guided touches. guide-xi-vm.sh does it with --xi
-# under Xorg.
+# (hid-multitouch) recorded with --hid, its keyboard pressing a key while
+# the finger is held. The host checks (guide-check.py) that each
+# exercise's markers bracket its touch (and with --hid, every HID report
+# of it), the skipped ones have none, the progress line showed one touch
+# (the key lifted no finger), the file validates and the grade measured
+# the guided touches. guide-xi-vm.sh does it with --xi under Xorg.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../../tests/vm/lib.sh"
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
