@@ -93,8 +93,9 @@ usage_xi(FILE *out)
 		"      --xi[=DISPLAY]      also record what the X server made of the touches:\n"
 		"                          XInput 2.2 touch, raw touch and ownership events and\n"
 		"                          the XI devices (linked to the kernel devices by\n"
-		"                          node); DISPLAY defaults to $DISPLAY. Without DEVICE,\n"
-		"                          only the X side is recorded (no root needed)\n"
+		"                          node); DISPLAY defaults to $DISPLAY. Without DEVICE\n"
+		"                          (and --guide), only the X side is recorded (no root\n"
+		"                          needed)\n"
 		"      --xi-grab=MODE      (implies --xi) hold a passive touch grab on the root\n"
 		"                          window, like a window manager, and decide each touch:\n"
 		"                          accept, reject, accept-after=MS or reject-after=MS.\n"
@@ -653,8 +654,9 @@ devices_to_record(struct record_args *a, char **args, int nargs, struct path_lis
 {
 	int status = TT_EXIT_OK;
 
-	/* --xi or --wayland without DEVICE: only those sides, nothing to pick. */
-	if (!(a->use_xi || a->use_wl) || nargs > 0 || a->all_touch)
+	/* --xi or --wayland without DEVICE: only those sides, nothing to pick;
+	 * but --guide grades the kernel's touches, so it picks as without them. */
+	if (!(a->use_xi || a->use_wl) || a->guide || nargs > 0 || a->all_touch)
 		status = resolve_devices(args, nargs, a->all_touch, a->hid, paths);
 	if (status == TT_EXIT_OK && a->hid && paths->n == 0)
 		status = tt_usage_error("record", "--hid records the HID devices behind evdev "

@@ -24,6 +24,7 @@ struct gs_device {
 	bool down[GS_SLOTS];	/* a tracking id, Type B */
 	uint32_t type_a;	/* contacts of the frame, Type A */
 	bool touch;		/* BTN_TOUCH, single touch */
+	uint32_t ndown;		/* the touches down after its last frame */
 };
 
 struct tt_guide_source {
@@ -166,13 +167,21 @@ follow(struct gs_device *d, const struct tt_frame *f)
 	return n ? n : d->touch;
 }
 
+/* The guide hears the touches down on every device together: a frame of
+ * another device (the keyboard or pen of a HID touchscreen, which --hid
+ * records too) lifts none of them. */
 static void
 gs_frame_written(void *data, const struct tt_frame *f)
 {
 	struct tt_guide_source *gs = data;
+	uint32_t ndown = 0;
 
-	if (f->device < GS_DEVICES)
-		tt_guide_frame(gs->guide, follow(&gs->dev[f->device], f), f->time_us);
+	if (f->device >= GS_DEVICES)
+		return;
+	gs->dev[f->device].ndown = follow(&gs->dev[f->device], f);
+	for (size_t i = 0; i < GS_DEVICES; i++)
+		ndown += gs->dev[i].ndown;
+	tt_guide_frame(gs->guide, ndown, f->time_us);
 }
 
 static void

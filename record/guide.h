@@ -45,7 +45,7 @@ void tt_guide_start(struct tt_guide *g, int64_t now_us);
 /* A key: Enter ('\n' or '\r') starts or ends an exercise, 's' skips it,
  * 'q' ends the guide. 0, or what the marker op returned. */
 int tt_guide_key(struct tt_guide *g, int key, int64_t now_us);
-/* After a frame of a recorded touch device, @ndown touches down. */
+/* After a frame of any recorded device, @ndown touches down on them all. */
 void tt_guide_frame(struct tt_guide *g, uint32_t ndown, int64_t now_us);
 /* Redraws the progress line (at most a few times a second). */
 void tt_guide_tick(struct tt_guide *g, int64_t now_us);

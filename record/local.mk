@@ -47,8 +47,11 @@ record_tests_model_check_LDADD = libtouchtape.la -lm
 # Kernel tests in the VM rig (one boot for all scenarios).
 TESTS += record/tests/vm-record.sh
 EXTRA_DIST += record/tests/vm-record.sh
-TESTS += record/tests/guide-vm.sh
-EXTRA_DIST += record/tests/guide-vm.sh record/tests/guide-guest.py
+# record --guide: alone, with --libinput and --hid in one boot; with --xi
+# in the Xorg group's (tests/vm/local.mk).
+TESTS += record/tests/guide-vm.sh record/tests/guide-xi-vm.sh
+EXTRA_DIST += record/tests/guide-vm.sh record/tests/guide-xi-vm.sh record/tests/guide-guest.py \
+	record/tests/guide-fixture.py record/tests/guide-check.py
 # The device picker on a terminal (no DEVICE given).
 TESTS += record/tests/picker-vm.sh
 EXTRA_DIST += record/tests/picker-vm.sh

@@ -30,5 +30,12 @@ expect_grep "not an evdev device" "$tmp/err" "non-evdev node explained"
 rc=$?
 [ "$rc" -eq 2 ] && pass "no device, no terminal: exit 2" || fail "no device, no terminal: exit $rc"
 expect_grep "no terminal" "$tmp/err" "no-terminal message"
+# --guide grades the kernel's touches: with --xi and no DEVICE it picks
+# them as without --xi (here: no terminal, the picker's message), rather
+# than recording the X side alone.
+DISPLAY=:99 "$TOUCHTAPE" record --guide touchscreen --xi -o "$tmp/guide.jsonl" </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && pass "--guide --xi, no device, no terminal: exit 2" || fail "--guide --xi, no device: exit $rc"
+expect_grep "no terminal" "$tmp/err" "--guide --xi without DEVICE picks the kernel devices"
 
 finish

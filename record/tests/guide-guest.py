@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-# In the VM (record/tests/guide-vm.sh): a replayed touchscreen plays a
-# still finger, a stroke and a tap while `touchtape record --guide` runs
-# in a pseudo-terminal, driven as a person would: Enter around each of
-# those exercises, s for the others.
-# Usage: guide-guest.py TOUCHTAPE IN OUT [RECORD OPTIONS...]
+# In the VM (record/tests/guide-vm.sh, guide-xi-vm.sh): a replayed
+# touchscreen plays a still finger, a stroke and a tap
+# (guide-fixture.py) while `touchtape record --guide` runs in a
+# pseudo-terminal, driven as a person would: Enter around each of those
+# exercises, s for the others.
+# Usage: guide-guest.py TOUCHTAPE IN OUT DEVICE [RECORD OPTIONS...]
+# IN is replayed through uinput, or through uhid (replay --hid) when it
+# is a hid-recorder file (*.hid); DEVICE names the device it makes, as
+# record takes it. With --xi, the X server has the device before the
+# recording starts.
 import os
 import pty
 import select
@@ -11,18 +16,30 @@ import subprocess
 import sys
 import time
 
-tt, infile, outfile = sys.argv[1:4]
-extra = sys.argv[4:]
+tt, infile, outfile, device = sys.argv[1:5]
+extra = sys.argv[5:]
+hid = infile.endswith(".hid")
 log = open(outfile + ".tty", "wb")
 
 
-def wait_device(timeout=30):
+def wait_for(cmd, want, timeout=30):
     end = time.time() + timeout
     while time.time() < end:
-        if b"touchtape replay:" in subprocess.run([tt, "list"], capture_output=True).stdout:
-            return
+        if want.encode() in subprocess.run(cmd, capture_output=True).stdout:
+            return True
         time.sleep(0.2)
-    sys.exit("no replay device")
+    return False
+
+
+def wait_device():
+    name = device.rstrip("*")
+    if not wait_for([tt, "list"], name):
+        sys.exit("no replayed device " + name)
+    if "--xi" in extra:
+        if not wait_for(["xinput", "list", "--name-only"], name):
+            sys.exit("the X server did not add " + name)
+        # udev (run for Xorg) replaces a new node once: open it after that.
+        subprocess.run(["udevadm", "settle", "--timeout=10"])
 
 
 def read_until(fd, want, timeout):
@@ -42,12 +59,15 @@ def read_until(fd, want, timeout):
     return False
 
 
-replay = subprocess.Popen([tt, "replay", "--quiet", "--wait", infile], stdin=subprocess.PIPE,
+# --allow-keys: the HID touchscreen's keyboard report is the point (the
+# guest has no session the key could act on).
+replay = subprocess.Popen([tt, "replay", "--quiet", "--wait"] + (["--hid", "--allow-keys"] if hid else []) + [infile],
+                          stdin=subprocess.PIPE,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 wait_device()
 pid, fd = pty.fork()
 if pid == 0:
-    os.execv(tt, [tt, "record", "--guide", "touchscreen"] + extra + ["-o", outfile, "touchtape replay:*"])
+    os.execv(tt, [tt, "record", "--guide", "touchscreen"] + extra + ["-o", outfile, device])
 if not read_until(fd, "Exercise 1 of 6", 30):
     sys.exit("no first exercise")
 os.write(fd, b"\n")    # the still finger's exercise begins, then its touch
@@ -55,8 +75,9 @@ read_until(fd, "Go:", 10)
 replay.stdin.write(b"\n")
 replay.stdin.flush()
 t0 = time.time()
-# The replay from its first frame: a still finger 0-3 s, a stroke 5-6.5 s,
-# a tap at 8.5 s, a last frame at 12 s (the device stays until then).
+# The replay from its first frame (guide-fixture.py): a still finger 0-3 s,
+# a stroke 5-6.5 s, a tap at 8.5 s, a last frame at 12 s (the device stays
+# until then).
 script = [(4.0, b"\n"), (4.3, b"\n"), (7.5, b"\n"), (7.6, b"s"), (7.7, b"s"),
           (7.8, b"\n"), (10.0, b"\n"), (10.2, b"s")]
 for at, key in script:

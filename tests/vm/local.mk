@@ -79,8 +79,9 @@ tt_vm_group_uinput = \
 tt_vm_group_uinput_opts = --timeout 630
 tt_vm_group_xorg = \
 	tests/vm/smoke-xorg.sh \
-	print/tests/print-live-vm.sh
-tt_vm_group_xorg_opts = --xorg --timeout 270
+	print/tests/print-live-vm.sh \
+	record/tests/guide-xi-vm.sh
+tt_vm_group_xorg_opts = --xorg --timeout 390
 
 # The members of group $(1) in this run, in the serial make only, if two
 # or more; their logs replay what they printed in the group's boot.
