@@ -126,6 +126,17 @@ lay_out(struct tt_plot *p, struct panel *pn)
 	p->height = pn->y0 + pn->h + GAP;
 }
 
+/* "kernel device 2 \"name\"": a long name cut inside the quotes, so the
+ * track's label keeps its end (": max 3 down"). */
+static void
+device_label(char *buf, size_t size, enum tt_plot_layer layer, uint32_t id, const char *name)
+{
+	size_t max = 64, n = plot_chars_bytes(name, max);
+
+	snprintf(buf, size, "%s device %u \"%.*s%s\"", plot_layer_name(layer), id, (int)n, name,
+		 name[n] ? "\u2026" : "");
+}
+
 void
 tt_plot_add_device(struct tt_plot *p, const struct tt_device *dev)
 {
@@ -141,7 +152,7 @@ tt_plot_add_device(struct tt_plot *p, const struct tt_device *dev)
 
 	set_ranges(pn, dev, cx, cy, cp);
 	lay_out(p, pn);
-	snprintf(label, sizeof(label), "kernel device %u \"%s\"", dev->id, pn->name);
+	device_label(label, sizeof(label), TT_PLOT_KERNEL, dev->id, pn->name);
 	plot_track(p, TT_PLOT_KERNEL, dev->id, label);
 }
 
@@ -436,8 +447,7 @@ tt_plot_span(struct tt_plot *p, enum tt_plot_layer layer, uint32_t id, const cha
 	struct span_rec r;
 
 	if (!label) {
-		snprintf(named, sizeof(named), "%s device %u \"%s\"", plot_layer_name(layer), id,
-			 layer == TT_PLOT_HID ? hid_name(p, id) : "");
+		device_label(named, sizeof(named), layer, id, layer == TT_PLOT_HID ? hid_name(p, id) : "");
 		label = named;
 	}
 	struct track *t = plot_track(p, layer, id, label);

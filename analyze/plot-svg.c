@@ -66,6 +66,18 @@ plot_chars(const char *s)
 	return n;
 }
 
+size_t
+plot_chars_bytes(const char *s, size_t max_chars)
+{
+	size_t n = 0, i = 0;
+
+	for (; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == max_chars)
+			break;
+	}
+	return i;
+}
+
 void
 plot_xml_text(FILE *out, const char *s, size_t max_chars)
 {

@@ -29,3 +29,5 @@ void plot_axis_title(FILE *out, double x, double y, bool vertical, const char *t
 void plot_xml_text(FILE *out, const char *s, size_t max_chars);
 /* Characters, not bytes: UTF-8 continuation bytes do not count. */
 size_t plot_chars(const char *s);
+/* The bytes of @s's first @max_chars characters (all of @s if shorter). */
+size_t plot_chars_bytes(const char *s, size_t max_chars);

@@ -220,7 +220,7 @@ same "every layer: track order" "$order" "kernel XI libinput Wayland "
 long=$(printf 'touchscreen%.0s' $(seq 20))
 sed "s/\"name\":\"test touchscreen\"/\"name\":\"$long\"/" "$data/jump-yes.jsonl" >"$tmp/long.jsonl"
 plot_check "long device name" "$tmp/long.jsonl"
-expect_grep 'class="lane-label"[^>]*>kernel device 0 &quot;(touchscreen)+[^<]*…: max 1 down<' "$tmp/p.svg" \
+expect_grep 'class="lane-label"[^>]*>kernel device 0 &quot;(touchscreen)+[^<]*…&quot;: max 1 down<' "$tmp/p.svg" \
 	"long device name: cut in the track's label"
 
 # Every sample, fixture and corpus file: the geometry and the rendering.
