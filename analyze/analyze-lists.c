@@ -233,7 +233,7 @@ report_touch(struct analyze *a, struct tt_ktouch *t, struct touch_stats *ts, str
 	a->ntouches++;
 	if (a->plot) {
 		ts->plot.duration_us = t->end_us - t->begin_us;
-		tt_plot_path_end(a->plot, t->device, t->serial, &ts->plot);
+		tt_plot_path_end(a->plot, TT_PLOT_KERNEL, t->device, t->serial, &ts->plot);
 	}
 }
 

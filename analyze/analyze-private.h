@@ -109,6 +109,10 @@ void
 grade_text(struct analyze *a);
 void
 grade_json(struct analyze *a);
+/* analyze-plot-layers.c: what the HID, XI, libinput and Wayland layers
+ * give --plot, subscribed on a->detect. */
+void
+plot_layers_subscribe(struct analyze *a);
 /* hid-contacts.c: the model's hid_end, listing the contacts in the window. */
 void
 on_hend(void *data, struct tt_htouch *t);

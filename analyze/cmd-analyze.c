@@ -288,9 +288,9 @@ usage(FILE *out)
 		"                      times print shows): the numbers, touches and anomalies\n"
 		"                      of the window; what comes before still sets the state\n"
 		"      --to TIME       report only up to this time\n"
-		"  -p, --plot OUT.svg  draw trajectories (axes in mm), touches over time, and\n"
-		"                      x, y and pressure over time per touch (written beside OUT.svg\n"
-		"                      and renamed into place)\n"
+		"  -p, --plot OUT.svg  draw touches over time per layer, trajectories (axes in\n"
+		"                      mm; HID contacts too), and x, y and pressure over time\n"
+		"                      per touch (written beside OUT.svg and renamed into place)\n"
 		"      --desc FILE     the device description of an events-only evemu file\n"
 		"      --jump MM       per-frame movement that counts as a jump (default %.0f mm,\n"
 		"                      libinput's touchpad jump threshold)\n"
@@ -394,6 +394,8 @@ read_all(struct analyze *a, struct tt_reader *r)
 		}
 		if (rec.type == TT_RECORD_DEVICE)
 			add_device(a, rec.device);
+		if (rec.type == TT_RECORD_HID_DEVICE && a->plot)
+			tt_plot_name_hid(a->plot, rec.hid_device);
 		if (!tt_read_options_keep_device(a->ro, &rec))
 			continue;
 		a->feeding = &rec;
@@ -422,6 +424,8 @@ start(struct analyze *a, struct tt_reader *r)
 
 	a->detect = tt_stack_new(&a->opts, on_diag, a);
 	tt_stack_subscribe(a->detect, &cb, a);
+	if (a->plot)
+		plot_layers_subscribe(a);
 	if (tt_read_options_has_window(a->ro))
 		a->window = tt_stack_new(&a->opts, NULL, NULL);
 	tt_reader_set_warn(r, on_warn, a);

@@ -8,7 +8,8 @@ touchtape_sources += \
 	analyze/diff-sur.c analyze/diff-options.c analyze/diff-samples.c analyze/diff-path.c \
 	analyze/diff-axes.c analyze/diff-rhythm.c analyze/diff-keys.c analyze/diff-explain.c analyze/diff-devaxes.c \
 	analyze/diff-pair.c analyze/diff-grade.c \
-	analyze/model-plot.c analyze/model-plot.h
+	analyze/model-plot.c analyze/model-plot.h analyze/plot-private.h analyze/plot-timeline.c \
+	analyze/plot-svg.c analyze/plot-svg.h analyze/analyze-plot-layers.c
 dist_man_MANS += man/touchtape-analyze.1 man/touchtape-diff.1
 
 tt_analyze_tests = \
@@ -33,7 +34,7 @@ tt_analyze_tests = \
 	analyze/tests/diff-regressions.sh \
 	analyze/tests/diff-replay-vm.sh
 TESTS += $(tt_analyze_tests)
-EXTRA_DIST += $(tt_analyze_tests) tests/data/analyze analyze/tests/hid-expect.py tests/mutate.py tests/data/wayland tests/data/xi-chains
+EXTRA_DIST += $(tt_analyze_tests) analyze/tests/plot-geometry.py tests/data/analyze analyze/tests/hid-expect.py tests/mutate.py tests/data/wayland tests/data/xi-chains
 
 # The comparison of two recordings' anomalies that diff and replay --verify
 # make (lib/analysis/diag-tally.h), on the real pass, plain and with ASan+UBSan.

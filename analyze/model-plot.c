@@ -8,76 +8,13 @@
 #include <string.h>
 
 #include "model-plot.h"
+#include "plot-private.h"
+#include "plot-svg.h"
 #include "util-mem.h"
 #include "util-strings.h"
 
-#define LEFT 80.0		/* room for the y tick labels */
-#define TOP 30.0
-#define PANEL_W 480.0
-#define GAP 70.0		/* below a frame: tick labels and the axis title */
-#define LANE_H 60.0
-#define PLOT_W 800.0
-#define WIDTH (LEFT + PLOT_W + 110.0)
-#define TOUCH_H 90.0
 #define MAX_PATH_POINTS 4096
-#define MAX_LABELS 64
-#define LABEL_W 90.0
-#define LABEL_H 12.0
-#define LABEL_CHAR_W 6.5	/* of the 10 px bold label font, wide enough */
-
-struct panel {
-	uint32_t device;
-	char *name;
-	double y0, h;		/* SVG position and height of the surface */
-	int32_t xmin, xmax, ymin, ymax;
-	int32_t xres, yres;	/* units per mm, 0 without a resolution */
-	int32_t pmin, pmax;
-	bool has_pressure;
-	uint32_t max_count;
-	/* Where touch labels went, so the next one does not cover them. */
-	double labels[MAX_LABELS][2];
-	size_t nlabels;
-};
-
-struct count_rec {
-	uint32_t device;
-	uint32_t count;
-	int64_t time_us;
-};
-
-/* A touch panel in the temporary file: this, then npoints points. */
-struct touch_rec {
-	uint64_t serial;
-	uint32_t device;
-	int32_t slot, tracking_id;
-	bool synthetic_id;
-	uint32_t npoints;
-	int64_t duration_us;	/* what picks the panels */
-};
-
-struct tt_plot {
-	FILE *paths;		/* finished SVG elements of the panels */
-	FILE *counts;		/* struct count_rec */
-	FILE *touches;		/* struct touch_rec + points */
-	struct panel *panels;
-	size_t npanels;
-	double height;		/* of the panels so far */
-	uint64_t ntouches, npaneled;
-};
-
-/* A linear map from values (mm, seconds, units) to SVG pixels. */
-struct scale {
-	double p0, p1;
-	double v0, v1;
-};
-
-static double
-map(const struct scale *s, double v)
-{
-	if (s->v1 == s->v0)
-		return (s->p0 + s->p1) / 2;
-	return s->p0 + (v - s->v0) / (s->v1 - s->v0) * (s->p1 - s->p0);
-}
+#define TOUCH_H 90.0
 
 struct tt_plot *
 tt_plot_new(void)
@@ -86,8 +23,9 @@ tt_plot_new(void)
 
 	p->paths = tmpfile();
 	p->counts = tmpfile();
+	p->spans = tmpfile();
 	p->touches = tmpfile();
-	if (!p->paths || !p->counts || !p->touches) {
+	if (!p->paths || !p->counts || !p->spans || !p->touches) {
 		tt_plot_free(p);
 		return NULL;
 	}
@@ -104,19 +42,29 @@ tt_plot_free(struct tt_plot *p)
 		fclose(p->paths);
 	if (p->counts)
 		fclose(p->counts);
+	if (p->spans)
+		fclose(p->spans);
 	if (p->touches)
 		fclose(p->touches);
-	for (size_t i = 0; i < p->npanels; i++)
+	for (size_t i = 0; i < p->npanels; i++) {
 		free(p->panels[i].name);
+		free(p->panels[i].labels);
+	}
 	free(p->panels);
+	for (size_t i = 0; i < p->ntracks; i++)
+		free(p->tracks[i].label);
+	free(p->tracks);
+	for (size_t i = 0; i < p->nhid_names; i++)
+		free(p->hid_names[i]);
+	free(p->hid_names);
 	free(p);
 }
 
 static struct panel *
-find_panel(struct tt_plot *p, uint32_t device)
+find_panel(struct tt_plot *p, enum tt_plot_layer layer, uint32_t device)
 {
 	for (size_t i = 0; i < p->npanels; i++) {
-		if (p->panels[i].device == device)
+		if (p->panels[i].layer == layer && p->panels[i].device == device)
 			return &p->panels[i];
 	}
 	return NULL;
@@ -148,24 +96,27 @@ set_ranges(struct panel *pn, const struct tt_device *dev, unsigned int cx, unsig
 	pn->pmax = dev->abs[cp].maximum;
 }
 
-void
-tt_plot_add_device(struct tt_plot *p, const struct tt_device *dev)
+/* A new surface below the others, keeping the device's aspect (in mm
+ * when the axes have a resolution). */
+static struct panel *
+add_panel(struct tt_plot *p, enum tt_plot_layer layer, uint32_t device, const char *name)
 {
-	bool mt = tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X);
-	unsigned int cx = mt ? ABS_MT_POSITION_X : ABS_X, cy = mt ? ABS_MT_POSITION_Y : ABS_Y;
-	unsigned int cp = mt ? ABS_MT_PRESSURE : ABS_PRESSURE;
-
-	if (!tt_device_has(dev, EV_ABS, cx) || !tt_device_has(dev, EV_ABS, cy) || find_panel(p, dev->id))
-		return;
 	p->panels = tt_reallocarray(p->panels, p->npanels + 1, sizeof(*p->panels));
 	struct panel *pn = &p->panels[p->npanels++];
+
 	memset(pn, 0, sizeof(*pn));
-	pn->device = dev->id;
-	pn->name = tt_strdup(dev->name ? dev->name : "");
-	set_ranges(pn, dev, cx, cy, cp);
-	/* Keep the surface's aspect, in mm when the axes have a resolution. */
+	pn->layer = layer;
+	pn->device = device;
+	pn->name = tt_strdup(name ? name : "");
+	return pn;
+}
+
+static void
+lay_out(struct tt_plot *p, struct panel *pn)
+{
 	double w = extent(pn->xmin, pn->xmax, pn->xres), h = extent(pn->ymin, pn->ymax, pn->yres);
 	double aspect = (w > 0 && h > 0) ? h / w : 0.75;
+
 	if (aspect < 0.2)
 		aspect = 0.2;
 	if (aspect > 1.5)
@@ -173,6 +124,72 @@ tt_plot_add_device(struct tt_plot *p, const struct tt_device *dev)
 	pn->y0 = p->height + 40;	/* room for the title */
 	pn->h = PANEL_W * aspect;
 	p->height = pn->y0 + pn->h + GAP;
+}
+
+/* "kernel device 2 \"name\"": a long name cut inside the quotes, so the
+ * track's label keeps its end (": max 3 down"). */
+static void
+device_label(char *buf, size_t size, enum tt_plot_layer layer, uint32_t id, const char *name)
+{
+	size_t max = 64, n = plot_chars_bytes(name, max);
+
+	snprintf(buf, size, "%s device %u \"%.*s%s\"", plot_layer_name(layer), id, (int)n, name,
+		 name[n] ? "\u2026" : "");
+}
+
+void
+tt_plot_add_device(struct tt_plot *p, const struct tt_device *dev)
+{
+	bool mt = tt_device_has(dev, EV_ABS, ABS_MT_POSITION_X);
+	unsigned int cx = mt ? ABS_MT_POSITION_X : ABS_X, cy = mt ? ABS_MT_POSITION_Y : ABS_Y;
+	unsigned int cp = mt ? ABS_MT_PRESSURE : ABS_PRESSURE;
+	char label[300];
+
+	if (!tt_device_has(dev, EV_ABS, cx) || !tt_device_has(dev, EV_ABS, cy) ||
+	    find_panel(p, TT_PLOT_KERNEL, dev->id))
+		return;
+	struct panel *pn = add_panel(p, TT_PLOT_KERNEL, dev->id, dev->name);
+
+	set_ranges(pn, dev, cx, cy, cp);
+	lay_out(p, pn);
+	device_label(label, sizeof(label), TT_PLOT_KERNEL, dev->id, pn->name);
+	plot_track(p, TT_PLOT_KERNEL, dev->id, label);
+}
+
+static const char *
+hid_name(const struct tt_plot *p, uint32_t id)
+{
+	return id < p->nhid_names && p->hid_names[id] ? p->hid_names[id] : "";
+}
+
+void
+tt_plot_name_hid(struct tt_plot *p, const struct tt_hid_device *dev)
+{
+	if (dev->id >= TT_MAX_DEVICES)
+		return;
+	if (dev->id >= p->nhid_names) {
+		p->hid_names = tt_reallocarray(p->hid_names, dev->id + 1, sizeof(*p->hid_names));
+		memset(&p->hid_names[p->nhid_names], 0, (dev->id + 1 - p->nhid_names) * sizeof(*p->hid_names));
+		p->nhid_names = dev->id + 1;
+	}
+	free(p->hid_names[dev->id]);
+	p->hid_names[dev->id] = tt_strdup(dev->name ? dev->name : "");
+}
+
+/* A HID device's surface: the logical ranges of its contacts' X and Y
+ * (the descriptor gives no resolution the model keeps). */
+static void
+add_hid_panel(struct tt_plot *p, const struct tt_htouch *t)
+{
+	if (t->x_max <= t->x_min || t->y_max <= t->y_min || find_panel(p, TT_PLOT_HID, t->device))
+		return;
+	struct panel *pn = add_panel(p, TT_PLOT_HID, t->device, hid_name(p, t->device));
+
+	pn->xmin = t->x_min;
+	pn->xmax = t->x_max;
+	pn->ymin = t->y_min;
+	pn->ymax = t->y_max;
+	lay_out(p, pn);
 }
 
 static void
@@ -199,6 +216,21 @@ push_point(struct tt_plot_path *path, const struct tt_plot_point *pt)
 	path->points[path->npoints++] = *pt;
 }
 
+static void
+path_add(struct tt_plot_path *path, const struct tt_plot_point *pt, bool jump)
+{
+	if (jump)
+		push_jump(path, pt->x, pt->y);
+	if (!path->stride)
+		path->stride = 1;
+	if (!jump && path->skipped + 1 < path->stride && path->npoints) {
+		path->skipped++;
+		return;
+	}
+	path->skipped = 0;
+	push_point(path, pt);
+}
+
 void
 tt_plot_path_sample(struct tt_plot_path *path, const struct tt_ktouch *t, int64_t time_us, bool jump)
 {
@@ -212,34 +244,45 @@ tt_plot_path_sample(struct tt_plot_path *path, const struct tt_ktouch *t, int64_
 	pt.pressure = t->values[TT_AXIS(ABS_MT_PRESSURE)];
 
 	if (!path->npoints) {
+		path->layer = TT_PLOT_KERNEL;
 		path->slot = t->slot;
 		path->tracking_id = t->tracking_id;
 		path->synthetic_id = t->flags & TT_KTOUCH_SYNTHETIC_ID;
 	}
-	if (jump)
-		push_jump(path, pt.x, pt.y);
-	if (!path->stride)
-		path->stride = 1;
-	if (!jump && path->skipped + 1 < path->stride && path->npoints) {
-		path->skipped++;
-		return;
+	path_add(path, &pt, jump);
+}
+
+void
+tt_plot_hid_sample(struct tt_plot *p, struct tt_plot_path *path, const struct tt_htouch *t, int64_t time_us)
+{
+	struct tt_plot_point pt;
+
+	memset(&pt, 0, sizeof(pt));
+	pt.time_us = time_us;
+	pt.x = t->x;
+	pt.y = t->y;
+	pt.pressure = t->pressure;
+	if (!path->npoints) {
+		add_hid_panel(p, t);
+		path->layer = TT_PLOT_HID;
+		path->slot = t->contact_id;
+		path->tracking_id = -1;
 	}
-	path->skipped = 0;
-	push_point(path, &pt);
+	path_add(path, &pt, false);
 }
 
 static double
 sx(const struct panel *pn, int32_t x)
 {
-	struct scale s = { LEFT, LEFT + PANEL_W, pn->xmin, pn->xmax };
-	return map(&s, x);
+	struct plot_scale s = { LEFT, LEFT + PANEL_W, pn->xmin, pn->xmax };
+	return plot_map(&s, x);
 }
 
 static double
 sy(const struct panel *pn, int32_t y)
 {
-	struct scale s = { pn->y0, pn->y0 + pn->h, pn->ymin, pn->ymax };
-	return map(&s, y);
+	struct plot_scale s = { pn->y0, pn->y0 + pn->h, pn->ymin, pn->ymax };
+	return plot_map(&s, y);
 }
 
 static void
@@ -249,53 +292,64 @@ colour(char *buf, size_t size, uint64_t serial)
 }
 
 /* Slot and tracking ID, or for a touch the model numbered (Type A, no
- * tracking IDs) the slot and its number among all touches. */
+ * tracking IDs) the slot and its number among all touches; a HID
+ * contact by its number and Contact Identifier. */
 static void
-touch_label(char *buf, size_t size, uint64_t serial, int32_t slot, int32_t tracking_id, bool synthetic)
+touch_label(char *buf, size_t size, uint64_t serial, const struct tt_plot_path *path)
 {
-	if (synthetic)
-		snprintf(buf, size, "touch %" PRIu64 " \u00b7 slot %d", serial, slot);
+	if (path->layer == TT_PLOT_HID && path->slot < 0)
+		snprintf(buf, size, "contact %" PRIu64 " \u00b7 pen", serial);
+	else if (path->layer == TT_PLOT_HID)
+		snprintf(buf, size, "contact %" PRIu64 " \u00b7 ID %d", serial, path->slot);
+	else if (path->synthetic_id)
+		snprintf(buf, size, "touch %" PRIu64 " \u00b7 slot %d", serial, path->slot);
 	else
-		snprintf(buf, size, "slot %d \u00b7 ID %d", slot, tracking_id);
+		snprintf(buf, size, "slot %d \u00b7 ID %d", path->slot, path->tracking_id);
+}
+
+/* Whether a label @w wide at @x, @y covers none placed before it. */
+static bool
+label_clear(const struct panel *pn, double x, double y, double w)
+{
+	for (size_t i = 0; i < pn->nlabels; i++) {
+		const double *l = pn->labels[i];
+		if (x < l[0] + l[2] + 2 && l[0] < x + w + 2 && fabs(l[1] - y) < LABEL_H)
+			return false;
+	}
+	return true;
 }
 
 /* Touches often start close together (two fingers put down at once):
  * move a label down until it covers none placed before it, back to the
- * top past the bottom. It stays inside the surface (a touch at an edge
- * would put it over the axis or the next chart): @w is its width. */
-static void
+ * top past the bottom, then over by a column; with no room left on the
+ * surface, false: the label is left out (the title counts them). It
+ * stays inside the surface (a touch at an edge would put it over the
+ * axis or the next chart): @w is its width. */
+static bool
 place_label(struct panel *pn, double w, double *x, double *y)
 {
 	double top = pn->y0 + LABEL_H, bottom = pn->y0 + pn->h - 2;
+	double left = LEFT + 2, right = LEFT + PANEL_W - w - 2;
+	int rows = (int)((bottom - top) / LABEL_H) + 1, cols = (int)(PANEL_W / (w + 4)) + 1;
+	bool clear = false;
 
-	*x = fmax(LEFT + 2, fmin(*x, LEFT + PANEL_W - w - 2));
+	*x = fmax(left, fmin(*x, right));
 	*y = fmax(top, fmin(*y, bottom));
-	for (int moves = 0; moves < 40; moves++) {
-		bool clear = true;
-		for (size_t i = 0; i < pn->nlabels && clear; i++)
-			clear = fabs(pn->labels[i][0] - *x) >= LABEL_W || fabs(pn->labels[i][1] - *y) >= LABEL_H;
-		if (clear)
-			break;
+	for (int moves = 0; moves < rows * cols && !(clear = label_clear(pn, *x, *y, w)); moves++) {
 		*y += LABEL_H;
 		if (*y > bottom)
 			*y = top;
+		if ((moves + 1) % rows == 0)	/* the column is full */
+			*x = *x + w + 4 > right ? left : *x + w + 4;
 	}
-	if (pn->nlabels < MAX_LABELS) {
-		pn->labels[pn->nlabels][0] = *x;
-		pn->labels[pn->nlabels][1] = *y;
-		pn->nlabels++;
-	}
-}
-
-/* Characters, not bytes: the label's "\u00b7" is two. */
-static size_t
-label_chars(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
+	if (!clear)
+		return false;
+	pn->labels = tt_grow(pn->labels, pn->nlabels, &pn->caplabels, sizeof(*pn->labels));
+	pn->labels[pn->nlabels][0] = *x;
+	pn->labels[pn->nlabels][1] = *y;
+	pn->labels[pn->nlabels][2] = w;
+	pn->nlabels++;
+	return true;
 }
 
 static void
@@ -305,7 +359,8 @@ draw_path(FILE *out, struct panel *pn, uint64_t serial, const struct tt_plot_pat
 	char c[32], label[64];
 
 	colour(c, sizeof(c), serial);
-	fprintf(out, "<polyline class=\"touch\" data-serial=\"%" PRIu64 "\" stroke=\"%s\" points=\"", serial, c);
+	fprintf(out, "<polyline class=\"touch\" data-layer=\"%s\" data-serial=\"%" PRIu64 "\" stroke=\"%s\" points=\"",
+		plot_layer_name(pn->layer), serial, c);
 	for (size_t i = 0; i < path->npoints; i++)
 		fprintf(out, "%s%.1f,%.1f", i ? " " : "", sx(pn, pt[i].x), sy(pn, pt[i].y));
 	fprintf(out, "\"/>\n<circle class=\"start\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
@@ -314,15 +369,19 @@ draw_path(FILE *out, struct panel *pn, uint64_t serial, const struct tt_plot_pat
 		fprintf(out, "<circle class=\"jump\" cx=\"%.1f\" cy=\"%.1f\" r=\"7\"/>\n",
 			sx(pn, path->jumps[2 * i]), sy(pn, path->jumps[2 * i + 1]));
 	/* At the start point, where the eye looks for "which touch". */
-	touch_label(label, sizeof(label), serial, path->slot, path->tracking_id, path->synthetic_id);
+	touch_label(label, sizeof(label), serial, path);
 	double lx = sx(pn, pt[0].x) + 5, ly = sy(pn, pt[0].y) - 5;
 
-	place_label(pn, LABEL_CHAR_W * (double)label_chars(label), &lx, &ly);
+	if (!place_label(pn, CHAR_W * (double)plot_chars(label), &lx, &ly)) {
+		pn->unlabelled++;
+		return;
+	}
 	fprintf(out, "<text class=\"touch-label\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>\n", lx, ly, c,
 		label);
 }
 
-/* Keeps the points for the touch's own panel, while there is room. */
+/* Every touch goes to the file (not memory): the longest get the
+ * panels, chosen when the picture is written. */
 static void
 save_touch(struct tt_plot *p, uint32_t device, uint64_t serial, const struct tt_plot_path *path)
 {
@@ -330,27 +389,25 @@ save_touch(struct tt_plot *p, uint32_t device, uint64_t serial, const struct tt_
 
 	memset(&tr, 0, sizeof(tr));	/* written whole, padding included */
 	tr.serial = serial;
+	tr.layer = path->layer;
 	tr.device = device;
 	tr.slot = path->slot;
 	tr.tracking_id = path->tracking_id;
 	tr.synthetic_id = path->synthetic_id;
 	tr.npoints = (uint32_t)path->npoints;
 	tr.duration_us = path->duration_us;
-	p->ntouches++;
-	if (p->npaneled < TT_PLOT_MAX_TOUCH_PANELS)
-		p->npaneled++;
-	/* Every touch goes to the file (not memory): the longest get the
-	 * panels, chosen when the picture is written. */
+	p->ntouches[path->layer]++;
 	fwrite(&tr, sizeof(tr), 1, p->touches);
 	fwrite(path->points, sizeof(*path->points), path->npoints, p->touches);
 }
 
 void
-tt_plot_path_end(struct tt_plot *p, uint32_t device, uint64_t serial, struct tt_plot_path *path)
+tt_plot_path_end(struct tt_plot *p, enum tt_plot_layer layer, uint32_t device, uint64_t serial,
+		 struct tt_plot_path *path)
 {
-	struct panel *pn = p ? find_panel(p, device) : NULL;
+	struct panel *pn = p ? find_panel(p, layer, device) : NULL;
 
-	if (pn && path->npoints) {
+	if (pn && path->npoints && path->layer == layer) {
 		draw_path(p->paths, pn, serial, path);
 		save_touch(p, device, serial, path);
 	}
@@ -368,31 +425,41 @@ tt_plot_path_release(struct tt_plot_path *path)
 void
 tt_plot_count(struct tt_plot *p, uint32_t device, int64_t time_us, uint32_t count)
 {
-	struct panel *pn = find_panel(p, device);
-	struct count_rec r = { .device = device, .count = count, .time_us = time_us };
+	struct track *t = find_panel(p, TT_PLOT_KERNEL, device) ? plot_track(p, TT_PLOT_KERNEL, device, NULL) : NULL;
+	struct count_rec r;
 
-	if (!pn)
+	if (!t)
 		return;
-	if (count > pn->max_count)
-		pn->max_count = count;
+	memset(&r, 0, sizeof(r));
+	r.track = (uint32_t)(t - p->tracks);
+	r.count = count;
+	r.time_us = time_us;
+	if (count > t->max_count)
+		t->max_count = count;
 	fwrite(&r, sizeof(r), 1, p->counts);
 }
 
-/* ---- writing ---- */
-
-static void
-xml_text(FILE *out, const char *s)
+void
+tt_plot_span(struct tt_plot *p, enum tt_plot_layer layer, uint32_t id, const char *label, int64_t begin_us,
+	     int64_t end_us)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out); break;
-		}
+	char named[300];
+	struct span_rec r;
+
+	if (!label) {
+		device_label(named, sizeof(named), layer, id, layer == TT_PLOT_HID ? hid_name(p, id) : "");
+		label = named;
 	}
+	struct track *t = plot_track(p, layer, id, label);
+
+	memset(&r, 0, sizeof(r));
+	r.track = (uint32_t)(t - p->tracks);
+	r.begin_us = begin_us;
+	r.end_us = end_us;
+	fwrite(&r, sizeof(r), 1, p->spans);
 }
+
+/* ---- writing ---- */
 
 static int
 copy_file(FILE *from, FILE *to)
@@ -407,49 +474,27 @@ copy_file(FILE *from, FILE *to)
 	return ferror(from) ? -EIO : 0;
 }
 
-/* 1, 2 or 5 times a power of ten: some @want ticks over @span. */
-static double
-tick_step(double span, int want)
-{
-	double raw = span / want;
-	double mag = pow(10, floor(log10(raw)));
-	double f = raw / mag;
-
-	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
-}
-
-/* Tick marks and labels along a scale: below a horizontal axis at
- * @at, or left (right when @right) of a vertical one. */
 static void
-ticks(FILE *out, const char *axis, const struct scale *s, bool vertical, double at, bool right, int want)
+surface_title(FILE *out, const struct panel *pn, double w, double h)
 {
-	double lo = fmin(s->v0, s->v1), hi = fmax(s->v0, s->v1);
-	double step = hi > lo ? tick_step(hi - lo, want) : 1;
-	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+	bool mm = pn->xres > 0;
 
-	for (double v = ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) {
-		double p = map(s, v);
-		double d = right ? 5 : -5;
-		if (vertical)
-			fprintf(out, "<line class=\"tickmark\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-				"<text class=\"tick\" data-axis=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%.*f</text>\n",
-				at, p, at + d, p, axis, at + 1.6 * d, p + 4, right ? "start" : "end", decimals, fabs(v) < step / 2 ? 0.0 : v);
-		else
-			fprintf(out, "<line class=\"tickmark\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-				"<text class=\"tick\" data-axis=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
-				p, at, p, at + 5, axis, p, at + 18, decimals, fabs(v) < step / 2 ? 0.0 : v);
-	}
-}
-
-static void
-axis_title(FILE *out, double x, double y, bool vertical, const char *text)
-{
-	if (vertical)
-		fprintf(out, "<text class=\"axis-title\" transform=\"translate(%.1f,%.1f) rotate(-90)\" "
-			"text-anchor=\"middle\">%s</text>\n", x, y, text);
+	fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"title\">%s device %u \"", LEFT, pn->y0 - 24,
+		plot_layer_name(pn->layer), pn->device);
+	plot_xml_text(out, pn->name, 60);
+	fprintf(out, "\"</text>\n<text x=\"%.0f\" y=\"%.1f\">%s over the device's full range", LEFT,
+		pn->y0 - 8, pn->layer == TT_PLOT_HID ? "contacts" : "trajectories");
+	if (mm)
+		fprintf(out, ", %.0f \u00d7 %.0f mm", w, h);
+	else if (pn->layer == TT_PLOT_HID)
+		fprintf(out, " (logical units)");
 	else
-		fprintf(out, "<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-			x, y, text);
+		fprintf(out, " (no resolution: device units)");
+	fprintf(out, "; dot: start, red circle: jump</text>\n");
+	/* Beside the surface, where the picture has room. */
+	if (pn->unlabelled)
+		fprintf(out, "<text class=\"note\" x=\"%.0f\" y=\"%.1f\">%" PRIu64 " without a label (no room)</text>\n",
+			LEFT + PANEL_W + 10, pn->y0 + 12, pn->unlabelled);
 }
 
 static void
@@ -457,69 +502,20 @@ write_surface(FILE *out, const struct panel *pn)
 {
 	bool mm = pn->xres > 0;
 	double w = extent(pn->xmin, pn->xmax, pn->xres), h = extent(pn->ymin, pn->ymax, pn->yres);
-	struct scale xs = { LEFT, LEFT + PANEL_W, 0, w };
-	struct scale ys = { pn->y0, pn->y0 + pn->h, 0, h };
+	struct plot_scale xs = { LEFT, LEFT + PANEL_W, 0, w };
+	struct plot_scale ys = { pn->y0, pn->y0 + pn->h, 0, h };
+	const char *units = mm ? "mm" : pn->layer == TT_PLOT_HID ? "logical units" : "device units";
+	char title[32];
 
-	fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"title\">device %u \"", LEFT, pn->y0 - 24, pn->device);
-	xml_text(out, pn->name);
-	fprintf(out, "\"</text>\n<text x=\"%.0f\" y=\"%.1f\">trajectories over the device's full range", LEFT,
-		pn->y0 - 8);
-	if (mm)
-		fprintf(out, ", %.0f \u00d7 %.0f mm", w, h);
-	else
-		fprintf(out, " (no resolution: device units)");
-	fprintf(out, "; dot: start, red circle: jump</text>\n"
-		"<rect class=\"surface\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\"/>\n",
-		LEFT, pn->y0, PANEL_W, pn->h);
-	ticks(out, "x", &xs, false, pn->y0 + pn->h, false, 8);
-	ticks(out, "y", &ys, true, LEFT, false, 6);
-	axis_title(out, LEFT + PANEL_W / 2, pn->y0 + pn->h + 38, false, mm ? "x (mm)" : "x (device units)");
-	axis_title(out, LEFT - 50, pn->y0 + pn->h / 2, true, mm ? "y (mm)" : "y (device units)");
-}
-
-static void
-count_lane(struct tt_plot *p, FILE *out, const struct panel *pn, double base, const struct scale *ts)
-{
-	struct scale cs = { base, base - (LANE_H - 10), 0, pn->max_count ? pn->max_count : 1 };
-	struct count_rec r;
-	double lasty = base;
-
-	fprintf(out, "<line class=\"axis\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\"/>\n",
-		LEFT, base, LEFT + PLOT_W, base);
-	ticks(out, "count", &cs, true, LEFT, false, 2);
-	fprintf(out, "<text x=\"%.0f\" y=\"%.1f\">device %u: max %u</text>\n", LEFT + PLOT_W + 6, base - 4,
-		pn->device, pn->max_count);
-	fprintf(out, "<polyline class=\"count\" data-device=\"%u\" points=\"%.1f,%.1f", pn->device, LEFT, base);
-	rewind(p->counts);
-	while (fread(&r, sizeof(r), 1, p->counts) == 1) {
-		if (r.device != pn->device)
-			continue;
-		double x = map(ts, (double)r.time_us / 1e6), y = map(&cs, r.count);
-		if (y != lasty)
-			fprintf(out, " %.1f,%.1f %.1f,%.1f", x, lasty, x, y);
-		lasty = y;
-	}
-	fprintf(out, " %.1f,%.1f\"/>\n", LEFT + PLOT_W, lasty);
-}
-
-static void
-write_timeline(struct tt_plot *p, FILE *out, double top, int64_t t0, int64_t t1)
-{
-	double span = t1 > t0 ? (double)(t1 - t0) / 1e6 : 1e-3;
-	struct scale ts = { LEFT, LEFT + PLOT_W, 0, span };
-	double bottom = top + (double)p->npanels * LANE_H;
-
-	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" class=\"title\">touches down per device over time (%.3f s)</text>\n",
-		LEFT, top - 8, span);
-	/* Times run from the recording's first record, as print shows. */
-	for (size_t i = 0; i < p->npanels; i++) {
-		struct scale shifted = ts;
-		shifted.v0 += (double)t0 / 1e6;
-		shifted.v1 += (double)t0 / 1e6;
-		count_lane(p, out, &p->panels[i], top + (double)(i + 1) * LANE_H, &shifted);
-	}
-	ticks(out, "time", &ts, false, bottom, false, 10);
-	axis_title(out, LEFT + PLOT_W / 2, bottom + 36, false, "time (s)");
+	surface_title(out, pn, w, h);
+	fprintf(out, "<rect class=\"surface\" data-layer=\"%s\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\"/>\n",
+		plot_layer_name(pn->layer), LEFT, pn->y0, PANEL_W, pn->h);
+	plot_ticks(out, "x", &xs, false, pn->y0 + pn->h, false, 8);
+	plot_ticks(out, "y", &ys, true, LEFT, false, 6);
+	snprintf(title, sizeof(title), "x (%s)", units);
+	plot_axis_title(out, LEFT + PANEL_W / 2, pn->y0 + pn->h + 38, false, title);
+	snprintf(title, sizeof(title), "y (%s)", units);
+	plot_axis_title(out, LEFT - 50, pn->y0 + pn->h / 2, true, title);
 }
 
 enum series { SERIES_X, SERIES_Y, SERIES_PRESSURE };
@@ -537,36 +533,42 @@ value_of(const struct panel *pn, const struct tt_plot_point *pt, enum series whi
 
 static void
 series(FILE *out, const struct panel *pn, const struct tt_plot_point *pts, uint32_t n, int64_t t0,
-       const struct scale *ts, const struct scale *vs, enum series which)
+       const struct plot_scale *ts, const struct plot_scale *vs, enum series which)
 {
 	static const char *const cls[] = { "series-x", "series-y", "series-pressure" };
 
 	fprintf(out, "<polyline class=\"%s\" points=\"", cls[which]);
 	for (uint32_t i = 0; i < n; i++)
-		fprintf(out, "%s%.1f,%.1f", i ? " " : "", map(ts, (double)(pts[i].time_us - t0) / 1e6),
-			map(vs, value_of(pn, &pts[i], which)));
+		fprintf(out, "%s%.1f,%.1f", i ? " " : "", plot_map(ts, (double)(pts[i].time_us - t0) / 1e6),
+			plot_map(vs, value_of(pn, &pts[i], which)));
 	fprintf(out, "\"/>\n");
 	/* A line needs two points: show a tap's single sample too. */
 	for (uint32_t i = 0; n < 3 && i < n; i++)
 		fprintf(out, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n", cls[which],
-			map(ts, (double)(pts[i].time_us - t0) / 1e6), map(vs, value_of(pn, &pts[i], which)));
+			plot_map(ts, (double)(pts[i].time_us - t0) / 1e6), plot_map(vs, value_of(pn, &pts[i], which)));
 }
 
 static void
 touch_panel_title(FILE *out, const struct panel *pn, const struct touch_rec *tr, double top)
 {
+	bool hid = tr->layer == TT_PLOT_HID;
 	char label[64];
 	char c[32];
 
-	if (tr->synthetic_id)
+	if (hid && tr->slot < 0)
+		snprintf(label, sizeof(label), "pen");
+	else if (hid)
+		snprintf(label, sizeof(label), "Contact Identifier %d", tr->slot);
+	else if (tr->synthetic_id)
 		snprintf(label, sizeof(label), "slot %d, no tracking ID", tr->slot);
 	else
 		snprintf(label, sizeof(label), "slot %d, tracking ID %d", tr->slot, tr->tracking_id);
 	colour(c, sizeof(c), tr->serial);
-	fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"title\"><tspan fill=\"%s\">touch %" PRIu64 " (%s)</tspan>"
-		" on device %u: <tspan class=\"key-x\">x</tspan>, <tspan class=\"key-y\">y</tspan> (%s)%s"
+	fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"title\"><tspan fill=\"%s\">%s %" PRIu64 " (%s)</tspan>"
+		" on %sdevice %u: <tspan class=\"key-x\">x</tspan>, <tspan class=\"key-y\">y</tspan> (%s)%s"
 		" over time (s)</text>\n",
-		LEFT, top - 8, c, tr->serial, label, tr->device, pn->xres > 0 ? "mm" : "device units",
+		LEFT, top - 8, c, hid ? "contact" : "touch", tr->serial, label, hid ? "HID " : "", tr->device,
+		pn->xres > 0 ? "mm" : hid ? "logical units" : "device units",
 		pn->has_pressure ? " and <tspan class=\"key-pressure\">pressure</tspan> (right axis, device units)" : "");
 }
 
@@ -600,22 +602,22 @@ write_touch_panel(FILE *out, const struct panel *pn, const struct touch_rec *tr,
 	int64_t b = pts[0].time_us, e = pts[tr->npoints - 1].time_us;
 	/* A touch with one sample gets a millisecond around it. */
 	int64_t pad = e > b ? 0 : 500;
-	struct scale ts = { LEFT, LEFT + PLOT_W, (double)(b - pad - t0) / 1e6, (double)(e + pad - t0) / 1e6 };
-	struct scale vs = { top + TOUCH_H, top, 0, 0 };
+	struct plot_scale ts = { LEFT, LEFT + PLOT_W, (double)(b - pad - t0) / 1e6, (double)(e + pad - t0) / 1e6 };
+	struct plot_scale vs = { top + TOUCH_H, top, 0, 0 };
 
 	fit_positions(pn, pts, tr->npoints, &vs.v0, &vs.v1);
-	struct scale ps = { top + TOUCH_H, top, pn->pmin, pn->pmax };
+	struct plot_scale ps = { top + TOUCH_H, top, pn->pmin, pn->pmax };
 
 	fprintf(out, "<g class=\"touch-panel\" data-serial=\"%" PRIu64 "\">\n", tr->serial);
 	touch_panel_title(out, pn, tr, top);
 	fprintf(out, "<rect class=\"frame\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\"/>\n", LEFT, top,
 		PLOT_W, TOUCH_H);
-	ticks(out, "touch-time", &ts, false, top + TOUCH_H, false, 8);
-	ticks(out, "touch-position", &vs, true, LEFT, false, 3);
+	plot_ticks(out, "touch-time", &ts, false, top + TOUCH_H, false, 8);
+	plot_ticks(out, "touch-position", &vs, true, LEFT, false, 3);
 	series(out, pn, pts, tr->npoints, t0, &ts, &vs, SERIES_X);
 	series(out, pn, pts, tr->npoints, t0, &ts, &vs, SERIES_Y);
 	if (pn->has_pressure) {
-		ticks(out, "touch-pressure", &ps, true, LEFT + PLOT_W, true, 3);
+		plot_ticks(out, "touch-pressure", &ps, true, LEFT + PLOT_W, true, 3);
 		series(out, pn, pts, tr->npoints, t0, &ts, &ps, SERIES_PRESSURE);
 	}
 	fprintf(out, "</g>\n");
@@ -663,11 +665,28 @@ keep_longest(struct saved_touch *saved, size_t n, const struct saved_touch *t)
 	return n;
 }
 
+/* The layer whose touches get the panels: the kernel's, the HID
+ * contacts in a file without kernel touches. */
+static enum tt_plot_layer
+paneled_layer(const struct tt_plot *p)
+{
+	return p->ntouches[TT_PLOT_KERNEL] || !p->ntouches[TT_PLOT_HID] ? TT_PLOT_KERNEL : TT_PLOT_HID;
+}
+
+static uint64_t
+npaneled(const struct tt_plot *p)
+{
+	uint64_t n = p->ntouches[paneled_layer(p)];
+
+	return n < TT_PLOT_MAX_TOUCH_PANELS ? n : TT_PLOT_MAX_TOUCH_PANELS;
+}
+
 /* Touches are saved as they end; the longest get panels (the short taps
  * say least over time), drawn in begin order. */
 static size_t
 index_touches(struct tt_plot *p, struct saved_touch *saved)
 {
+	enum tt_plot_layer layer = paneled_layer(p);
 	struct saved_touch t;
 	size_t n = 0;
 
@@ -676,7 +695,8 @@ index_touches(struct tt_plot *p, struct saved_touch *saved)
 		t.offset = ftell(p->touches);
 		if (fseek(p->touches, (long)(t.tr.npoints * sizeof(struct tt_plot_point)), SEEK_CUR) != 0)
 			break;
-		n = keep_longest(saved, n, &t);
+		if (t.tr.layer == layer)
+			n = keep_longest(saved, n, &t);
 	}
 	qsort(saved, n, sizeof(*saved), by_serial);
 	return n;
@@ -687,20 +707,21 @@ static int
 write_touch_panels(struct tt_plot *p, FILE *out, double top, int64_t t0)
 {
 	struct saved_touch saved[TT_PLOT_MAX_TOUCH_PANELS];
+	uint64_t all = p->ntouches[paneled_layer(p)], drawn = npaneled(p);
+	const char *what = paneled_layer(p) == TT_PLOT_HID ? "contact" : "touch";
 	size_t n;
 	double y = top;
 
-	if (p->ntouches > p->npaneled)
-		fprintf(out, "<text class=\"note\" x=\"%.0f\" y=\"%.1f\">%" PRIu64 " more touch%s without a panel "
+	if (all > drawn)
+		fprintf(out, "<text class=\"note\" x=\"%.0f\" y=\"%.1f\">%" PRIu64 " more %s%s without a panel "
 			"of x, y and pressure: the %" PRIu64 " longest of %" PRIu64 " are drawn</text>\n",
-			LEFT, y - 30, p->ntouches - p->npaneled, p->ntouches - p->npaneled == 1 ? "" : "es",
-			p->npaneled, p->ntouches);
+			LEFT, y - 30, all - drawn, what, all - drawn == 1 ? "" : what[0] == 't' ? "es" : "s", drawn, all);
 	if (fflush(p->touches) != 0)
 		return -errno;
 	n = index_touches(p, saved);
 	for (size_t i = 0; i < n; i++) {
 		const struct touch_rec *tr = &saved[i].tr;
-		const struct panel *pn = find_panel(p, tr->device);
+		const struct panel *pn = find_panel(p, tr->layer, tr->device);
 		_cleanup_free_ struct tt_plot_point *pts =
 			tt_reallocarray(NULL, tr->npoints ? tr->npoints : 1, sizeof(*pts));
 		if (fseek(p->touches, saved[i].offset, SEEK_SET) != 0 ||
@@ -731,6 +752,8 @@ write_head(FILE *out, double width, double height)
 		".touch { fill: none; stroke-width: 1.5; stroke-linejoin: round; }\n"
 		".jump { fill: none; stroke: red; stroke-width: 2; }\n"
 		".count { fill: none; stroke: #1565c0; stroke-width: 1.5; }\n"
+		".lane { fill: none; stroke: #ddd; }\n"
+		".lane-label { font-size: 10px; font-weight: bold; }\n"
 		".series-x, .series-y, .series-pressure { fill: none; stroke-width: 1.5; }\n"
 		".series-x { stroke: #1565c0; } .key-x { fill: #1565c0; }\n"
 		".series-y { stroke: #e65100; } .key-y { fill: #e65100; }\n"
@@ -747,15 +770,15 @@ tt_plot_write(struct tt_plot *p, FILE *out, int64_t t0, int64_t t1)
 	 * surfaces say where. The surfaces and trajectories were laid out
 	 * from the top as the devices came; they move down below it. */
 	double top = TOP + 20;
-	double shift = 20 + (double)p->npanels * LANE_H + GAP;
-	double panels_top = p->height + shift + (p->ntouches > p->npaneled ? 60 : 30);
-	double height = panels_top + (double)p->npaneled * TOUCH_STEP;
+	double shift = 20 + (double)p->ntracks * LANE_H + GAP;
+	double panels_top = p->height + shift + (p->ntouches[paneled_layer(p)] > npaneled(p) ? 60 : 30);
+	double height = panels_top + (double)npaneled(p) * TOUCH_STEP;
 	int rc;
 
-	if (fflush(p->counts) != 0)
+	if (fflush(p->counts) != 0 || fflush(p->spans) != 0)
 		return -errno;
 	write_head(out, WIDTH, height);
-	write_timeline(p, out, top, t0, t1);
+	plot_write_timeline(p, out, top, t0, t1);
 	fprintf(out, "<g class=\"surfaces\" transform=\"translate(0 %.1f)\">\n", shift);
 	for (size_t i = 0; i < p->npanels; i++)
 		write_surface(out, &p->panels[i]);

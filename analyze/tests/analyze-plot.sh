@@ -1,10 +1,13 @@
 #!/bin/sh
 # touchtape analyze --plot: one trajectory and one slot/tracking-ID label
-# per touch sequence, one red circle per jump, one timeline per touch
-# device, axes in mm where the device has a resolution (device units
+# per touch sequence (and per HID contact), one red circle per jump, a
+# timeline track per device of each layer (kernel, HID, XI, libinput,
+# Wayland), axes in mm where the device has a resolution (device units
 # otherwise) spanning its full range, a time axis, and a panel of x, y
-# and pressure per touch (capped, and the SVG says so). The SVG is valid
-# XML and renders to a PNG of its size (rsvg-convert).
+# and pressure per touch (capped, and the SVG says so). Over every
+# sample, fixture and corpus file: every label inside its panel and none
+# over another (plot-geometry.py), valid XML, rendered by rsvg-convert
+# without an error to a PNG of its size.
 . "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 data="$abs_top_srcdir/tests/data/analyze"
 corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
@@ -27,7 +30,7 @@ render_check() {
 		echo "skip: $what: no rsvg-convert (librsvg2-bin)"
 		return
 	fi
-	rsvg-convert "$svg" -o "$tmp/p.png" 2>"$tmp/rsvg.err" && pass "$what: renders" ||
+	rsvg-convert "$svg" -o "$tmp/p.png" 2>"$tmp/rsvg.err" && [ ! -s "$tmp/rsvg.err" ] && pass "$what: renders" ||
 		{ fail "$what: rsvg-convert failed"; cat "$tmp/rsvg.err" >&2; return; }
 	# PNG header: width and height, big-endian, at bytes 16-23.
 	png=$(od -An -tu1 -j16 -N8 "$tmp/p.png" | awk '{ print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8 }')
@@ -49,23 +52,13 @@ EOF
 		fail "$1: the panels are not the $max_panels longest touches"
 }
 
-# Every touch label inside the surface it labels (none over an axis or the
-# next chart), read from the SVG's geometry: 10 px text, 6.5 px a
-# character at most.
-labels_check() {
-	python3 - "$tmp/p.svg" <<'EOF' && pass "$1: every touch label inside its surface" ||
-import re, sys
-svg = open(sys.argv[1]).read()
-rects = [tuple(float(v) for v in m) for m in re.findall(
-    r'<rect class="surface" x="([^"]*)" y="([^"]*)" width="([^"]*)" height="([^"]*)"', svg)]
-bad = 0
-for x, y, text in re.findall(r'<text class="touch-label" x="([^"]*)" y="([^"]*)"[^>]*>([^<]*)</text>', svg):
-    x, y, w = float(x), float(y), 6.5 * len(text)
-    if not any(rx <= x and x + w <= rx + rw and ry <= y - 10 and y <= ry + rh for rx, ry, rw, rh in rects):
-        bad += 1
-sys.exit(1 if bad else 0)
-EOF
-		fail "$1: a touch label outside its surface"
+# Every text inside the picture, every label inside its panel (a touch's
+# in its surface, a track's in its lane) and none over another, no panel
+# over another, read from the SVG's geometry.
+geometry_check() {
+	python3 "$abs_top_srcdir/analyze/tests/plot-geometry.py" "$2" >"$tmp/geometry.out" &&
+		pass "$1: every label inside its panel, none over another" ||
+		{ fail "$1: the SVG's geometry"; cat "$tmp/geometry.out" >&2; }
 }
 
 # The timeline on top: its lanes end above the first surface (moved down
@@ -77,7 +70,7 @@ svg = open(sys.argv[1]).read()
 lanes = [float(y) for pts in re.findall(r'<polyline class="count"[^>]*points="([^"]*)"', svg)
          for y in re.findall(r',([-0-9.]+)', pts)]
 shift = float(re.search(r'<g class="surfaces" transform="translate\(0 ([-0-9.]+)\)"', svg).group(1))
-tops = [float(y) + shift for y in re.findall(r'<rect class="surface" x="[^"]*" y="([^"]*)"', svg)]
+tops = [float(y) + shift for y in re.findall(r'<rect class="surface"[^>]* y="([^"]*)"', svg)]
 sys.exit(0 if lanes and tops and max(lanes) < min(tops) else 1)
 EOF
 		fail "$1: the timeline is not above the surfaces"
@@ -114,7 +107,7 @@ plot_check() {
 	same "$what: trajectories" "$(count '<polyline class="touch"' "$tmp/p.svg")" "$touches"
 	same "$what: touch labels" "$(count '<text class="touch-label"' "$tmp/p.svg")" "$touches"
 	same "$what: jumps circled" "$(count '<circle class="jump"' "$tmp/p.svg")" "$jumps"
-	same "$what: timelines" "$(count '<polyline class="count"' "$tmp/p.svg")" "$devices"
+	same "$what: kernel tracks" "$(count '<polyline class="count" data-layer="kernel"' "$tmp/p.svg")" "$devices"
 	panels=$((touches < max_panels ? touches : max_panels))
 	same "$what: touch panels" "$(count '<g class="touch-panel"' "$tmp/p.svg")" "$panels"
 	same "$what: x series" "$(count '<polyline class="series-x"' "$tmp/p.svg")" "$panels"
@@ -126,7 +119,7 @@ plot_check() {
 	[ "$(tick_values time "$tmp/p.svg" | wc -l)" -ge 3 ] && pass "$what: time axis ticks" ||
 		fail "$what: fewer than 3 time ticks"
 	expect_grep '>time \(s\)</text>' "$tmp/p.svg" "$what: time axis title"
-	labels_check "$what"
+	geometry_check "$what" "$tmp/p.svg"
 	timeline_check "$what"
 	render_check "$what" "$tmp/p.svg"
 }
@@ -175,5 +168,84 @@ if [ -d "$corpus" ]; then
 fitted_check "3M 10-finger"
 	plot_check "bcm5974 with --jump-units" --jump-units 150 "$corpus/evemu/evemu__data_bcm5974.event"
 fi
+# A HID-only recording (a hid-recorder file) plots its contacts: a HID
+# surface with a trajectory and a label per contact, a HID track, and
+# touch panels of its longest contacts.
+hid_check() {
+	what=$1 file=$2
+	"$TOUCHTAPE" analyze --json --plot "$tmp/h.svg" "$file" >"$tmp/h.json" 2>/dev/null
+	contacts=$(jq '.hid_contacts | length' "$tmp/h.json")
+	devices=$(jq '[.hid_contacts[].hid_device] | unique | length' "$tmp/h.json")
+	[ "$contacts" -gt 0 ] || { fail "$what: no HID contacts in the report"; return; }
+	same "$what: HID trajectories" "$(count '<polyline class="touch" data-layer="HID"' "$tmp/h.svg")" "$contacts"
+	same "$what: HID surfaces" "$(count '<rect class="surface" data-layer="HID"' "$tmp/h.svg")" "$devices"
+	same "$what: HID tracks" "$(count '<polyline class="count" data-layer="HID"' "$tmp/h.svg")" "$devices"
+	panels=$((contacts < max_panels ? contacts : max_panels))
+	same "$what: contact panels" "$(count '<g class="touch-panel"' "$tmp/h.svg")" "$panels"
+	# The most contacts down at once, from their begins and ends (an
+	# end before a begin at one time).
+	max=$(jq '[.hid_contacts[] | select(.hid_device == 0) | [.begin_us, 1], [.end_us, -1]] | sort_by(.[0], .[1]) |
+		reduce .[] as $s ({n: 0, max: 0}; .n += $s[1] | .max = ([.max, .n] | max)) | .max' "$tmp/h.json")
+	expect_grep "class=\"lane-label\"[^>]*>HID device 0 &quot;[^<]*&quot;: max $max down<" "$tmp/h.svg" \
+		"$what: the HID track's label"
+	geometry_check "$what" "$tmp/h.svg"
+	render_check "$what" "$tmp/h.svg"
+}
+if [ -d "$corpus/hid-recorder" ]; then
+	hid_check "HID touchscreen" "$corpus/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid"
+	hid_check "HID touchpad" "$corpus/hid-recorder/synaptics-dll0945-06cb-ce26-touchpad.hid"
+fi
+
+# Every layer gets a track: the kernel, XI (raw and each client),
+# libinput and Wayland, each with the most touches it had down at once.
+{ cat "$abs_top_srcdir/tests/data/wayland/xwayland.jsonl"; cat <<'LI'
+{"type":"li","li":"TOUCH_DOWN","t":10500,"dev":0,"slot":0,"seat_slot":0,"mm":[1,1],"norm":[0.1,0.1]}
+{"type":"li","li":"TOUCH_DOWN","t":20500,"dev":0,"slot":1,"seat_slot":1,"mm":[1,1],"norm":[0.1,0.1]}
+{"type":"li","li":"TOUCH_UP","t":40500,"dev":0,"slot":1,"seat_slot":1}
+{"type":"li","li":"TOUCH_UP","t":50500,"dev":0,"slot":0,"seat_slot":0}
+LI
+} >"$tmp/layers.jsonl"
+plot_check "every layer" "$tmp/layers.jsonl"
+for track in 'kernel device 0 &quot;test touchscreen&quot;' 'XI device 7, raw events' \
+	'XI device 7, client &quot;window&quot;' 'libinput device 0' 'Wayland, client &quot;wayland&quot;'; do
+	expect_grep "class=\"lane-label\"[^>]*>$track: max 2 down<" "$tmp/p.svg" "every layer: a track '$track'"
+done
+same "every layer: tracks" "$(count '<rect class="lane"' "$tmp/p.svg")" 5
+# In the timeline's order: the kernel, XI, libinput, Wayland.
+order=$(sed -n 's/.*<rect class="lane" data-layer="\([A-Za-z]*\)".*/\1/p' "$tmp/p.svg" | uniq | tr '\n' ' ')
+same "every layer: track order" "$order" "kernel XI libinput Wayland "
+
+# A device name too long for its track's row is cut there, not past the
+# picture's edge.
+long=$(printf 'touchscreen%.0s' $(seq 20))
+sed "s/\"name\":\"test touchscreen\"/\"name\":\"$long\"/" "$data/jump-yes.jsonl" >"$tmp/long.jsonl"
+plot_check "long device name" "$tmp/long.jsonl"
+expect_grep 'class="lane-label"[^>]*>kernel device 0 &quot;(touchscreen)+[^<]*…&quot;: max 1 down<' "$tmp/p.svg" \
+	"long device name: cut in the track's label"
+
+# Every sample, fixture and corpus file: the geometry and the rendering.
+all_files() {
+	ls "$samples"/*.jsonl
+	find "$abs_top_srcdir/tests/data" -name '*.jsonl'
+	[ -d "$corpus" ] && find "$corpus/evemu" "$corpus/hid-recorder" "$corpus/libinput-record" "$corpus/other" \
+		-type f ! -name '*.tsv' ! -name '*.md' 2>/dev/null
+}
+nplots=0
+all_files | sort >"$tmp/files"
+while IFS= read -r f; do
+	rm -f "$tmp/a.svg"
+	"$TOUCHTAPE" analyze --plot "$tmp/a.svg" "$f" >/dev/null 2>&1
+	[ -f "$tmp/a.svg" ] || continue	# a file analyze cannot read (an events-only evemu file)
+	nplots=$((nplots + 1))
+	name=${f#"$abs_top_srcdir/"}
+	name=${name#"$corpus/"}
+	python3 "$abs_top_srcdir/analyze/tests/plot-geometry.py" "$tmp/a.svg" >"$tmp/geometry.out" ||
+		{ fail "$name: the SVG's geometry"; cat "$tmp/geometry.out" >&2; }
+	command -v rsvg-convert >/dev/null || continue
+	rsvg-convert "$tmp/a.svg" -o "$tmp/a.png" 2>"$tmp/rsvg.err" && [ ! -s "$tmp/rsvg.err" ] ||
+		{ fail "$name: rsvg-convert reports an error"; cat "$tmp/rsvg.err" >&2; }
+done <"$tmp/files"
+[ "$nplots" -ge 20 ] && pass "the geometry of $nplots plots checked" || fail "only $nplots plots written"
+
 expect_exit 2 "unwritable plot path" -- "$TOUCHTAPE" analyze --plot /nonexistent/dir/x.svg "$data/jump-no.jsonl"
 finish

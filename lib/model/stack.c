@@ -36,6 +36,10 @@ struct tt_stack {
 	struct tt_wl_callbacks wl_subs[TT_STACK_MAX_LISTENERS];
 	void *wl_data[TT_STACK_MAX_LISTENERS];
 	size_t nwl;
+	/* The libinput layer's subscribers, likewise. */
+	struct tt_li_callbacks li_subs[TT_STACK_MAX_LISTENERS];
+	void *li_data[TT_STACK_MAX_LISTENERS];
+	size_t nli;
 };
 
 /* ---- the fan-out of the kernel model's callbacks ---- */
@@ -220,10 +224,46 @@ tt_stack_subscribe(struct tt_stack *s, const struct tt_model_callbacks *cb, void
 	return rc;
 }
 
-void
+/* The libinput layer's callbacks to each of its subscribers in turn. */
+#define LI_FAN_OUT(s, member, ...)                                         \
+	do {                                                               \
+		for (size_t i_ = 0; i_ < (s)->nli; i_++) {                 \
+			if ((s)->li_subs[i_].member)                       \
+				(s)->li_subs[i_].member((s)->li_data[i_], __VA_ARGS__); \
+		}                                                          \
+	} while (0)
+
+static void
+li_touch_end(void *data, const struct tt_li_touch *t)
+{
+	LI_FAN_OUT((struct tt_stack *)data, touch_end, t);
+}
+
+static void
+li_gesture_end(void *data, const struct tt_li_gesture *g)
+{
+	LI_FAN_OUT((struct tt_stack *)data, gesture_end, g);
+}
+
+static void
+li_tap(void *data, uint32_t device, int64_t time_us, uint32_t button, size_t line)
+{
+	LI_FAN_OUT((struct tt_stack *)data, tap, device, time_us, button, line);
+}
+
+int
 tt_stack_subscribe_li(struct tt_stack *s, const struct tt_li_callbacks *cb, void *data)
 {
-	tt_li_model_set_callbacks(s->li, cb, data);
+	static const struct tt_li_callbacks fan_out_li = {
+		.touch_end = li_touch_end, .gesture_end = li_gesture_end, .tap = li_tap,
+	};
+
+	if (s->nli >= TT_STACK_MAX_LISTENERS)
+		return -ENOSPC;
+	s->li_subs[s->nli] = *cb;
+	s->li_data[s->nli++] = data;
+	tt_li_model_set_callbacks(s->li, &fan_out_li, s);
+	return 0;
 }
 
 /* The Wayland layer's callbacks to each of its subscribers in turn. */

@@ -77,8 +77,9 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_stack *, tt_stack_free);
 int tt_stack_add_layer(struct tt_stack *s, const struct tt_layer_ops *ops, void *self);
 /* A command's callbacks, run after every layer's. 0, or -ENOSPC. */
 int tt_stack_subscribe(struct tt_stack *s, const struct tt_model_callbacks *cb, void *data);
-/* The libinput layer's callbacks (one subscriber). */
-void tt_stack_subscribe_li(struct tt_stack *s, const struct tt_li_callbacks *cb, void *data);
+/* The libinput layer's callbacks, after those subscribed before. 0, or
+ * -ENOSPC past TT_STACK_MAX_LISTENERS. */
+int tt_stack_subscribe_li(struct tt_stack *s, const struct tt_li_callbacks *cb, void *data);
 /* The Wayland layer's callbacks, after those subscribed before. 0, or
  * -ENOSPC past TT_STACK_MAX_LISTENERS. */
 int tt_stack_subscribe_wl(struct tt_stack *s, const struct tt_wl_callbacks *cb, void *data);
