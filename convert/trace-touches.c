@@ -97,22 +97,33 @@ slot_track(struct tt_trace *t, enum trace_layer layer, uint32_t device, int32_t 
 	return track;
 }
 
+/* One counter track per series: the trace viewers draw the args of one
+ * counter event stacked, as a sum, so x, y and pressure each get their
+ * own track ("slot 0 x") to read as a line of their own. */
+static void
+counter_series(struct tt_trace *t, const struct trace_track *track, int32_t slot, const char *what,
+	       int64_t value, int64_t ts)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "slot %d %s", slot, what);
+	trace_event(&t->w, 'C', name, "position", ts, track);
+	trace_args_begin(&t->w);
+	tt_json_emit_member_int(&t->w.j, "value", value);
+	trace_args_end(&t->w);
+	trace_event_end(&t->w);
+	t->w.ncounters++;
+}
+
 static void
 counter(struct tt_trace *t, const struct tt_ktouch *k, int64_t ts)
 {
 	struct trace_track track = slot_track(t, TRACE_KERNEL, k->device, k->slot);
-	char name[32];
 
-	snprintf(name, sizeof(name), "slot %d", k->slot);
-	trace_event(&t->w, 'C', name, "position", ts, &track);
-	trace_args_begin(&t->w);
-	tt_json_emit_member_int(&t->w.j, "x", k->values[TT_AXIS(ABS_MT_POSITION_X)]);
-	tt_json_emit_member_int(&t->w.j, "y", k->values[TT_AXIS(ABS_MT_POSITION_Y)]);
+	counter_series(t, &track, k->slot, "x", k->values[TT_AXIS(ABS_MT_POSITION_X)], ts);
+	counter_series(t, &track, k->slot, "y", k->values[TT_AXIS(ABS_MT_POSITION_Y)], ts);
 	if (!(k->unknown & TT_AXIS_BIT(ABS_MT_PRESSURE)))
-		tt_json_emit_member_int(&t->w.j, "pressure", k->values[TT_AXIS(ABS_MT_PRESSURE)]);
-	trace_args_end(&t->w);
-	trace_event_end(&t->w);
-	t->w.ncounters++;
+		counter_series(t, &track, k->slot, "pressure", k->values[TT_AXIS(ABS_MT_PRESSURE)], ts);
 }
 
 static void

@@ -65,7 +65,8 @@ expect_exit 0 "XI recording to a gzip trace" -- "$TOUCHTAPE" convert --format tr
 events "$tmp/xi.json.gz" >"$tmp/ev"
 [ "$(grep -c '^f kernel_to_XI 3000' "$tmp/ev")" -eq 2 ] && pass "two flows end on XI processes" ||
 	fail "kernel to XI flows"
-expect_grep '^C slot_0 200000 position' "$tmp/ev" "x/y counters of slot 0"
+expect_grep '^C slot_0_x 200000 position' "$tmp/ev" "x counter of slot 0"
+expect_grep '^C slot_0_y 200000 position' "$tmp/ev" "y counter of slot 0, a track of its own"
 expect_grep '^M process_name 3000[0-9][0-9] ' "$tmp/ev" "a process for the XI source device"
 
 # Diagnostics are instants named by the catalog; markers too.
