@@ -43,7 +43,7 @@ junit_kernels() {
 	local xml=$1 i=0
 	shift
 	xmllint --noout --schema "$abs_top_srcdir/regress/tests/junit.xsd" "$xml" || fail "$xml: not valid JUnit"
-	[[ "$(xmllint --xpath 'count(//testsuite)' "$xml")" == $# ]] || fail "$xml: not one testsuite per kernel"
+	[[ "$(xmllint --xpath 'count(//testsuite)' "$xml")" == "$#" ]] || fail "$xml: not one testsuite per kernel"
 	for k in "$@"; do
 		i=$((i + 1))
 		[[ "$(xmllint --xpath "string(//testsuite[$i]/@name)" "$xml")" == "$k" ]] || fail "$xml: testsuite $i is not named $k"

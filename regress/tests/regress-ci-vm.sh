@@ -13,6 +13,7 @@
 # by its uname -r, holding exactly the cases of its shard; TAP has one
 # subtest per kernel.
 set -euo pipefail
+# shellcheck source=regress/tests/kernels-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/kernels-lib.sh"
 need_vm
 need xmllint python3
@@ -51,9 +52,12 @@ export PATH="$tmp/bin:$PATH"
 # hidden from the jobs (a mount namespace, as root), else the test says so.
 no_uinput=()
 if [[ -e /dev/uinput ]]; then
-	((EUID == 0)) && command -v unshare >/dev/null ||
-		{ echo "SKIP: /dev/uinput exists and cannot be hidden (needs root and unshare)"; exit 77; }
+	if ((EUID != 0)) || ! command -v unshare >/dev/null; then
+		echo "SKIP: /dev/uinput exists and cannot be hidden (needs root and unshare)"
+		exit 77
+	fi
 	: >"$tmp/no-uinput"
+	# shellcheck disable=SC2016 # expanded by the inner sh
 	no_uinput=(unshare --mount sh -c 'mount --bind "$0" /dev/uinput && chmod 000 /dev/uinput && exec "$@"' "$tmp/no-uinput")
 fi
 
@@ -100,8 +104,8 @@ tail -n 20 "$tmp/github.out"
 echo "# GitHub job: $((SECONDS - t0)) s"
 
 # --- what the CI systems read ------------------------------------------------
-stock=$(ls "$TT_VM_CACHE"/debs/linux-image-6.1.*-amd64_*.deb | sort -V | tail -n1 | sed 's|.*/linux-image-||; s|_.*||')
-backports=$(ls "$TT_VM_CACHE"/debs/linux-image-6.12.*-amd64_*.deb | sort -V | tail -n1 | sed 's|.*/linux-image-||; s|_.*||')
+stock=$(printf '%s\n' "$TT_VM_CACHE"/debs/linux-image-6.1.*-amd64_*.deb | sort -V | tail -n1 | sed 's|.*/linux-image-||; s|_.*||')
+backports=$(printf '%s\n' "$TT_VM_CACHE"/debs/linux-image-6.12.*-amd64_*.deb | sort -V | tail -n1 | sed 's|.*/linux-image-||; s|_.*||')
 check_report() { # JOB XML CASE
 	local xml=$2
 	junit_kernels "$xml" "$stock" "$backports"

@@ -8,6 +8,7 @@
 # the case whose verdict differs and its first difference; exit 1.
 # A kernel whose run never started is trouble (exit 2), said in both.
 set -euo pipefail
+# shellcheck source=regress/tests/kernels-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/kernels-lib.sh"
 need xmllint
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/regress-kernels.XXXXXX")
