@@ -5,7 +5,7 @@
 # prints n/a instead of failing. BENCH_VM=0 skips the VM benchmarks.
 EXTRA_DIST += bench/run bench/gen-long.sh bench/layers.sh bench/evemu-parse.c bench/README.md \
 	bench/vm-bench.sh bench/vm-guest.sh  bench/uinput-flood.c bench/hid-timing.py \
-	bench/repeat-timeline.py bench/li-overlay.jsonl
+	bench/repeat-timeline.py bench/li-overlay.jsonl bench/regress-vm.sh
 
 # The evemu anchor links Debian's libevemu (libevemu-dev) when pkg-config
 # finds it; without it the evemu figures print n/a.

@@ -26,7 +26,8 @@ struct regress_args {
 	const char *keep;
 	const char *display;
 	bool vm;
-	const char *kernel;
+	const char *kernels[RG_MAX_KERNELS];
+	size_t nkernels;
 	int tap_version;
 };
 
@@ -100,8 +101,11 @@ usage(FILE *out)
 		"      --display DISPLAY  the X server for the XI layer (default $DISPLAY)\n"
 		"      --vm               run the suite inside the source tree's VM rig\n"
 		"                         (tests/vm/run): uinput, uhid and Xorg in a VM\n"
-		"      --kernel DEB|VMLINUX  with --vm: boot this kernel (a linux-image .deb,\n"
-		"                         or a vmlinux/bzImage run with the cached modules)\n"
+		"      --kernel KERNEL    with --vm: boot this kernel: a Debian kernel version\n"
+		"                         or package (6.12, fetched into the VM cache), a\n"
+		"                         linux-image .deb, or a vmlinux/bzImage run with the\n"
+		"                         cached modules; given again, the suite runs on each\n"
+		"                         kernel in turn, one test suite per kernel\n"
 		"  -h, --help             show this help\n"
 		"\n"
 		"Exit status: 0 every case passed (or was skipped), 1 a case differs, 2 trouble\n"
@@ -111,7 +115,7 @@ usage(FILE *out)
 		"Examples:\n"
 		"  sudo touchtape regress bugs/\n"
 		"  sudo touchtape regress --shard 2/4 --junit report.xml bugs/\n"
-		"  touchtape regress --vm --kernel linux-image-6.12.deb --junit report.xml bugs/\n"
+		"  touchtape regress --vm --kernel 6.1 --kernel 6.12 --junit report.xml bugs/\n"
 		"  touchtape regress --list bugs/\n");
 }
 
@@ -131,6 +135,16 @@ parse_shard(const char *arg, struct regress_args *a)
 		return -EINVAL;
 	a->shard_k = (unsigned)k;
 	a->shard_n = (unsigned)n;
+	return 0;
+}
+
+/* --kernel, once per kernel the suite runs on. */
+static int
+add_kernel(struct regress_args *a, const char *kernel)
+{
+	if (a->nkernels >= RG_MAX_KERNELS)
+		return -E2BIG;
+	a->kernels[a->nkernels++] = kernel;
 	return 0;
 }
 
@@ -167,7 +181,10 @@ parse_args(int argc, char **argv, struct regress_args *a)
 		case O_KEEP: a->keep = optarg; break;
 		case O_DISPLAY: a->display = optarg; break;
 		case O_VM: a->vm = true; break;
-		case O_KERNEL: a->kernel = optarg; break;
+		case O_KERNEL:
+			if (add_kernel(a, optarg) < 0)
+				return tt_usage_error("regress", "--kernel is given at most %d times", RG_MAX_KERNELS);
+			break;
 		case O_TAP_VERSION:
 			if (strcmp(optarg, "13") != 0 && strcmp(optarg, "14") != 0)
 				return tt_usage_error("regress", "--tap-version takes 13 or 14, not '%s'", optarg);
@@ -179,7 +196,7 @@ parse_args(int argc, char **argv, struct regress_args *a)
 	}
 	if (optind >= argc)
 		return tt_usage_error("regress", "a DIR of recordings is needed");
-	if (a->kernel && !a->vm)
+	if (a->nkernels && !a->vm)
 		return tt_usage_error("regress", "--kernel is for --vm");
 	if (a->junit && strcmp(a->junit, "-") == 0)
 		return tt_usage_error("regress", "--junit needs a file (TAP is on stdout)");
@@ -366,7 +383,7 @@ tt_cmd_regress(int argc, char **argv)
 	if (rc != 0)
 		return rc < 0 ? TT_EXIT_OK : rc;
 	if (a.vm) {
-		struct rg_vm_opts vo = { a.kernel, a.display != NULL, a.junit, a.keep };
+		struct rg_vm_opts vo = { a.kernels, a.nkernels, a.display != NULL, a.junit, a.keep, a.tap_version };
 		return rg_vm_run(argc, argv, &vo);
 	}
 	return regress(&a, argv + optind, (size_t)(argc - optind));

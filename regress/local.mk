@@ -2,13 +2,17 @@
 # (replay, record again, diff per case), TAP 14 and JUnit XML for CI.
 touchtape_sources += \
 	regress/cmd-regress.c regress/regress.h regress/cases.c regress/sidecar.c \
-	regress/run-case.c regress/report.c regress/vm.c
+	regress/run-case.c regress/report.c regress/vm.c regress/kernels.c
 dist_man_MANS += man/touchtape-regress.1
 # --vm runs the rig of the tree touchtape was built from (not installed).
 AM_CPPFLAGS += -DTT_VM_RIG='"$(abs_top_srcdir)/tests/vm/run"'
 
 tt_regress_tests = \
 	regress/tests/regress-suite.sh \
-	regress/tests/regress-vm.sh
+	regress/tests/regress-kernels.sh \
+	regress/tests/regress-vm.sh \
+	regress/tests/regress-kernels-vm.sh \
+	regress/tests/regress-ci-vm.sh
 TESTS += $(tt_regress_tests)
-EXTRA_DIST += $(tt_regress_tests) regress/tests/junit.xsd
+EXTRA_DIST += $(tt_regress_tests) regress/tests/junit.xsd regress/tests/ci-examples.py \
+	regress/tests/kernels-lib.sh

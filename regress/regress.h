@@ -112,6 +112,8 @@ void rg_result_release(struct rg_result *r);
  * know no later one: the lines are the same. */
 void rg_tap_begin(FILE *f, size_t ncases, int version);
 void rg_tap_case(FILE *f, size_t n, const struct rg_case *c, const struct rg_result *r);
+/* @s as a YAML scalar on @f (a JSON string, which YAML reads as one). */
+void rg_yaml_string(FILE *f, const char *s);
 /* JUnit XML of all the results to @path (temp file renamed into place). */
 /* Opens the JUnit file before the first case runs, so that a target that
  * cannot be written is said at once (cli/output.h; said on stderr). */
@@ -119,12 +121,35 @@ struct tt_output;
 int rg_junit_open(const char *path, const struct rg_suite *s, struct tt_output **out);
 int rg_junit_write(struct tt_output *o, const struct rg_suite *s, const struct rg_result *res, double seconds);
 
+/* --kernel may be given this many times. */
+#define RG_MAX_KERNELS 8
+
 struct rg_vm_opts {
-	const char *kernel;	/* --kernel DEB|VMLINUX, or NULL */
+	const char *const *kernels;	/* each --kernel (a version, package, .deb or image) */
+	size_t nkernels;	/* 0: the rig's stock kernel */
 	bool xorg;		/* --display given: Xorg in the guest */
 	const char *junit, *keep;	/* host folders the guest writes */
+	int tap_version;
 };
 
 /* --vm: the same command (@argv less --vm, --kernel, --display) run
- * inside tests/vm/run; returns regress's exit status. */
+ * inside tests/vm/run, once per kernel; returns regress's exit status
+ * (the worst of the kernels'). */
 int rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o);
+
+/* One kernel's run of the suite in the VM, as the rig left it. */
+struct rg_kernel_run {
+	const char *arg;	/* --kernel as given ("stock" for none) */
+	char *kver;		/* the guest's uname -r, or NULL if it never ran */
+	char *tap;		/* its TAP file */
+	char *junit;		/* its JUnit file, or NULL */
+	int rc;			/* regress's exit status in the guest */
+};
+
+/* Several kernels' runs as one report (kernels.c): TAP with one subtest
+ * per kernel on @f, the JUnit files merged into @junit (one testsuite
+ * per kernel, named by its uname -r; opened before the first boot) when
+ * not NULL, and on stderr every
+ * case whose verdict differs between kernels. Returns the exit status:
+ * the worst of the runs'. */
+int rg_kernels_report(FILE *f, const struct rg_kernel_run *runs, size_t n, struct tt_output *junit, int tap_version);

@@ -19,8 +19,8 @@
 
 /* A YAML scalar: a JSON string is one (double-quoted flow scalar), and
  * the one emitter escapes it. */
-static void
-yaml_string(FILE *f, const char *s)
+void
+rg_yaml_string(FILE *f, const char *s)
 {
 	struct tt_json_emit j;
 
@@ -62,7 +62,7 @@ tap_differences(FILE *f, const char *text)
 		if (*l == '#' || (sscanf(l, "%d difference", &count) == 1 && strchr(l, ':') == NULL))
 			continue;	/* diff's heading, and its count: the message */
 		fprintf(f, "    - ");
-		yaml_string(f, l);
+		rg_yaml_string(f, l);
 		fputc('\n', f);
 	}
 }
@@ -96,7 +96,7 @@ tap_kept(FILE *f, const char *dir)
 		if (!p)
 			continue;
 		fprintf(f, "    %.*s: ", (int)strcspn(kept_files[i], "."), kept_files[i]);
-		yaml_string(f, p);
+		rg_yaml_string(f, p);
 		fputc('\n', f);
 	}
 }
@@ -105,11 +105,11 @@ static void
 tap_yaml(FILE *f, const struct rg_case *c, const struct rg_result *r)
 {
 	fprintf(f, "  ---\n  message: ");
-	yaml_string(f, r->message ? r->message : "");
+	rg_yaml_string(f, r->message ? r->message : "");
 	fprintf(f, "\n  severity: %s\n  file: ", r->verdict == RG_FAIL ? "fail" : "error");
-	yaml_string(f, c->path);
+	rg_yaml_string(f, c->path);
 	fprintf(f, "\n  against: ");
-	yaml_string(f, c->expected ? c->expected : c->path);
+	rg_yaml_string(f, c->expected ? c->expected : c->path);
 	fprintf(f, "\n  duration_ms: %.0f\n", r->seconds * 1000);
 	if (r->diff_text)
 		tap_differences(f, r->diff_text);

@@ -20,6 +20,7 @@
 
 #include "commands.h"
 #include "log.h"
+#include "output.h"
 #include "regress.h"
 
 #ifndef TT_VM_RIG
@@ -102,20 +103,47 @@ rig_options(struct vm_cmd *v, const char *kernel, bool xorg, const char *junit, 
 	}
 }
 
+/* With several kernels each run writes its own JUnit file and keeps its
+ * files in a folder of its own: these replace the values of --junit and
+ * --keep (NULL: as given). */
+struct inner_subst {
+	const char *junit, *keep;
+};
+
+/* Option @name's value @arg, or its replacement @with. */
+static void
+push_value(struct vm_cmd *v, const char *name, const char *arg, const char *with)
+{
+	push(v, name);
+	push(v, with ? with : arg);
+}
+
 /* regress's own arguments less --vm and --kernel; --display becomes the
  * guest's Xorg. */
 static void
-inner_args(struct vm_cmd *v, int argc, char **argv)
+inner_args(struct vm_cmd *v, int argc, char **argv, const struct inner_subst *sub)
 {
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--vm") == 0 || strncmp(argv[i], "--kernel=", 9) == 0 ||
-		    strncmp(argv[i], "--display=", 10) == 0)
+		const char *eq = strchr(argv[i], '=');
+		size_t len = eq && strncmp(argv[i], "--", 2) == 0 ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+		const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[i + 1] : "");
+		bool takes = !eq && i + 1 < argc;
+
+		if (strcmp(argv[i], "--vm") == 0)
 			continue;
-		if (strcmp(argv[i], "--kernel") == 0 || strcmp(argv[i], "--display") == 0) {
-			i++;
-			continue;
+		if (strncmp(argv[i], "--kernel", len) == 0 && len == 8) {
+			i += takes;
+		} else if (strncmp(argv[i], "--display", len) == 0 && len == 9) {
+			i += takes;
+		} else if (strncmp(argv[i], "--junit", len) == 0 && len == 7) {
+			push_value(v, "--junit", val, sub->junit);
+			i += takes;
+		} else if (strncmp(argv[i], "--keep", len) == 0 && len == 6) {
+			push_value(v, "--keep", val, sub->keep);
+			i += takes;
+		} else {
+			push(v, argv[i]);
 		}
-		push(v, argv[i]);
 	}
 }
 
@@ -172,43 +200,136 @@ vm_status(int rc)
 	return TT_EXIT_TROUBLE;
 }
 
+/* The guest's side: its uname -r into OUT.kver, "@KVER@" in any
+ * argument replaced by it (--keep's folder per kernel), regress's TAP
+ * into OUT (the serial port mixes stdout and stderr). */
+static const char guest_sh[] =
+	"out=$1; shift; k=$(uname -r); printf '%s\\n' \"$k\" >\"$out.kver\"; n=$#; "
+	"while [ \"$n\" -gt 0 ]; do a=$1; shift; case $a in *@KVER@*) a=${a%%@KVER@*}$k${a#*@KVER@};; esac; "
+	"set -- \"$@\" \"$a\"; n=$((n - 1)); done; exec \"$@\" >\"$out\"";
+
+/* Reads the one line of @path (the guest's uname -r), or NULL. */
+static char *
+read_line(const char *path)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	char buf[256];
+
+	if (!f || !fgets(buf, sizeof(buf), f))
+		return NULL;
+	buf[strcspn(buf, "\n")] = '\0';
+	return *buf ? strdup(buf) : NULL;
+}
+
+/* One boot of the rig: the suite on @kernel (NULL: the stock one),
+ * its TAP into @r->tap; fills @r->kver and @r->rc. */
+static void
+run_kernel(const char *rig, const char *self, int argc, char **argv, const struct rg_vm_opts *o,
+	   const struct inner_subst *sub, const char *kernel, const char *scratch, struct rg_kernel_run *r)
+{
+	struct vm_cmd v = { .n = 0 };
+	_cleanup_free_ char *kfile = NULL;
+
+	push(&v, rig);
+	rig_options(&v, kernel, o->xorg, o->junit, o->keep);
+	push(&v, "--");
+	push(&v, "/bin/sh");
+	push(&v, "-c");
+	push(&v, guest_sh);
+	push(&v, "sh");
+	push(&v, r->tap);
+	push(&v, self);
+	push(&v, "regress");
+	inner_args(&v, argc, argv, sub);
+	v.argv[v.n] = NULL;
+	r->rc = run_rig(v.argv, scratch);
+	for (size_t i = 0; i < v.nowned; i++)
+		free(v.owned[i]);
+	if (asprintf(&kfile, "%s.kver", r->tap) < 0)
+		abort();
+	r->kver = read_line(kfile);
+	unlink(kfile);
+}
+
+static char *
+scratch_file(const char *scratch, const char *name, size_t i)
+{
+	char *p = NULL;
+
+	if (asprintf(&p, "%s/%s.%zu", scratch, name, i) < 0)
+		abort();
+	return p;
+}
+
+/* Each kernel in turn, then one report of them all. */
+static int
+run_kernels(const char *rig, const char *self, int argc, char **argv, const struct rg_vm_opts *o,
+	    const char *scratch)
+{
+	struct rg_kernel_run runs[RG_MAX_KERNELS] = { 0 };
+	_cleanup_free_ char *keep = NULL;
+	_cleanup_(tt_output_freep) struct tt_output *junit = NULL;
+	const char *const no_inputs[] = { NULL };
+	int rc;
+
+	/* A report that cannot be written is said before the first boot. */
+	if (o->junit && tt_output_open(o->junit, no_inputs, &junit) < 0)
+		return TT_EXIT_TROUBLE;
+	if (o->keep && asprintf(&keep, "%s/@KVER@", o->keep) < 0)
+		abort();
+	for (size_t i = 0; i < o->nkernels && !rg_interrupted; i++) {
+		struct rg_kernel_run *r = &runs[i];
+		r->arg = o->kernels[i];
+		r->tap = scratch_file(scratch, "tap", i);
+		r->junit = o->junit ? scratch_file(scratch, "junit.xml", i) : NULL;
+		struct inner_subst sub = { r->junit, keep };
+		tt_info("--vm: kernel %zu of %zu: %s", i + 1, o->nkernels, r->arg);
+		run_kernel(rig, self, argc, argv, o, &sub, r->arg, scratch, r);
+		r->rc = vm_status(r->rc);
+	}
+	rc = rg_kernels_report(stdout, runs, o->nkernels, junit, o->tap_version);
+	for (size_t i = 0; i < o->nkernels; i++) {
+		if (runs[i].tap)
+			unlink(runs[i].tap);
+		if (runs[i].junit)
+			unlink(runs[i].junit);
+		free(runs[i].tap);
+		free(runs[i].junit);
+		free(runs[i].kver);
+	}
+	return rc;
+}
+
 int
 rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o)
 {
 	const char *rig = find_rig();
 	char self[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	struct vm_cmd v = { .n = 0 };
 	_cleanup_free_ char *scratch = NULL;
-	_cleanup_free_ char *tap = NULL;
 	const char *tmp = getenv("TMPDIR");
+	int rc;
 
 	if (!rig || len < 0)
 		return TT_EXIT_TROUBLE;
 	self[len] = '\0';
 	if (asprintf(&scratch, "%s/touchtape-regress-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0 ||
-	    !mkdtemp(scratch) || asprintf(&tap, "%s/tap", scratch) < 0) {
+	    !mkdtemp(scratch)) {
 		tt_error("a scratch folder: %s", strerror(errno));
 		return TT_EXIT_TROUBLE;
 	}
-	push(&v, rig);
-	rig_options(&v, o->kernel, o->xorg, o->junit, o->keep);
-	/* sh puts TAP into a file: the serial port mixes stdout and stderr. */
-	push(&v, "--");
-	push(&v, "/bin/sh");
-	push(&v, "-c");
-	push(&v, "out=$1; shift; exec \"$@\" >\"$out\"");
-	push(&v, "sh");
-	push(&v, tap);
-	push(&v, self);
-	push(&v, "regress");
-	inner_args(&v, argc, argv);
-	v.argv[v.n] = NULL;
-	int rc = run_rig(v.argv, scratch);
-	for (size_t i = 0; i < v.nowned; i++)
-		free(v.owned[i]);
-	if (copy_tap(tap) == 0)
-		unlink(tap);
+	if (o->nkernels > 1) {
+		rc = run_kernels(rig, self, argc, argv, o, scratch);
+	} else {
+		struct rg_kernel_run r = { .tap = scratch_file(scratch, "tap", 0) };
+		struct inner_subst sub = { NULL, NULL };
+		run_kernel(rig, self, argc, argv, o, &sub, o->nkernels ? o->kernels[0] : NULL, scratch, &r);
+		if (copy_tap(r.tap) == 0)
+			unlink(r.tap);
+		free(r.tap);
+		free(r.kver);
+		rc = vm_status(r.rc);
+	}
 	rmdir(scratch);	/* kept recordings of failures stay in it */
-	return vm_status(rc);
+	return rc;
 }

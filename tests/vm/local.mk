@@ -6,6 +6,7 @@
 vm_rig_files = \
 	tests/vm/run \
 	tests/vm/mkcache \
+	tests/vm/fetch-kernel \
 	tests/vm/guest-init \
 	tests/vm/guest-inner \
 	tests/vm/guest-xorg \
@@ -106,10 +107,12 @@ clean-vm-groups:
 check-vm:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(filter $(tt_vm_serial_tests) %-vm.sh,$(TESTS))"
 
-# Download the kernel and build the initramfs ahead of time (optional: the
-# tests do it on first use).
+# Download the kernels and build their initramfs ahead of time (optional:
+# the tests do it on first use): the stock one and bookworm-backports' 6.12.
 prepare-vm:
 	TT_VM_CACHE="$${TT_VM_CACHE:-$(abs_top_builddir)/vm-cache}" $(top_srcdir)/tests/vm/mkcache
+	export TT_VM_CACHE="$${TT_VM_CACHE:-$(abs_top_builddir)/vm-cache}" && \
+		KERNEL_DEB="$$($(top_srcdir)/tests/vm/fetch-kernel 6.12)" $(top_srcdir)/tests/vm/mkcache
 
 .PHONY: check-vm prepare-vm tt-vm-serial clean-vm-groups \
 	tests/vm/group-uinput.out tests/vm/group-xorg.out
