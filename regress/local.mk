@@ -12,7 +12,7 @@ tt_regress_tests = \
 	regress/tests/regress-kernels.sh \
 	regress/tests/regress-vm.sh \
 	regress/tests/regress-kernels-vm.sh \
-	regress/tests/regress-ci-vm.sh
+	regress/tests/regress-ci.sh
 TESTS += $(tt_regress_tests)
 EXTRA_DIST += $(tt_regress_tests) regress/tests/junit.xsd regress/tests/ci-examples.py \
 	regress/tests/kernels-lib.sh

@@ -102,10 +102,15 @@ clean-local: clean-vm-groups
 clean-vm-groups:
 	rm -rf tests/vm/group-*.out
 
+# Tests that boot VMs but spend most of their time on the host (building
+# a clone of the tree) run in a host slot, taking the rig's lock only for
+# their boots, so the serial VM chain does not wait for their builds.
+tt_vm_host_slot_tests = regress/tests/regress-ci.sh
+
 # Only the tests that boot a VM.  KERNEL_DEB=/path/linux-image-*.deb picks
 # another kernel.
 check-vm:
-	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(filter $(tt_vm_serial_tests) %-vm.sh,$(TESTS))"
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(filter $(tt_vm_serial_tests) $(tt_vm_host_slot_tests) %-vm.sh,$(TESTS))"
 
 # Download the kernels and build their initramfs ahead of time (optional:
 # the tests do it on first use): the stock one and bookworm-backports' 6.12.

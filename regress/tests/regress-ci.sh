@@ -20,7 +20,7 @@ need xmllint python3
 python3 -c 'import yaml' 2>/dev/null || { echo "SKIP: python3-yaml missing (./bootstrap installs it)"; exit 77; }
 git -C "$abs_top_srcdir" rev-parse --verify -q HEAD >/dev/null 2>&1 ||
 	{ echo "SKIP: the examples clone touchtape: $abs_top_srcdir is not a git checkout"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/regress-ci-vm.XXXXXX")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/regress-ci.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # --- the runners' stand-ins ------------------------------------------------
