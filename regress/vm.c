@@ -53,7 +53,7 @@ parent_dir(const char *path)
 struct vm_cmd {
 	const char *argv[256];
 	size_t n;
-	char *owned[8];
+	char *owned[64];
 	size_t nowned;
 };
 
@@ -73,19 +73,25 @@ push_owned(struct vm_cmd *v, char *arg)
 	}
 }
 
-/* The rig's options: the kernel, Xorg for the XI layer, and the host
- * folders the guest writes (the scratch folder is $TMPDIR, shared). */
+/* The rig's options: the kernel, a screen for Weston when a case has a
+ * Wayland layer (the guest starts its servers itself, as cases need
+ * them), and the host folders the guest writes (the scratch folder is
+ * $TMPDIR, shared). */
 static void
-rig_options(struct vm_cmd *v, const char *kernel, bool xorg, const char *junit, const char *keep)
+rig_options(struct vm_cmd *v, const struct rg_vm_opts *o)
 {
+	const char *kernel = o->kernel;
+	const char *junit = o->junit;
+	const char *keep = o->keep;
+
 	if (kernel) {
 		char *abs = realpath(kernel, NULL);
 
 		push(v, "--kernel");
 		push_owned(v, abs ? abs : strdup(kernel));
 	}
-	if (xorg)
-		push(v, "--xorg");
+	if (o->layers & RG_LAYER_WAYLAND)
+		push(v, "--vga");
 	if (!getenv("TT_VM_TIMEOUT")) {
 		push(v, "--timeout");
 		push(v, "3600");
@@ -98,6 +104,14 @@ rig_options(struct vm_cmd *v, const char *kernel, bool xorg, const char *junit, 
 		if (dirs[i]) {
 			push(v, "--rw");
 			push_owned(v, dirs[i]);
+		}
+	}
+	/* --bless writes beside the cases. */
+	for (size_t i = 0; o->bless && i < o->ndirs; i++) {
+		char *abs = realpath(o->dirs[i], NULL);
+		if (abs) {
+			push(v, "--rw");
+			push_owned(v, abs);
 		}
 	}
 }
@@ -119,8 +133,46 @@ inner_args(struct vm_cmd *v, int argc, char **argv)
 	}
 }
 
+/* The guest's progress (its file on the shared scratch folder) as a
+ * line on this terminal. */
+static void
+show_progress(const char *file, double start)
+{
+	_cleanup_fclose_ FILE *f = fopen(file, "re");
+	char kernel[128];
+	char name[1024];
+	size_t n, total, failed;
+
+	if (!f || fscanf(f, "%zu %zu %zu %127s\n", &n, &total, &failed, kernel) != 4 || !fgets(name, sizeof(name), f))
+		return;
+	name[strcspn(name, "\n")] = '\0';
+	rg_progress_line(n, total, kernel, rg_now_s() - start, failed, name);
+}
+
 static int
-run_rig(const char *const *argv, const char *scratch)
+wait_rig(pid_t pid, const char *progress)
+{
+	double start = rg_now_s();
+	int st;
+
+	for (;;) {
+		pid_t w = waitpid(pid, &st, progress ? WNOHANG : 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (w == 0) {
+			show_progress(progress, start);
+			usleep(500000);
+		}
+	}
+	if (progress)
+		fputs("\r\033[K", stderr);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 125;
+}
+
+static int
+run_rig(const char *const *argv, const char *scratch, const char *progress)
 {
 	pid_t pid = fork();
 
@@ -131,31 +183,50 @@ run_rig(const char *const *argv, const char *scratch)
 		 * for people: stderr; stdout stays TAP only. */
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 		setenv("TMPDIR", scratch, 1);
+		if (progress)
+			setenv("TT_REGRESS_PROGRESS", progress, 1);
+		else
+			unsetenv("TT_REGRESS_PROGRESS");
 		execv(argv[0], (char *const *)argv);
 		fprintf(stderr, "touchtape regress: %s: %s\n", argv[0], strerror(errno));
 		_exit(125);
 	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR)
-			return -errno;
-	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 125;
+	return wait_rig(pid, progress);
 }
 
+/* The guest's TAP; none (the VM did not boot, the lock could not be
+ * taken): a TAP stream that says no case ran, for the consumer. */
 static int
-copy_tap(const char *path)
+copy_tap(const char *path, int rc)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	char buf[4096];
 	size_t n;
+	size_t total = 0;
 
-	if (!f)
-		return -errno;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		fwrite(buf, 1, n, stdout);
+		total += n;
+	}
+	if (total == 0 && rc <= TT_EXIT_TROUBLE)
+		printf("TAP version 14\nBail out! no case ran: touchtape regress in the VM exited %d (said above)\n", rc);
+	else if (total == 0)
+		printf("TAP version 14\nBail out! no case ran: the VM rig failed (status %d)\n", rc);
 	fflush(stdout);
-	return 0;
+	return f ? 0 : -ENOENT;
+}
+
+/* TT_REGRESS_SERVICES=the rig's folder: the guest's regress starts
+ * what each case needs with the rig's scripts. */
+static char *
+rig_dir_env(const char *rig)
+{
+	_cleanup_free_ char *copy = strdup(rig);
+	char *env = NULL;
+
+	if (asprintf(&env, "TT_REGRESS_SERVICES=%s", dirname(copy)) < 0)
+		abort();
+	return env;
 }
 
 static int
@@ -181,6 +252,7 @@ rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o)
 	struct vm_cmd v = { .n = 0 };
 	_cleanup_free_ char *scratch = NULL;
 	_cleanup_free_ char *tap = NULL;
+	_cleanup_free_ char *progress = NULL;
 	const char *tmp = getenv("TMPDIR");
 
 	if (!rig || len < 0)
@@ -192,9 +264,11 @@ rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o)
 		return TT_EXIT_TROUBLE;
 	}
 	push(&v, rig);
-	rig_options(&v, o->kernel, o->xorg, o->junit, o->keep);
+	rig_options(&v, o);
 	/* sh puts TAP into a file: the serial port mixes stdout and stderr. */
 	push(&v, "--");
+	push(&v, "/usr/bin/env");
+	push_owned(&v, rig_dir_env(rig));
 	push(&v, "/bin/sh");
 	push(&v, "-c");
 	push(&v, "out=$1; shift; exec \"$@\" >\"$out\"");
@@ -204,11 +278,15 @@ rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o)
 	push(&v, "regress");
 	inner_args(&v, argc, argv);
 	v.argv[v.n] = NULL;
-	int rc = run_rig(v.argv, scratch);
+	if (isatty(STDERR_FILENO) && !getenv("CI") && asprintf(&progress, "%s/progress", scratch) < 0)
+		abort();
+	int rc = run_rig(v.argv, scratch, progress);
 	for (size_t i = 0; i < v.nowned; i++)
 		free(v.owned[i]);
-	if (copy_tap(tap) == 0)
+	if (copy_tap(tap, rc) == 0)
 		unlink(tap);
+	if (progress)
+		unlink(progress);
 	rmdir(scratch);	/* kept recordings of failures stay in it */
 	return vm_status(rc);
 }
