@@ -55,7 +55,8 @@ progress_show(void *data)
 	if (p->file) {
 		_cleanup_fclose_ FILE *f = fopen(p->file, "we");
 		if (f)
-			fprintf(f, "%zu %zu %zu %s\n%s\n", p->n, p->total, p->failed, p->kernel, p->name);
+			fprintf(f, "%zu %zu %zu %s %.1f\n%s\n", p->n, p->total, p->failed, p->kernel, t - p->start,
+				p->name);
 		return;
 	}
 	rg_progress_line(p->n, p->total, p->kernel, t - p->start, p->failed, p->name);
@@ -83,6 +84,8 @@ progress_clear(struct progress *p)
 {
 	if (p->on && !p->file)
 		fputs("\r\033[K", stderr);
+	else if (p->on)
+		unlink(p->file);	/* the host's line goes */
 	p->last = 0;
 }
 

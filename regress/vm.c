@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,55 +134,95 @@ inner_args(struct vm_cmd *v, int argc, char **argv)
 	}
 }
 
-/* The guest's progress (its file on the shared scratch folder) as a
- * line on this terminal. */
-static void
-show_progress(const char *file, double start)
+/* The guest's progress (its file on the shared scratch folder: case N
+ * of M, failures, kernel, seconds into the suite, the case) as the last
+ * line of this terminal; nothing once the guest removed it. */
+static bool
+show_progress(const char *file)
 {
 	_cleanup_fclose_ FILE *f = fopen(file, "re");
 	char kernel[128];
 	char name[1024];
 	size_t n, total, failed;
+	double elapsed;
 
-	if (!f || fscanf(f, "%zu %zu %zu %127s\n", &n, &total, &failed, kernel) != 4 || !fgets(name, sizeof(name), f))
-		return;
+	if (!f || fscanf(f, "%zu %zu %zu %127s %lf\n", &n, &total, &failed, kernel, &elapsed) != 5 ||
+	    !fgets(name, sizeof(name), f))
+		return false;
 	name[strcspn(name, "\n")] = '\0';
-	rg_progress_line(n, total, kernel, rg_now_s() - start, failed, name);
+	rg_progress_line(n, total, kernel, elapsed, failed, name);
+	return true;
 }
 
+/* The rig's output (the guest's console) passed on from @fd, with the
+ * progress line kept below it: cleared before each piece, drawn again
+ * after. */
 static int
-wait_rig(pid_t pid, const char *progress)
+relay_rig(pid_t pid, int fd, const char *progress)
 {
-	double start = rg_now_s();
+	bool drawn = false;
+	char buf[4096];
 	int st;
 
 	for (;;) {
-		pid_t w = waitpid(pid, &st, progress ? WNOHANG : 0);
-		if (w == pid)
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		int r = poll(&pfd, 1, 500);
+		if (r < 0 && errno != EINTR)
 			break;
-		if (w < 0 && errno != EINTR)
-			return -errno;
-		if (w == 0) {
-			show_progress(progress, start);
-			usleep(500000);
+		if (r > 0) {
+			ssize_t len = read(fd, buf, sizeof(buf));
+			if (len <= 0)
+				break;
+			if (drawn)
+				fputs("\r\033[K", stderr);
+			fwrite(buf, 1, (size_t)len, stderr);
+			drawn = false;
 		}
+		if (show_progress(progress)) {
+			drawn = true;
+		} else if (drawn) {
+			fputs("\r\033[K", stderr);
+			drawn = false;
+		}
+		fflush(stderr);
 	}
-	if (progress)
+	if (drawn)
 		fputs("\r\033[K", stderr);
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 125;
 }
 
 static int
+wait_rig(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 125;
+}
+
+/* The rig, its output on stderr (stdout stays TAP only); on a terminal
+ * through a pipe, so the progress line stays below it. */
+static int
 run_rig(const char *const *argv, const char *scratch, const char *progress)
 {
-	pid_t pid = fork();
+	int out[2] = { -1, -1 };
+	pid_t pid;
 
-	if (pid < 0)
+	if (progress && pipe2(out, O_CLOEXEC) < 0)
+		progress = NULL;
+	if ((pid = fork()) < 0)
 		return -errno;
 	if (pid == 0) {
-		/* The guest's serial output (its stderr and progress) is
-		 * for people: stderr; stdout stays TAP only. */
-		dup2(STDERR_FILENO, STDOUT_FILENO);
+		dup2(progress ? out[1] : STDERR_FILENO, STDOUT_FILENO);
+		if (progress)
+			dup2(out[1], STDERR_FILENO);
 		setenv("TMPDIR", scratch, 1);
 		if (progress)
 			setenv("TT_REGRESS_PROGRESS", progress, 1);
@@ -191,7 +232,12 @@ run_rig(const char *const *argv, const char *scratch, const char *progress)
 		fprintf(stderr, "touchtape regress: %s: %s\n", argv[0], strerror(errno));
 		_exit(125);
 	}
-	return wait_rig(pid, progress);
+	if (!progress)
+		return wait_rig(pid);
+	close(out[1]);
+	int rc = relay_rig(pid, out[0], progress);
+	close(out[0]);
+	return rc;
 }
 
 /* The guest's TAP; none (the VM did not boot, the lock could not be
