@@ -140,6 +140,10 @@ log="$tmp/keep/services.log"
 for s in 'modprobe -a uhid' 'guest-udevd' 'guest-weston" start' 'guest-xorg" start'; do
 	[[ "$(grep -c "^== .*$s" "$log")" == 1 ]] || { cat "$log"; fail "'$s' did not run exactly once"; }
 done
+# The rig removed its boot folder (it left one per boot in the cache).
+cache="${TT_VM_CACHE:-$abs_top_builddir/vm-cache}"
+left=$(find "$cache" -maxdepth 1 -name 'run.*' -newer "$suite" | head -n1)
+[[ -z "$left" ]] || fail "the rig left $left in its cache"
 # The re-recordings hold the layer compared.
 grep -q '"type":"wl"' "$tmp/keep/wayland_3m-changed.jsonl.gz/replayed.jsonl" || fail "no Wayland events recorded again"
 grep -q '"type":"li"' "$tmp/keep/libinput_3m-changed.jsonl.gz/replayed.jsonl" || fail "no libinput events recorded again"
