@@ -80,6 +80,8 @@ add_case(struct rg_suite *s, const char *path, const char *name)
 		return rc;
 	c.path = strdup(path);
 	c.name = strdup(name);
+	if (asprintf(&c.bless_path, "%s.expected.jsonl", stem) < 0)
+		abort();
 	c.expected = beside(stem, ".expected.jsonl");
 	if (!c.expected)
 		c.expected = beside(stem, ".expected.jsonl.gz");
@@ -200,6 +202,7 @@ case_release(struct rg_case *c)
 	free(c->path);
 	free(c->name);
 	free(c->expected);
+	free(c->bless_path);
 	rg_sidecar_release(&c->side);
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,13 +30,17 @@ struct regress_args {
 	const char *kernels[RG_MAX_KERNELS];
 	size_t nkernels;
 	int tap_version;
+	bool bless;
 };
 
-/* Progress on a terminal: case N of M, elapsed, failures so far. */
+/* Progress on a terminal: case N of M, kernel, elapsed, failures so
+ * far. In the VM (whose serial port is a log on the host) it goes to the
+ * file regress --vm on the host names in TT_REGRESS_PROGRESS, which
+ * shows it on its own terminal. */
 struct progress {
 	bool on;
 	size_t n, total, failed;
-	const char *name;
+	const char *name, *kernel, *file;
 	double start, last;
 };
 
@@ -48,9 +53,14 @@ progress_show(void *data)
 	if (!p->on || t - p->last < 0.5)
 		return;
 	p->last = t;
-	int s = (int)(t - p->start);
-	fprintf(stderr, "\r\033[Kcase %zu of %zu, %d:%02d elapsed, %zu failed: %s", p->n, p->total, s / 60, s % 60,
-		p->failed, p->name);
+	if (p->file) {
+		_cleanup_fclose_ FILE *f = fopen(p->file, "we");
+		if (f)
+			fprintf(f, "%zu %zu %zu %s %.1f\n%s\n", p->n, p->total, p->failed, p->kernel, t - p->start,
+				p->name);
+		return;
+	}
+	rg_progress_line(p->n, p->total, p->kernel, t - p->start, p->failed, p->name);
 }
 
 /* A terminal only: not a pipe, not CI's log, not the VM rig's serial
@@ -61,11 +71,22 @@ progress_wanted(void)
 	return isatty(STDERR_FILENO) && !getenv("CI") && !getenv("TT_VM_GUEST");
 }
 
+void
+rg_progress_line(size_t n, size_t total, const char *kernel, double elapsed, size_t failed, const char *name)
+{
+	int s = (int)elapsed;
+
+	fprintf(stderr, "\r\033[Kcase %zu of %zu, kernel %s, %d:%02d elapsed, %zu failed: %s", n, total, kernel,
+		s / 60, s % 60, failed, name);
+}
+
 static void
 progress_clear(struct progress *p)
 {
-	if (p->on)
+	if (p->on && !p->file)
 		fputs("\r\033[K", stderr);
+	else if (p->on)
+		unlink(p->file);	/* the host's line goes */
 	p->last = 0;
 }
 
@@ -98,9 +119,15 @@ usage(FILE *out)
 		"      --keep DIR         keep every case's re-recording and logs in DIR\n"
 		"                         (by default only failures are kept, in a\n"
 		"                         temporary folder the output names)\n"
-		"      --display DISPLAY  the X server for the XI layer (default $DISPLAY)\n"
+		"      --display DISPLAY  the X server for the XI layer (default $DISPLAY;\n"
+		"                         with --vm, the VM's own Xorg)\n"
+		"      --bless            write each case's NAME.expected.jsonl from this run\n"
+		"                         (not compared); says each file written or replaced\n"
 		"      --vm               run the suite inside the source tree's VM rig\n"
-		"                         (tests/vm/run): uinput, uhid and Xorg in a VM\n"
+		"                         (tests/vm/run), no root needed: uinput, and what\n"
+		"                         each case needs, started once: uhid and the HID\n"
+		"                         drivers, udevd (libinput), Xorg (XI), Weston\n"
+		"                         (Wayland)\n"
 		"      --kernel KERNEL    with --vm: boot this kernel: a Debian kernel version\n"
 		"                         or package (6.12, fetched into the VM cache), a\n"
 		"                         linux-image .deb, or a vmlinux/bzImage run with the\n"
@@ -110,7 +137,7 @@ usage(FILE *out)
 		"\n"
 		"Exit status: 0 every case passed (or was skipped), 1 a case differs, 2 trouble\n"
 		"(bad usage, a bad sidecar, a case that could not be run or timed out).\n"
-		"Replaying needs root (uinput, uhid).\n"
+		"Replaying needs root (uinput, uhid), or --vm.\n"
 		"\n"
 		"Examples:\n"
 		"  sudo touchtape regress bugs/\n"
@@ -148,7 +175,7 @@ add_kernel(struct regress_args *a, const char *kernel)
 	return 0;
 }
 
-enum { O_LIST = 256, O_SHARD, O_JUNIT, O_KEEP, O_DISPLAY, O_VM, O_KERNEL, O_TAP_VERSION };
+enum { O_LIST = 256, O_SHARD, O_JUNIT, O_KEEP, O_DISPLAY, O_VM, O_KERNEL, O_TAP_VERSION, O_BLESS };
 
 /* The options (cli/commands.c lists them for every command). */
 const struct option tt_regress_options[] = {
@@ -160,6 +187,7 @@ const struct option tt_regress_options[] = {
 	{ "vm", no_argument, NULL, O_VM },
 	{ "kernel", required_argument, NULL, O_KERNEL },
 	{ "tap-version", required_argument, NULL, O_TAP_VERSION },
+	{ "bless", no_argument, NULL, O_BLESS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -181,6 +209,7 @@ parse_args(int argc, char **argv, struct regress_args *a)
 		case O_KEEP: a->keep = optarg; break;
 		case O_DISPLAY: a->display = optarg; break;
 		case O_VM: a->vm = true; break;
+		case O_BLESS: a->bless = true; break;
 		case O_KERNEL:
 			if (add_kernel(a, optarg) < 0)
 				return tt_usage_error("regress", "--kernel is given at most %d times", RG_MAX_KERNELS);
@@ -205,9 +234,10 @@ parse_args(int argc, char **argv, struct regress_args *a)
 
 /* Replaying needs uinput (uhid for a HID case): said before the first
  * case, not as an error in every case. A node is checked only when it
- * cannot be opened, so a machine that has it reads no case twice. */
+ * cannot be opened, so a machine that has it reads no case twice. In the
+ * VM, uhid comes with the HID drivers the first HID case loads (@later). */
 static int
-check_nodes(const struct rg_suite *s)
+check_nodes(const struct rg_suite *s, unsigned later)
 {
 	static const struct {
 		unsigned node;
@@ -220,7 +250,7 @@ check_nodes(const struct rg_suite *s)
 	int why[ARRAY_LENGTH(nodes)] = { 0 };
 
 	for (size_t i = 0; i < ARRAY_LENGTH(nodes); i++) {
-		if (access(nodes[i].path, R_OK | W_OK) < 0) {
+		if (!(later & nodes[i].node) && access(nodes[i].path, R_OK | W_OK) < 0) {
 			missing |= nodes[i].node;
 			why[i] = errno;
 		}
@@ -285,10 +315,11 @@ struct tally {
 };
 
 static void
-summary(const struct tally *t, size_t total, double seconds, const char *workdir, bool keep)
+summary(const struct tally *t, size_t total, double seconds, const char *kernel, const char *workdir, bool keep)
 {
-	fprintf(stderr, "touchtape regress: %zu case%s: %zu passed, %zu failed, %zu errors, %zu skipped in %.1f s",
-		total, total == 1 ? "" : "s", t->n[RG_PASS], t->n[RG_FAIL], t->n[RG_ERROR], t->n[RG_SKIP], seconds);
+	fprintf(stderr, "touchtape regress: %zu case%s: %zu passed, %zu failed, %zu errors, %zu skipped in %.1f s on %s",
+		total, total == 1 ? "" : "s", t->n[RG_PASS], t->n[RG_FAIL], t->n[RG_ERROR], t->n[RG_SKIP], seconds,
+		kernel);
 	if (t->run < total)
 		fprintf(stderr, " (interrupted after %zu)", t->run);
 	if (keep || t->kept)
@@ -296,15 +327,29 @@ summary(const struct tally *t, size_t total, double seconds, const char *workdir
 	fputc('\n', stderr);
 }
 
+/* What --bless wrote, one line each: reviewed before a commit. */
+static void
+say_blessed(const struct rg_result *r)
+{
+	if (r->blessed)
+		fprintf(stderr, "touchtape regress: --bless: %s\n", r->blessed);
+}
+
 static int
 run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_result *res, const char *workdir,
-	  struct tt_output *junit)
+	  struct tt_output *junit, struct rg_services *svc)
 {
-	struct progress p = { progress_wanted(), 0, s->ncases, 0, "", rg_now_s(), 0 };
-	struct rg_run_opts o = { a->display ? a->display : getenv("DISPLAY"), workdir, a->keep != NULL,
-				 progress_show, &p };
+	struct utsname u;
+	const char *pfile = getenv("TT_REGRESS_PROGRESS");
+	struct progress p = { progress_wanted() || (pfile && *pfile), 0, s->ncases, 0, "", NULL, NULL,
+			      rg_now_s(), 0 };
+	struct rg_run_opts o = { .display = a->display ? a->display : getenv("DISPLAY"), .workdir = workdir,
+				 .keep_all = a->keep != NULL, .bless = a->bless, .svc = svc,
+				 .tick = progress_show, .tick_data = &p };
 	struct tally t = { { 0 }, 0, 0 };
 
+	o.kernel = p.kernel = uname(&u) == 0 ? u.release : "unknown";
+	p.file = pfile && *pfile ? pfile : NULL;
 	if (o.display && !*o.display)
 		o.display = NULL;
 	rg_tap_begin(stdout, s->ncases, a->tap_version);
@@ -318,14 +363,15 @@ run_suite(const struct regress_args *a, const struct rg_suite *s, struct rg_resu
 		}
 		progress_clear(&p);
 		rg_tap_case(stdout, i + 1, &s->cases[i], &res[i]);
+		say_blessed(&res[i]);
 		t.n[res[i].verdict]++;
 		t.run++;
 		t.kept += res[i].dir != NULL;
 		p.failed = t.n[RG_FAIL] + t.n[RG_ERROR];
 	}
-	if (junit && rg_junit_write(junit, s, res, rg_now_s() - p.start) < 0)
+	if (junit && rg_junit_write(junit, s, res, rg_now_s() - p.start, o.kernel) < 0)
 		return TT_EXIT_TROUBLE;
-	summary(&t, s->ncases, rg_now_s() - p.start, workdir, a->keep != NULL);
+	summary(&t, s->ncases, rg_now_s() - p.start, o.kernel, workdir, a->keep != NULL);
 	if (t.n[RG_ERROR] || rg_interrupted)
 		return TT_EXIT_TROUBLE;
 	return t.n[RG_FAIL] ? TT_EXIT_FAILURE : TT_EXIT_OK;
@@ -346,6 +392,8 @@ regress(const struct regress_args *a, char *const *dirs, size_t ndirs)
 	_cleanup_free_ char *workdir = NULL;
 	_cleanup_free_ struct rg_result *res = NULL;
 	_cleanup_(tt_output_freep) struct tt_output *junit = NULL;
+	_cleanup_(rg_services_freep) struct rg_services *svc = NULL;
+	const char *rig = getenv("TT_REGRESS_SERVICES");
 	int rc;
 
 	if (rg_suite_find(&s, dirs, ndirs) < 0)
@@ -356,22 +404,46 @@ regress(const struct regress_args *a, char *const *dirs, size_t ndirs)
 		return list_cases(&s);
 	/* The devices and both targets before the first case: not after an
 	 * hour of them. */
-	if (check_nodes(&s) < 0)
+	bool in_vm = getenv("TT_VM_GUEST") && rig && *rig;
+	if (check_nodes(&s, in_vm ? RG_NODE_UHID : 0) < 0)
 		return TT_EXIT_TROUBLE;
 	if (a->junit && rg_junit_open(a->junit, &s, &junit) < 0)
 		return TT_EXIT_TROUBLE;
 	if (!(workdir = work_dir(a->keep)))
 		return TT_EXIT_TROUBLE;
+	/* In the VM rig's guest (regress --vm): cases start what they need. */
+	if (in_vm)
+		rg_services_new(rig, workdir, &svc);
 	res = tt_zalloc((s.ncases + 1) * sizeof(*res));
 	signal(SIGINT, on_stop_signal);
 	signal(SIGTERM, on_stop_signal);
 	signal(SIGHUP, on_stop_signal);
-	rc = run_suite(a, &s, res, workdir, junit);
+	rc = run_suite(a, &s, res, workdir, junit, svc);
 	for (size_t i = 0; i < s.ncases; i++)
 		rg_result_release(&res[i]);
+	if (!a->keep && svc && rc == TT_EXIT_OK)
+		rg_services_forget_log(svc);
 	if (!a->keep)
 		rmdir(workdir);	/* only when empty: nothing failed */
 	return rc;
+}
+
+/* --vm: the layers the suite's cases have say what the VM needs. */
+static int
+vm(const struct regress_args *a, int argc, char **argv)
+{
+	_cleanup_(rg_suite_release) struct rg_suite s = { 0 };
+	struct rg_vm_opts vo = {
+		.kernels = a->kernels, .nkernels = a->nkernels, .display = a->display != NULL,
+		.junit = a->junit, .keep = a->keep, .tap_version = a->tap_version,
+		.bless = a->bless, .dirs = argv + optind, .ndirs = (size_t)(argc - optind),
+	};
+
+	if (rg_suite_find(&s, argv + optind, (size_t)(argc - optind)) < 0)
+		return TT_EXIT_TROUBLE;
+	for (size_t i = 0; i < s.ncases; i++)
+		vo.layers |= rg_case_layers(&s.cases[i]);
+	return rg_vm_run(argc, argv, &vo);
 }
 
 int
@@ -383,8 +455,7 @@ tt_cmd_regress(int argc, char **argv)
 	if (rc != 0)
 		return rc < 0 ? TT_EXIT_OK : rc;
 	if (a.vm) {
-		struct rg_vm_opts vo = { a.kernels, a.nkernels, a.display != NULL, a.junit, a.keep, a.tap_version };
-		return rg_vm_run(argc, argv, &vo);
+		return vm(&a, argc, argv);
 	}
 	return regress(&a, argv + optind, (size_t)(argc - optind));
 }

@@ -22,6 +22,7 @@ enum rg_layer {
 	RG_LAYER_XI = 1 << 1,
 	RG_LAYER_LIBINPUT = 1 << 2,
 	RG_LAYER_HID = 1 << 3,	/* replayed through uhid */
+	RG_LAYER_WAYLAND = 1 << 4,	/* what a Wayland client received */
 };
 
 /* NAME.regress: what a case overrides (regress(1), SIDECAR FILE). */
@@ -39,6 +40,7 @@ struct rg_case {
 	char *path;		/* as found under its DIR */
 	char *name;		/* relative to its DIR: the shard key */
 	char *expected;		/* NAME.expected.jsonl beside it, or NULL */
+	char *bless_path;	/* where --bless writes NAME.expected.jsonl */
 	struct rg_sidecar side;
 };
 
@@ -74,6 +76,9 @@ struct rg_result {
 	char *message;		/* one line: why it failed or was skipped */
 	char *dir;		/* its kept files, or NULL when removed */
 	char *diff_text;	/* diff's output (failures) */
+	char *ran;		/* what it ran on (uinput, Xorg, ...), or NULL */
+	char *blessed;		/* --bless: what was written, or NULL */
+	const char *kernel;	/* uname -r where it ran (not owned) */
 	double seconds;
 };
 
@@ -81,9 +86,16 @@ struct rg_run_opts {
 	const char *display;	/* XI: an X display, or NULL */
 	const char *workdir;	/* the cases' folders go here */
 	bool keep_all;		/* --keep: keep passes too */
+	bool bless;		/* --bless: write NAME.expected.jsonl from the run */
+	const char *kernel;	/* uname -r of this machine */
+	struct rg_services *svc;	/* in the VM: starts what cases need, or NULL */
 	void (*tick)(void *data);	/* called while a case runs (progress) */
 	void *tick_data;
 };
+
+/* The progress line on stderr (a terminal): case N of M, the kernel,
+ * the time elapsed, the failures so far, the case. */
+void rg_progress_line(size_t n, size_t total, const char *kernel, double elapsed, size_t failed, const char *name);
 
 /* CLOCK_MONOTONIC in seconds: elapsed times and deadlines. */
 double rg_now_s(void);
@@ -119,7 +131,36 @@ void rg_yaml_string(FILE *f, const char *s);
  * cannot be written is said at once (cli/output.h; said on stderr). */
 struct tt_output;
 int rg_junit_open(const char *path, const struct rg_suite *s, struct tt_output **out);
-int rg_junit_write(struct tt_output *o, const struct rg_suite *s, const struct rg_result *res, double seconds);
+/* @kernel: uname -r where the suite ran, a property of its testsuite. */
+int rg_junit_write(struct tt_output *o, const struct rg_suite *s, const struct rg_result *res, double seconds,
+		   const char *kernel);
+
+/* In the VM rig's guest: what the cases need, started by the rig's
+ * scripts in @rig (its tests/vm folder) as the first case needing it
+ * runs; their output goes to WORKDIR/services.log. */
+struct rg_services;
+int rg_services_new(const char *rig, const char *workdir, struct rg_services **out);
+void rg_services_free(struct rg_services *s);
+void rg_services_freep(struct rg_services **s);
+/* Starts what @layers (RG_LAYER_*) needs and is not running; *ran says
+ * what the case runs on ("uinput, udevd"). 0, or -EIO and *why (both
+ * strings the caller's). */
+int rg_services_need(struct rg_services *s, unsigned layers, char **ran, char **why);
+/* Until udev has handled the devices made so far (bounded). */
+void rg_services_settle(const struct rg_services *s);
+/* Removes the scripts' log (nothing failed: nothing to read in it). */
+void rg_services_forget_log(const struct rg_services *s);
+/* The X display when Xorg runs, else NULL. */
+const char *rg_services_display(const struct rg_services *s);
+
+/* The layers a case's recording holds (RG_LAYER_*), 0 when unreadable
+ * or skipped. */
+unsigned rg_case_layers(const struct rg_case *c);
+
+/* --bless: @replayed becomes @c's NAME.expected.jsonl (a temporary file
+ * renamed into place); *said tells what was written or replaced. 0 or a
+ * negative errno. */
+int rg_bless(const struct rg_case *c, const char *replayed, char **said);
 
 /* --kernel may be given this many times. */
 #define RG_MAX_KERNELS 8
@@ -127,9 +168,13 @@ int rg_junit_write(struct tt_output *o, const struct rg_suite *s, const struct r
 struct rg_vm_opts {
 	const char *const *kernels;	/* each --kernel (a version, package, .deb or image) */
 	size_t nkernels;	/* 0: the rig's stock kernel */
-	bool xorg;		/* --display given: Xorg in the guest */
+	bool display;		/* --display given (the guest has its own Xorg) */
 	const char *junit, *keep;	/* host folders the guest writes */
 	int tap_version;
+	unsigned layers;	/* every layer the suite's cases have */
+	bool bless;		/* --bless: the DIRs are written */
+	char *const *dirs;	/* the suite's DIRs */
+	size_t ndirs;
 };
 
 /* --vm: the same command (@argv less --vm, --kernel, --display) run

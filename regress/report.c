@@ -101,12 +101,39 @@ tap_kept(FILE *f, const char *dir)
 	}
 }
 
+/* A key and a YAML string, when there is a value. */
+static void
+yaml_key(FILE *f, const char *key, const char *value)
+{
+	if (!value)
+		return;
+	fprintf(f, "  %s: ", key);
+	rg_yaml_string(f, value);
+	fputc('\n', f);
+}
+
+/* Every verdict says where it was reached: the kernel, what ran. */
+static void
+tap_where(FILE *f, const struct rg_result *r)
+{
+	yaml_key(f, "kernel", r->kernel);
+	yaml_key(f, "ran", r->ran);
+	yaml_key(f, "blessed", r->blessed);
+}
+
 static void
 tap_yaml(FILE *f, const struct rg_case *c, const struct rg_result *r)
 {
-	fprintf(f, "  ---\n  message: ");
-	rg_yaml_string(f, r->message ? r->message : "");
-	fprintf(f, "\n  severity: %s\n  file: ", r->verdict == RG_FAIL ? "fail" : "error");
+	fprintf(f, "  ---\n");
+	if (r->verdict == RG_PASS) {
+		tap_where(f, r);
+		fprintf(f, "  duration_ms: %.0f\n  ...\n", r->seconds * 1000);
+		return;
+	}
+	yaml_key(f, "message", r->message ? r->message : "");
+	fprintf(f, "  severity: %s\n", r->verdict == RG_FAIL ? "fail" : "error");
+	tap_where(f, r);
+	fprintf(f, "  file: ");
 	rg_yaml_string(f, c->path);
 	fprintf(f, "\n  against: ");
 	rg_yaml_string(f, c->expected ? c->expected : c->path);
@@ -128,7 +155,7 @@ rg_tap_case(FILE *f, size_t n, const struct rg_case *c, const struct rg_result *
 		tap_description(f, r->message);
 	}
 	fputc('\n', f);
-	if (r->verdict == RG_FAIL || r->verdict == RG_ERROR)
+	if (r->verdict != RG_SKIP)
 		tap_yaml(f, c, r);
 	fflush(f);
 }
@@ -193,6 +220,25 @@ junit_body(const struct rg_result *r)
 	return body;
 }
 
+/* <properties> of the kernel and what ran, when known. */
+static void
+junit_properties(FILE *f, const char *indent, const char *kernel, const char *ran)
+{
+	const char *const pairs[][2] = { { "kernel", kernel }, { "ran", ran } };
+
+	if (!kernel && !ran)
+		return;
+	fprintf(f, "%s<properties>\n", indent);
+	for (size_t i = 0; i < ARRAY_LENGTH(pairs); i++) {
+		if (!pairs[i][1])
+			continue;
+		fprintf(f, "%s  <property name=\"%s\" value=\"", indent, pairs[i][0]);
+		xml_text(f, pairs[i][1]);
+		fputs("\"/>\n", f);
+	}
+	fprintf(f, "%s</properties>\n", indent);
+}
+
 static void
 junit_case(FILE *f, const struct rg_case *c, const struct rg_result *r)
 {
@@ -203,6 +249,7 @@ junit_case(FILE *f, const struct rg_case *c, const struct rg_result *r)
 	fputs("\" file=\"", f);
 	xml_text(f, c->path);
 	fprintf(f, "\" time=\"%.3f\">\n", r->seconds);
+	junit_properties(f, "      ", r->kernel, r->ran);
 	if (r->dir)
 		body = junit_body(r);
 	if (r->verdict == RG_SKIP) {
@@ -229,7 +276,7 @@ junit_counts(FILE *f, const struct rg_suite *s, const struct rg_result *res, dou
 }
 
 static void
-junit_document(FILE *f, const struct rg_suite *s, const struct rg_result *res, double seconds)
+junit_document(FILE *f, const struct rg_suite *s, const struct rg_result *res, double seconds, const char *kernel)
 {
 	char stamp[32];
 	char host[256] = "localhost";
@@ -246,6 +293,7 @@ junit_document(FILE *f, const struct rg_suite *s, const struct rg_result *res, d
 	fprintf(f, " timestamp=\"%s\" hostname=\"", stamp);
 	xml_text(f, host);
 	fputs("\">\n", f);
+	junit_properties(f, "    ", kernel, NULL);
 	for (size_t i = 0; i < s->ncases; i++)
 		junit_case(f, &s->cases[i], &res[i]);
 	fputs("  </testsuite>\n</testsuites>\n", f);
@@ -262,7 +310,8 @@ rg_junit_open(const char *path, const struct rg_suite *s, struct tt_output **out
 }
 
 int
-rg_junit_write(struct tt_output *o, const struct rg_suite *s, const struct rg_result *res, double seconds)
+rg_junit_write(struct tt_output *o, const struct rg_suite *s, const struct rg_result *res, double seconds,
+	       const char *kernel)
 {
 	FILE *f;
 	int rc;
@@ -272,6 +321,6 @@ rg_junit_write(struct tt_output *o, const struct rg_suite *s, const struct rg_re
 		tt_error("%s: %s", tt_output_name(o), strerror(-rc));
 		return rc;
 	}
-	junit_document(f, s, res, seconds);
+	junit_document(f, s, res, seconds, kernel);
 	return tt_output_commit(o);
 }

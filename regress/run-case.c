@@ -36,6 +36,7 @@ struct case_plan {
 	unsigned layers;	/* what is recorded again */
 	bool has_frames;	/* the original has evdev frames */
 	int64_t duration_us;
+	const char *display;	/* XI: the X display */
 };
 
 double
@@ -70,6 +71,8 @@ note_layers(struct case_plan *p, const struct tt_record *rec, int64_t *first)
 		p->layers |= RG_LAYER_LIBINPUT;
 	else if (rec->type == TT_RECORD_HID_DEVICE)
 		p->layers |= RG_LAYER_HID;
+	else if (rec->type == TT_RECORD_WL_EVENT)
+		p->layers |= RG_LAYER_WAYLAND;
 	if (tt_record_time(rec, &t)) {
 		if (*first < 0)
 			*first = t;
@@ -83,7 +86,7 @@ static int
 plan_case(const char *path, struct case_plan *out)
 {
 	_cleanup_(tt_reader_freep) struct tt_reader *r = NULL;
-	struct case_plan p = { RG_LAYER_KERNEL, false, 0 };
+	struct case_plan p = { RG_LAYER_KERNEL, false, 0, NULL };
 	struct tt_record rec;
 	int64_t first = -1;
 	int rc = tt_reader_open(path, &r);
@@ -258,7 +261,7 @@ record_argv(const struct child *ch, const char **argv, char **nodes, size_t nnod
 	argv[n++] = "-o";
 	argv[n++] = ch->out;
 	if (ch->plan->layers & RG_LAYER_XI) {
-		snprintf(xi, xisize, "--xi=%s", ch->o->display);
+		snprintf(xi, xisize, "--xi=%s", ch->plan->display);
 		argv[n++] = xi;
 		if (ch->c->side.xi_grab) {
 			snprintf(grab, grabsize, "--xi-grab=%s", ch->c->side.xi_grab);
@@ -267,6 +270,9 @@ record_argv(const struct child *ch, const char **argv, char **nodes, size_t nnod
 		if (ch->c->side.xi_window)
 			argv[n++] = "--xi-window";
 	}
+	/* The compositor of $WAYLAND_DISPLAY (Weston in the VM). */
+	if (ch->plan->layers & RG_LAYER_WAYLAND)
+		argv[n++] = "--wayland";
 	for (size_t i = 0; i < nnodes; i++)
 		argv[n++] = nodes[i];
 	argv[n] = NULL;
@@ -285,6 +291,52 @@ wait_x_devices(const struct child *ch, pid_t rec, char **nodes, size_t nnodes)
 		snprintf(needle, sizeof(needle), "\"device_node\":\"%s\"", nodes[i]);
 		if (!wait_log(ch->out, needle, rec, 10))
 			return;
+	}
+}
+
+/* The seat's capability events in record's Wayland layer so far: their
+ * number, and whether the last has touch or pointer. */
+static size_t
+wl_seat_caps(const char *path, bool *input)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	_cleanup_free_ char *line = NULL;
+	size_t size = 0;
+	size_t n = 0;
+
+	*input = false;
+	while (f && getline(&line, &size, f) > 0) {
+		if (!strstr(line, "\"ev\":\"capabilities\""))
+			continue;
+		n++;
+		*input = strstr(line, "\"touch\"") || strstr(line, "\"pointer\"");
+	}
+	return n;
+}
+
+/* The compositor, too, adds a new device a moment after the kernel (it
+ * hears of it from udev), and removes the previous case's a moment after
+ * it went: wait, a bounded time, until the client's seat has input and
+ * has not changed for half a second. */
+static void
+wait_wl_seat(const struct child *ch, pid_t rec)
+{
+	double end = rg_now_s() + 10;
+	double since = rg_now_s();
+	size_t seen = 0;
+	bool input = false;
+
+	while (rg_now_s() < end) {
+		size_t n = wl_seat_caps(ch->out, &input);
+		if (n != seen) {
+			seen = n;
+			since = rg_now_s();
+		} else if (input && rg_now_s() - since >= 0.5) {
+			return;
+		}
+		if (waitpid(rec, NULL, WNOHANG) == rec)
+			return;
+		usleep(50000);
 	}
 }
 
@@ -307,6 +359,10 @@ record_replay(struct child *ch, pid_t replay, int go)
 		return TT_EXIT_TROUBLE;
 	}
 	nnodes = replay_nodes(ch->rlog, nodes, ARRAY_LENGTH(nodes));
+	/* The compositor learns of the devices from udev: once udev is done
+	 * with them, the client record starts sees them from its start. */
+	if ((ch->plan->layers & RG_LAYER_WAYLAND) && ch->o->svc)
+		rg_services_settle(ch->o->svc);
 	record_argv(ch, argv, nodes, nnodes, xi, sizeof(xi), grab, sizeof(grab));
 	rec = spawn(argv, -1, ch->clog);
 	if (!wait_log(ch->clog, "recording ", rec, 30)) {
@@ -317,6 +373,8 @@ record_replay(struct child *ch, pid_t replay, int go)
 	}
 	if (ch->plan->layers & RG_LAYER_XI)
 		wait_x_devices(ch, rec, nodes, nnodes);
+	if (ch->plan->layers & RG_LAYER_WAYLAND)
+		wait_wl_seat(ch, rec);
 	free_strv(nodes, nnodes);
 	(void)!write(go, "\n", 1);
 	close(go);
@@ -393,7 +451,7 @@ child_main(struct child *ch)
 {
 	int rc;
 
-	if (!ch->plan->has_frames && !ch->c->expected) {
+	if (!ch->plan->has_frames && !ch->c->expected && !ch->o->bless) {
 		say_why(ch->dir, "no evdev frames to compare with: give it a NAME.expected.jsonl "
 				 "(a run with --keep on a known-good stack makes one)");
 		return TT_EXIT_TROUBLE;
@@ -402,7 +460,8 @@ child_main(struct child *ch)
 		rc = replay_libinput(ch);
 	else
 		rc = replay_kernel(ch);
-	return rc ? rc : compare(ch);
+	/* --bless: the run is the new expected recording, not compared. */
+	return rc || ch->o->bless ? rc : compare(ch);
 }
 
 /* ---- the parent --------------------------------------------------------- */
@@ -511,6 +570,18 @@ fill_result(struct rg_result *res, const char *dir, int rc, bool timed_out, doub
 		res->diff_text = slurp(diff);
 }
 
+static void
+bless(const struct rg_case *c, const char *dir, struct rg_result *res)
+{
+	_cleanup_free_ char *replayed = in_dir(dir, "replayed.jsonl");
+
+	if (rg_bless(c, replayed, &res->blessed) < 0) {
+		res->verdict = RG_ERROR;
+		if (asprintf(&res->message, "--bless: %s could not be written", c->bless_path) < 0)
+			abort();
+	}
+}
+
 static int
 run_child(const struct rg_case *c, const struct rg_run_opts *o, const struct case_plan *plan, const char *dir)
 {
@@ -537,9 +608,48 @@ prepare(const struct rg_case *c, const struct rg_run_opts *o, struct case_plan *
 		return rc;
 	if (c->side.layers)
 		plan->layers &= c->side.layers | RG_LAYER_HID;
+	plan->display = o->display;
+	/* In the VM an XI case gets the rig's Xorg; elsewhere XI needs an X
+	 * display given, and Wayland $WAYLAND_DISPLAY. */
+	if (o->svc)
+		return 0;
 	if (!o->display)
 		plan->layers &= ~(unsigned)RG_LAYER_XI;
+	const char *wl = getenv("WAYLAND_DISPLAY");
+	if (!wl || !*wl)
+		plan->layers &= ~(unsigned)RG_LAYER_WAYLAND;
 	return 0;
+}
+
+/* In the VM: what the case needs, started; an error when it did not
+ * start (the case never ran: trouble). */
+static int
+start_services(const struct rg_run_opts *o, struct case_plan *plan, struct rg_result *res)
+{
+	char *why = NULL;
+
+	if (!o->svc)
+		return 0;
+	if (rg_services_need(o->svc, plan->layers, &res->ran, &why) < 0) {
+		res->verdict = RG_ERROR;
+		res->message = why;
+		return -EIO;
+	}
+	if (plan->layers & RG_LAYER_XI)
+		plan->display = rg_services_display(o->svc);
+	return 0;
+}
+
+unsigned
+rg_case_layers(const struct rg_case *c)
+{
+	struct case_plan plan;
+
+	if (c->side.skip || plan_case(c->path, &plan) < 0)
+		return 0;
+	if (c->side.layers)
+		plan.layers &= c->side.layers | RG_LAYER_HID;
+	return plan.layers;
 }
 
 unsigned
@@ -565,6 +675,7 @@ rg_case_run(const struct rg_case *c, const struct rg_run_opts *o, struct rg_resu
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	res->kernel = o->kernel;
 	if (c->side.skip) {
 		res->verdict = RG_SKIP;
 		res->message = strdup(c->side.skip);
@@ -576,6 +687,8 @@ rg_case_run(const struct rg_case *c, const struct rg_run_opts *o, struct rg_resu
 			abort();
 		return 0;
 	}
+	if (start_services(o, &plan, res) < 0)
+		return 0;
 	remove_case_dir(dir);	/* a --keep DIR reused: no stale files */
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		rc = -errno;
@@ -592,6 +705,8 @@ rg_case_run(const struct rg_case *c, const struct rg_run_opts *o, struct rg_resu
 	setpgid(pid, pid);
 	rc = wait_case(pid, start + timeout_s, o, &timed_out);
 	fill_result(res, dir, rc, timed_out, timeout_s);
+	if (o->bless && res->verdict == RG_PASS)
+		bless(c, dir, res);
 	res->seconds = rg_now_s() - start;
 	if ((res->verdict == RG_PASS && !o->keep_all) || rmdir(dir) == 0)
 		remove_case_dir(dir);	/* (or nothing in it to keep) */
@@ -608,5 +723,7 @@ rg_result_release(struct rg_result *r)
 	free(r->message);
 	free(r->dir);
 	free(r->diff_text);
+	free(r->ran);
+	free(r->blessed);
 	memset(r, 0, sizeof(*r));
 }

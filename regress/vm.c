@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ parent_dir(const char *path)
 struct vm_cmd {
 	const char *argv[256];
 	size_t n;
-	char *owned[8];
+	char *owned[64];
 	size_t nowned;
 };
 
@@ -74,19 +75,24 @@ push_owned(struct vm_cmd *v, char *arg)
 	}
 }
 
-/* The rig's options: the kernel, Xorg for the XI layer, and the host
- * folders the guest writes (the scratch folder is $TMPDIR, shared). */
+/* The rig's options: the kernel, a screen for Weston when a case has a
+ * Wayland layer (the guest starts its servers itself, as cases need
+ * them), and the host folders the guest writes (the scratch folder is
+ * $TMPDIR, shared). */
 static void
-rig_options(struct vm_cmd *v, const char *kernel, bool xorg, const char *junit, const char *keep)
+rig_options(struct vm_cmd *v, const struct rg_vm_opts *o, const char *kernel)
 {
+	const char *junit = o->junit;
+	const char *keep = o->keep;
+
 	if (kernel) {
 		char *abs = realpath(kernel, NULL);
 
 		push(v, "--kernel");
 		push_owned(v, abs ? abs : strdup(kernel));
 	}
-	if (xorg)
-		push(v, "--xorg");
+	if (o->layers & RG_LAYER_WAYLAND)
+		push(v, "--vga");
 	if (!getenv("TT_VM_TIMEOUT")) {
 		push(v, "--timeout");
 		push(v, "3600");
@@ -101,6 +107,14 @@ rig_options(struct vm_cmd *v, const char *kernel, bool xorg, const char *junit, 
 			push_owned(v, dirs[i]);
 		}
 	}
+	/* --bless writes beside the cases. */
+	for (size_t i = 0; o->bless && i < o->ndirs; i++) {
+		char *abs = realpath(o->dirs[i], NULL);
+		if (abs) {
+			push(v, "--rw");
+			push_owned(v, abs);
+		}
+	}
 }
 
 /* With several kernels each run writes its own JUnit file and keeps its
@@ -108,6 +122,7 @@ rig_options(struct vm_cmd *v, const char *kernel, bool xorg, const char *junit, 
  * --keep (NULL: as given). */
 struct inner_subst {
 	const char *junit, *keep;
+	const char *progress;	/* the guest's progress file (a terminal), or NULL */
 };
 
 /* Option @name's value @arg, or its replacement @with. */
@@ -147,23 +162,60 @@ inner_args(struct vm_cmd *v, int argc, char **argv, const struct inner_subst *su
 	}
 }
 
-static int
-run_rig(const char *const *argv, const char *scratch)
+/* The guest's progress (its file on the shared scratch folder: case N
+ * of M, failures, kernel, seconds into the suite, the case) as the last
+ * line of this terminal; nothing once the guest removed it. */
+static bool
+show_progress(const char *file)
 {
-	pid_t pid = fork();
+	_cleanup_fclose_ FILE *f = fopen(file, "re");
+	char kernel[128];
+	char name[1024];
+	size_t n, total, failed;
+	double elapsed;
 
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		/* The guest's serial output (its stderr and progress) is
-		 * for people: stderr; stdout stays TAP only. */
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		setenv("TMPDIR", scratch, 1);
-		execv(argv[0], (char *const *)argv);
-		fprintf(stderr, "touchtape regress: %s: %s\n", argv[0], strerror(errno));
-		_exit(125);
-	}
+	if (!f || fscanf(f, "%zu %zu %zu %127s %lf\n", &n, &total, &failed, kernel, &elapsed) != 5 ||
+	    !fgets(name, sizeof(name), f))
+		return false;
+	name[strcspn(name, "\n")] = '\0';
+	rg_progress_line(n, total, kernel, elapsed, failed, name);
+	return true;
+}
+
+/* The rig's output (the guest's console) passed on from @fd, with the
+ * progress line kept below it: cleared before each piece, drawn again
+ * after. */
+static int
+relay_rig(pid_t pid, int fd, const char *progress)
+{
+	bool drawn = false;
+	char buf[4096];
 	int st;
+
+	for (;;) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		int r = poll(&pfd, 1, 500);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0) {
+			ssize_t len = read(fd, buf, sizeof(buf));
+			if (len <= 0)
+				break;
+			if (drawn)
+				fputs("\r\033[K", stderr);
+			fwrite(buf, 1, (size_t)len, stderr);
+			drawn = false;
+		}
+		if (show_progress(progress)) {
+			drawn = true;
+		} else if (drawn) {
+			fputs("\r\033[K", stderr);
+			drawn = false;
+		}
+		fflush(stderr);
+	}
+	if (drawn)
+		fputs("\r\033[K", stderr);
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR)
 			return -errno;
@@ -172,18 +224,83 @@ run_rig(const char *const *argv, const char *scratch)
 }
 
 static int
-copy_tap(const char *path)
+wait_rig(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 125;
+}
+
+/* The rig, its output on stderr (stdout stays TAP only); on a terminal
+ * through a pipe, so the progress line stays below it. */
+static int
+run_rig(const char *const *argv, const char *scratch, const char *progress)
+{
+	int out[2] = { -1, -1 };
+	pid_t pid;
+
+	if (progress && pipe2(out, O_CLOEXEC) < 0)
+		progress = NULL;
+	if ((pid = fork()) < 0)
+		return -errno;
+	if (pid == 0) {
+		dup2(progress ? out[1] : STDERR_FILENO, STDOUT_FILENO);
+		if (progress)
+			dup2(out[1], STDERR_FILENO);
+		setenv("TMPDIR", scratch, 1);
+		if (progress)
+			setenv("TT_REGRESS_PROGRESS", progress, 1);
+		else
+			unsetenv("TT_REGRESS_PROGRESS");
+		execv(argv[0], (char *const *)argv);
+		fprintf(stderr, "touchtape regress: %s: %s\n", argv[0], strerror(errno));
+		_exit(125);
+	}
+	if (!progress)
+		return wait_rig(pid);
+	close(out[1]);
+	int rc = relay_rig(pid, out[0], progress);
+	close(out[0]);
+	return rc;
+}
+
+/* The guest's TAP; none (the VM did not boot, the lock could not be
+ * taken): a TAP stream that says no case ran, for the consumer. */
+static int
+copy_tap(const char *path, int rc)
 {
 	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	char buf[4096];
 	size_t n;
+	size_t total = 0;
 
-	if (!f)
-		return -errno;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		fwrite(buf, 1, n, stdout);
+		total += n;
+	}
+	if (total == 0 && rc <= TT_EXIT_TROUBLE)
+		printf("TAP version 14\nBail out! no case ran: touchtape regress in the VM exited %d (said above)\n", rc);
+	else if (total == 0)
+		printf("TAP version 14\nBail out! no case ran: the VM rig failed (status %d)\n", rc);
 	fflush(stdout);
-	return 0;
+	return f ? 0 : -ENOENT;
+}
+
+/* TT_REGRESS_SERVICES=the rig's folder: the guest's regress starts
+ * what each case needs with the rig's scripts. */
+static char *
+rig_dir_env(const char *rig)
+{
+	_cleanup_free_ char *copy = strdup(rig);
+	char *env = NULL;
+
+	if (asprintf(&env, "TT_REGRESS_SERVICES=%s", dirname(copy)) < 0)
+		abort();
+	return env;
 }
 
 static int
@@ -231,8 +348,10 @@ run_kernel(const char *rig, const char *self, int argc, char **argv, const struc
 	_cleanup_free_ char *kfile = NULL;
 
 	push(&v, rig);
-	rig_options(&v, kernel, o->xorg, o->junit, o->keep);
+	rig_options(&v, o, kernel);
 	push(&v, "--");
+	push(&v, "/usr/bin/env");
+	push_owned(&v, rig_dir_env(rig));
 	push(&v, "/bin/sh");
 	push(&v, "-c");
 	push(&v, guest_sh);
@@ -242,7 +361,7 @@ run_kernel(const char *rig, const char *self, int argc, char **argv, const struc
 	push(&v, "regress");
 	inner_args(&v, argc, argv, sub);
 	v.argv[v.n] = NULL;
-	r->rc = run_rig(v.argv, scratch);
+	r->rc = run_rig(v.argv, scratch, sub->progress);
 	for (size_t i = 0; i < v.nowned; i++)
 		free(v.owned[i]);
 	if (asprintf(&kfile, "%s.kver", r->tap) < 0)
@@ -264,7 +383,7 @@ scratch_file(const char *scratch, const char *name, size_t i)
 /* Each kernel in turn, then one report of them all. */
 static int
 run_kernels(const char *rig, const char *self, int argc, char **argv, const struct rg_vm_opts *o,
-	    const char *scratch)
+	    const char *scratch, const char *progress)
 {
 	struct rg_kernel_run runs[RG_MAX_KERNELS] = { 0 };
 	_cleanup_free_ char *keep = NULL;
@@ -282,7 +401,7 @@ run_kernels(const char *rig, const char *self, int argc, char **argv, const stru
 		r->arg = o->kernels[i];
 		r->tap = scratch_file(scratch, "tap", i);
 		r->junit = o->junit ? scratch_file(scratch, "junit.xml", i) : NULL;
-		struct inner_subst sub = { r->junit, keep };
+		struct inner_subst sub = { r->junit, keep, progress };
 		tt_info("--vm: kernel %zu of %zu: %s", i + 1, o->nkernels, r->arg);
 		run_kernel(rig, self, argc, argv, o, &sub, r->arg, scratch, r);
 		r->rc = vm_status(r->rc);
@@ -307,6 +426,7 @@ rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o)
 	char self[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	_cleanup_free_ char *scratch = NULL;
+	_cleanup_free_ char *progress = NULL;
 	const char *tmp = getenv("TMPDIR");
 	int rc;
 
@@ -318,18 +438,22 @@ rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o)
 		tt_error("a scratch folder: %s", strerror(errno));
 		return TT_EXIT_TROUBLE;
 	}
+	if (isatty(STDERR_FILENO) && !getenv("CI") && asprintf(&progress, "%s/progress", scratch) < 0)
+		abort();
 	if (o->nkernels > 1) {
-		rc = run_kernels(rig, self, argc, argv, o, scratch);
+		rc = run_kernels(rig, self, argc, argv, o, scratch, progress);
 	} else {
 		struct rg_kernel_run r = { .tap = scratch_file(scratch, "tap", 0) };
-		struct inner_subst sub = { NULL, NULL };
+		struct inner_subst sub = { NULL, NULL, progress };
 		run_kernel(rig, self, argc, argv, o, &sub, o->nkernels ? o->kernels[0] : NULL, scratch, &r);
-		if (copy_tap(r.tap) == 0)
+		if (copy_tap(r.tap, r.rc) == 0)
 			unlink(r.tap);
 		free(r.tap);
 		free(r.kver);
 		rc = vm_status(r.rc);
 	}
+	if (progress)
+		unlink(progress);
 	rmdir(scratch);	/* kept recordings of failures stay in it */
 	return rc;
 }

@@ -34,8 +34,14 @@ if [[ \$1 == clone && \$2 == https://example.org/touchtape.git ]]; then
 fi
 exec "$real_git" "\$@"
 EOF
-cat >"$tmp/bin/apt-get" <<'EOF'
+real_apt=$(command -v apt-get)
+cat >"$tmp/bin/apt-get" <<EOF
 #!/bin/bash
+# The rig's own apt (fetch-kernel's private configuration, given with -o)
+# is the real one.
+for a in "\$@"; do [[ \$a == -o ]] && exec "$real_apt" "\$@"; done
+EOF
+cat >>"$tmp/bin/apt-get" <<'EOF'
 # update: nothing; install: every package named must be installed here.
 [[ $1 == update ]] && exit 0
 for p in "$@"; do
