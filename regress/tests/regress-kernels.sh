@@ -34,7 +34,8 @@ done
 shift
 [[ \$k == none ]] && { echo "rig: cannot boot none" >&2; exit 125; }
 cmd=("\$@")
-cmd[5]="$tmp/regress"
+# the stand-in regress in place of touchtape (the word before "regress")
+for i in "\${!cmd[@]}"; do [[ \${cmd[i]} == regress ]] && { cmd[i-1]="$tmp/regress"; break; }; done
 FAKE_KVER="\$k.0-fake" PATH="$tmp/bin:\$PATH" exec "\${cmd[@]}"
 EOF
 # regress in the guest: case b differs on 6.12 only; it records its
