@@ -24,7 +24,7 @@ diff_opts_default(struct diff_opts *o)
 	*o = (struct diff_opts){
 		.time_tol = 50000, .pos_tol_mm = 1.0, .pos_tol_frac = 0.005, .scroll_tol = 0.1,
 		.path_tol_mm = 1.0, .path_tol_frac = 0.005, .axis_tol_frac = 0.05, .rate_tol_frac = 0.05,
-		.stall_tol = 100000, .refresh_hz = 60.0,
+		.stall_tol = 100000, .latency_tol = 1000, .refresh_hz = 60.0,
 	};
 }
 
@@ -65,6 +65,8 @@ usage(FILE *out)
 		"                              at least 2), the mean interval by 4 times it\n"
 		"                              or 2ms\n"
 		"      --stall-tolerance T     the largest interval in motion may differ by T\n"
+		"      --latency-tolerance T   a Wayland client's latencies may differ by T or a\n"
+		"                              quarter of the larger, whichever is more (1ms)\n"
 		"                              (default 100ms, at least 3 mean intervals)\n"
 		"      --scroll-tolerance F    libinput scroll distances may differ by a\n"
 		"                              fraction F of the larger, or N% (default 0.1)\n"
@@ -106,6 +108,7 @@ enum {
 	O_AXIS_TOL,
 	O_RATE_TOL,
 	O_STALL_TOL,
+	O_LATENCY_TOL,
 	O_IGNORE,
 	O_GRADE,
 	O_REFRESH,
@@ -161,6 +164,7 @@ tolerance_option(struct diff_opts *o, int opt, const char *arg)
 	case O_AXIS_TOL: return fraction_option("axis-tolerance", arg, &o->axis_tol_frac);
 	case O_RATE_TOL: return fraction_option("rate-tolerance", arg, &o->rate_tol_frac);
 	case O_STALL_TOL: return time_option("stall-tolerance", arg, &o->stall_tol);
+	case O_LATENCY_TOL: return time_option("latency-tolerance", arg, &o->latency_tol);
 	default: return -ENOENT;
 	}
 }
@@ -199,6 +203,7 @@ const struct option tt_diff_options[] = {
 	{ "axis-tolerance", required_argument, NULL, O_AXIS_TOL },
 	{ "rate-tolerance", required_argument, NULL, O_RATE_TOL },
 	{ "stall-tolerance", required_argument, NULL, O_STALL_TOL },
+	{ "latency-tolerance", required_argument, NULL, O_LATENCY_TOL },
 	{ "ignore", required_argument, NULL, O_IGNORE },
 	TT_READ_LONG_OPTIONS,
 	{ "kernel-only", no_argument, NULL, 'k' },

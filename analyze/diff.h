@@ -239,6 +239,7 @@ struct diff_opts {
 	double axis_tol_frac;	/* --axis-tolerance: of each axis range */
 	double rate_tol_frac;	/* --rate-tolerance: of frame counts */
 	int64_t stall_tol;	/* --stall-tolerance */
+	int64_t latency_tol;	/* --latency-tolerance: Wayland latencies */
 	unsigned ignore;	/* enum diff_ignore */
 	struct tt_grade_profile *profile;	/* --grade, or NULL */
 	double refresh_hz;	/* --refresh */

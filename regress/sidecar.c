@@ -188,6 +188,7 @@ static const struct {
 	{ "layers", sc_layers },
 	{ "time-tolerance", sc_duration },
 	{ "stall-tolerance", sc_duration },
+	{ "latency-tolerance", sc_duration },
 	{ "position-tolerance", sc_distance },
 	{ "path-tolerance", sc_distance },
 	{ "units-tolerance", sc_fraction },

@@ -15,7 +15,6 @@
 /* Latencies this close are the same: scheduling noise is a fraction of
  * a millisecond, a compositor that holds touches back differs by a
  * frame or more. */
-#define LATENCY_FLOOR_US 1000
 #define LATENCY_FRACTION 0.25
 
 static void
@@ -40,13 +39,14 @@ kinds_missing(struct differ *df, const struct wl_summary *from, const struct wl_
 	}
 }
 
+/* Within a quarter of the larger, or --latency-tolerance @floor_us. */
 static bool
-latency_close(int64_t a, int64_t b)
+latency_close(int64_t a, int64_t b, int64_t floor_us)
 {
 	int64_t big = llabs(a) > llabs(b) ? llabs(a) : llabs(b);
 	int64_t tol = (int64_t)(LATENCY_FRACTION * (double)big);
 
-	return llabs(a - b) <= (tol > LATENCY_FLOOR_US ? tol : LATENCY_FLOOR_US);
+	return llabs(a - b) <= (tol > floor_us ? tol : floor_us);
 }
 
 static void
@@ -58,7 +58,7 @@ latency_diff(struct differ *df, const char *what, const int64_t *va, size_t na, 
 		return;
 	for (size_t i = 0; i < ARRAY_LENGTH(qs); i++) {
 		int64_t a = tt_percentile(va, na, qs[i].q), b = tt_percentile(vb, nb, qs[i].q);
-		if (!latency_close(a, b))
+		if (!latency_close(a, b, df->o->latency_tol))
 			diff_difference(df, "wayland", 0, 0, "wayland: %s %s %" PRId64 " vs %" PRId64 " us", what, qs[i].name,
 					a, b);
 	}

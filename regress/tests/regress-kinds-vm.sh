@@ -72,8 +72,9 @@ gzip -dc "$data/wayland-3m-two-finger.expected.jsonl.gz" | awk '/"ev":"down"/ { 
 for f in "$suite"/*/*; do
 	case "$f" in *.expected.jsonl* | *.regress) ;; *) tolerant "$f" ;; esac
 done
-# Under TCG Weston's frame anomalies come and go from run to run.
-for f in "$suite"/wayland/*.regress; do echo 'ignore = anomalies' >>"$f"; done
+# Under TCG Weston's frame anomalies come and go from run to run, and the
+# client's latency is 10 ms in one run and 17 ms in the next.
+for f in "$suite"/wayland/*.regress; do printf 'ignore = anomalies\nlatency-tolerance = 50ms\n' >>"$f"; done
 
 rc=0
 (cd "$tmp" && "$T" regress --vm --junit "$tmp/report.xml" --keep "$tmp/keep" "$suite") >"$tmp/tap" 2>"$tmp/err" || rc=$?
@@ -102,20 +103,6 @@ differs() {
 	xmllint --xpath "string(//testcase[@name=\"$name\"]/failure)" "$tmp/report.xml" | grep -Eq "$2" ||
 		fail "case $1: the JUnit failure does not name '$2'"
 }
-# wayland_verdict N NAME RAN: the unchanged Wayland case passes, or
-# differs in the client's latency alone: diff compares Wayland latencies
-# within 25% (1 ms floor), and under TCG they are 10 ms in one run and
-# 17 ms in the next (diff has no tolerance for them yet; said, not hidden).
-wayland_verdict() {
-	if grep -qx "ok $1 - $2" "$tmp/tap"; then
-		verdict "$1" ok "$2" "$3"
-		return
-	fi
-	verdict "$1" 'not ok' "$2" "$3"
-	grep '^    - ' "$tmp/case$1" >"$tmp/wl-diffs"
-	grep -v ': wayland: latency_us \(median\|p95\) ' "$tmp/wl-diffs" && fail "case $1: the unchanged Wayland case differs in more than latency"
-	echo "# note: case $1 differs in the Wayland latency only (TCG noise): $(wc -l <"$tmp/wl-diffs") line(s)"
-}
 hid="uhid with hid-multitouch, wacom, hid-generic"
 verdict 1 'not ok' hid/elan1206-changed.hid "$hid"
 verdict 2 ok hid/elan1206-touchpad.hid "$hid"
@@ -124,7 +111,7 @@ verdict 4 ok kernel/ntrig.jsonl uinput
 verdict 5 'not ok' libinput/3m-changed.jsonl.gz "uinput, udevd"
 verdict 6 ok libinput/3m.jsonl.gz "uinput, udevd"
 verdict 7 'not ok' wayland/3m-changed.jsonl.gz "uinput, Weston"
-wayland_verdict 8 wayland/wayland-3m-two-finger.jsonl.gz "uinput, Weston"
+verdict 8 ok wayland/wayland-3m-two-finger.jsonl.gz "uinput, Weston"
 verdict 9 'not ok' xi/two-finger-changed.jsonl "uinput, Xorg :0"
 verdict 10 ok xi/two-finger.jsonl "uinput, Xorg :0"
 differs 1 'device 1 slot 0 touch at \+[0-9.]+ s'
@@ -132,7 +119,7 @@ differs 3 'device 0 slot 3 touch at \+0\.0[0-9]+ s .* is only in '
 differs 5 'libinput device 0: touches 1 vs 2'
 differs 7 'wayland: wl_touch.down events 1 vs 2'
 differs 9 'XI touch \[observer\] at \+[0-9.]+ s is only in '
-grep -Eq "10 cases: [45] passed, [56] failed, 0 errors, 0 skipped in [0-9.]* s on $kernel" "$tmp/err" || fail "the summary line"
+grep -Eq "10 cases: 5 passed, 5 failed, 0 errors, 0 skipped in [0-9.]* s on $kernel" "$tmp/err" || fail "the summary line"
 
 # What a case needs was started once in the boot (services.log, kept
 # with --keep): the drivers, udevd, Weston, then Xorg (which stopped it).
