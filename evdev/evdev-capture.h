@@ -36,13 +36,20 @@ struct tt_capture;
 enum tt_capture_flags {
 	TT_CAPTURE_GRAB = 1 << 0,		/* EVIOCGRAB the device */
 	TT_CAPTURE_SHOW_KEYCODES = 1 << 1,	/* no privacy masking */
+	/* Find out whether another client holds a grab (the device record's
+	 * grabbed_by_other) by taking one and letting go at once. While it is
+	 * held every other reader of the device (a compositor, another
+	 * recorder) loses the device's events without a SYN_DROPPED: for a
+	 * listing only, never beside a recording. */
+	TT_CAPTURE_PROBE_GRAB = 1 << 2,
 };
 
 /* Opens @path (O_RDONLY|O_NONBLOCK|O_CLOEXEC), sets CLOCK_MONOTONIC on it
  * and builds the device record with id @id from the device's current
  * state. Returns 0 or a negative errno: -EACCES/-EPERM without permission,
  * -ENOTTY when @path is not an evdev node, -EBUSY when TT_CAPTURE_GRAB was
- * asked for and another client holds a grab. */
+ * asked for and another client holds a grab. Takes no grab unless
+ * TT_CAPTURE_GRAB or TT_CAPTURE_PROBE_GRAB. */
 int tt_capture_open(const char *path, uint32_t id, unsigned int flags, struct tt_capture **out);
 
 /* For tests and pipes: captures from @fd (taken over, closed by
