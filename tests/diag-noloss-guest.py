@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: MIT
 # Runs inside the VM (tests/diag-noloss-vm.sh): no silent loss. ROUNDS
 # times, a fast replay (--exact --speed 10 --loop LOOPS) of a Type B
-# sample is recorded while three CPU hogs run; in every other round the
-# recorder is also stopped (SIGSTOP) for a while, so the kernel's buffer
-# overflows. Every recording must hold every frame the replay wrote,
+# sample is recorded while three CPU hogs run, two rounds at a time; in
+# every other round the recorder is also stopped (SIGSTOP) for a while,
+# so the kernel's buffer overflows, and while they play another recorder
+# of both devices starts (a recorder that took a grab, even for a moment,
+# would take those events from the others: under strace, record takes
+# none). Every recording must hold every frame the replay wrote,
 # as the kernel delivers it, or mark where frames are missing with a
 # SYN_DROPPED: frames may be missing only right after one, and the
 # resync after it must bring a reader to the device's state exactly.
@@ -290,10 +293,15 @@ def main():
     total_drops = total_missing = 0
     t0 = time.monotonic()
     try:
-        for r in range(rounds):
-            d, m = one_round(r, extra, expected, final)
-            total_drops += d
-            total_missing += m
+        # Two rounds at a time (two replays, each its own device): half
+        # the wall time, and more load on both.
+        for r in range(0, rounds, 2):
+            pair = [start_round(k) for k in range(r, min(r + 2, rounds))]
+            go(pair, probe=(r == 0))
+            for rd in pair:
+                d, m = finish_round(rd, extra, expected, final)
+                total_drops += d
+                total_missing += m
     finally:
         for h in hogs:
             h.kill()
@@ -321,49 +329,106 @@ def wait_node(log, proc):
     return None
 
 
-def one_round(r, extra, expected, final):
-    log = os.path.join(outdir, "replay-%02d.log" % r)
-    out = os.path.join(outdir, "noloss-%02d.jsonl" % r)
-    replay = subprocess.Popen([tt, "replay", "--wait", "--exact", "--speed", str(SPEED), "--loop", str(LOOPS),
-                               sample], stdin=subprocess.PIPE, stdout=open(log, "w"),
-                              stderr=subprocess.STDOUT)
-    node = wait_node(log, replay)
+def start_round(r):
+    """A replay waiting on its own device, and its recorder started."""
+    rd = {"r": r, "log": os.path.join(outdir, "replay-%02d.log" % r),
+          "out": os.path.join(outdir, "noloss-%02d.jsonl" % r), "rec": None}
+    rd["replay"] = subprocess.Popen([tt, "replay", "--wait", "--exact", "--speed", str(SPEED),
+                                     "--loop", str(LOOPS), sample], stdin=subprocess.PIPE,
+                                    stdout=open(rd["log"], "w"), stderr=subprocess.STDOUT)
+    node = wait_node(rd["log"], rd["replay"])
     if not node:
-        replay.kill()
-        replay.wait()
+        rd["replay"].kill()
+        rd["replay"].wait()
         fail("round %d: the replay created no device" % r)
-        return 0, 0
-    rec = subprocess.Popen([tt, "record", "-q", node, "-o", out], stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL, stderr=open(out + ".err", "w"))
+        return rd
+    out = rd["out"]
+    rd["rec"] = subprocess.Popen([tt, "record", "-q", node, "-o", out], stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=open(out + ".err", "w"))
     for _ in range(1200):
         if os.path.exists(out) and b'"kind":"start"' in open(out, "rb").read():
             break
         time.sleep(0.05)
-    replay.stdin.write(b"\n")
-    replay.stdin.close()
-    if r % 2:
+    return rd
+
+
+def grabs(args, log):
+    """The EVIOCGRAB calls of `touchtape ARGS`, under strace."""
+    subprocess.run(["strace", "-f", "-qq", "-e", "trace=ioctl", "-o", log, tt] + args,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(log) as fh:
+        return [ln for ln in fh if "EVIOCGRAB" in ln or "0x40044590" in ln]
+
+
+def check_probe():
+    """A recorder takes no grab it was not asked for, in its device scan
+    (a name pattern) or its open: while one is held, every other reader
+    of the device misses its events without a SYN_DROPPED. The listing
+    does (its GRABBED column): the check sees the ioctl at all."""
+    if not grabs(["list"], os.path.join(outdir, "list.strace")):
+        fail("touchtape list: no EVIOCGRAB under strace (the grab check cannot see it)")
+    found = grabs(["record", "-q", "--duration", "0.2", "-o", os.path.join(outdir, "probe.jsonl"),
+                   "touchtape replay:*"], os.path.join(outdir, "record.strace"))
+    if found:
+        fail("touchtape record took a grab it was not asked for: %s" % found[0].strip())
+
+
+def go(pair, probe):
+    """The replays start; while they play, a bystander recorder of every
+    replay device starts (its scan and opens must take nothing from the
+    round's recorders); every other round's recorder is stopped a while."""
+    live = [rd for rd in pair if rd["rec"]]
+    if probe and live:
+        check_probe()
+    for rd in live:
+        rd["replay"].stdin.write(b"\n")
+        rd["replay"].stdin.close()
+    if not live:
+        return
+    time.sleep(0.1)
+    by_out = os.path.join(outdir, "bystander-%02d.jsonl" % pair[0]["r"])
+    by = subprocess.Popen([tt, "record", "-q", "-o", by_out, "touchtape replay:*"],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=open(by_out + ".err", "w"))
+    stopped = [rd for rd in live if rd["r"] % 2]
+    if stopped:
         # Stopped long enough for the kernel's buffer (8192 events for
         # this device) to overflow at this rate.
-        time.sleep(0.3)
-        rec.send_signal(signal.SIGSTOP)
+        time.sleep(0.2)
+        for rd in stopped:
+            rd["rec"].send_signal(signal.SIGSTOP)
         time.sleep(1.0)
-        rec.send_signal(signal.SIGCONT)
-    rc = replay.wait()
-    text = open(log).read()
+        for rd in stopped:
+            rd["rec"].send_signal(signal.SIGCONT)
+    for rd in live:
+        rd["replay"].wait()
+    end_recorder(by, "round %d: the bystander recorder" % pair[0]["r"])
+
+
+def end_recorder(proc, what):
+    """Waits for a recorder that ends with its devices; stops it if not."""
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGINT)
+        proc.wait()
+    if proc.returncode not in (0, 130):
+        fail("%s exited with %d" % (what, proc.returncode))
+
+
+def finish_round(rd, extra, expected, final):
+    r, rec = rd["r"], rd["rec"]
+    if not rec:
+        return 0, 0
+    text = open(rd["log"]).read()
     m = re.search(r"replayed ([0-9]+) frames in ([0-9]+) loops \(([0-9]+) release/preparation", text)
-    if rc != 0 or not m:
-        fail("round %d: replay exited with %d: %s" % (r, rc, text[-400:]))
+    if rd["replay"].returncode != 0 or not m:
+        fail("round %d: replay exited with %d: %s" % (r, rd["replay"].returncode, text[-400:]))
     elif int(m.group(3)) != extra:
         fail("round %d: the replay wrote %s release/preparation frames, this test's model %d" %
              (r, m.group(3), extra))
-    try:
-        rec.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        rec.send_signal(signal.SIGINT)
-        rec.wait()
-    if rec.returncode not in (0, 130):
-        fail("round %d: record exited with %d" % (r, rec.returncode))
-    return check_recording(out, expected, final)
+    end_recorder(rec, "round %d: record" % r)
+    return check_recording(rd["out"], expected, final)
 
 
 main()

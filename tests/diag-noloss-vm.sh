@@ -1,7 +1,8 @@
 #!/bin/bash
 # No silent loss, in the VM rig: 20 fast replays (--exact --speed 10,
-# 4 loops) of a Type B sample, each recorded beside three CPU hogs, every
-# other one with the recorder stopped (SIGSTOP) for a second. Every
+# 4 loops) of a Type B sample, two at a time, each recorded beside three
+# CPU hogs, every other one with the recorder stopped (SIGSTOP) for a
+# second, another recorder starting while they play. Every
 # recording holds every frame the replay wrote as the kernel delivers it,
 # or marks where frames are missing with a SYN_DROPPED (and its resync
 # leaves a reader in the device's state). The recordings and checks are
