@@ -425,13 +425,15 @@ def go(pair, probe):
 def end_recorder(proc, what, late=False):
     """Waits for a recorder that ends with its devices; stops it if not.
     @late: it may have come after the devices were gone (a starved guest
-    can play a whole replay before a recorder has scanned)."""
+    can play a whole replay before a recorder has scanned, or between its
+    scan and its open)."""
     try:
         proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         proc.send_signal(signal.SIGINT)
         proc.wait()
-    if late and proc.returncode == 2 and "no input device name matches" in open(proc.stderr_path).read():
+    gone = ("no input device name matches", "No such file or directory", "No such device")
+    if late and proc.returncode == 2 and any(g in open(proc.stderr_path).read() for g in gone):
         late_bystanders[0] += 1
         return
     if proc.returncode not in (0, 130):
