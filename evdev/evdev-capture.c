@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -11,22 +12,30 @@
 #include <libevdev/libevdev.h>
 
 #include "evdev-capture.h"
+#include "evdev-state.h"
 #include "keymask.h"
 #include "util-strings.h"
 
 /* One read(2) takes at most this many events; evdev's own client buffer
  * is usually 64..2048 events, so a few reads drain it. */
 #define READ_BATCH 256
-/* Reads of the fd (to discard what follows a SYN_DROPPED) before giving up
+/* Reads of the fd (to drain what follows a SYN_DROPPED) before giving up
  * on a device that floods faster than we read. */
 #define MAX_DISCARD_READS 64
+/* Reads in one tt_capture_dispatch(): a device that floods faster than
+ * its frames are written must not keep the caller from its other sources
+ * (a SIGINT that stops the recording). More than a full evdev buffer. */
+#define MAX_DISPATCH_READS 256
 
 struct tt_capture {
 	int fd;
 	struct libevdev *evdev;	/* NULL for tt_capture_new_from_fd() */
 	struct tt_device *dev;
 	struct tt_keymask mask;
-	int num_slots;		/* libevdev's view: slots to mirror, or -1 */
+	int num_slots;		/* libevdev's view of the slots, or -1 */
+	/* What a reader of the frames handed out so far knows of the
+	 * device: the state read at the start, then every event applied. */
+	struct tt_evstate state;
 
 	/* Raw bytes read but not yet a whole struct input_event (only a pipe
 	 * can split one). */
@@ -106,86 +115,121 @@ flush_frame(struct tt_capture *c, int64_t time, uint32_t flags, int64_t start_us
 	return fn(userdata, &f);
 }
 
-/* Keeps libevdev's idea of the device state equal to the kernel's, so the
- * resync after a SYN_DROPPED reports the right differences. Per-slot axes
- * go through libevdev_set_slot_value(), which (unlike
- * libevdev_set_event_value()) does not reject a tracking ID change that
- * libevdev considers invalid but the kernel delivered. */
+/* Discards the rest of the read buffer, behind a SYN_DROPPED,
+ * remembering the newest kernel time. */
 static void
-mirror_event(struct tt_capture *c, const struct input_event *ev)
-{
-	if (!c->evdev)
-		return;
-	switch (ev->type) {
-	case EV_ABS:
-		if (c->num_slots > 0 && ev->code > ABS_MT_SLOT && ev->code <= TT_MT_LAST) {
-			int slot = libevdev_get_current_slot(c->evdev);
-			if (slot >= 0)
-				libevdev_set_slot_value(c->evdev, (unsigned int)slot, ev->code, ev->value);
-			return;
-		}
-		libevdev_set_event_value(c->evdev, ev->type, ev->code, ev->value);
-		return;
-	case EV_KEY:
-	case EV_LED:
-	case EV_SW:
-		libevdev_set_event_value(c->evdev, ev->type, ev->code, ev->value);
-		return;
-	default:
-		return;
-	}
-}
-
-/* Discards what is queued behind a SYN_DROPPED (the rest of our buffer
- * and whatever the fd holds), remembering the newest kernel time. */
-static void
-discard_pending(struct tt_capture *c, size_t from, size_t count)
+discard_buffered(struct tt_capture *c, size_t from, size_t count)
 {
 	for (size_t i = from; i < count; i++) {
 		c->discarded++;
 		c->last_time = event_time_us(&c->rbuf.events[i]);
 	}
 	c->rbytes = 0;
-	for (int n = 0; n < MAX_DISCARD_READS; n++) {
-		ssize_t len = read(c->fd, c->rbuf.bytes, sizeof(c->rbuf.bytes));
-		if (len <= 0)
-			break;
-		size_t got = (size_t)len / sizeof(struct input_event);
-		c->discarded += got;
-		if (got)
-			c->last_time = event_time_us(&c->rbuf.events[got - 1]);
-	}
 }
 
-/* libevdev's resync: FORCE_SYNC, then the SYNC loop until -EAGAIN. Each
- * SYN_REPORT in libevdev's sync queue ends one RESYNC frame. */
+/* Reads what the fd has queued into a state read just before
+ * (evdev-state.h), remembering the newest kernel time. */
+static long
+drain_fd(void *data, struct tt_evstate *s)
+{
+	struct tt_capture *c = data;
+	bool overflow = false;
+	long n = 0;
+
+	c->rbytes = 0;
+	for (int r = 0; r < MAX_DISCARD_READS; r++) {
+		ssize_t len = read(c->fd, c->rbuf.bytes, sizeof(c->rbuf.bytes));
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0 && errno == EAGAIN)
+			break;
+		if (len < 0)
+			return -errno;
+		size_t got = (size_t)len / sizeof(struct input_event);
+		for (size_t i = 0; i < got; i++) {
+			const struct input_event *ev = &c->rbuf.events[i];
+			overflow |= ev->type == EV_SYN && ev->code == SYN_DROPPED;
+			if (s)
+				tt_evstate_apply(s, ev->type, ev->code, ev->value);
+			c->last_time = event_time_us(ev);
+		}
+		n += (long)got;
+		if (got < READ_BATCH)
+			break;
+	}
+	return overflow ? -EOVERFLOW : n;
+}
+
+static int
+read_state_fd(void *data, struct tt_evstate *out)
+{
+	struct tt_capture *c = data;
+
+	return tt_evstate_read_fd(c->fd, c->dev, out);
+}
+
+/* The device's state now (evdev-state.h), what the fd queued folded in:
+ * the recording goes on with what is queued after it. A device that
+ * never holds still gets its last read, right unless the kernel was
+ * taking in a frame at that moment; one whose queue overflows at every
+ * read gets a plain read. */
+static int
+read_state_settled(struct tt_capture *c, struct tt_evstate *out)
+{
+	const struct tt_evstate_source src = { read_state_fd, drain_fd, c };
+	size_t drained = 0;
+	int rc = tt_evstate_read_settled(&src, out, &drained);
+
+	c->discarded += drained;
+	if (rc == -EOVERFLOW)
+		rc = tt_evstate_read_fd(c->fd, c->dev, out);
+	return rc == -EAGAIN ? 0 : rc;
+}
+
+struct resync_ctx {
+	struct tt_capture *c;
+	int64_t start_us;
+	tt_frame_fn fn;
+	void *userdata;
+	int rc;
+};
+
+static void
+push_resync(void *data, uint16_t type, uint16_t code, int32_t value)
+{
+	struct resync_ctx *x = data;
+	int rc;
+
+	push_event(x->c, type, code, value, x->c->last_time);
+	if (type != EV_SYN || code != SYN_REPORT)
+		return;
+	rc = flush_frame(x->c, x->c->last_time, TT_FRAME_RESYNC, x->start_us, x->fn, x->userdata);
+	if (rc < 0 && x->rc == 0)
+		x->rc = rc;
+}
+
+/* After a SYN_DROPPED: the state now, read until consistent (what the
+ * fd queued behind the drop is folded into it, not handed out), and the
+ * frames that take a reader from what it knew to it, flagged
+ * TT_FRAME_RESYNC and timed at the last event folded in. Not libevdev's
+ * resync: libevdev reads the fd itself during it, and what it read past
+ * its own sync events stayed in its queue, lost to a raw reader. */
 static int
 resync(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void *userdata)
 {
-	struct input_event ev;
+	struct resync_ctx x = { c, start_us, fn, userdata, 0 };
+	struct tt_evstate now;
 	int rc;
 
-	if (!c->evdev)
-		return 0;
-	rc = libevdev_next_event(c->evdev, LIBEVDEV_READ_FLAG_FORCE_SYNC, &ev);
-	if (rc < 0 && rc != -EAGAIN)
-		return rc;
-	for (;;) {
-		rc = libevdev_next_event(c->evdev, LIBEVDEV_READ_FLAG_SYNC, &ev);
-		if (rc == -EAGAIN)
-			break;
-		if (rc < 0)
-			return rc;
-		push_event(c, ev.type, ev.code, ev.value, c->last_time);
-		if (ev.type == EV_SYN && ev.code == SYN_REPORT) {
-			rc = flush_frame(c, c->last_time, TT_FRAME_RESYNC, start_us, fn, userdata);
-			if (rc < 0)
-				return rc;
-		}
+	tt_evstate_init(&now, c->state.num_slots);
+	rc = read_state_settled(c, &now);
+	if (rc == 0) {
+		tt_evstate_diff(&c->state, &now, push_resync, &x);
+		tt_evstate_copy(&c->state, &now);
+		rc = x.rc;
 	}
-	/* A sync queue that did not end in SYN_REPORT (never seen). */
-	return flush_frame(c, c->last_time, TT_FRAME_RESYNC | TT_FRAME_INCOMPLETE, start_us,
-			   fn, userdata);
+	tt_evstate_release(&now);
+	return rc;
 }
 
 static int
@@ -204,7 +248,13 @@ handle_dropped(struct tt_capture *c, const struct input_event *ev, size_t index,
 	rc = flush_frame(c, t, TT_FRAME_DROPPED, start_us, fn, userdata);
 	if (rc < 0)
 		return rc;
-	discard_pending(c, index + 1, count);
+	discard_buffered(c, index + 1, count);
+	if (!c->evdev) {
+		/* A pipe: no state to read, the drop is all there is. */
+		long n = drain_fd(c, NULL);
+		c->discarded += n > 0 ? (size_t)n : 0;
+		return 0;
+	}
 	return resync(c, start_us, fn, userdata);
 }
 
@@ -222,7 +272,7 @@ process_batch(struct tt_capture *c, size_t count, int64_t start_us, tt_frame_fn 
 			rc = handle_dropped(c, ev, i, count, start_us, fn, userdata);
 			return rc < 0 ? rc : 1;
 		}
-		mirror_event(c, ev);
+		tt_evstate_apply(&c->state, ev->type, ev->code, ev->value);
 		c->last_time = t;
 		push_event(c, ev->type, ev->code, ev->value, t);
 		if (ev->type == EV_SYN && ev->code == SYN_REPORT)
@@ -239,10 +289,28 @@ process_batch(struct tt_capture *c, size_t count, int64_t start_us, tt_frame_fn 
 	return 0;
 }
 
+/* The device is gone: evdev answers ENODEV before it hands out what it
+ * still queued for us, and drops it with the device. poll() still says
+ * whether there was any: then frames are missing, marked as the kernel
+ * marks a loss, with a frame flagged TT_FRAME_DROPPED. Any partial frame
+ * goes first, flagged TT_FRAME_INCOMPLETE. */
+static int
+device_gone(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void *userdata)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	int rc = flush_frame(c, c->last_time, TT_FRAME_INCOMPLETE, start_us, fn, userdata);
+
+	if (rc < 0 || poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN))
+		return rc;
+	c->drops++;
+	push_event(c, EV_SYN, SYN_DROPPED, 0, c->last_time);
+	return flush_frame(c, c->last_time, TT_FRAME_DROPPED, start_us, fn, userdata);
+}
+
 int
 tt_capture_dispatch(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void *userdata)
 {
-	for (;;) {
+	for (int reads = 0; reads < MAX_DISPATCH_READS; reads++) {
 		ssize_t len = read(c->fd, c->rbuf.bytes + c->rbytes, sizeof(c->rbuf.bytes) - c->rbytes);
 		int rc;
 
@@ -253,8 +321,7 @@ tt_capture_dispatch(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void
 			if (rc == -EAGAIN)
 				return 0;
 			if (rc == -ENODEV) {
-				int frc = flush_frame(c, c->last_time, TT_FRAME_INCOMPLETE, start_us,
-						      fn, userdata);
+				int frc = device_gone(c, start_us, fn, userdata);
 				return frc < 0 ? frc : -ENODEV;
 			}
 			return rc;
@@ -276,23 +343,7 @@ tt_capture_dispatch(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void
 		memmove(c->rbuf.bytes, c->rbuf.bytes + used, c->rbytes - used);
 		c->rbytes -= used;
 	}
-}
-
-static void
-read_slots(struct tt_capture *c)
-{
-	struct tt_device *dev = c->dev;
-
-	if (c->num_slots <= 0 || tt_device_set_slots(dev, (uint32_t)c->num_slots) < 0)
-		return;
-	for (uint32_t s = 0; s < dev->num_slots; s++) {
-		for (unsigned int code = TT_MT_FIRST; code <= TT_MT_LAST; code++) {
-			if (libevdev_has_event_code(c->evdev, EV_ABS, code))
-				dev->slots[s].values[code - TT_MT_FIRST] =
-					libevdev_get_slot_value(c->evdev, s, code);
-		}
-	}
-	dev->current_slot = libevdev_get_current_slot(c->evdev);
+	return 0;
 }
 
 static char *
@@ -300,8 +351,6 @@ sanitized(const char *s)
 {
 	return s ? tt_str_sanitize(s, strlen(s), TT_MAX_STRING_BYTES) : NULL;
 }
-
-static void read_state(struct tt_capture *c);
 
 /* Fills the device record from libevdev: description and current state. */
 static void
@@ -353,45 +402,36 @@ describe(struct tt_capture *c, const char *path)
 	if (dev->mt_protocol == TT_MT_A)
 		tt_device_enable(dev, EV_SYN, SYN_MT_REPORT);
 	tt_device_enable(dev, EV_SYN, SYN_DROPPED);
-
-	read_state(c);
 }
 
-/* The current state, from libevdev's view, which mirror_event() keeps
- * equal to the kernel's. */
-static void
-read_state(struct tt_capture *c)
+/* The state at the start, read until consistent: libevdev's own read at
+ * its creation is several ioctls that a frame arriving between them tears
+ * (a tracking ID without its position, a touch both in the state and in
+ * the first frame). */
+static int
+read_start_state(struct tt_capture *c)
 {
-	struct libevdev *e = c->evdev;
-	struct tt_device *dev = c->dev;
+	int slots = c->num_slots;
+	int rc;
 
-	read_slots(c);
-	for (unsigned int code = 0; code < ABS_CNT; code++)
-		if (libevdev_has_event_code(e, EV_ABS, code) &&
-		    (code < TT_MT_FIRST || code > TT_MT_LAST))
-			dev->abs[code].value = libevdev_get_event_value(e, EV_ABS, code);
-	memset(dev->keys_down, 0, sizeof(dev->keys_down));
-	memset(dev->leds_on, 0, sizeof(dev->leds_on));
-	memset(dev->switches_on, 0, sizeof(dev->switches_on));
-	for (unsigned int code = 0; code < KEY_CNT; code++)
-		if (libevdev_has_event_code(e, EV_KEY, code) &&
-		    libevdev_get_event_value(e, EV_KEY, code))
-			set_bit(dev->keys_down, code);
-	for (unsigned int code = 0; code < LED_CNT; code++)
-		if (libevdev_has_event_code(e, EV_LED, code) &&
-		    libevdev_get_event_value(e, EV_LED, code))
-			set_bit(dev->leds_on, code);
-	for (unsigned int code = 0; code < SW_CNT; code++)
-		if (libevdev_has_event_code(e, EV_SW, code) &&
-		    libevdev_get_event_value(e, EV_SW, code))
-			set_bit(dev->switches_on, code);
+	tt_evstate_init(&c->state, slots > 0 && (unsigned int)slots <= TT_MAX_SLOTS ? (uint32_t)slots : 0);
+	rc = read_state_settled(c, &c->state);
+	if (rc < 0)
+		return rc;
+	tt_evstate_to_device(&c->state, c->dev);
+	return 0;
 }
 
-/* Grabs when asked; otherwise finds out whether someone else holds a grab
- * by trying one and letting go at once. */
+/* Grabs when asked; with TT_CAPTURE_PROBE_GRAB finds out whether someone
+ * else holds a grab by trying one and letting go at once. Nothing else:
+ * the kernel hands a grabbing client every event and the others none, so
+ * even a probe's moment (longer when the prober is preempted between the
+ * two ioctls) leaves a gap, unmarked, in every other reader's stream. */
 static int
 check_grab(struct tt_capture *c, unsigned int flags)
 {
+	if (!(flags & (TT_CAPTURE_GRAB | TT_CAPTURE_PROBE_GRAB)))
+		return 0;
 	if (ioctl(c->fd, EVIOCGRAB, (void *)1) < 0) {
 		int rc = -errno;
 		if (rc != -EBUSY)
@@ -434,6 +474,9 @@ tt_capture_open(const char *path, uint32_t id, unsigned int flags, struct tt_cap
 	if (rc < 0)
 		return rc;
 	describe(c, path);
+	rc = read_start_state(c);
+	if (rc < 0)
+		return rc;
 	rc = check_grab(c, flags);
 	if (rc < 0)
 		return rc;
@@ -459,7 +502,7 @@ tt_capture_refresh(struct tt_capture *c)
 {
 	if (!c->evdev)
 		return;
-	read_state(c);
+	tt_evstate_to_device(&c->state, c->dev);
 	tt_keymask_device(&c->mask, c->dev);
 }
 
@@ -511,6 +554,7 @@ tt_capture_free(struct tt_capture *c)
 	if (!c)
 		return;
 	libevdev_free(c->evdev);
+	tt_evstate_release(&c->state);
 	if (c->fd >= 0)
 		close(c->fd);
 	tt_device_free(c->dev);

@@ -68,6 +68,7 @@ endif
 
 # The detectors over every sample and corpus file (every command agreeing)
 # and under SYN_DROPPED made on purpose in the VM.
-tt_model_tests = tests/diag-consistency.sh tests/diag-drop-vm.sh
+tt_model_tests = tests/diag-consistency.sh tests/diag-drop-vm.sh tests/diag-noloss-vm.sh
 TESTS += $(tt_model_tests)
-EXTRA_DIST += $(tt_model_tests) tests/diag-consistency.py tests/diag-drop-guest.py
+EXTRA_DIST += $(tt_model_tests) tests/diag-consistency.py tests/diag-drop-guest.py \
+	tests/diag-noloss-guest.py

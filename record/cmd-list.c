@@ -231,7 +231,8 @@ tt_cmd_list(int argc, char **argv)
 	if (optind < argc)
 		return tt_usage_error("list", "unexpected argument '%s'", argv[optind]);
 
-	rc = tt_input_scan(&list);
+	/* GRABBED: a listing is not read beside a recording. */
+	rc = tt_input_scan(&list, TT_CAPTURE_PROBE_GRAB);
 	if (rc < 0) {
 		tt_error("/dev/input: %s", strerror(-rc));
 		return TT_EXIT_TROUBLE;

@@ -230,7 +230,8 @@ scan_once(struct tt_input_list *list, bool *scanned)
 {
 	if (*scanned)
 		return true;
-	int rc = tt_input_scan(list);
+	/* No grab probe: another recorder may be reading these devices. */
+	int rc = tt_input_scan(list, 0);
 	if (rc < 0) {
 		tt_error("/dev/input: %s", strerror(-rc));
 		return false;

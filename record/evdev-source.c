@@ -271,10 +271,6 @@ open_devices(struct tt_evdev_source *es, char *const *paths, size_t npaths)
 			return rc;
 		}
 		es->ndevs = i + 1;
-		const struct tt_device *dev = tt_capture_device(d->capture);
-		if (dev->grabbed_by_other)
-			tt_warning("%s (%s): another program holds an exclusive grab; events may "
-				   "not arrive until it lets go", d->node, dev->name);
 	}
 	return 0;
 }

@@ -44,7 +44,7 @@ compare_entries(const void *pa, const void *pb)
 }
 
 int
-tt_input_scan(struct tt_input_list *list)
+tt_input_scan(struct tt_input_list *list, unsigned int capture_flags)
 {
 	DIR *dir = opendir(INPUT_DIR);
 	struct dirent *d;
@@ -65,7 +65,7 @@ tt_input_scan(struct tt_input_list *list)
 		memset(e, 0, sizeof(*e));
 		e->node = tt_strdup(path);
 		e->number = number;
-		e->error = tt_capture_open(path, 0, TT_CAPTURE_SHOW_KEYCODES, &e->capture);
+		e->error = tt_capture_open(path, 0, TT_CAPTURE_SHOW_KEYCODES | capture_flags, &e->capture);
 		if (e->error < 0) {
 			e->capture = NULL;
 			list->nerrors++;

@@ -24,10 +24,11 @@ struct tt_input_list {
 	size_t naccess;			/* ... for lack of permission */
 };
 
-/* Opens every /dev/input/eventN (read-only, without grabbing) and sorts
- * them: touch-capable first, then by N. 0 or -errno (-ENOENT when
- * /dev/input does not exist). */
-int tt_input_scan(struct tt_input_list *list);
+/* Opens every /dev/input/eventN (read-only, tt_capture_open() with
+ * @capture_flags besides TT_CAPTURE_SHOW_KEYCODES) and sorts them:
+ * touch-capable first, then by N. 0 or -errno (-ENOENT when /dev/input
+ * does not exist). */
+int tt_input_scan(struct tt_input_list *list, unsigned int capture_flags);
 void tt_input_list_clear(struct tt_input_list *list);
 
 /* "touchscreen", "touchpad", "tablet", "touch", "keyboard", "pointer" or

@@ -167,7 +167,7 @@ struct tt_device {
 
 enum tt_frame_flags {
 	TT_FRAME_DROPPED = 1 << 0,	/* holds the kernel's SYN_DROPPED */
-	TT_FRAME_RESYNC = 1 << 1,	/* synthesized by libevdev after a drop */
+	TT_FRAME_RESYNC = 1 << 1,	/* synthesized by the recorder after a drop */
 	TT_FRAME_INCOMPLETE = 1 << 2,	/* ended without SYN_REPORT (device gone) */
 };
 

@@ -11,7 +11,9 @@
 #     touches down at the end (the kill came with a finger down);
 #   - once the start marker was on disk at the kill, the preamble is whole,
 #     and a recorder killed 400 ms or more after it has frames;
-#   - the number of frames grows with the time of the kill.
+#   - the number of frames grows with the time of the kill;
+#   - a frame one recorder holds, the others recording then hold too, or
+#     mark a drop there.
 # Most kills count their delay (uniform in 20-800 ms) from the start marker;
 # one in ten from the launch (start-up: opening the device, the preamble);
 # one in ten come 0-20 ms after the first byte is on disk (aimed at the
@@ -138,6 +140,7 @@ for r in done:
             fail("run %d: %s:%d is not a JSON line (%s)" % (r["i"], r["file"], n, e))
             objs.append({})
     r["frames"] = sum(1 for o in objs if o.get("type") == "frame")
+    r["objs"] = objs
     r["devices"] = sum(1 for o in objs if o.get("type") == "device")
     r["has_start"] = any(o.get("kind") == "start" for o in objs)
     if r["started"] and not (r["has_start"] and objs[0].get("format") == "touchtape-timeline"
@@ -190,7 +193,7 @@ for line in val.stderr.splitlines():
     elif kind == "syn-dropped":
         # A recorder starved of CPU (TCG, six at once, CPU hogs beside
         # them) falls behind the device: recorded as such, with
-        # libevdev's resync.
+        # its resync.
         r["warnings"].append("syn-dropped")
     elif kind == "touch-active-at-end":
         pass	# killed with a finger down
@@ -223,6 +226,41 @@ for r in nonempty:
         fail("run %d: no-devices warning with a device record" % r["i"])
     if "no-devices" in r["warnings"] and r["started"]:
         fail("run %d: no device record, yet the start marker was on disk" % r["i"])
+
+# The recorders ran six at a time on one device, and the kernel gives
+# each reader every frame: a frame (by its kernel time) that one holds
+# within another's first and last frame is in that one too, unless a drop
+# it marks covers it (from the frame before its SYN_DROPPED to the first
+# frame after its resync). Else frames were lost without a mark (a
+# recorder's grab, even a moment's, takes them from all the others).
+FLAGS = ("dropped", "resync", "incomplete")
+
+
+def kernel_frames(r):
+    """{kernel time: flagged} of @r's frames, and the spans its drops cover."""
+    base = r["objs"][0].get("start", {}).get("monotonic_us", 0) if r["objs"] else 0
+    frames = [(base + o["t"], any(o.get(k) for k in FLAGS), bool(o.get("dropped")))
+              for o in r["objs"] if o.get("type") == "frame"]
+    covered = []
+    for n, (t, _, dropped) in enumerate(frames):
+        if dropped:
+            end = n + 1
+            while end < len(frames) - 1 and frames[end][1]:
+                end += 1
+            covered.append((frames[n - 1][0] if n else t, frames[min(end, len(frames) - 1)][0]))
+    return {t: flagged for t, flagged, _ in frames}, covered
+
+
+held = {r["i"]: kernel_frames(r) for r in nonempty if r["frames"] > 1}
+for i, (frames, covered) in held.items():
+    lo, hi = min(frames), max(frames)
+    lost = sorted({t for j, (other, _) in held.items() if j != i for t, flagged in other.items()
+                   if lo < t < hi and not flagged and t not in frames and
+                   not any(a <= t <= b for a, b in covered)})
+    if lost:
+        fail("run %d: %d frames that other recorders hold are missing, without a SYN_DROPPED "
+             "(%.3f-%.3f s after its first frame)" % (i, len(lost), (lost[0] - lo) / 1e6,
+                                                      (lost[-1] - lo) / 1e6))
 
 # Frames against the moment of the kill (from the start marker).
 rec = [r for r in done if r["started"]]
