@@ -67,8 +67,10 @@ tests_test_json_emit_san_LDADD = $(tt_san_ldadd)
 tests_test_json_emit_san_LDFLAGS = $(tt_san_ldflags)
 endif
 
-# The helpers every shell test sources, and the data they share.
-EXTRA_DIST += tests/lib.sh tests/data
+# The helpers every shell test sources, and the data they share; the
+# corpus tests' recordings (tests/corpus/README.md), whole folder (names
+# with spaces).
+EXTRA_DIST += tests/lib.sh tests/data tests/corpus
 
 # evemu events-only files without their description.
 TESTS += tests/evemu-events-only.sh
