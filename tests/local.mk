@@ -82,7 +82,9 @@ EXTRA_DIST += tests/hostile-devices-vm.sh tests/hostile-device-maker.py
 
 # Hostile recordings (made at test time) through every command that
 # reads files, plain and sanitized.
+if HOSTILE_TESTS
 TESTS += tests/hostile-recordings.sh
+endif
 EXTRA_DIST += tests/hostile-recordings.sh tests/hostile-recordings.py
 TESTS += tests/san-fixtures.sh
 EXTRA_DIST += tests/san-fixtures.sh
@@ -92,7 +94,9 @@ TESTS += tests/hostile-replay-vm.sh
 EXTRA_DIST += tests/hostile-replay-vm.sh tests/hostile-replay-guest.sh
 
 # valgrind over every command that reads files (samples, some corpus).
+if HOSTILE_TESTS
 TESTS += tests/leaks.sh
+endif
 EXTRA_DIST += tests/leaks.sh
 
 # Documentation that matches the program: options of --help against the
@@ -110,7 +114,10 @@ EXTRA_DIST += \
 	tests/docs-samples.sh tests/docs-completion.sh
 # Reading BOM, CRLF and gzip recordings in every format, writing .gz, and
 # hostile gzip input.
-TESTS += tests/read-variants.sh tests/gz-hostile.sh
+TESTS += tests/read-variants.sh
+if HOSTILE_TESTS
+TESTS += tests/gz-hostile.sh
+endif
 EXTRA_DIST += tests/read-variants.sh tests/gz-hostile.sh
 # No production function over complexity 30 or 80 lines (pmccabe).
 TESTS += tests/complexity.sh
