@@ -37,7 +37,7 @@ hid_tests_test_hid_records_san_LDFLAGS = $(SANITIZE_FLAGS)
 endif
 
 # The HID descriptor parser and report decoder on real descriptors (the
-# corpus's hid-recorder files when TT_CORPUS is set, hid-tools' multitouch
+# corpus's hid-recorder files, tests/corpus's or $TT_CORPUS's, hid-tools' multitouch
 # descriptors in hid/tests/data) and hostile ones, plain and with
 # ASan+UBSan.
 hid_tests_test_hid_desc_SOURCES = hid/tests/test-hid-desc.c tests/test-common.c tests/test-common.h

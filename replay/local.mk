@@ -104,7 +104,7 @@ TESTS += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck
 EXTRA_DIST += replay/tests/cli-replay.sh replay/tests/vm-replay.sh replay/tests/stuck-vm.sh \
 	replay/tests/guest-replay.sh replay/tests/evemu2timeline.py \
 	replay/tests/evstate.py replay/tests/timing.py replay/tests/percentile.py
-# Real recordings ($TT_CORPUS): every evemu file --dry-run on the host;
+# Real recordings (tests/corpus, or $TT_CORPUS): every evemu file --dry-run on the host;
 # a sample with --verify, and the key guard seen by a second reader, in
 # the VM.
 TESTS += replay/tests/corpus-dry.sh replay/tests/real-vm.sh replay/tests/replay-hwdb-abs.sh

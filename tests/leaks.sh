@@ -3,8 +3,9 @@
 # analyze (text, --json, --plot), diff, convert (every pair of input and
 # output formats, --redact), validate --privacy, inspect (--text,
 # --summary --json, the headless UI)
-# and replay --dry-run, over every sample and, with $TT_CORPUS, ten
-# varied corpus recordings (evemu Type A and B touchscreens, touchpads
+# and replay --dry-run, over every sample and ten (nine in tests/corpus,
+# which has no look-alike; the whole public corpus with $TT_CORPUS) varied
+# corpus recordings (evemu Type A and B touchscreens, touchpads
 # with and without a separate description, one inferred from its events,
 # a tablet, the libinput-record file, a look-alike). TT_LEAKS_ALL=1 takes
 # every corpus file. Fails on any memcheck error and on any definite or
@@ -14,7 +15,7 @@
 
 valgrind=${VALGRIND:-$(command -v valgrind || true)}
 [ -n "$valgrind" ] || { echo "no valgrind: skipped"; exit 77; }
-corpus=${TT_CORPUS:-}
+corpus=${TT_CORPUS:-$abs_top_srcdir/tests/corpus}
 jobs=${TT_LEAKS_JOBS:-2}
 out="$tmp/vg"
 mkdir -p "$out"
@@ -124,11 +125,12 @@ if [ -n "$corpus" ] && [ -d "$corpus" ]; then
 	for p in "${picks[@]}"; do
 		file=${p%%|*} desc=
 		[[ "$p" == *"|"* ]] && desc="$corpus/${p#*|}"
+		corpus_lacks "$corpus/$file" && continue
 		[ -f "$corpus/$file" ] || { fail "corpus file missing: $file"; continue; }
 		all_commands "$file" "$corpus/$file" "$desc" light
 	done
 else
-	echo "no corpus (\$TT_CORPUS): samples only"
+	fail "no corpus at $corpus"
 fi
 
 wait

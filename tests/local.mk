@@ -67,8 +67,10 @@ tests_test_json_emit_san_LDADD = $(tt_san_ldadd)
 tests_test_json_emit_san_LDFLAGS = $(tt_san_ldflags)
 endif
 
-# The helpers every shell test sources, and the data they share.
-EXTRA_DIST += tests/lib.sh tests/data
+# The helpers every shell test sources, and the data they share; the
+# corpus tests' recordings (tests/corpus/README.md), whole folder (names
+# with spaces).
+EXTRA_DIST += tests/lib.sh tests/data tests/corpus
 
 # evemu events-only files without their description.
 TESTS += tests/evemu-events-only.sh
@@ -80,7 +82,9 @@ EXTRA_DIST += tests/hostile-devices-vm.sh tests/hostile-device-maker.py
 
 # Hostile recordings (made at test time) through every command that
 # reads files, plain and sanitized.
+if HOSTILE_TESTS
 TESTS += tests/hostile-recordings.sh
+endif
 EXTRA_DIST += tests/hostile-recordings.sh tests/hostile-recordings.py
 TESTS += tests/san-fixtures.sh
 EXTRA_DIST += tests/san-fixtures.sh
@@ -90,7 +94,9 @@ TESTS += tests/hostile-replay-vm.sh
 EXTRA_DIST += tests/hostile-replay-vm.sh tests/hostile-replay-guest.sh
 
 # valgrind over every command that reads files (samples, some corpus).
+if HOSTILE_TESTS
 TESTS += tests/leaks.sh
+endif
 EXTRA_DIST += tests/leaks.sh
 
 # Documentation that matches the program: options of --help against the
@@ -108,7 +114,10 @@ EXTRA_DIST += \
 	tests/docs-samples.sh tests/docs-completion.sh
 # Reading BOM, CRLF and gzip recordings in every format, writing .gz, and
 # hostile gzip input.
-TESTS += tests/read-variants.sh tests/gz-hostile.sh
+TESTS += tests/read-variants.sh
+if HOSTILE_TESTS
+TESTS += tests/gz-hostile.sh
+endif
 EXTRA_DIST += tests/read-variants.sh tests/gz-hostile.sh
 # No production function over complexity 30 or 80 lines (pmccabe).
 TESTS += tests/complexity.sh

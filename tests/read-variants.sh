@@ -5,7 +5,7 @@
 # output and messages (with their line numbers) compared. convert writes
 # .gz for names ending in .gz, and the result reads back the same.
 . "${abs_top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-corpus="${TT_CORPUS:-}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 
 # Messages name the file; compare them with the name taken out.
 run_print() {

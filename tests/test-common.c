@@ -77,6 +77,19 @@ tt_test_srcdir(void)
 	return s ? s : ".";
 }
 
+const char *
+tt_test_corpus(void)
+{
+	static char dir[4096];
+	const char *env = getenv("TT_CORPUS");
+
+	if (env && *env)
+		return env;
+	if (!dir[0])
+		snprintf(dir, sizeof(dir), "%s/tests/corpus", tt_test_srcdir());
+	return dir;
+}
+
 static void
 on_read_warning(void *data, const char *msg)
 {

@@ -58,6 +58,11 @@ char *tt_test_slurp(const char *path, size_t *len);
 /* The source tree, for test data: $abs_top_srcdir or ".". */
 const char *tt_test_srcdir(void);
 
+/* The recordings the corpus tests read: $TT_CORPUS (the whole public
+ * corpus) when set, else the project's own test corpus, tests/corpus.
+ * Never NULL. */
+const char *tt_test_corpus(void);
+
 #include <stdint.h>
 
 /* What reading a whole file through tt_reader gave. */

@@ -405,19 +405,6 @@ test_link_emulating_pointer(void)
 
 /* ---- corpus ---- */
 
-static const char *
-corpus(void)
-{
-	static char dir[4096];
-	const char *env = getenv("TT_CORPUS");
-
-	if (env)
-		snprintf(dir, sizeof(dir), "%s", env);
-	else
-		snprintf(dir, sizeof(dir), "%s/../shared/corpus", tt_test_srcdir());
-	return dir;
-}
-
 static bool
 run_corpus(const char *name, const char *desc, struct log *l)
 {
@@ -425,13 +412,13 @@ run_corpus(const char *name, const char *desc, struct log *l)
 
 	memset(l, 0, sizeof(*l));
 	l->quiet_updates = true;
-	snprintf(path, sizeof(path), "%s/%s", corpus(), name);
+	snprintf(path, sizeof(path), "%s/%s", tt_test_corpus(), name);
 	if (access(path, R_OK) != 0) {
 		fprintf(stderr, "%s: not found, skipped\n", path);
 		return false;
 	}
 	if (desc)
-		snprintf(dpath, sizeof(dpath), "%s/%s", corpus(), desc);
+		snprintf(dpath, sizeof(dpath), "%s/%s", tt_test_corpus(), desc);
 	run_path(path, l, desc ? dpath : NULL);
 	return true;
 }
@@ -444,8 +431,8 @@ test_corpus(void)
 {
 	struct log l;
 
-	if (access(corpus(), R_OK) != 0) {
-		fprintf(stderr, "no corpus at %s: corpus tests skipped\n", corpus());
+	if (access(tt_test_corpus(), R_OK) != 0) {
+		fprintf(stderr, "no corpus at %s: corpus tests skipped\n", tt_test_corpus());
 		return;
 	}
 	if (run_corpus("evemu/evemu__data_3m.event", NULL, &l)) {

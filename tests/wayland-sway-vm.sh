@@ -41,7 +41,7 @@ out="${WAYLAND_SWAY_VM_KEEP:-$tmp}"
 rm -f "$out"/pinch.* "$out"/ts.*
 check() { $py "$abs_top_srcdir/tests/wayland-sway-vm-check.py" "$@"; }
 samples="$abs_top_srcdir/samples"
-pinch="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}/evemu/kwin-gestures__evemu_touchpad_pinch_out_2"
+pinch="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}/evemu/kwin-gestures__evemu_touchpad_pinch_out_2"
 failures=0
 bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 [[ -n "${WAYLAND_DISPLAY:-}" ]] || fail "no WAYLAND_DISPLAY: sway not started"

@@ -36,7 +36,7 @@ T=$TOUCHTAPE
 out="${WAYLAND_VM_KEEP:-$tmp}"
 check() { $py "$abs_top_srcdir/tests/wayland-vm-check.py" "$@"; }
 samples="$abs_top_srcdir/samples"
-pinch="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}/evemu/kwin-gestures__evemu_touchpad_pinch_out_2"
+pinch="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}/evemu/kwin-gestures__evemu_touchpad_pinch_out_2"
 failures=0
 bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 has_wayland=0

@@ -8,7 +8,7 @@
 # - analyze and inspect --summary give the same duration and the same
 #   anomaly counts.
 . "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
-corpus="${TT_CORPUS:-}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
 
 # json FILE EXPR: prints EXPR evaluated on the JSON in FILE as d.
@@ -53,7 +53,7 @@ if [ -n "$corpus" ] && [ -d "$corpus/evemu" ]; then
 	expect_eq "$(json "$tmp/kwin.json" '[t["start"][1] for t in d["touches"] if t["slot"] == 1][0]')" 44.6 \
 		"kwin stroke_n_3: slot 1 starts at its first reported Y"
 else
-	echo "TT_CORPUS not set: corpus checks skipped"
+	fail "no corpus at $corpus"
 fi
 # The same by hand: slot 1 begins with X only; Y comes in the next frame.
 hdr='{"format":"touchtape-timeline","version":1,"start":{"monotonic_us":1,"realtime_us":2}}'

@@ -10,7 +10,7 @@
 # without an error to a PNG of its size.
 . "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 data="$abs_top_srcdir/tests/data/analyze"
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 max_panels=16	# TT_PLOT_MAX_TOUCH_PANELS
 
 count() { grep -o "$1" "$2" | wc -l | tr -d ' '; }

@@ -6,7 +6,7 @@
 # apply to both files.
 . "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 data="$abs_top_srcdir/tests/data/analyze"
-corpus="${TT_CORPUS:-}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 s="$data/session.jsonl"
 
 # Slot 0 goes from (10, 10) mm out to (80, 10) mm for one frame at 15 ms and

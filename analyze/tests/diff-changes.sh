@@ -5,7 +5,7 @@
 # shifted) reports exactly those changes.
 . "${abs_top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 data="$abs_top_srcdir/tests/data/analyze"
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 s="$data/session.jsonl"
 
 expect_exit 0 "same file" -- "$TOUCHTAPE" diff "$s" "$s"

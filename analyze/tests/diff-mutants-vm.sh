@@ -28,7 +28,7 @@ if [[ "${TT_VM_GUEST:-}" == 1 ]]; then
 	exit $((failures > 0))
 fi
 
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 [[ -f "$corpus/SOURCES.tsv" ]] || { echo "SKIP: no corpus at $corpus"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 mutate="$abs_top_srcdir/tests/mutate.py"

@@ -12,7 +12,7 @@
 # made from at most $TT_MUTATE_MAX files (default 2) of each device kind
 # and protocol (the samples count as one more kind).
 . "$(dirname "$0")/../../tests/lib.sh"
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 mutate="$abs_top_srcdir/tests/mutate.py"
 max="${TT_MUTATE_MAX:-2}"
 kinds="jump offset bow scale-axis stall halve-rate halve-pressure lost-click shift-button"

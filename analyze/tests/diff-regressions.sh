@@ -100,7 +100,7 @@ expect_exit 0 "bunched frames: the same path" -- "$TOUCHTAPE" diff --ignore rhyt
 regression bunchedjump jump "$tmp/bunched.jsonl" path 'paths part by [0-9.]* % of the axis range'
 
 # The HID layer: 40 reports of a touchscreen lost.
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 hid="$corpus/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid"
 if [ -f "$hid" ] && "$TOUCHTAPE" convert "$hid" -o "$tmp/hid.jsonl" 2>/dev/null; then
 	expect_exit 0 "HID: against its conversion" -- "$TOUCHTAPE" diff "$hid" "$tmp/hid.jsonl"

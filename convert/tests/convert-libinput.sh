@@ -154,7 +154,7 @@ expect_grep '^E: 1.000005 0001 0074 0001' "$tmp/m1.evemu" "its event, at its tim
 
 # The published excerpt has tabs: a clear error, not a crash, and no
 # header-only output (exit 2: nothing past the header could be read).
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 if [ -d "$corpus/libinput-record" ]; then
 	for f in "$corpus"/libinput-record/*; do
 		expect_exit 2 "${f##*/}: refused" -- "$TOUCHTAPE" convert "$f"

@@ -85,7 +85,7 @@ expect_exit 2 "--redact has nothing to redact in a trace" -- "$TOUCHTAPE" conver
 expect_exit 2 "an unknown format" -- "$TOUCHTAPE" convert -F traces "$samples/3m-two-finger.jsonl"
 expect_grep "hid-recorder or trace" "$tmp/err" "the formats listed"
 
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 if [ ! -f "$corpus/SOURCES.tsv" ]; then
 	echo "no corpus at $corpus: skipping its part"
 	finish

@@ -1,12 +1,12 @@
 #!/bin/sh
 # Every recording of the samples and the corpus graded with every
 # built-in profile: a verdict (exit 0 or 1) and a grade object, never
-# trouble or a crash. $TT_CORPUS (default ../shared/corpus) adds the
-# corpus; without it the samples alone are graded.
+# trouble or a crash. The corpus is tests/corpus, or the whole public
+# one with $TT_CORPUS.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . "${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 
 list="$tmp/list"
 ls "$samples"/*.jsonl >"$list"

@@ -107,7 +107,7 @@ expect_exit 2 "bad headless size" -- env TOUCHTAPE_INSPECT_HEADLESS=big "$TOUCHT
 expect_exit 2 "bad key script" -- env TOUCHTAPE_INSPECT_HEADLESS=80x24 TOUCHTAPE_INSPECT_KEYS='<Nope>' "$TOUCHTAPE" inspect "$own"
 
 # Corpus: every recording gives a summary (evemu files through the reader).
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 if [ -d "$corpus/evemu" ]; then
 	n=0 bad=0
 	for f in "$corpus"/evemu/*; do

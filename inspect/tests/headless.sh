@@ -12,7 +12,7 @@
 
 golden="$abs_top_srcdir/inspect/tests/golden"
 data="$abs_top_srcdir/inspect/tests/data"
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 
 # screen NAME SIZE KEYS FILE: FILE's name is shown relative to the data dir
 # so goldens do not depend on where the tree is.

@@ -67,7 +67,7 @@ expect_grep 'there is no HID device 1' "$tmp/err" "--device hid1: said"
 
 # Every hid-recorder file of the corpus: the summary names the device and
 # counts as many reports as the file has E: lines.
-corpus="${TT_CORPUS:-}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 if [ -n "$corpus" ] && [ -d "$corpus/hid-recorder" ]; then
 	for f in "$corpus"/hid-recorder/*; do
 		case "$f" in *.tsv) continue;; esac
@@ -91,11 +91,13 @@ assert len(d["hid_devices"]) >= 1
 	done
 	# The ghost-finger report: 9 contact lanes, the vanished ones marked.
 	f="$corpus/hid-recorder/synaptics-dll0945-06cb-ce26-touchpad.hid"
-	expect_exit 0 "synaptics --text" -- "$TOUCHTAPE" inspect --text "$f"
-	[ "$(grep -c '^hid0 c[0-9] *\[' "$tmp/out")" = 9 ] && pass "synaptics: 9 HID contact lanes" ||
-		fail "synaptics: HID contact lanes"
-	expect_grep '^markers +.*!' "$tmp/out" "synaptics: the vanished contacts' anomalies marked"
+	corpus_lacks "$f" || expect_exit 0 "synaptics --text" -- "$TOUCHTAPE" inspect --text "$f"
+	if [ -e "$f" ] || [ -n "${TT_CORPUS:-}" ]; then
+		[ "$(grep -c '^hid0 c[0-9] *\[' "$tmp/out")" = 9 ] && pass "synaptics: 9 HID contact lanes" ||
+			fail "synaptics: HID contact lanes"
+		expect_grep '^markers +.*!' "$tmp/out" "synaptics: the vanished contacts' anomalies marked"
+	fi
 else
-	echo "corpus not found: hid-recorder files skipped"
+	fail "no corpus at $corpus"
 fi
 finish

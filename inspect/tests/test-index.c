@@ -398,14 +398,10 @@ static void
 test_corpus(void)
 {
 	char dir[4096], tsv[4200], line[8192];
-	const char *env = getenv("TT_CORPUS");
 	struct stat stbuf;
 	size_t files = 0;
 
-	if (env)
-		snprintf(dir, sizeof(dir), "%s", env);
-	else
-		snprintf(dir, sizeof(dir), "%s/../shared/corpus", tt_test_srcdir());
+	snprintf(dir, sizeof(dir), "%s", tt_test_corpus());
 	snprintf(tsv, sizeof(tsv), "%s/SOURCES.tsv", dir);
 	FILE *f = fopen(tsv, "r");
 	if (!f || stat(dir, &stbuf) < 0) {

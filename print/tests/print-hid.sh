@@ -189,7 +189,7 @@ if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out"; then fail "hostile hid-record
 expect_exit 2 "--hid on a file" -- "$TOUCHTAPE" print --hid "$two"
 # Every hid-recorder file of the corpus: read as a HID recording, every
 # E: line a report line; the two touchpads' reports decoded as above.
-corpus="${TT_CORPUS:-}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 if [ -n "$corpus" ] && [ -d "$corpus/hid-recorder" ]; then
 	for f in "$corpus"/hid-recorder/*; do
 		case "$f" in *.tsv) continue;; esac
@@ -221,6 +221,6 @@ if [ -n "$corpus" ] && [ -d "$corpus/hid-recorder" ]; then
 		fi
 	done
 else
-	echo "corpus not found: hid-recorder files skipped"
+	fail "no corpus at $corpus"
 fi
 finish

@@ -150,7 +150,7 @@ exec 4>&-
 # list) of it. --all-touch --hid records both, pens being touch input, and
 # --hid naming only the touchscreen records its pen too: every evdev device
 # of a recorded HID device is.
-usifile="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}/hid-recorder/acer-usi-touchscreen-pen-rdesc.hid"
+usifile="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}/hid-recorder/acer-usi-touchscreen-pen-rdesc.hid"
 if [[ ! -f "$usifile" ]]; then
 	note "E skipped: no corpus file $usifile"
 else

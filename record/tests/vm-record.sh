@@ -16,7 +16,7 @@
 set -uo pipefail
 : "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 . "$abs_top_srcdir/tests/vm/lib.sh"
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 if [[ ! -d "$corpus" ]]; then
 	echo "SKIP: no corpus at $corpus"
 	exit 77

@@ -22,7 +22,7 @@ set -euo pipefail
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
 : "${XI_LINK:=$abs_top_builddir/xi/tests/xi-link}"
 export TOUCHTAPE XI_LINK
-corpus="${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 export TT_CORPUS="$corpus"
 
 if [[ "${TT_VM_GUEST:-}" != 1 ]]; then

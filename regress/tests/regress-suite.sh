@@ -18,16 +18,18 @@ cp "$abs_top_srcdir/samples/README.md" "$suite/samples/"	# not a recording
 gzip -c "$abs_top_srcdir/samples/ntrig-type-a.jsonl" >"$suite/samples/ntrig-gz.jsonl.gz"
 cp "$abs_top_srcdir/samples/ntrig-type-a.jsonl" "$suite/samples/3m-two-finger.expected.jsonl"
 printf 'time-tolerance = 50ms\n' >"$suite/samples/3m-two-finger.regress"
-# The corpus: a few files of each format, when it is there.
-if [ -n "${TT_CORPUS:-}" ] && [ -d "$TT_CORPUS" ]; then
+# The corpus (tests/corpus, or the whole public one with $TT_CORPUS): a
+# few files of each format.
+corpus=${TT_CORPUS:-$abs_top_srcdir/tests/corpus}
+if [ -d "$corpus" ]; then
 	for d in evemu libinput-record hid-recorder; do
-		find "$TT_CORPUS/$d" -maxdepth 1 -type f | sort | head -n 4 | while read -r f; do
+		find "$corpus/$d" -maxdepth 1 -type f | sort | head -n 4 | while read -r f; do
 			mkdir -p "$suite/corpus/$d"
 			cp "$f" "$suite/corpus/$d/"
 		done
 	done
 else
-	echo "# TT_CORPUS unset: samples only"
+	fail "no corpus at $corpus"
 fi
 
 # --list: every recording, once; the companions and README are not cases.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Replaying what real devices recorded, against a real kernel (tests/vm/run),
 # in one VM boot:
-#  1. corpus recordings ($TT_CORPUS/evemu): every one the replay of
+#  1. corpus recordings (tests/corpus/evemu, or $TT_CORPUS/evemu): every one the replay of
 #     before this change refused (values outside absinfo, devices with keys),
 #     a touchscreen that always replayed, and two given a description that
 #     lacks codes they use (added to the device), with --verify (idle gaps cut to 50 ms,
@@ -13,7 +13,7 @@
 #     (evkeys.py, independent of touchtape) sees KEY_WAKEUP and BTN_TOUCH,
 #     the mouse without KEY_A (neither created nor sent), no keyboard and
 #     no letter at all, unless --allow-keys, with which it sees everything.
-# Skipped (77) when TT_CORPUS is unset or QEMU cannot start.
+# Skipped (77) when QEMU cannot start.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -uo pipefail
 . "${abs_top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/vm/lib.sh"
@@ -47,7 +47,7 @@ files=(
 	"xit__recordings_tablets_N-Trig-MultiTouch.touch_1_begin.events"
 )
 if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
-	[[ -n "${TT_CORPUS:-}" ]] || { note "TT_CORPUS is not set: skipped"; exit 77; }
+	corpus=${TT_CORPUS:-$abs_top_srcdir/tests/corpus}
 	[[ -x "$TOUCHTAPE" ]] || fail "build touchtape first"
 	command -v python3 >/dev/null || { note "no python3"; exit 77; }
 	# Reading a long recording whole is slow under emulation: the guest
@@ -58,7 +58,7 @@ if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
 	export TT_REAL_CUT
 	trap 'rm -rf "$TT_REAL_CUT"' EXIT
 	for i in "${!files[@]}"; do
-		python3 - "$TT_CORPUS/evemu/${files[$i]}" "$TT_REAL_CUT/$i.evemu" <<'PY' || fail "cutting ${files[$i]}"
+		python3 - "$corpus/evemu/${files[$i]}" "$TT_REAL_CUT/$i.evemu" <<'PY' || fail "cutting ${files[$i]}"
 import sys
 t0 = None
 with open(sys.argv[1], errors="surrogateescape") as src, \
@@ -73,8 +73,8 @@ with open(sys.argv[1], errors="surrogateescape") as src, \
         if t - t0 > 1.0 and [int(x, 16) for x in f[2:5]] == [0, 0, 0]:
             break
 PY
-		awk -F'\t' -v f="evemu/${files[$i]}" '$1 == f && $16 != "" { print ENVIRON["TT_CORPUS"] "/" $16 }' \
-			"$TT_CORPUS/SOURCES.tsv" >"$TT_REAL_CUT/$i.desc"
+		awk -F'\t' -v f="evemu/${files[$i]}" -v c="$corpus" '$1 == f && $16 != "" { print c "/" $16 }' \
+			"$corpus/SOURCES.tsv" >"$TT_REAL_CUT/$i.desc"
 	done
 	vm_reexec "${BASH_SOURCE[0]}" --timeout 300
 fi

@@ -11,7 +11,7 @@
 #     lists exactly that tap;
 #   - a touchscreen's libinput touches are linked one to one to its kernel
 #     touches;
-#   - with $TT_CORPUS: a two-finger pinch in (kwin-gestures pinch_in_2) and
+#   - from the corpus: a two-finger pinch in (kwin-gestures pinch_in_2) and
 #     a three-finger swipe (stroke_b_3) are recognised with those fingers.
 # libinput-tap.jsonl: the first 0.1 s of kwin-gestures evemu/touchpad/hold_1
 # (Synaptics TM3276-022, GPL-3.0, taj-ny/kwin-gestures branch evemu at
@@ -28,7 +28,7 @@ vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 170
 
 samples="$abs_top_srcdir/samples"
 here="$abs_top_srcdir/replay/tests"
-corpus="${TT_CORPUS:-}"
+corpus="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"
 status=0
 bad() { printf 'FAIL: %s\n' "$*" >&2; status=1; }
 
@@ -126,7 +126,7 @@ if [[ -n "$corpus" && -d "$corpus/evemu" ]]; then
 	"$TOUCHTAPE" inspect --text "$tmp/swipe3.jsonl" >"$tmp/swipe3.lanes" || bad "inspect --text swipe3 failed"
 	grep -q '^li0 swipe 3f ' "$tmp/swipe3.lanes" || { cat "$tmp/swipe3.lanes"; bad "inspect: no 3-finger swipe lane"; }
 else
-	note "TT_CORPUS not set: the pinch and the three-finger swipe are not replayed"
+	bad "no corpus at $corpus: the pinch and the three-finger swipe are not replayed"
 fi
 run_checks
 exit $status

@@ -7,7 +7,7 @@
 # starts mid-touch; timing against evemu-play. One VM boot for all of it.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . "${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
-corpus=${TT_CORPUS:-$abs_top_srcdir/../shared/corpus}
+corpus=${TT_CORPUS:-$abs_top_srcdir/tests/corpus}
 [ -d "$corpus" ] || { echo "no corpus at $corpus: skipped"; exit 77; }
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
 here=$abs_top_srcdir/replay/tests

@@ -4,7 +4,9 @@ EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/fuzz-reader.c tests/fuzz/fuzz-short.s
 	tests/fuzz/seeds tests/fuzz/regressions
 # The HID descriptor parser and report decoder's harness and its seeds.
 EXTRA_DIST += tests/fuzz/fuzz-hid-desc.c tests/fuzz/seeds-hid tests/fuzz/fuzz-grade-profile.c tests/fuzz/seeds-grade
+if HOSTILE_TESTS
 TESTS += tests/fuzz/fuzz-short.sh
+endif
 tt_fuzz_env = TT_FUZZ_SOURCES='$(libtouchtape_sources)' \
 	TT_FUZZ_CFLAGS='$(LIBEVDEV_CFLAGS) $(JSONC_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS)' \
 	TT_FUZZ_LIBS='$(LIBEVDEV_LIBS) $(JSONC_LIBS) $(YAML_LIBS) $(ZLIB_LIBS)' \

@@ -97,7 +97,7 @@ status=0
 harness=fuzz-reader
 build "$harness"
 regressions "$harness"
-corpus_dir=${TT_CORPUS:-$src/../shared/corpus}
+corpus_dir=${TT_CORPUS:-$src/tests/corpus}
 for format in ${FUZZ_FORMATS:-any timeline evemu libinput hid-recorder}; do
 	case "$format" in
 	any) corpus="$out/corpus-$harness" ;;

@@ -17,6 +17,7 @@ vm_rig_files = \
 	tests/vm/lib.sh \
 	tests/vm/group \
 	tests/vm/times \
+	tests/vm/order-check \
 	tests/vm/README.md \
 	tests/vm/data/touchscreen.desc \
 	tests/vm/data/two-finger.events \
@@ -112,6 +113,13 @@ tt_vm_host_slot_tests = regress/tests/regress-ci.sh
 check-vm:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(filter $(tt_vm_serial_tests) $(tt_vm_host_slot_tests) %-vm.sh,$(TESTS))"
 
+# Every VM test alone, the Wayland ones first and the rest in reverse, each
+# boot with an empty /tmp: no test may rely on what an earlier one (or the
+# host) prepared (tests/vm/order-check). Not part of make check (it boots
+# once per test); run it when a VM test's setup changes.
+check-vm-order: all
+	bash $(srcdir)/tests/vm/order-check $(filter $(tt_vm_serial_tests) $(tt_vm_host_slot_tests) %-vm.sh,$(TESTS))
+
 # Download the kernels and build their initramfs ahead of time (optional:
 # the tests do it on first use): the stock one and bookworm-backports' 6.12.
 prepare-vm:
@@ -119,5 +127,5 @@ prepare-vm:
 	export TT_VM_CACHE="$${TT_VM_CACHE:-$(abs_top_builddir)/vm-cache}" && \
 		KERNEL_DEB="$$($(top_srcdir)/tests/vm/fetch-kernel 6.12)" $(top_srcdir)/tests/vm/mkcache
 
-.PHONY: check-vm prepare-vm tt-vm-serial clean-vm-groups \
+.PHONY: check-vm check-vm-order prepare-vm tt-vm-serial clean-vm-groups \
 	tests/vm/group-uinput.out tests/vm/group-xorg.out
