@@ -191,10 +191,9 @@ hid_check() {
 	geometry_check "$what" "$tmp/h.svg"
 	render_check "$what" "$tmp/h.svg"
 }
-if [ -d "$corpus/hid-recorder" ]; then
-	hid_check "HID touchscreen" "$corpus/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid"
-	hid_check "HID touchpad" "$corpus/hid-recorder/synaptics-dll0945-06cb-ce26-touchpad.hid"
-fi
+for f in ilitek-iltp7807-222a-fff1-touchscreen.hid:touchscreen synaptics-dll0945-06cb-ce26-touchpad.hid:touchpad; do
+	corpus_lacks "$corpus/hid-recorder/${f%%:*}" || hid_check "HID ${f##*:}" "$corpus/hid-recorder/${f%%:*}"
+done
 
 # Every layer gets a track: the kernel, XI (raw and each client),
 # libinput and Wayland, each with the most touches it had down at once.
