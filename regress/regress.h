@@ -77,6 +77,7 @@ struct rg_result {
 	char *dir;		/* its kept files, or NULL when removed */
 	char *diff_text;	/* diff's output (failures) */
 	char *ran;		/* what it ran on (uinput, Xorg, ...), or NULL */
+	char *versions;		/* their versions ("Xorg 1.21.1.7"), or NULL */
 	char *blessed;		/* --bless: what was written, or NULL */
 	const char *kernel;	/* uname -r where it ran (not owned) */
 	double seconds;
@@ -146,6 +147,9 @@ void rg_services_freep(struct rg_services **s);
  * what the case runs on ("uinput, udevd"). 0, or -EIO and *why (both
  * strings the caller's). */
 int rg_services_need(struct rg_services *s, unsigned layers, char **ran, char **why);
+/* What of @layers runs and its version ("libinput 1.22.1, Xorg
+ * 1.21.1.7"), or NULL when nothing versioned runs for them; the caller's. */
+char *rg_services_versions(const struct rg_services *s, unsigned layers);
 /* Until udev has handled the devices made so far (bounded). */
 void rg_services_settle(const struct rg_services *s);
 /* Removes the scripts' log (nothing failed: nothing to read in it). */

@@ -118,6 +118,7 @@ tap_where(FILE *f, const struct rg_result *r)
 {
 	yaml_key(f, "kernel", r->kernel);
 	yaml_key(f, "ran", r->ran);
+	yaml_key(f, "versions", r->versions);
 	yaml_key(f, "blessed", r->blessed);
 }
 
@@ -220,11 +221,11 @@ junit_body(const struct rg_result *r)
 	return body;
 }
 
-/* <properties> of the kernel and what ran, when known. */
+/* <properties> of the kernel, what ran and its versions, when known. */
 static void
-junit_properties(FILE *f, const char *indent, const char *kernel, const char *ran)
+junit_properties(FILE *f, const char *indent, const char *kernel, const char *ran, const char *versions)
 {
-	const char *const pairs[][2] = { { "kernel", kernel }, { "ran", ran } };
+	const char *const pairs[][2] = { { "kernel", kernel }, { "ran", ran }, { "versions", versions } };
 
 	if (!kernel && !ran)
 		return;
@@ -249,7 +250,7 @@ junit_case(FILE *f, const struct rg_case *c, const struct rg_result *r)
 	fputs("\" file=\"", f);
 	xml_text(f, c->path);
 	fprintf(f, "\" time=\"%.3f\">\n", r->seconds);
-	junit_properties(f, "      ", r->kernel, r->ran);
+	junit_properties(f, "      ", r->kernel, r->ran, r->versions);
 	if (r->dir)
 		body = junit_body(r);
 	if (r->verdict == RG_SKIP) {
@@ -293,7 +294,7 @@ junit_document(FILE *f, const struct rg_suite *s, const struct rg_result *res, d
 	fprintf(f, " timestamp=\"%s\" hostname=\"", stamp);
 	xml_text(f, host);
 	fputs("\">\n", f);
-	junit_properties(f, "    ", kernel, NULL);
+	junit_properties(f, "    ", kernel, NULL, NULL);
 	for (size_t i = 0; i < s->ncases; i++)
 		junit_case(f, &s->cases[i], &res[i]);
 	fputs("  </testsuite>\n</testsuites>\n", f);

@@ -635,6 +635,7 @@ start_services(const struct rg_run_opts *o, struct case_plan *plan, struct rg_re
 		res->message = why;
 		return -EIO;
 	}
+	res->versions = rg_services_versions(o->svc, plan->layers);
 	if (plan->layers & RG_LAYER_XI)
 		plan->display = rg_services_display(o->svc);
 	return 0;
@@ -724,6 +725,7 @@ rg_result_release(struct rg_result *r)
 	free(r->dir);
 	free(r->diff_text);
 	free(r->ran);
+	free(r->versions);
 	free(r->blessed);
 	memset(r, 0, sizeof(*r));
 }

@@ -23,14 +23,20 @@ static const struct {
 	unsigned layer;		/* the cases that need it */
 	const char *said;	/* in their diagnostics */
 	const char *script;	/* bash, $1 the rig's folder */
+	const char *version;	/* prints what runs and its version, or NULL */
 } svcs[SVC_N] = {
 	[SVC_HID] = { RG_LAYER_HID, "uhid with hid-multitouch, wacom, hid-generic",
 		      "modprobe -a uhid hid-multitouch wacom hid-generic && test -c /dev/uhid" },
-	[SVC_UDEVD] = { RG_LAYER_LIBINPUT, "udevd", "\"$1/guest-udevd\" input" },
+	/* libinput is the library this binary was built with (replay
+	 * --libinput runs it in-process); the servers are the guest's. */
+	[SVC_UDEVD] = { RG_LAYER_LIBINPUT, "udevd", "\"$1/guest-udevd\" input",
+			"echo libinput " TT_LIBINPUT_VERSION },
 	[SVC_XORG] = { RG_LAYER_XI, "Xorg :0",
-		       "\"$1/guest-weston\" stop && \"$1/guest-xorg\" start" },
+		       "\"$1/guest-weston\" stop && \"$1/guest-xorg\" start",
+		       "Xorg -version 2>&1 | sed -n 's/^X.Org X Server /Xorg /p'" },
 	[SVC_WESTON] = { RG_LAYER_WAYLAND, "Weston",
-			 "\"$1/guest-xorg\" stop && \"$1/guest-weston\" start" },
+			 "\"$1/guest-xorg\" stop && \"$1/guest-weston\" start",
+			 "weston --version 2>/dev/null | sed -n 's/^weston /Weston /p'" },
 };
 
 struct rg_services {
@@ -38,6 +44,7 @@ struct rg_services {
 	char *log;		/* the scripts' output */
 	unsigned running;	/* 1 << SVC_* */
 	unsigned failed;	/* tried once, not again */
+	char *version[SVC_N];	/* "Xorg 1.21.1.7", read once it started */
 };
 
 int
@@ -59,6 +66,8 @@ rg_services_free(struct rg_services *s)
 		return;
 	free(s->rig);
 	free(s->log);
+	for (int i = 0; i < SVC_N; i++)
+		free(s->version[i]);
 	free(s);
 }
 
@@ -115,6 +124,27 @@ export_weston_env(void)
 	}
 }
 
+/* The first line @cmd prints (bash), or NULL. */
+static char *
+read_version(const char *cmd)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t size = 0;
+	FILE *p;
+	char *v = NULL;
+
+	fflush(NULL);
+	if (!(p = popen(cmd, "re")))
+		return NULL;
+	if (getline(&line, &size, p) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (*line)
+			v = strdup(line);
+	}
+	pclose(p);
+	return v;
+}
+
 static int
 start(struct rg_services *s, int i, char **why)
 {
@@ -138,6 +168,8 @@ start(struct rg_services *s, int i, char **why)
 		export_weston_env();
 	}
 	s->running |= 1u << i;
+	if (svcs[i].version && !s->version[i])
+		s->version[i] = read_version(svcs[i].version);
 	return 0;
 }
 
@@ -164,6 +196,31 @@ rg_services_need(struct rg_services *s, unsigned layers, char **ran, char **why)
 		abort();
 	*ran = text;
 	return 0;
+}
+
+char *
+rg_services_versions(const struct rg_services *s, unsigned layers)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f;
+	bool any = false;
+
+	if (!(f = open_memstream(&text, &size)))
+		abort();
+	for (int i = 0; i < SVC_N; i++) {
+		if ((layers & svcs[i].layer) && s->version[i]) {
+			fprintf(f, "%s%s", any ? ", " : "", s->version[i]);
+			any = true;
+		}
+	}
+	if (fclose(f) != 0)
+		abort();
+	if (!any) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 void

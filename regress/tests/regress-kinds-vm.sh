@@ -114,6 +114,18 @@ verdict 7 'not ok' wayland/3m-changed.jsonl.gz "uinput, Weston"
 verdict 8 ok wayland/wayland-3m-two-finger.jsonl.gz "uinput, Weston"
 verdict 9 'not ok' xi/two-finger-changed.jsonl "uinput, Xorg :0"
 verdict 10 ok xi/two-finger.jsonl "uinput, Xorg :0"
+# versions N REGEX: what the case ran on, with its versions, in TAP and JUnit.
+versions() {
+	grep -Eqx "  versions: \"$2\"" "$tmp/case$1" || fail "case $1: no versions like '$2'"
+	local name
+	name=$(sed -En "s/^(not )?ok $1 - //p" "$tmp/tap")
+	xmllint --xpath "string(//testcase[@name=\"$name\"]/properties/property[@name=\"versions\"]/@value)" \
+		"$tmp/report.xml" | grep -Eqx "$2" || fail "case $1: the JUnit versions are not like '$2'"
+}
+versions 6 'libinput [0-9][0-9.]*'
+versions 8 'Weston [0-9][0-9.]*'
+versions 10 'Xorg [0-9][0-9.]*'
+grep -q '^  versions:' "$tmp/case4" && fail "case 4 (uinput alone) names versions"
 differs 1 'device 1 slot 0 touch at \+[0-9.]+ s'
 differs 3 'device 0 slot 3 touch at \+0\.0[0-9]+ s .* is only in '
 differs 5 'libinput device 0: touches 1 vs 2'
