@@ -11,6 +11,8 @@ or "MUTATION not applicable: why" on stdout; the exit is 0 then.
 Mutations (each changes one device, the first with touches, or --device):
   jump          the fingers of the longest touch's middle (--fingers all|one)
                 step 10% of the axis range away for --ms (300) and back
+                (the --ms nearest the middle where the touch's own steps
+                stay under 4% of the range, else not applicable)
   offset        the longest touch shifted by --percent (3) of the range,
                 --part mid (its middle half) or whole
   bow           the middle half of the longest touch bowed 4% off its path
@@ -58,6 +60,9 @@ import math
 import sys
 
 NOT_APPLICABLE = 3
+# a jump's window (of the jump's 10% of the range) needs the touch's own
+# steps under 4% in it and analyze's pace of 3 steps around it
+CALM_STEP, CALM_PACE = 0.04, 3
 EV_SYN, EV_KEY, EV_ABS = 0, 1, 3
 SYN_REPORT, SYN_MT_REPORT = 0, 2
 ABS_X, ABS_Y, ABS_PRESSURE = 0, 1, 24
@@ -244,22 +249,56 @@ class Site:
         return ((p[0] - self.xr[0]) / max(1, self.xr[1] - self.xr[0]),
                 (p[1] - self.yr[0]) / max(1, self.yr[1] - self.yr[0]))
 
-    def window(self, tch, ms, what):
-        """Indices into tch.idx of the middle ms of the touch."""
+    def window(self, tch, ms, what, calm=False):
+        """Indices into tch.idx of the middle ms of the touch; with calm,
+        the window nearest the middle where the touch is calm (see
+        calm()), as a jump must be to stand out of its own motion."""
         t = [self.frames[i]["t"] for i in tch.idx]
         if t[-1] - t[0] < ms * 1000 + 50000:
             raise NotApplicable("no touch long enough for %s (%d ms)"
                                 % (what, (t[-1] - t[0]) // 1000))
-        sel = []
+        steps = self.steps(tch) if calm else None
         # the middle in time, else (a touch with a silent middle, as
         # Type A devices that send nothing when lifted make) the middle
-        # frame
-        for mid in ((t[0] + t[-1]) // 2, t[len(t) // 2]):
-            lo, hi = mid - ms * 500, mid + ms * 500
-            sel = sel or [k for k in range(1, len(t) - 1) if lo <= t[k] <= hi]
-        if len(sel) < 2:
-            raise NotApplicable("too few frames mid-touch for %s" % what)
-        return sel[0], sel[-1]
+        # frame; then, for a calm window, the other frames' times
+        # nearest the middle, windows that stay inside the touch
+        mids = [(t[0] + t[-1]) // 2, t[len(t) // 2]]
+        if calm:
+            lo, hi = t[0] + ms * 500, t[-1] - ms * 500
+            mids += sorted((x for x in t if lo <= x <= hi),
+                           key=lambda x: (abs(x - mids[0]), x))
+        for mid in mids:
+            sel = [k for k in range(1, len(t) - 1)
+                   if mid - ms * 500 <= t[k] <= mid + ms * 500]
+            if len(sel) >= 2 and (not calm or
+                                  self.calm(steps, sel[0], sel[-1] + 1)):
+                return sel[0], sel[-1]
+            if not calm and sel:
+                break
+        if calm:
+            raise NotApplicable("no %d ms of the touch with its own steps "
+                                "under %g%% of the range for %s"
+                                % (ms, CALM_STEP * 100, what))
+        raise NotApplicable("too few frames mid-touch for %s" % what)
+
+    def steps(self, tch):
+        """Per index k into tch.idx, the length of the touch's step from
+        sample k - 1 (0 for the first), in shares of the axis ranges."""
+        p = [self.norm(q) for q in tch.pos]
+        return [0.0] + [math.dist(p[k], p[k - 1]) for k in range(1, len(p))]
+
+    @staticmethod
+    def calm(steps, k_in, k_out):
+        """Whether the steps of a window, from the one into it (k_in) to
+        the one out of it (k_out), and CALM_PACE on either side are all
+        under CALM_STEP: analyze takes a step out as a jump only when it
+        is twice the touch's recent steps, and forgets it when the touch
+        then moves on by half of it; a step of the touch's own of 25%
+        of the range is a jump already, which one put across would hide
+        among."""
+        return all(steps[k] < CALM_STEP for k in
+                   range(max(0, k_in - CALM_PACE),
+                         min(len(steps), k_out + CALM_PACE + 1)))
 
 
 def seg_dist(p, a, b):
@@ -435,14 +474,14 @@ def m_jump(site, a):
     main = site.longest()
     tchs = [main]
     if a.fingers == "all":
-        k0, k1 = site.window(main, a.ms, "a jump")
+        k0, k1 = site.window(main, a.ms, "a jump", calm=True)
         t0, t1 = site.frames[main.idx[k0]]["t"], site.frames[main.idx[k1]]["t"]
         for t in site.touches:
             if t is not main and site.frames[t.idx[0]]["t"] < t0 and \
                     site.frames[t.idx[-1]]["t"] > t1:
                 tchs.append(t)
     plan = []
-    k0, k1 = site.window(main, a.ms, "a jump")
+    k0, k1 = site.window(main, a.ms, "a jump", calm=True)
     t0, t1 = site.frames[main.idx[k0]]["t"], site.frames[main.idx[k1]]["t"]
     for tch in tchs:
         ks = [k for k, i in enumerate(tch.idx) if t0 <= site.frames[i]["t"] <= t1]
