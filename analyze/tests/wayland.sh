@@ -120,6 +120,12 @@ expect_grep '^2 differences$' "$tmp/out" "only the latencies"
 expect_exit 0 "slower within --latency-tolerance 11ms" -- "$TOUCHTAPE" diff --latency-tolerance 11ms "$clean" "$tmp/slow.jsonl"
 expect_exit 1 "slower past --latency-tolerance 9ms" -- "$TOUCHTAPE" diff --latency-tolerance 9ms "$clean" "$tmp/slow.jsonl"
 expect_exit 2 "--latency-tolerance needs its unit" -- "$TOUCHTAPE" diff --latency-tolerance 9 "$clean" "$clean"
+# The seat's capabilities again (the replayed device joined the seat after
+# the client bound it): not a difference.
+awk '{ print } /"wl":"wl_seat".*"ev":"capabilities"/ { sub(/"capabilities":\["touch"\]/, "\"capabilities\":[]"); print }' \
+	"$clean" >"$tmp/seat.jsonl"
+[ "$(grep -c '"ev":"capabilities"' "$tmp/seat.jsonl")" -eq 2 ] || fail "the seat copy has no second capabilities event"
+expect_exit 0 "wl_seat's events again: no difference" -- "$TOUCHTAPE" diff "$clean" "$tmp/seat.jsonl"
 expect_exit 1 "diff cancel" -- "$TOUCHTAPE" diff "$clean" "$data/wl-event-after-cancel.jsonl"
 expect_grep 'wayland: touches cancelled 0 vs 1$' "$tmp/out" "a touch cancelled"
 expect_grep 'wayland: wl_touch\.cancel events 0 vs 1$' "$tmp/out" "a cancel event"
