@@ -1,7 +1,8 @@
 #!/bin/bash
-# Both layers end to end (tests/vm/run), in one VM boot: the corpus
-# touchscreen's hid-recorder file ($TT_CORPUS/hid-recorder/ilitek-*)
-# replayed through uhid, so the kernel's hid-multitouch makes the evdev
+# Both layers end to end (tests/vm/run), in one VM boot: a touchscreen's
+# hid-recorder file (the real ILITEK one, $TT_CORPUS/hid-recorder/ilitek-*,
+# when the corpus has it, else the project's own,
+# tests/corpus/hid-recorder/touchtape-touchscreen-keyboard.hid) replayed through uhid, so the kernel's hid-multitouch makes the evdev
 # device, while touchtape record --hid records that node and its hidraw
 # node: a recording of HID reports and the evdev frames they became.
 #  1. validate exits 0; analyze --json links every HID contact to a kernel
@@ -15,25 +16,36 @@
 #  2. that recording replayed with --hid and recorded again gives the same
 #     evdev touch sequences (diff exit 0), and replay --hid --verify
 #     --report of it exits 0, its JSON report saying what the text says.
-# Skipped (77) when the corpus (tests/corpus, or $TT_CORPUS) lacks that file
-# or QEMU cannot start.
+# Skipped (77) when QEMU cannot start.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -uo pipefail
 . "${abs_top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}/tests/vm/lib.sh"
 
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
-if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
-	ls "${TT_CORPUS:-$abs_top_srcdir/tests/corpus}"/hid-recorder/ilitek-*.hid >/dev/null 2>&1 ||
-		{ note "the ILITEK hid-recorder file is not in tests/corpus (its licence is unclear); TT_CORPUS=the public corpus runs it: skipped"; exit 77; }
-fi
 vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 200
 . "$abs_top_srcdir/replay/tests/hid-vm-lib.sh"
 
 T=$TOUCHTAPE
 corpus=${TT_CORPUS:-$abs_top_srcdir/tests/corpus}
-src=$(ls "$corpus"/hid-recorder/ilitek-*.hid | head -n1)
-[[ -f $src ]] || fail "no ilitek hid-recorder file in $corpus/hid-recorder"
+src=$(ls "$corpus"/hid-recorder/ilitek-*.hid 2>/dev/null | head -n1)
+# The layout of report 1 (bytes counted from the report ID, byte 0): the
+# first contact's byte, the bytes a contact takes, then within a contact
+# the flags byte, its tip switch bit, the shift and mask of the contact
+# ID, the X and Y (16 bits, little-endian) bytes; the Contact Count byte;
+# the contacts a report holds; the Confidence bit in the flags (-1: none).
+# The ILITEK: 4 bytes, 10 contacts of 6 (X, Y, a pad byte, then tip switch
+# in bit 0 and the contact ID in bits 1-4) and, at byte 80, the count.
+layout="5 6 5 0 1 15 0 2 80 10 -1"
 evname="ILTP7807:00 222A:FFF1"
+if [[ ! -f $src ]]; then
+	note "the ILITEK hid-recorder file is not in tests/corpus (its licence is unclear; TT_CORPUS=the public corpus runs it): the project's own touchscreen instead"
+	src=$abs_top_srcdir/tests/corpus/hid-recorder/touchtape-touchscreen-keyboard.hid
+	# make-hid.py's: 2 contacts of 5 (In Range bit 0, Confidence bit 1,
+	# tip switch bit 2, the contact ID in bits 3-7, then X, Y) and, at
+	# byte 13 after the Scan Time, the count.
+	layout="1 5 0 2 3 31 1 3 13 2 1"
+	evname="touchtape-ts 1D6B:7701"
+fi
 failures=0
 bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 ok() { printf 'ok: %s\n' "$*"; }
@@ -62,13 +74,12 @@ replay_record() {
 	grep -q '"type":"frame"' "$out" || { bad "$key: no frame recorded: $(cat "$out.err")"; return 1; }
 }
 
-# The touches in the file's reports, counted from its E: lines: report 1
-# is 4 bytes, 10 contacts of 6 (X, Y, a pad byte, then tip switch in bit 0
-# and the contact ID in bits 1-4) and, at byte 80 after the report ID,
-# the contact count; a touch begins where a contact ID comes down.
+# The touches in the file's reports, counted from its E: lines (report 1,
+# $layout); a touch begins where a contact ID comes down.
 expected_touches() {
-	"$py" - "$1" <<'PY'
+	"$py" - "$1" $layout <<'PY'
 import sys
+start, size, fl, tip, shift, mask, _, _, count, slots, _ = map(int, sys.argv[2:])
 touches, down = 0, set()
 for line in open(sys.argv[1]):
     if not line.startswith("E:"):
@@ -77,10 +88,10 @@ for line in open(sys.argv[1]):
     if b[0] != 1:
         continue
     now = set()
-    for i in range(min(b[80], 10)):
-        flags = b[5 + 6 * i + 5]
-        if flags & 1:
-            now.add(flags >> 1 & 0xF)
+    for i in range(min(b[count], slots)):
+        flags = b[start + size * i + fl]
+        if flags >> tip & 1:
+            now.add(flags >> shift & mask)
     touches += len(now - down)
     down = now
 print(touches)
@@ -148,18 +159,21 @@ else
 fi
 
 # print: the first report, decoded. Its first contact, read from the raw
-# bytes here: tip switch 1, contact ID 0, X and Y little-endian.
+# bytes here: tip switch 1, contact ID 0, X and Y little-endian (and
+# Confidence, where the layout has it).
 "$T" print "$rec" >"$tmp/print" 2>&1 || bad "print exit $?: $(head -5 "$tmp/print")"
 first=$(grep -m1 '"type":"hid"' "$rec" | "$py" -c '
 import json, sys
+start, size, fl, tip, shift, mask, x, y, _, _, conf = map(int, sys.argv[1:])
 r = json.loads(sys.stdin.read())
 b = bytes.fromhex(r["data"]) if isinstance(r["data"], str) else bytes(r["data"])
-c = b[5:11]
-print(c[0] | c[1] << 8, c[2] | c[3] << 8, c[5] & 1, c[5] >> 1 & 15)')
-read -r x y tip cid <<<"$first"
+c = b[start:start + size]
+print(c[x] | c[x + 1] << 8, c[y] | c[y + 1] << 8, c[fl] >> tip & 1, c[fl] >> shift & mask,
+      "" if conf < 0 else " conf=%d" % (c[fl] >> conf & 1))' $layout)
+read -r x y tip cid conf <<<"$first"
 note "first report's first contact: id $cid tip $tip x $x y $y"
 hidline=$(grep -m1 ' hid[0-9]* ' "$tmp/print")
-if grep -q "| contact=$cid tip=$tip x=$x y=$y |" <<<"$hidline"; then
+if grep -q "| contact=$cid tip=$tip x=$x y=$y${conf:+ $conf} |" <<<"$hidline"; then
 	ok "print decodes the reports: $hidline"
 else
 	bad "print: no decoded contact id $cid tip $tip x $x y $y: $(grep -m3 -i -B2 -A2 'hid' "$tmp/print")"
@@ -203,7 +217,7 @@ fi
 # 2. The two-layer recording replayed at the HID layer: the kernel makes
 # the same touches again, and --verify says so. Recorded with --hid like
 # the first, so both hold every evdev device of the HID device (the
-# ILITEK's keyboard beside its touchscreen) and its reports.
+# keyboard beside the touchscreen) and its reports.
 if replay_record second "$rec" --hid; then
 	if "$T" diff "$rec" "$tmp/second.jsonl" >"$tmp/diff" 2>&1; then
 		ok "replayed at the HID layer and re-recorded: diff exit 0"

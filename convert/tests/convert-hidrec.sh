@@ -47,18 +47,26 @@ if [ -n "$corpus" ] && [ -d "$corpus/hid-recorder" ]; then
 		cmp -s "$tmp/a.body" "$tmp/c.body" && pass "$rel: round trip" ||
 			{ fail "$rel: round trip differs"; diff "$tmp/a.body" "$tmp/c.body" | head -5 >&2; }
 	done
-	# Files: 9 in the whole public corpus, 2 (the pens) in tests/corpus.
-	want=2; [ -n "${TT_CORPUS:-}" ] && want=9
+	# Files: 9 in the whole public corpus, 4 in tests/corpus (the pens and
+	# the project's own touchscreen and touchpad).
+	want=4; [ -n "${TT_CORPUS:-}" ] && want=9
 	[ "$n" -ge "$want" ] || fail "only $n hid-recorder files in the corpus"
 
-	# HID only to evemu/libinput: no evdev layer to write.
+	# HID only to evemu/libinput: no evdev layer to write. The real ELAN
+	# touchpad (with $TT_CORPUS) and the project's own (tests/corpus).
+	hid_only() { # FILE REPORTS
+		for to in evemu libinput; do
+			expect_exit 2 "${1##*/}: HID only to $to" -- "$TOUCHTAPE" convert --format $to "$1" -o "$tmp/x.$to"
+			expect_grep "holds only the HID layer \\(1 HID device, $2 reports\\), no evdev layer" "$tmp/err" \
+				"${1##*/}: HID only to $to: says why"
+			[ ! -e "$tmp/x.$to" ] && pass "${1##*/}: HID only to $to: no output" ||
+				fail "${1##*/}: HID only to $to: output written"
+		done
+	}
 	f="$corpus/hid-recorder/elan1206-04f3-30f1-touchpad.hid"
-	corpus_lacks "$f" || for to in evemu libinput; do
-		expect_exit 2 "HID only to $to" -- "$TOUCHTAPE" convert --format $to "$f" -o "$tmp/x.$to"
-		expect_grep 'holds only the HID layer \(1 HID device, 25 reports\), no evdev layer' "$tmp/err" \
-			"HID only to $to: says why"
-		[ ! -e "$tmp/x.$to" ] && pass "HID only to $to: no output" || fail "HID only to $to: output written"
-	done
+	corpus_lacks "$f" || hid_only "$f" 25
+	f="$abs_top_srcdir/tests/corpus/hid-recorder/touchtape-touchpad.hid"
+	hid_only "$f" "$(grep -c '^E:' "$f")"
 else
 	fail "no corpus at $corpus"
 fi

@@ -105,23 +105,45 @@ def ilitek_report(xy, tip):
 KEYS_AT_US = {1004000: bytes([9, 1]), 1604000: bytes([9, 0])}	# between two contact reports
 
 
+# The project's own touchscreen (tests/corpus/make-hid.py), when the
+# ILITEK's file is not at hand: report 1 is the ID, two contacts of 5
+# bytes (In Range bit 0, Confidence bit 1, Tip Switch bit 2, contact id
+# bits 3-7; X, Y 16 bits), Scan Time (100 us) and the contact count;
+# 4095 over 25.60 cm is 15 units/mm, over 14.40 cm 28.
+OWN_RES = (15, 28)
+
+
+def own_report(xy, tip, t):
+    flags = 0x07 if tip else 0x02
+    contact = bytes([flags, xy[0] & 0xff, xy[0] >> 8, xy[1] & 0xff, xy[1] >> 8])
+    scan = t // 100 & 0xffff
+    return bytes([1]) + contact + bytes(5) + bytes([scan & 0xff, scan >> 8, 1])
+
+
+# Report 3, its keyboard: modifiers (Left GUI, bit 3), a reserved byte,
+# six keys; pressed and released when the ILITEK's is.
+OWN_KEYS_AT_US = {t: bytes([3, 8 if r[1] else 0]) + bytes(7) for t, r in KEYS_AT_US.items()}
+
+
 def hid_line(t, r):
     return "E: %06d.%06d %d %s\n" % (t // 1000000, t % 1000000, len(r), " ".join("%02x" % b for b in r))
 
 
 def hid(hidfile, out):
     head = [line for line in open(hidfile) if line[:2] in ("R:", "N:", "I:")]
+    own = any(line.startswith("N: touchtape-ts ") for line in head)
+    res, keys = (OWN_RES, OWN_KEYS_AT_US) if own else (ILITEK_RES, KEYS_AT_US)
     counts, last = {}, (0, 0)
     with open(out, "w") as f:
         f.writelines(head)
         for exercise, t, xy in samples():
             if xy is not None:
-                last = (round(xy[0] * ILITEK_RES[0]), round(xy[1] * ILITEK_RES[1]))
-            r = ilitek_report(last, xy is not None)
+                last = (round(xy[0] * res[0]), round(xy[1] * res[1]))
+            r = own_report(last, xy is not None, t) if own else ilitek_report(last, xy is not None)
             f.write(hid_line(t, r))
             counts[exercise] = counts.get(exercise, 0) + 1
-            if t + PERIOD_US // 2 in KEYS_AT_US:
-                f.write(hid_line(t + PERIOD_US // 2, KEYS_AT_US[t + PERIOD_US // 2]))
+            if t + PERIOD_US // 2 in keys:
+                f.write(hid_line(t + PERIOD_US // 2, keys[t + PERIOD_US // 2]))
                 counts[exercise] += 1
         # The tap's lift once more: no frame, the device stays till then.
         f.write(hid_line(LAST_US, r))

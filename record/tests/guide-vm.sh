@@ -3,7 +3,8 @@
 # a touchscreen (record/tests/guide-fixture.py: a still finger, a stroke, a
 # tap) while a script plays the person at a pseudo-terminal
 # (guide-guest.py), three times: the replay through uinput recorded alone
-# and with --libinput, then the corpus's ILITEK touchscreen through uhid
+# and with --libinput, then the corpus's ILITEK touchscreen (with
+# $TT_CORPUS; else the project's own, tests/corpus/make-hid.py) through uhid
 # (hid-multitouch) recorded with --hid, its keyboard pressing a key while
 # the finger is held. The host checks (guide-check.py) that each
 # exercise's markers bracket its touch (and with --hid, every HID report
@@ -41,7 +42,7 @@ if [[ "${TT_VM_GUEST:-}" == 1 ]]; then
 	guided out-li in.jsonl "touchtape replay:*" --libinput
 	if [[ -f $dir/in.hid ]]; then
 		modprobe -a uhid hid-multitouch || echo "cannot load uhid and hid-multitouch"
-		guided out-hid in.hid "ILTP7807:00 222A:FFF1" --hid
+		guided out-hid in.hid "$(cat "$dir/in.hid.name")" --hid
 	fi
 	exit 0
 fi
@@ -52,8 +53,12 @@ trap '[[ $failures == 0 ]] && rm -rf "$dir" || echo "# files kept in $dir"' EXIT
 python3 "$here/guide-fixture.py" evdev "$dir/in.jsonl" || exit 2
 if [[ -f $ilitek ]]; then
 	python3 "$here/guide-fixture.py" hid "$ilitek" "$dir/in.hid" || exit 2
+	echo "ILTP7807:00 222A:FFF1" >"$dir/in.hid.name"
 else
-	echo "# no corpus file $ilitek: the --hid pass is skipped"
+	echo "# no corpus file $ilitek: the --hid pass replays the project's own touchscreen"
+	python3 "$here/guide-fixture.py" hid "$abs_top_srcdir/tests/corpus/hid-recorder/touchtape-touchscreen-keyboard.hid" \
+		"$dir/in.hid" || exit 2
+	echo "touchtape-ts 1D6B:7701" >"$dir/in.hid.name"
 fi
 rc=0
 "$abs_top_srcdir/tests/vm/run" --timeout 300 --rw "$dir" -- bash "${BASH_SOURCE[0]}" "$dir" || rc=$?

@@ -14,22 +14,22 @@
 #     (both layers), replays with no unexplained difference (exit 0); the
 #     same with one recorded position changed fails (exit 1) naming the
 #     frame; a HID-only recording says there is nothing to compare (exit 0).
-# Skipped (77) when the corpus (tests/corpus, or $TT_CORPUS) lacks these files
-# or QEMU cannot start.
+# The project's own touchscreen (with a keyboard) and touchpad
+# (tests/corpus/make-hid.py) always run; the real recordings (ELAN,
+# Synaptics, ILITEK, a Wacom pen) run when the corpus has them ($TT_CORPUS:
+# their licence keeps them out of tests/corpus). Skipped (77) when QEMU
+# cannot start.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -uo pipefail
 . "${abs_top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/vm/lib.sh"
 
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
-if [[ "${TT_VM_GUEST:-}" != 1 ]]; then
-	[[ -f ${TT_CORPUS:-$abs_top_srcdir/tests/corpus}/hid-recorder/ilitek-iltp7807-222a-fff1-touchscreen.hid ]] ||
-		{ note "the touchpads' and touchscreen's hid-recorder files are not in tests/corpus (their licence is unclear); TT_CORPUS=the public corpus runs them: skipped"; exit 77; }
-fi
 vm_enter "$TOUCHTAPE" "build touchtape first" "${BASH_SOURCE[0]}" --timeout 400
 . "$abs_top_srcdir/replay/tests/hid-vm-lib.sh"
 
 T=$TOUCHTAPE
 corpus=${TT_CORPUS:-$abs_top_srcdir/tests/corpus}/hid-recorder
+own=$abs_top_srcdir/tests/corpus/hid-recorder
 failures=0
 bad() { printf 'FAIL: %s\n' "$*"; failures=$((failures + 1)); }
 ok() { printf 'ok: %s\n' "$*"; }
@@ -40,25 +40,40 @@ declare -A file=(
 	[synaptics]=synaptics-dll0945-06cb-ce26-touchpad.hid
 	[ilitek]=ilitek-iltp7807-222a-fff1-touchscreen.hid
 	[pen]="wacom-hid-descriptors__Wacom PenPartner_hidrecord.txt"
+	[ts]=$own/touchtape-touchscreen-keyboard.hid
+	[tp]=$own/touchtape-touchpad.hid
 )
-declare -A driver=([elan]=hid-multitouch [synaptics]=hid-multitouch [ilitek]=hid-multitouch [pen]=wacom)
+declare -A driver=([elan]=hid-multitouch [synaptics]=hid-multitouch [ilitek]=hid-multitouch [pen]=wacom
+	[ts]=hid-multitouch [tp]=hid-multitouch)
 declare -A evname=(
 	[elan]="ELAN1206:00 04F3:30F1 Touchpad"
 	[synaptics]="DLL0945:00 06CB:CE26 Touchpad"
 	[ilitek]="ILTP7807:00 222A:FFF1"
 	[pen]="Wacom PenStation2 Pen"
+	[ts]="touchtape-ts 1D6B:7701"
+	[tp]="touchtape-tp 1D6B:7702"
 )
-declare -A has=([elan]='"slots":[0-9]' [synaptics]='"slots":[0-9]' [ilitek]='"slots":[0-9]' [pen]='"BTN_TOOL_PEN"')
+declare -A has=([elan]='"slots":[0-9]' [synaptics]='"slots":[0-9]' [ilitek]='"slots":[0-9]' [pen]='"BTN_TOOL_PEN"'
+	[ts]='"slots":[0-9]' [tp]='"slots":[0-9]')
 
-# The touchscreen is recorded at both layers, for --verify.
-declare -A recopts=([ilitek]=--hid)
+# The touchscreens are recorded at both layers, for --verify.
+declare -A recopts=([ilitek]=--hid [ts]=--hid)
+
+# path KEY: KEY's file (the own files are named by their full path).
+path() { [[ ${file[$1]} == /* ]] && echo "${file[$1]}" || echo "$corpus/${file[$1]}"; }
+keys=(ts tp)
+if [[ -f $corpus/${file[ilitek]} ]]; then
+	keys+=(elan synaptics ilitek pen)
+else
+	note "the real touchpads', touchscreen's and pen's hid-recorder files are not in tests/corpus (their licence is unclear); TT_CORPUS=the public corpus runs them too"
+fi
 
 hid_modules
 
 # replay_recorded KEY RUN [options]: replays KEY's file, recording its
 # touch node into $tmp/KEY-RUN.jsonl.
 replay_recorded() {
-	local key=$1 run=$2 src=${3:-$corpus/${file[$1]}} out=$tmp/$1-$2.jsonl
+	local key=$1 run=$2 src=${3:-$(path "$1")} out=$tmp/$1-$2.jsonl
 	shift 3 2>/dev/null || shift $#
 	hid_start "$key-$run" "$src" --max-gap 50ms "$@"
 	if ! hid_node "$key-$run" "${evname[$key]}"; then
@@ -71,7 +86,7 @@ replay_recorded() {
 	[[ $hrc == 0 ]] || { bad "$key-$run: replay exit $hrc: $(tail -n 5 "$tmp/$key-$run.log")"; return 1; }
 }
 
-for key in elan synaptics ilitek pen; do
+for key in "${keys[@]}"; do
 	replay_recorded "$key" 1 || continue
 	log=$tmp/$key-1.log rec=$tmp/$key-1.jsonl
 	grep -q "driver ${driver[$key]}: " "$log" && ok "$key: bound to ${driver[$key]}" ||
@@ -79,7 +94,7 @@ for key in elan synaptics ilitek pen; do
 	grep -q '"type":"device"' "$rec" && grep -q -- "${has[$key]}" "$rec" &&
 		ok "$key: \"${evname[$key]}\" has ${has[$key]}" || bad "$key: \"${evname[$key]}\" lacks ${has[$key]}"
 	frames=$(grep -c '"type":"frame"' "$rec")
-	reports=$(grep -c '^E:' "$corpus/${file[$key]}")
+	reports=$(grep -c '^E:' "$(path "$key")")
 	((frames > 0)) && ok "$key: $reports reports made $frames frames" || bad "$key: no frame from $reports reports"
 	if [[ $key != pen ]]; then
 		grep -q '\[3,57,[0-9]' "$rec" && ok "$key: contacts begin" || bad "$key: no tracking id"
@@ -102,7 +117,7 @@ done
 # its recording (a ghost-finger report) leaves contacts to
 # hid-multitouch's sticky-finger timer (100 ms after the last report), so
 # when they end depends on how late each report comes.
-for key in elan ilitek; do
+for key in elan ilitek ts tp; do
 	[[ -s $tmp/$key-1.jsonl ]] || continue
 	replay_recorded "$key" 2 || continue
 	if "$T" diff "$tmp/$key-1.jsonl" "$tmp/$key-2.jsonl" >"$tmp/$key.diff" 2>&1; then
@@ -131,35 +146,36 @@ with open(sys.argv[2], "w") as out:
         out.write(json.dumps(r, separators=(",", ":")) + "\n")
 PY
 }
-both=$tmp/ilitek-1.jsonl
-if [[ -s $both ]]; then
-	# The ILITEK HID device makes a touchscreen and a keyboard: record --hid
+for key in ilitek ts; do
+	both=$tmp/$key-1.jsonl
+	[[ -s $both ]] || continue
+	# Both HID devices make a touchscreen and a keyboard: record --hid
 	# records every evdev device of it (issue 34, point 15), the first is 0.
 	grep -q '"type":"hid_device".*"evdev":\[0[],]' "$both" && grep -q '"type":"hid"' "$both" &&
-		ok "record --hid: both layers, the HID device linked to its evdev devices" ||
-		bad "record --hid: no linked hid_device or no hid record: $(grep -v '"type":"\(frame\|hid\)"' "$both" | head -c 600)"
-	"$T" replay --hid --verify --max-gap 50ms "$both" >"$tmp/verify.log" 2>&1
+		ok "$key: record --hid: both layers, the HID device linked to its evdev devices" ||
+		bad "$key: record --hid: no linked hid_device or no hid record: $(grep -v '"type":"\(frame\|hid\)"' "$both" | head -c 600)"
+	"$T" replay --hid --verify --max-gap 50ms "$both" >"$tmp/$key-verify.log" 2>&1
 	rc=$?
-	if [[ $rc == 0 ]] && grep -q ' 0 unexplained differences' "$tmp/verify.log"; then
-		ok "--verify: $(grep '^verify:' "$tmp/verify.log")"
+	if [[ $rc == 0 ]] && grep -q ' 0 unexplained differences' "$tmp/$key-verify.log"; then
+		ok "$key: --verify: $(grep '^verify:' "$tmp/$key-verify.log")"
 	else
-		bad "--verify exit $rc: $(head -30 "$tmp/verify.log")"
+		bad "$key: --verify exit $rc: $(head -30 "$tmp/$key-verify.log")"
 	fi
-	change "$both" "$tmp/changed.jsonl"
-	"$T" replay --hid --verify --max-gap 50ms "$tmp/changed.jsonl" >"$tmp/changed.log" 2>&1
+	change "$both" "$tmp/$key-changed.jsonl"
+	"$T" replay --hid --verify --max-gap 50ms "$tmp/$key-changed.jsonl" >"$tmp/$key-changed.log" 2>&1
 	rc=$?
-	if [[ $rc == 1 ]] && grep -q 'line [0-9]*: device 0 frame 20 differs' "$tmp/changed.log"; then
-		ok "--verify finds a changed frame: exit 1"
+	if [[ $rc == 1 ]] && grep -q 'line [0-9]*: device 0 frame 20 differs' "$tmp/$key-changed.log"; then
+		ok "$key: --verify finds a changed frame: exit 1"
 	else
-		bad "--verify with a changed frame: exit $rc: $(head -30 "$tmp/changed.log")"
+		bad "$key: --verify with a changed frame: exit $rc: $(head -30 "$tmp/$key-changed.log")"
 	fi
-	hid_timeline "$corpus/${file[ilitek]}" "$tmp/ilitek-hid.jsonl"
-	"$T" replay --hid --verify --max-gap 50ms "$tmp/ilitek-hid.jsonl" >"$tmp/hidonly.log" 2>&1
+	hid_timeline "$(path "$key")" "$tmp/$key-hid.jsonl"
+	"$T" replay --hid --verify --max-gap 50ms "$tmp/$key-hid.jsonl" >"$tmp/$key-hidonly.log" 2>&1
 	rc=$?
-	[[ $rc == 0 ]] && grep -q 'nothing to compare' "$tmp/hidonly.log" &&
-		ok "--verify of a HID-only recording: nothing to compare, exit 0" ||
-		bad "--verify of a HID-only recording: exit $rc: $(cat "$tmp/hidonly.log")"
-fi
+	[[ $rc == 0 ]] && grep -q 'nothing to compare' "$tmp/$key-hidonly.log" &&
+		ok "$key: --verify of a HID-only recording: nothing to compare, exit 0" ||
+		bad "$key: --verify of a HID-only recording: exit $rc: $(cat "$tmp/$key-hidonly.log")"
+done
 
 if ((failures)); then
 	echo "$failures failure(s)"
