@@ -173,9 +173,13 @@ tt_header_init_now(struct tt_header *h)
 	h->tool = tt_strdup(PACKAGE_NAME " " PACKAGE_VERSION);
 	if (uname(&u) == 0)
 		h->kernel = tt_strdup(u.release);
-	/* Taken back to back so the two clocks describe the same instant. */
-	h->start_monotonic_us = tt_now_us(CLOCK_MONOTONIC);
+	/* The two clocks at one instant: CLOCK_REALTIME between two reads of
+	 * CLOCK_MONOTONIC, paired with their midpoint, so a preemption
+	 * between the reads (ms under emulation) moves the pair by half of
+	 * it at most, not all of it one way. */
+	int64_t mono_before = tt_now_us(CLOCK_MONOTONIC);
 	h->start_realtime_us = tt_now_us(CLOCK_REALTIME);
+	h->start_monotonic_us = mono_before + (tt_now_us(CLOCK_MONOTONIC) - mono_before) / 2;
 }
 
 /* ---- surroundings (formats/timeline.md, "Surroundings") ---- */
