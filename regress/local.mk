@@ -21,8 +21,7 @@ TESTS += $(tt_regress_tests)
 EXTRA_DIST += $(tt_regress_tests) regress/tests/junit.xsd regress/tests/ci-examples.py \
 	regress/tests/kernels-lib.sh \
 	regress/tests/data/README.md \
-	regress/tests/data/elan1206-touchpad.hid \
-	regress/tests/data/elan1206-touchpad.expected.jsonl \
+	regress/tests/data/touchtape-touchpad.expected.jsonl \
 	regress/tests/data/libinput-3m-two-finger.jsonl.gz \
 	regress/tests/data/wayland-3m-two-finger.jsonl.gz \
 	regress/tests/data/wayland-3m-two-finger.expected.jsonl.gz

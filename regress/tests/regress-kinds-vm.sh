@@ -24,6 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 T=$TOUCHTAPE
 data="$abs_top_srcdir/regress/tests/data"
+corpus_hid="$abs_top_srcdir/tests/corpus/hid-recorder"
 samples="$abs_top_srcdir/samples"
 suite="$tmp/suite"
 mkdir -p "$suite"/{hid,kernel,libinput,wayland,xi}
@@ -45,9 +46,9 @@ tolerant() {
 }
 
 # HID: compared with its expected recording (written by --bless).
-cp "$data/elan1206-touchpad.hid" "$data/elan1206-touchpad.expected.jsonl" "$suite/hid/"
-cp "$data/elan1206-touchpad.hid" "$suite/hid/elan1206-changed.hid"
-shift_frames 500000 "$data/elan1206-touchpad.expected.jsonl" "$suite/hid/elan1206-changed.expected.jsonl"
+cp "$corpus_hid/touchtape-touchpad.hid" "$data/touchtape-touchpad.expected.jsonl" "$suite/hid/"
+cp "$corpus_hid/touchtape-touchpad.hid" "$suite/hid/touchpad-changed.hid"
+shift_frames 500000 "$data/touchtape-touchpad.expected.jsonl" "$suite/hid/touchpad-changed.expected.jsonl"
 # Kernel: the N-Trig sample.
 cp "$samples/ntrig-type-a.jsonl" "$suite/kernel/ntrig.jsonl"
 cp "$samples/ntrig-type-a.jsonl" "$suite/kernel/ntrig-changed.jsonl"
@@ -105,8 +106,8 @@ differs() {
 		fail "case $1: the JUnit failure does not name '$2'"
 }
 hid="uhid with hid-multitouch, wacom, hid-generic"
-verdict 1 'not ok' hid/elan1206-changed.hid "$hid"
-verdict 2 ok hid/elan1206-touchpad.hid "$hid"
+verdict 1 'not ok' hid/touchpad-changed.hid "$hid"
+verdict 2 ok hid/touchtape-touchpad.hid "$hid"
 verdict 3 'not ok' kernel/ntrig-changed.jsonl uinput
 verdict 4 ok kernel/ntrig.jsonl uinput
 verdict 5 'not ok' libinput/3m-changed.jsonl.gz "uinput, udevd"
@@ -127,7 +128,7 @@ versions 6 'libinput [0-9][0-9.]*'
 versions 8 'Weston [0-9][0-9.]*'
 versions 10 'Xorg [0-9][0-9.]*'
 grep -q '^  versions:' "$tmp/case4" && fail "case 4 (uinput alone) names versions"
-differs 1 'device 1 slot 0 touch at \+[0-9.]+ s'
+differs 1 'device 0 slot 0 touch at \+[0-9.]+ s'
 differs 3 'device 0 slot 3 touch at \+0\.0[0-9]+ s .* is only in '
 differs 5 'libinput device 0: touches 1 vs 2'
 differs 7 'wayland: wl_touch.down events 1 vs 2'

@@ -40,7 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 home="$tmp/user"
 mkdir -p "$home/suite/kernel" "$home/tmp"
-cp "$abs_top_srcdir/regress/tests/data/elan1206-touchpad.hid" "$home/suite/"
+cp "$abs_top_srcdir/tests/corpus/hid-recorder/touchtape-touchpad.hid" "$home/suite/"
 cp "$abs_top_srcdir/samples/ntrig-type-a.jsonl" "$home/suite/kernel/"
 # An expected file that is not what the kernel makes: --bless replaces it.
 sed -n '1,2p' "$abs_top_srcdir/samples/ntrig-type-a.jsonl" >"$home/suite/kernel/ntrig-type-a.expected.jsonl"
@@ -59,26 +59,26 @@ grep -q 'QEMU cannot start here' "$home/terminal" && { echo "SKIP: QEMU cannot s
 
 # The TAP: TAP 14, two passes on the guest's kernel, nothing of the progress.
 [[ "$(head -n2 "$home/tap")" == $'TAP version 14\n1..2' ]] || fail "TAP version and plan"
-grep -qx 'ok 1 - elan1206-touchpad.hid' "$home/tap" || fail "the HID case was not run"
+grep -qx 'ok 1 - touchtape-touchpad.hid' "$home/tap" || fail "the HID case was not run"
 grep -qx 'ok 2 - kernel/ntrig-type-a.jsonl' "$home/tap" || fail "the kernel case was not run"
 [[ "$(grep -c "^  kernel: \"$kernel\"$" "$home/tap")" == 2 ]] || fail "a verdict does not name the kernel $kernel"
 grep -q 'elapsed\|\[K' "$home/tap" && fail "progress in the TAP"
 # The progress, on the terminal.
 grep -Eq "case 1 of 2, kernel $kernel, [0-9]+:[0-9]{2} elapsed" "$home/terminal" || fail "no progress on the terminal"
 # What --bless says it wrote, and what it replaced.
-grep -q "touchtape regress: --bless: wrote suite/elan1206-touchpad.expected.jsonl" "$home/terminal" || fail "--bless does not say what it wrote"
+grep -q "touchtape regress: --bless: wrote suite/touchtape-touchpad.expected.jsonl" "$home/terminal" || fail "--bless does not say what it wrote"
 grep -q "touchtape regress: --bless: replaced suite/kernel/ntrig-type-a.expected.jsonl" "$home/terminal" ||
 	fail "--bless replaced an expected file without saying so"
 grep -q '^  blessed: "replaced suite/kernel/ntrig-type-a.expected.jsonl"$' "$home/tap" || fail "the TAP does not say what was replaced"
 # The files: the user's, whole, no temporary left.
-new="$home/suite/elan1206-touchpad.expected.jsonl"
+new="$home/suite/touchtape-touchpad.expected.jsonl"
 [[ -s "$new" ]] || fail "no $new"
 cmp -s "$tmp/old-expected" "$home/suite/kernel/ntrig-type-a.expected.jsonl" && fail "the old expected file is still there"
 "$T" validate "$new" "$home/suite/kernel/ntrig-type-a.expected.jsonl" >/dev/null || fail "a blessed file is not valid"
 [[ -z "$(find "$home/suite" -name '*.expected.jsonl.*')" ]] || fail "a temporary file of --bless is left"
 ((EUID == 0)) && [[ "$(stat -c %u "$new")" != 65534 ]] && fail "the blessed file is not the user's"
 # The same evdev frames as the golden file it made (timing aside).
-"$T" diff -T 300ms "$abs_top_srcdir/regress/tests/data/elan1206-touchpad.expected.jsonl" "$new" >"$tmp/diff" ||
+"$T" diff -T 300ms "$abs_top_srcdir/regress/tests/data/touchtape-touchpad.expected.jsonl" "$new" >"$tmp/diff" ||
 	{ cat "$tmp/diff"; fail "the blessed HID recording differs from the committed one"; }
 # No run folder left behind.
 left=$(find "$home/tmp" "$cache" -maxdepth 1 -name 'run.*' -user "$(as_user id -u)" | head -n1)
