@@ -59,6 +59,12 @@ wl_cap_write(struct tt_wl_capture *cap, struct tt_wl_event *ev)
 		return;
 	}
 	cap->nevents++;
+	if (ev->kind == TT_WL_TOUCH_DOWN)
+		cap->touches_down++;
+	else if (ev->kind == TT_WL_TOUCH_UP && cap->touches_down)
+		cap->touches_down--;
+	else if (ev->kind == TT_WL_TOUCH_CANCEL)
+		cap->touches_down = 0;
 }
 
 static void
@@ -401,6 +407,23 @@ tt_wl_capture_dispatch(struct tt_wl_capture *cap)
 	p.fd = wl_display_get_fd(cap->display);
 	p.events = POLLIN;
 	read_and_dispatch(cap, poll(&p, 1, 0) > 0);
+}
+
+void
+tt_wl_capture_drain(struct tt_wl_capture *cap, int max_ms)
+{
+	int64_t end = tt_now_us(CLOCK_MONOTONIC) + (int64_t)max_ms * 1000;
+
+	tt_wl_capture_dispatch(cap);
+	while (cap && !cap->lost && !cap->write_failed && cap->touches_down) {
+		int64_t left_ms = (end - tt_now_us(CLOCK_MONOTONIC)) / 1000;
+		struct pollfd p = { wl_display_get_fd(cap->display), POLLIN, 0 };
+
+		if (left_ms <= 0)
+			return;
+		if (poll(&p, 1, (int)left_ms) > 0)
+			read_and_dispatch(cap, true);
+	}
 }
 
 size_t

@@ -68,6 +68,10 @@ int tt_wl_capture_connect(const char *display, enum tt_wl_surface_mode surface,
 int tt_wl_capture_start(struct tt_wl_capture *cap, const struct tt_wl_capture_options *opts);
 /* Reads and writes whatever the compositor has sent by now. */
 void tt_wl_capture_dispatch(struct tt_wl_capture *cap);
+/* At the end of a recording: as dispatch, then, while a touch the client
+ * was given is not up or cancelled, waits for the compositor (which may
+ * lag the kernel by a second under load) up to @max_ms. */
+void tt_wl_capture_drain(struct tt_wl_capture *cap, int max_ms);
 /* wl records written so far. */
 size_t tt_wl_capture_nevents(const struct tt_wl_capture *cap);
 void tt_wl_capture_free(struct tt_wl_capture *cap);

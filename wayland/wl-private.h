@@ -83,6 +83,7 @@ struct tt_wl_capture {
 	size_t nevents;
 	bool write_failed;
 	bool lost;
+	uint32_t touches_down;	/* wl_touch downs not yet up or cancelled */
 };
 
 /* Writes @ev (its time and client filled in here). */

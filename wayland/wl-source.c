@@ -8,6 +8,12 @@
 #include "log.h"
 #include "wl-source.h"
 
+/* How long the end of a recording waits for the compositor to deliver
+ * the ends of the touches it gave the client: the replay's devices are
+ * gone, but Weston under emulation has lagged the kernel by over a
+ * second. A finger held down through Ctrl-C costs this much once. */
+#define WL_DRAIN_MS 3000
+
 struct tt_wl_source {
 	struct tt_wl_capture *cap;
 	bool alone;		/* the Wayland client is all that is recorded */
@@ -67,7 +73,9 @@ drain(void *data)
 {
 	struct tt_wl_source *ws = data;
 
-	tt_wl_capture_dispatch(ws->cap);
+	/* The devices went (the replay ended) or the user stopped: what the
+	 * compositor still delivers of the touches belongs to them. */
+	tt_wl_capture_drain(ws->cap, WL_DRAIN_MS);
 }
 
 static void

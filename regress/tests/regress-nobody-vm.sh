@@ -59,8 +59,8 @@ grep -q 'QEMU cannot start here' "$home/terminal" && { echo "SKIP: QEMU cannot s
 
 # The TAP: TAP 14, two passes on the guest's kernel, nothing of the progress.
 [[ "$(head -n2 "$home/tap")" == $'TAP version 14\n1..2' ]] || fail "TAP version and plan"
-grep -qx 'ok 1 - touchtape-touchpad.hid' "$home/tap" || fail "the HID case was not run"
-grep -qx 'ok 2 - kernel/ntrig-type-a.jsonl' "$home/tap" || fail "the kernel case was not run"
+grep -qx 'ok 2 - touchtape-touchpad.hid' "$home/tap" || fail "the HID case was not run"
+grep -qx 'ok 1 - kernel/ntrig-type-a.jsonl' "$home/tap" || fail "the kernel case was not run"
 [[ "$(grep -c "^  kernel: \"$kernel\"$" "$home/tap")" == 2 ]] || fail "a verdict does not name the kernel $kernel"
 grep -q 'elapsed\|\[K' "$home/tap" && fail "progress in the TAP"
 # The progress, on the terminal.
