@@ -10,18 +10,12 @@
 # JUnit failure. Every verdict names the guest's kernel (uname -r) and
 # what ran, in TAP 14 (tap-parser reads it) and in JUnit properties.
 set -euo pipefail
-: "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
-: "${abs_top_builddir:=$PWD}"
-: "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
-
-[[ "${TT_SKIP_VM:-}" == 1 ]] && { echo "SKIP: TT_SKIP_VM=1"; exit 77; }
-command -v "${TT_VM_QEMU:-qemu-system-x86_64}" >/dev/null || { echo "SKIP: no QEMU"; exit 77; }
-for tool in tap-parser xmllint python3; do
-	command -v "$tool" >/dev/null || { echo "SKIP: $tool missing (./bootstrap installs it)"; exit 77; }
-done
+# shellcheck source=regress/tests/kernels-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/kernels-lib.sh"
+need_vm
+need tap-parser xmllint python3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/regress-kinds.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 T=$TOUCHTAPE
 data="$abs_top_srcdir/regress/tests/data"
 corpus_hid="$abs_top_srcdir/tests/corpus/hid-recorder"
