@@ -327,19 +327,6 @@ usage(FILE *out)
 }
 
 static int
-parse_positive(const char *opt, const char *arg, double *out)
-{
-	double v;
-
-	if (tt_parse_double(arg, &v) < 0 || !(v > 0) || !isfinite(v)) {
-		tt_usage_error("analyze", "%s takes a positive number, not '%s'", opt, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static int
 open_outputs(struct analyze *a, const char *plot_path)
 {
 	a->touches = tmpfile();
@@ -487,9 +474,9 @@ parse_value(struct analyze *a, int opt, const char *arg)
 
 	switch (opt) {
 	case OPT_JUMP:
-		return parse_positive("--jump", arg, &a->opts.jump_mm);
+		return tt_read_positive_option("analyze", "--jump", arg, &a->opts.jump_mm) ? -1 : 0;
 	case OPT_JUMP_UNITS:
-		return parse_positive("--jump-units", arg, &a->opts.jump_units);
+		return tt_read_positive_option("analyze", "--jump-units", arg, &a->opts.jump_units) ? -1 : 0;
 	case OPT_WINDOW:
 		if (tt_parse_duration_us(arg, &a->opts.link_window_us) < 0 || a->opts.link_window_us <= 0)
 			return tt_usage_error("analyze", "--link-window takes a duration like 250ms, not '%s'", arg), -1;

@@ -319,14 +319,20 @@ tt_read_options_finish(const struct tt_read_options *ro, struct tt_reader *r)
 }
 
 int
-tt_read_refresh_option(const char *cmd, const char *arg, double *hz)
+tt_read_positive_option(const char *cmd, const char *opt, const char *arg, double *out)
 {
 	double v;
 
 	if (tt_parse_double(arg, &v) < 0 || !(v > 0) || !isfinite(v))
-		return tt_usage_error(cmd, "--refresh takes a positive number, not '%s'", arg);
-	*hz = v;
+		return tt_usage_error(cmd, "%s takes a positive number, not '%s'", opt, arg);
+	*out = v;
 	return 0;
+}
+
+int
+tt_read_refresh_option(const char *cmd, const char *arg, double *hz)
+{
+	return tt_read_positive_option(cmd, "--refresh", arg, hz);
 }
 
 int

@@ -145,7 +145,9 @@ int tt_read_options_finish(const struct tt_read_options *ro, struct tt_reader *r
 struct tt_grade_profile;
 int tt_read_grade_option(const char *cmd, const char *arg, struct tt_grade_profile **profile);
 
-/* --refresh HZ of command @cmd, the display's refresh rate for --grade:
- * a positive finite number into *@hz. 0, or TT_EXIT_TROUBLE after the
- * usage error was said (*@hz untouched). */
+/* Option @opt ("--jump") of command @cmd: a positive finite number into
+ * *@out. 0, or TT_EXIT_TROUBLE after the usage error was said (*@out
+ * untouched). */
+int tt_read_positive_option(const char *cmd, const char *opt, const char *arg, double *out);
+/* --refresh HZ, the display's refresh rate for --grade, as above. */
 int tt_read_refresh_option(const char *cmd, const char *arg, double *hz);
