@@ -21,12 +21,12 @@
 
 struct ldev {
 	struct tt_li_counts c;
-	uint32_t kbuttons;	/* kernel BTN_LEFT/RIGHT/MIDDLE down, bit per button */
 };
 
 struct tt_li_model {
 	struct tt_li_callbacks cb;
 	void *data;
+	const struct tt_model *kernel;	/* the stack's: its keys down */
 	int64_t window_us;
 	bool has_layer;
 	bool seen;		/* an li record came: the kernel touches matter */
@@ -125,11 +125,11 @@ prune_krefs(struct tt_li_model *m)
 }
 
 struct tt_li_model *
-tt_li_model_new(const struct tt_li_callbacks *cb, void *data)
+tt_li_model_new(const struct tt_model *kernel)
 {
 	struct tt_li_model *m = tt_zalloc(sizeof(*m));
 
-	tt_li_model_set_callbacks(m, cb, data);
+	m->kernel = kernel;
 	m->window_us = TT_LI_DEFAULT_WINDOW_US;
 	return m;
 }
@@ -171,25 +171,6 @@ button_bit(uint16_t code)
 	case BTN_MIDDLE: return 1u << 2;
 	default: return 0;
 	}
-}
-
-/* The kernel's buttons, to tell a tap from a physical click. */
-static void
-feed_frame(struct tt_li_model *m, const struct tt_frame *f)
-{
-	struct ldev *d = NULL;
-
-	for (uint32_t i = 0; i < f->nevents; i++) {
-		const struct tt_event *e = &f->events[i];
-		uint32_t bit = e->type == EV_KEY ? button_bit(e->code) : 0;
-		if (!bit || (!d && !(d = ldev_get(m, f->device))))
-			continue;
-		if (e->value)
-			d->kbuttons |= bit;
-		else
-			d->kbuttons &= ~bit;
-	}
-	m->now = f->time_us;
 }
 
 /* ---- touches ---- */
@@ -390,8 +371,18 @@ scroll_event(struct tt_li_counts *c, const struct tt_li_event *ev)
 	c->scroll_horiz += ev->has_horiz ? ev->horiz : 0;
 }
 
+/* A kernel button down on the device, as the kernel model has it when the
+ * libinput event comes: a click, not a tap. */
+static bool
+kernel_button_down(const struct tt_li_model *m, uint32_t device)
+{
+	const uint8_t *keys = m->kernel ? tt_model_keys(m->kernel, device) : NULL;
+
+	return keys && (bit_is_set(keys, BTN_LEFT) || bit_is_set(keys, BTN_RIGHT) || bit_is_set(keys, BTN_MIDDLE));
+}
+
 static void
-button_event(struct ldev *d, const struct tt_li_event *ev)
+button_event(const struct tt_li_model *m, struct ldev *d, const struct tt_li_event *ev)
 {
 	uint32_t bit = button_bit((uint16_t)ev->code);
 
@@ -399,13 +390,13 @@ button_event(struct ldev *d, const struct tt_li_event *ev)
 		return;
 	d->c.button_presses++;
 	/* A tap has no kernel button under it. */
-	if (!bit || d->kbuttons)
+	if (!bit || kernel_button_down(m, d->c.device))
 		return;
 	d->c.taps++;
 	d->c.tap_buttons[bit == 1 ? 0 : bit == 2 ? 1 : 2]++;
 }
 
-static void pointer_event(struct ldev *d, const struct tt_li_event *ev);
+static void pointer_event(const struct tt_li_model *m, struct ldev *d, const struct tt_li_event *ev);
 
 /* A pointer event; a press the counts took for a tap is told. */
 static void
@@ -414,7 +405,7 @@ pointer_and_tap(struct tt_li_model *m, struct ldev *d, const struct tt_li_event 
 	uint64_t before[3];
 
 	memcpy(before, d->c.tap_buttons, sizeof(before));
-	pointer_event(d, ev);
+	pointer_event(m, d, ev);
 	for (uint32_t b = 0; b < 3 && m->cb.tap; b++) {
 		if (d->c.tap_buttons[b] != before[b])
 			m->cb.tap(m->data, d->c.device, ev->time_us, b, line);
@@ -422,7 +413,7 @@ pointer_and_tap(struct tt_li_model *m, struct ldev *d, const struct tt_li_event 
 }
 
 static void
-pointer_event(struct ldev *d, const struct tt_li_event *ev)
+pointer_event(const struct tt_li_model *m, struct ldev *d, const struct tt_li_event *ev)
 {
 	switch (ev->kind) {
 	case TT_LI_POINTER_MOTION:
@@ -431,7 +422,7 @@ pointer_event(struct ldev *d, const struct tt_li_event *ev)
 		d->c.motion_unaccel += hypot(ev->dx_unaccel, ev->dy_unaccel);
 		break;
 	case TT_LI_POINTER_BUTTON:
-		button_event(d, ev);
+		button_event(m, d, ev);
 		break;
 	case TT_LI_POINTER_SCROLL_WHEEL:
 	case TT_LI_POINTER_SCROLL_FINGER:
@@ -482,7 +473,7 @@ tt_li_model_feed(struct tt_li_model *m, const struct tt_record *rec)
 
 	switch (rec->type) {
 	case TT_RECORD_FRAME:
-		feed_frame(m, rec->frame);
+		m->now = rec->frame->time_us;
 		break;
 	case TT_RECORD_LI_DEVICE:
 		m->has_layer = m->seen = true;

@@ -107,7 +107,11 @@ struct tt_li_callbacks {
 
 struct tt_li_model;
 
-struct tt_li_model *tt_li_model_new(const struct tt_li_callbacks *cb, void *data);
+struct tt_model;
+/* A model that tells taps from clicks by the keys @kernel has down (the
+ * stack's kernel model; NULL: every press is a tap). Nobody hears it
+ * until tt_li_model_set_callbacks(). */
+struct tt_li_model *tt_li_model_new(const struct tt_model *kernel);
 void tt_li_model_free(struct tt_li_model *m);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_li_model *, tt_li_model_free);
 /* Who hears its touches and gestures (@cb NULL: nobody). */

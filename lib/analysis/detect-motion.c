@@ -81,7 +81,8 @@ struct step {
 	struct tt_motion_touch *mt;
 	double dx, dy;		/* units */
 	double size;		/* of the range */
-	double dist;		/* mm, or units without resolution */
+	double dist;		/* mm, or units without resolution; < 0 until
+				 * step_dist() needs it */
 	int64_t gap_us;		/* since the touch's last update */
 	size_t line;
 	int64_t time_us;
@@ -110,10 +111,15 @@ unit(const struct step *s)
 	return s->m->mm ? "mm" : "units";
 }
 
+/* sqrt() of the sum of squares rather than hypot(): steps are fractions
+ * of the range, so nothing overflows, and hypot()'s care costs a fifth of
+ * a long file's validation. */
 static double
 norm(const struct tt_motion_dev *m, double dx, double dy)
 {
-	return hypot(dx / m->rx, dy / m->ry);
+	double a = dx / m->rx, b = dy / m->ry;
+
+	return sqrt(a * a + b * b);
 }
 
 /* tt_model_distance() with the device's resolutions looked up once: the
@@ -124,6 +130,35 @@ distance(const struct tt_motion_dev *m, double dx, double dy)
 	if (m->mm)
 		return hypot(dx / m->res_x, dy / m->res_y);
 	return hypot(dx, dy);
+}
+
+/* The step's distance, computed the first time it is needed: most steps
+ * are judged by their size alone, and hypot() is the costliest part of a
+ * step. */
+static double
+step_dist(struct step *s)
+{
+	if (s->dist < 0)
+		s->dist = distance(s->m, s->dx, s->dy);
+	return s->dist;
+}
+
+/* step_dist(s) <= limit, without the hypot() unless the step is within a
+ * hair of the limit: the sum of squares is off by a few ulps at most, so
+ * outside a margin of 1e-9 its verdict is hypot()'s, and the rule keeps
+ * one definition. */
+static bool
+step_within(struct step *s, double limit)
+{
+	double a = s->m->mm ? s->dx / s->m->res_x : s->dx;
+	double b = s->m->mm ? s->dy / s->m->res_y : s->dy;
+	double sq = a * a + b * b, lsq = limit * limit;
+
+	if (sq < lsq * (1 - 1e-9))
+		return true;
+	if (sq > lsq * (1 + 1e-9))
+		return false;
+	return step_dist(s) <= limit;
 }
 
 /* The largest of the touch's recent steps, per update and not per time:
@@ -149,17 +184,17 @@ check_absolute(struct step *s)
 	struct tt_motion_find *f;
 	double limit = s->m->jump_limit;
 
-	if (limit > 0 ? s->dist <= limit : s->size <= TT_MOTION_JUMP_RANGE)
+	if (limit > 0 ? step_within(s, limit) : s->size <= TT_MOTION_JUMP_RANGE)
 		return;
 	s->jump = true;
 	if (!(f = find(s, TT_MOTION_JUMP, s->line, s->time_us)))
 		return;
 	if (limit > 0)
-		snprintf(f->message, sizeof(f->message), "moved %.1f %s in one frame (threshold %.1f)", s->dist,
+		snprintf(f->message, sizeof(f->message), "moved %.1f %s in one frame (threshold %.1f)", step_dist(s),
 			 unit(s), limit);
 	else
 		snprintf(f->message, sizeof(f->message),
-			 "moved %.1f units (%.1f%% of the axis range) in one frame (threshold %.0f%%)", s->dist,
+			 "moved %.1f units (%.1f%% of the axis range) in one frame (threshold %.0f%%)", step_dist(s),
 			 s->size * 100.0, TT_MOTION_JUMP_RANGE * 100.0);
 }
 
@@ -173,7 +208,7 @@ check_sudden(struct step *s, double expected)
 	s->jump = true;
 	if ((f = find(s, TT_MOTION_JUMP, s->line, s->time_us)))
 		snprintf(f->message, sizeof(f->message),
-			 "moved %.1f %s (%.1f%% of the axis range) in one frame, %.0fx its recent steps", s->dist,
+			 "moved %.1f %s (%.1f%% of the axis range) in one frame, %.0fx its recent steps", step_dist(s),
 			 unit(s), s->size * 100.0, s->size / expected);
 }
 
@@ -237,7 +272,7 @@ check_back(struct step *s, double expected)
 	if ((f = find(s, TT_MOTION_JUMP, s->line, s->time_us)))
 		snprintf(f->message, sizeof(f->message),
 			 "moved %.1f %s (%.1f%% of the axis range) in one frame, back to where it was %.0f ms before",
-			 s->dist, unit(s), s->size * 100.0, ms);
+			 step_dist(s), unit(s), s->size * 100.0, ms);
 }
 
 /* true when the step was a stall: it is reported as that, not as a
@@ -263,7 +298,7 @@ check_stall(struct step *s, int64_t last_us)
 		snprintf(f->message, sizeof(f->message),
 			 "no frame for %.1f ms while moving (median interval %.2f ms), then %.1f %s "
 			 "(%.1f%% of the axis range) away", (double)s->gap_us / 1000.0, (double)median / 1000.0,
-			 s->dist, unit(s), s->size * 100.0);
+			 step_dist(s), unit(s), s->size * 100.0);
 	return true;
 }
 
@@ -319,7 +354,7 @@ tt_motion_update(struct tt_motion_dev *m, struct tt_motion_touch *mt, int32_t x,
 		s.dx = (double)x - mt->x;
 		s.dy = (double)y - mt->y;
 		s.size = norm(m, s.dx, s.dy);
-		s.dist = distance(m, s.dx, s.dy);
+		s.dist = -1;
 		if (check_stall(&s, last_us)) {
 			forget_motion(mt);
 		} else {

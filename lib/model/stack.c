@@ -189,7 +189,7 @@ tt_stack_new(const struct tt_detect_options *opts, tt_diag_fn fn, void *diag_dat
 	s->only_device = opts ? opts->only_device : -1;
 	s->model = tt_model_new(&fan_out, s);
 	s->detect = tt_detect_new(opts, s->model, fn, diag_data);
-	s->li = tt_li_model_new(NULL, NULL);
+	s->li = tt_li_model_new(s->model);
 	s->wl = tt_wl_model_new(NULL, NULL, tt_detect_check_fn(), s->detect);
 	tt_model_set_link(s->model, !(opts && opts->no_link), opts ? opts->link_window_us : 0, 0);
 	tt_stack_add_layer(s, tt_detect_layer(), s->detect);
