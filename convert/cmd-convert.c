@@ -233,6 +233,7 @@ struct sink {
 	/* --from: the devices, held back until the cut and written with
 	 * the state the frames before it leave (slots, keys down). */
 	struct tt_device_state cut[TT_MAX_DEVICES];
+	const struct tt_device *cut_dev[TT_MAX_DEVICES];	/* the reader's */
 	size_t ncut;
 	bool cut_done;
 	struct tt_spool *hold;	/* standard output, until the input is known good */
@@ -262,7 +263,7 @@ static void
 sink_close(struct sink *k)
 {
 	for (size_t i = 0; i < k->ncut; i++)
-		tt_device_state_clear(&k->cut[i]);
+		tt_device_state_release(&k->cut[i]);
 	tt_writer_free(k->w);
 	tt_export_free(k->e);
 	tt_gz_out_free(k->gz);
@@ -277,13 +278,13 @@ sink_write(struct sink *k, const struct tt_record *rec)
 /* evemu and libinput-record hold no device state: a frame at the cut
  * puts down what is down. */
 static int
-write_state_frame(struct sink *k, const struct tt_device_state *st, int64_t from_us)
+write_state_frame(struct sink *k, size_t i, int64_t from_us)
 {
 	struct tt_frame f;
 	struct tt_record rec = { .type = TT_RECORD_FRAME, .frame = &f };
 	int rc;
 
-	if (!k->e || !tt_device_state_frame(st, from_us, &f))
+	if (!k->e || !tt_device_state_frame(&k->cut[i], k->cut_dev[i], from_us, &f))
 		return 0;
 	rc = sink_write(k, &rec);
 	free(f.events);
@@ -301,12 +302,12 @@ write_cut(struct sink *k, int64_t from_us)
 		struct tt_device dev;
 		struct tt_record rec = { .type = TT_RECORD_DEVICE, .device = &dev };
 
-		tt_device_state_device(&k->cut[i], &dev);
+		tt_device_state_device(&k->cut[i], k->cut_dev[i], &dev);
 		if ((rc = sink_write(k, &rec)) < 0)
 			return rc;
 	}
 	for (size_t i = 0; i < k->ncut; i++) {
-		if ((rc = write_state_frame(k, &k->cut[i], from_us)) < 0)
+		if ((rc = write_state_frame(k, i, from_us)) < 0)
 			return rc;
 	}
 	return 0;
@@ -328,14 +329,15 @@ before_cut(const struct convert_opts *o, struct tt_reader *r, const struct tt_re
 		const struct tt_device *dev = tt_reader_device(r, rec->device->id);
 		if (!dev || !tt_read_options_has_device(&o->ro, dev->id) || k->ncut == TT_MAX_DEVICES)
 			return 0;
-		tt_device_state_init(&k->cut[k->ncut++], dev);
+		k->cut_dev[k->ncut] = dev;
+		tt_device_state_from_device(&k->cut[k->ncut++], dev);
 		return 1;
 	}
 	if (rec->type != TT_RECORD_FRAME)
 		return 0;
 	for (size_t i = 0; i < k->ncut; i++) {
-		if (k->cut[i].dev->id == rec->frame->device)
-			tt_device_state_apply(&k->cut[i], rec->frame);
+		if (k->cut_dev[i]->id == rec->frame->device)
+			tt_device_state_apply_frame(&k->cut[i], rec->frame);
 	}
 	return 0;
 }

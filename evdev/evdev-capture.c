@@ -35,7 +35,7 @@ struct tt_capture {
 	int num_slots;		/* libevdev's view of the slots, or -1 */
 	/* What a reader of the frames handed out so far knows of the
 	 * device: the state read at the start, then every event applied. */
-	struct tt_evstate state;
+	struct tt_device_state state;
 
 	/* Raw bytes read but not yet a whole struct input_event (only a pipe
 	 * can split one). */
@@ -130,7 +130,7 @@ discard_buffered(struct tt_capture *c, size_t from, size_t count)
 /* Reads what the fd has queued into a state read just before
  * (evdev-state.h), remembering the newest kernel time. */
 static long
-drain_fd(void *data, struct tt_evstate *s)
+drain_fd(void *data, struct tt_device_state *s)
 {
 	struct tt_capture *c = data;
 	bool overflow = false;
@@ -150,7 +150,7 @@ drain_fd(void *data, struct tt_evstate *s)
 			const struct input_event *ev = &c->rbuf.events[i];
 			overflow |= ev->type == EV_SYN && ev->code == SYN_DROPPED;
 			if (s)
-				tt_evstate_apply(s, ev->type, ev->code, ev->value);
+				tt_device_state_apply_event(s, ev->type, ev->code, ev->value);
 			c->last_time = event_time_us(ev);
 		}
 		n += (long)got;
@@ -161,7 +161,7 @@ drain_fd(void *data, struct tt_evstate *s)
 }
 
 static int
-read_state_fd(void *data, struct tt_evstate *out)
+read_state_fd(void *data, struct tt_device_state *out)
 {
 	struct tt_capture *c = data;
 
@@ -174,7 +174,7 @@ read_state_fd(void *data, struct tt_evstate *out)
  * taking in a frame at that moment; one whose queue overflows at every
  * read gets a plain read. */
 static int
-read_state_settled(struct tt_capture *c, struct tt_evstate *out)
+read_state_settled(struct tt_capture *c, struct tt_device_state *out)
 {
 	const struct tt_evstate_source src = { read_state_fd, drain_fd, c };
 	size_t drained = 0;
@@ -218,17 +218,17 @@ static int
 resync(struct tt_capture *c, int64_t start_us, tt_frame_fn fn, void *userdata)
 {
 	struct resync_ctx x = { c, start_us, fn, userdata, 0 };
-	struct tt_evstate now;
+	struct tt_device_state now;
 	int rc;
 
-	tt_evstate_init(&now, c->state.num_slots);
+	tt_device_state_init(&now, c->state.num_slots);
 	rc = read_state_settled(c, &now);
 	if (rc == 0) {
-		tt_evstate_diff(&c->state, &now, push_resync, &x);
-		tt_evstate_copy(&c->state, &now);
+		tt_device_state_diff(&c->state, &now, push_resync, &x);
+		tt_device_state_copy(&c->state, &now);
 		rc = x.rc;
 	}
-	tt_evstate_release(&now);
+	tt_device_state_release(&now);
 	return rc;
 }
 
@@ -272,7 +272,7 @@ process_batch(struct tt_capture *c, size_t count, int64_t start_us, tt_frame_fn 
 			rc = handle_dropped(c, ev, i, count, start_us, fn, userdata);
 			return rc < 0 ? rc : 1;
 		}
-		tt_evstate_apply(&c->state, ev->type, ev->code, ev->value);
+		tt_device_state_apply_event(&c->state, ev->type, ev->code, ev->value);
 		c->last_time = t;
 		push_event(c, ev->type, ev->code, ev->value, t);
 		if (ev->type == EV_SYN && ev->code == SYN_REPORT)
@@ -414,11 +414,11 @@ read_start_state(struct tt_capture *c)
 	int slots = c->num_slots;
 	int rc;
 
-	tt_evstate_init(&c->state, slots > 0 && (unsigned int)slots <= TT_MAX_SLOTS ? (uint32_t)slots : 0);
+	tt_device_state_init(&c->state, slots > 0 && (unsigned int)slots <= TT_MAX_SLOTS ? (uint32_t)slots : 0);
 	rc = read_state_settled(c, &c->state);
 	if (rc < 0)
 		return rc;
-	tt_evstate_to_device(&c->state, c->dev);
+	tt_device_state_to_device(&c->state, c->dev);
 	return 0;
 }
 
@@ -502,7 +502,7 @@ tt_capture_refresh(struct tt_capture *c)
 {
 	if (!c->evdev)
 		return;
-	tt_evstate_to_device(&c->state, c->dev);
+	tt_device_state_to_device(&c->state, c->dev);
 	tt_keymask_device(&c->mask, c->dev);
 }
 
@@ -554,7 +554,7 @@ tt_capture_free(struct tt_capture *c)
 	if (!c)
 		return;
 	libevdev_free(c->evdev);
-	tt_evstate_release(&c->state);
+	tt_device_state_release(&c->state);
 	if (c->fd >= 0)
 		close(c->fd);
 	tt_device_free(c->dev);

@@ -87,7 +87,7 @@ typedef int (*tt_frame_fn)(void *userdata, const struct tt_frame *frame);
  * TT_FRAME_INCOMPLETE, then one frame flagged TT_FRAME_DROPPED holding the
  * SYN_DROPPED event; the events queued behind it are discarded (as
  * libevdev does, and as the kernel documentation asks: they are partial)
- * and their net effect comes as resync frame(s) (tt_evstate_diff(): the
+ * and their net effect comes as resync frame(s) (tt_device_state_diff(): the
  * touches that ended first, then the rest), flagged TT_FRAME_RESYNC and
  * timed at the last discarded event.
  *

@@ -11,16 +11,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "device-state.h"
 #include "evbuf.h"
 #include "timeline.h"
 
 struct rp_state {
 	const struct tt_device *dev;
-	int32_t slot;			/* Type B: the current slot */
-	uint32_t num_slots;
-	struct tt_slot_state *slots;	/* num_slots entries */
-	int32_t abs[ABS_CNT];		/* non-MT axes */
-	uint8_t keys[TT_BITMAP_BYTES(KEY_CNT)];
+	struct tt_device_state s;	/* slots, keys, axes (device-state.h) */
 	bool a_contacts;		/* Type A: the last frame had contacts */
 	uint32_t a_in_frame;		/* Type A: contacts so far in this frame */
 	bool a_data;			/* Type A: data since the last SYN_MT_REPORT */

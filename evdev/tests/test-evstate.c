@@ -33,35 +33,35 @@ struct fake {
 };
 
 static int
-fake_read(void *data, struct tt_evstate *out)
+fake_read(void *data, struct tt_device_state *out)
 {
 	struct fake *f = data;
 
 	f->reads++;
 	if (f->reads == f->fail_read_at)
 		return -ENODEV;
-	out->slots[0][TID] = 7;
+	out->slots[0].values[TID] = 7;
 	set_bit(out->keys, BTN_TOUCH);
 	out->abs[ABS_X] = f->x;
 	if (f->reads <= f->moving) {
 		f->x += 10;
 		f->frames[f->nframes++] = f->x;
 	}
-	out->slots[0][PX] = f->x;
+	out->slots[0].values[PX] = f->x;
 	return 0;
 }
 
 static long
-fake_drain(void *data, struct tt_evstate *s)
+fake_drain(void *data, struct tt_device_state *s)
 {
 	struct fake *f = data;
 	long n = 0;
 
 	f->drains++;
 	for (int i = 0; i < f->nframes; i++) {
-		tt_evstate_apply(s, EV_ABS, ABS_MT_SLOT, 0);
-		tt_evstate_apply(s, EV_ABS, ABS_MT_POSITION_X, f->frames[i]);
-		tt_evstate_apply(s, EV_ABS, ABS_X, f->frames[i]);
+		tt_device_state_apply_event(s, EV_ABS, ABS_MT_SLOT, 0);
+		tt_device_state_apply_event(s, EV_ABS, ABS_MT_POSITION_X, f->frames[i]);
+		tt_device_state_apply_event(s, EV_ABS, ABS_X, f->frames[i]);
 		n += 3;
 	}
 	f->nframes = 0;
@@ -85,20 +85,20 @@ test_settled(void)
 {
 	struct fake f = fake_new(0, 2);
 	struct tt_evstate_source src = { fake_read, fake_drain, &f };
-	struct tt_evstate s;
+	struct tt_device_state s;
 	size_t drained = 0;
 
-	tt_evstate_init(&s, 2);
+	tt_device_state_init(&s, 2);
 	check_int_eq(tt_evstate_read_settled(&src, &s, &drained), 0);
 	/* What was queued before the first read changes nothing it held. */
 	check_int_eq(f.reads, 2);
 	check_int_eq(drained, 6);
-	check_int_eq(s.slots[0][TID], 7);
-	check_int_eq(s.slots[0][PX], 20);
+	check_int_eq(s.slots[0].values[TID], 7);
+	check_int_eq(s.slots[0].values[PX], 20);
 	check_int_eq(s.abs[ABS_X], 20);
-	check_int_eq(s.slots[1][TID], -1);
+	check_int_eq(s.slots[1].values[TID], -1);
 	check(bit_is_set(s.keys, BTN_TOUCH));
-	tt_evstate_release(&s);
+	tt_device_state_release(&s);
 }
 
 static void
@@ -106,18 +106,18 @@ test_torn_then_still(void)
 {
 	struct fake f = fake_new(2, 0);
 	struct tt_evstate_source src = { fake_read, fake_drain, &f };
-	struct tt_evstate s;
+	struct tt_device_state s;
 	size_t drained = 0;
 
-	tt_evstate_init(&s, 2);
+	tt_device_state_init(&s, 2);
 	check_int_eq(tt_evstate_read_settled(&src, &s, &drained), 0);
 	/* Reads 1 and 2 were torn, the queue made them whole; read 3 agrees
 	 * with read 2 and nothing came. */
 	check_int_eq(f.reads, 3);
-	check_int_eq(s.slots[0][PX], 20);
+	check_int_eq(s.slots[0].values[PX], 20);
 	check_int_eq(s.abs[ABS_X], 20);
 	check_int_eq(drained, 6);
-	tt_evstate_release(&s);
+	tt_device_state_release(&s);
 }
 
 static void
@@ -125,16 +125,16 @@ test_never_still(void)
 {
 	struct fake f = fake_new(1000, 0);
 	struct tt_evstate_source src = { fake_read, fake_drain, &f };
-	struct tt_evstate s;
+	struct tt_device_state s;
 	size_t drained = 0;
 
-	tt_evstate_init(&s, 1);
+	tt_device_state_init(&s, 1);
 	check_int_eq(tt_evstate_read_settled(&src, &s, &drained), -EAGAIN);
 	check_int_eq(f.reads, TT_EVSTATE_MAX_TRIES);
 	/* The last read made whole, for a caller that goes on with it. */
-	check_int_eq(s.slots[0][PX], 10 * TT_EVSTATE_MAX_TRIES);
+	check_int_eq(s.slots[0].values[PX], 10 * TT_EVSTATE_MAX_TRIES);
 	check_int_eq(s.abs[ABS_X], 10 * TT_EVSTATE_MAX_TRIES);
-	tt_evstate_release(&s);
+	tt_device_state_release(&s);
 }
 
 static void
@@ -142,26 +142,26 @@ test_overflow(void)
 {
 	struct fake f = fake_new(0, 0);
 	struct tt_evstate_source src = { fake_read, fake_drain, &f };
-	struct tt_evstate s;
+	struct tt_device_state s;
 	size_t drained = 0;
 
 	/* A SYN_DROPPED behind the first read voids it. */
 	f.overflow_until = 1;
 	f.x = 5;
-	tt_evstate_init(&s, 1);
+	tt_device_state_init(&s, 1);
 	check_int_eq(tt_evstate_read_settled(&src, &s, &drained), 0);
 	check_int_eq(f.reads, 3);
 	check_int_eq(s.abs[ABS_X], 5);
-	tt_evstate_release(&s);
+	tt_device_state_release(&s);
 
 	/* Behind every read: nothing to go on with. */
 	f = fake_new(0, 0);
 	f.overflow_until = 1000;
-	tt_evstate_init(&s, 1);
+	tt_device_state_init(&s, 1);
 	check_int_eq(tt_evstate_read_settled(&src, &s, &drained), -EOVERFLOW);
 	check_int_eq(f.reads, TT_EVSTATE_MAX_TRIES);
-	check_int_eq(s.slots[0][TID], -1);
-	tt_evstate_release(&s);
+	check_int_eq(s.slots[0].values[TID], -1);
+	tt_device_state_release(&s);
 }
 
 static void
@@ -169,43 +169,49 @@ test_read_error(void)
 {
 	struct fake f = fake_new(2, 0);
 	struct tt_evstate_source src = { fake_read, fake_drain, &f };
-	struct tt_evstate s;
+	struct tt_device_state s;
 	size_t drained = 0;
 
 	f.fail_read_at = 2;
-	tt_evstate_init(&s, 1);
+	tt_device_state_init(&s, 1);
 	check_int_eq(tt_evstate_read_settled(&src, &s, &drained), -ENODEV);
 	/* Untouched on failure. */
-	check_int_eq(s.slots[0][TID], -1);
-	check_int_eq(s.slots[0][PX], 0);
-	tt_evstate_release(&s);
+	check_int_eq(s.slots[0].values[TID], -1);
+	check_int_eq(s.slots[0].values[PX], 0);
+	tt_device_state_release(&s);
 }
 
 static void
 test_apply(void)
 {
-	struct tt_evstate s;
+	struct tt_device_state s;
 
-	tt_evstate_init(&s, 2);
-	tt_evstate_apply(&s, EV_ABS, ABS_MT_SLOT, 1);
-	tt_evstate_apply(&s, EV_ABS, ABS_MT_TRACKING_ID, 4);
-	tt_evstate_apply(&s, EV_ABS, ABS_MT_POSITION_X, 300);
-	tt_evstate_apply(&s, EV_KEY, BTN_TOUCH, 1);
-	tt_evstate_apply(&s, EV_ABS, ABS_X, 300);
-	tt_evstate_apply(&s, EV_SYN, SYN_REPORT, 0);
+	tt_device_state_init(&s, 2);
+	tt_device_state_apply_event(&s, EV_ABS, ABS_MT_SLOT, 1);
+	tt_device_state_apply_event(&s, EV_ABS, ABS_MT_TRACKING_ID, 4);
+	tt_device_state_apply_event(&s, EV_ABS, ABS_MT_POSITION_X, 300);
+	tt_device_state_apply_event(&s, EV_KEY, BTN_TOUCH, 1);
+	tt_device_state_apply_event(&s, EV_ABS, ABS_X, 300);
+	tt_device_state_apply_event(&s, EV_SYN, SYN_REPORT, 0);
 	check_int_eq(s.abs[ABS_MT_SLOT], 1);
-	check_int_eq(s.slots[1][TID], 4);
-	check_int_eq(s.slots[1][PX], 300);
-	check_int_eq(s.slots[0][TID], -1);
+	check_int_eq(s.slots[1].values[TID], 4);
+	check_int_eq(s.slots[1].values[PX], 300);
+	check_int_eq(s.slots[0].values[TID], -1);
 	check_int_eq(s.abs[ABS_X], 300);
 	check(bit_is_set(s.keys, BTN_TOUCH));
-	/* A slot beyond the device's changes nothing. */
-	tt_evstate_apply(&s, EV_ABS, ABS_MT_SLOT, 5);
-	tt_evstate_apply(&s, EV_ABS, ABS_MT_POSITION_X, 1);
-	check_int_eq(s.slots[1][PX], 300);
-	tt_evstate_apply(&s, EV_KEY, BTN_TOUCH, 0);
+	/* A slot beyond the device's is ignored, as the kernel ignores it:
+	 * the current slot stays, and so does every other slot. */
+	tt_device_state_apply_event(&s, EV_ABS, ABS_MT_SLOT, 5);
+	check_int_eq(s.abs[ABS_MT_SLOT], 1);
+	tt_device_state_apply_event(&s, EV_ABS, ABS_MT_POSITION_X, 301);
+	check_int_eq(s.slots[1].values[PX], 301);
+	check_int_eq(s.slots[0].values[PX], 0);
+	/* A key repeat changes nothing. */
+	tt_device_state_apply_event(&s, EV_KEY, KEY_A, 2);
+	check(!bit_is_set(s.keys, KEY_A));
+	tt_device_state_apply_event(&s, EV_KEY, BTN_TOUCH, 0);
 	check(!bit_is_set(s.keys, BTN_TOUCH));
-	tt_evstate_release(&s);
+	tt_device_state_release(&s);
 }
 
 struct pushed {
@@ -254,36 +260,36 @@ test_diff(void)
 		{ EV_ABS, ABS_MT_POSITION_X, 70 },
 		{ EV_SYN, SYN_REPORT, 0 },
 	};
-	struct tt_evstate old, now;
+	struct tt_device_state old, now;
 	struct pushed p = { 0 };
 
-	tt_evstate_init(&old, 3);
-	tt_evstate_init(&now, 3);
-	old.slots[0][TID] = 5;
-	old.slots[0][PX] = 100;
-	old.slots[1][TID] = 6;
-	old.slots[1][PX] = 200;
-	old.slots[2][TID] = 8;
-	old.slots[2][PX] = 60;
+	tt_device_state_init(&old, 3);
+	tt_device_state_init(&now, 3);
+	old.slots[0].values[TID] = 5;
+	old.slots[0].values[PX] = 100;
+	old.slots[1].values[TID] = 6;
+	old.slots[1].values[PX] = 200;
+	old.slots[2].values[TID] = 8;
+	old.slots[2].values[PX] = 60;
 	old.abs[ABS_X] = 100;
 	set_bit(old.keys, BTN_TOUCH);
-	tt_evstate_copy(&now, &old);
-	now.slots[0][TID] = -1;
-	now.slots[0][PX] = 110;	/* not in use, but a touch there starts from it */
-	now.slots[1][TID] = 9;
-	now.slots[1][PX] = 500;
-	now.slots[2][PX] = 70;
+	tt_device_state_copy(&now, &old);
+	now.slots[0].values[TID] = -1;
+	now.slots[0].values[PX] = 110;	/* not in use, but a touch there starts from it */
+	now.slots[1].values[TID] = 9;
+	now.slots[1].values[PX] = 500;
+	now.slots[2].values[PX] = 70;
 	now.abs[ABS_X] = 500;
 	now.abs[ABS_MT_SLOT] = 2;
-	tt_evstate_diff(&old, &now, collect, &p);
+	tt_device_state_diff(&old, &now, collect, &p);
 	check_events(&p, want, sizeof(want) / sizeof(want[0]));
 
 	/* Equal states: nothing at all. */
 	p.n = 0;
-	tt_evstate_diff(&now, &now, collect, &p);
+	tt_device_state_diff(&now, &now, collect, &p);
 	check_int_eq(p.n, 0);
-	tt_evstate_release(&old);
-	tt_evstate_release(&now);
+	tt_device_state_release(&old);
+	tt_device_state_release(&now);
 }
 
 /* Keys only: one frame, no slot events on a device without slots. */
@@ -296,18 +302,18 @@ test_diff_keys(void)
 		{ EV_LED, LED_CAPSL, 1 },
 		{ EV_SYN, SYN_REPORT, 0 },
 	};
-	struct tt_evstate old, now;
+	struct tt_device_state old, now;
 	struct pushed p = { 0 };
 
-	tt_evstate_init(&old, 0);
-	tt_evstate_init(&now, 0);
+	tt_device_state_init(&old, 0);
+	tt_device_state_init(&now, 0);
 	set_bit(old.keys, KEY_A);
 	set_bit(now.keys, BTN_LEFT);
 	set_bit(now.leds, LED_CAPSL);
-	tt_evstate_diff(&old, &now, collect, &p);
+	tt_device_state_diff(&old, &now, collect, &p);
 	check_events(&p, want, sizeof(want) / sizeof(want[0]));
-	tt_evstate_release(&old);
-	tt_evstate_release(&now);
+	tt_device_state_release(&old);
+	tt_device_state_release(&now);
 }
 
 int

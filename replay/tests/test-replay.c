@@ -167,8 +167,8 @@ test_deadlines(void)
 	check_int_eq(s->nframes, 3);
 	check_int_eq(s->frames[0].time_us, 11000);
 	check_int_eq(s->frames[0].offset_us, 0);
-	check_int_eq(s->devices[0].start.slots[0].values[ABS_MT_TRACKING_ID - TT_MT_FIRST], 7);
-	check(bit_is_set(s->devices[0].start.keys, BTN_TOUCH));
+	check_int_eq(s->devices[0].start.s.slots[0].values[ABS_MT_TRACKING_ID - TT_MT_FIRST], 7);
+	check(bit_is_set(s->devices[0].start.s.keys, BTN_TOUCH));
 	rp_schedule_free(s);
 }
 
