@@ -108,6 +108,10 @@ clean-vm-groups:
 # their boots, so the serial VM chain does not wait for their builds.
 tt_vm_host_slot_tests = regress/tests/regress-ci.sh
 
+# Every test's log but the serial VM chain's (.ci/run starts distcheck
+# when they are done).
+print-host-logs:
+	@echo $(filter-out $(tt_vm_logs),$(TEST_LOGS))
 # Only the tests that boot a VM.  KERNEL_DEB=/path/linux-image-*.deb picks
 # another kernel.
 check-vm:
@@ -127,5 +131,5 @@ prepare-vm:
 	export TT_VM_CACHE="$${TT_VM_CACHE:-$(abs_top_builddir)/vm-cache}" && \
 		KERNEL_DEB="$$($(top_srcdir)/tests/vm/fetch-kernel 6.12)" $(top_srcdir)/tests/vm/mkcache
 
-.PHONY: check-vm check-vm-order prepare-vm tt-vm-serial clean-vm-groups \
+.PHONY: check-vm check-vm-order prepare-vm print-host-logs tt-vm-serial clean-vm-groups \
 	tests/vm/group-uinput.out tests/vm/group-xorg.out
