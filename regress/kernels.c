@@ -2,7 +2,9 @@
 /* regress --vm with --kernel given several times: each kernel's run (its
  * TAP and JUnit files, as the guest wrote them) made into one report.
  * TAP gets one subtest per kernel (TAP 14's indented subtests), JUnit one
- * testsuite per kernel, both named by the guest's uname -r; stderr gets
+ * testsuite per kernel, both named by the guest's uname -r and the
+ * versions its cases ran with ("6.1.0-28-amd64 (libinput 1.22.1, Xorg
+ * 1.21.1.7)"); stderr gets
  * every case whose verdict is not the same on every kernel, with the
  * first difference where it differs. */
 #include "config.h"
@@ -29,6 +31,8 @@ struct kcase {
 struct kcases {
 	struct kcase *v;
 	size_t n;
+	char *versions;	/* every version its cases named, each once */
+	char *suite;	/* the kernel's suite name: uname -r (versions) */
 };
 
 static void
@@ -39,8 +43,9 @@ kcases_release(struct kcases *c)
 		free(c->v[i].first);
 	}
 	free(c->v);
-	c->v = NULL;
-	c->n = 0;
+	free(c->versions);
+	free(c->suite);
+	*c = (struct kcases){ 0 };
 }
 
 static const char *
@@ -101,13 +106,51 @@ without_locations(char *d)
 	return d;
 }
 
+/* Whether @list ("a, b") has the item @v. */
+static bool
+has_item(const char *list, const char *v)
+{
+	size_t len = strlen(v);
+
+	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] ? 2 : 0)) {
+		if (strncmp(p, v, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* Adds each of @list's comma-separated versions ("libinput 1.22.1,
+ * Xorg 1.21.1.7") that @c has not yet. */
+static void
+add_versions(struct kcases *c, const char *list)
+{
+	_cleanup_free_ char *copy = strdup(list);
+	char *save = NULL;
+
+	for (char *v = strtok_r(copy, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+		v += strspn(v, " ");
+		if (!*v || has_item(c->versions, v))
+			continue;
+		char *joined = NULL;
+		if (asprintf(&joined, "%s%s%s", c->versions ? c->versions : "", c->versions ? ", " : "", v) < 0)
+			abort();
+		free(c->versions);
+		c->versions = joined;
+	}
+}
+
 /* A YAML line of the case being read: its severity, and its first
  * difference (else its message) as the case's "first". */
 static void
-tap_yaml_line(const char *l, struct kcase *c, bool *in_diffs)
+tap_yaml_line(const char *l, struct kcases *all, bool *in_diffs)
 {
 	_cleanup_free_ char *line = strndup(l, strcspn(l, "\n"));
+	struct kcase *c = &all->v[all->n - 1];
 
+	if (strncmp(line, "  versions: ", 12) == 0) {
+		_cleanup_free_ char *v = yaml_unquote(line + 12);
+		add_versions(all, v);
+	}
 	if (strcmp(line, "  severity: error") == 0)
 		c->verdict = KV_ERROR;
 	if (strncmp(line, "  message: ", 11) == 0 && !c->first)
@@ -140,7 +183,7 @@ tap_read(const char *path, struct kcases *out)
 			out->v[out->n++] = (struct kcase){ name, v, NULL };
 			in_diffs = false;
 		} else if (out->n && l[0] == ' ') {
-			tap_yaml_line(l, &out->v[out->n - 1], &in_diffs);
+			tap_yaml_line(l, out, &in_diffs);
 		}
 	}
 	return 0;
@@ -149,18 +192,18 @@ tap_read(const char *path, struct kcases *out)
 /* ---- TAP: one subtest per kernel ------------------------------------ */
 
 static void
-tap_subtest(FILE *f, size_t n, const struct rg_kernel_run *r)
+tap_subtest(FILE *f, size_t n, const struct rg_kernel_run *r, const char *suite)
 {
 	_cleanup_fclose_ FILE *in = r->tap ? fopen(r->tap, "re") : NULL;
 	_cleanup_free_ char *l = NULL;
 	size_t size = 0;
 
-	fprintf(f, "# Subtest: %s\n", label(r));
+	fprintf(f, "# Subtest: %s\n", suite);
 	while (in && getline(&l, &size, in) > 0) {
 		if (strncmp(l, "TAP version ", 12) != 0)
 			fprintf(f, "    %s", l);
 	}
-	fprintf(f, "%sok %zu - %s\n", r->rc == TT_EXIT_OK ? "" : "not ", n, label(r));
+	fprintf(f, "%sok %zu - %s\n", r->rc == TT_EXIT_OK ? "" : "not ", n, suite);
 	if (r->rc == TT_EXIT_OK)
 		return;
 	fprintf(f, "  ---\n  message: \"%s\"\n  severity: %s\n  kernel: ",
@@ -202,7 +245,7 @@ slurp(const char *path)
  * @f and its counts added to @sum; a kernel whose run wrote no JUnit gets
  * a testsuite of one error saying so. */
 static void
-junit_suite(FILE *f, const struct rg_kernel_run *r, struct junit_counts *sum)
+junit_suite(FILE *f, const struct rg_kernel_run *r, const char *suite, struct junit_counts *sum)
 {
 	_cleanup_free_ char *doc = slurp(r->junit);
 	char *start = doc ? strstr(doc, "<testsuite ") : NULL;
@@ -214,15 +257,20 @@ junit_suite(FILE *f, const struct rg_kernel_run *r, struct junit_counts *sum)
 	if (!end || !at || at > end ||
 	    sscanf(at + strlen(name), " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%lf\"",
 		   &c.tests, &c.failures, &c.errors, &c.skipped, &c.time) != 5) {
-		fprintf(f, "  <testsuite name=\"%s\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\" "
-			   "timestamp=\"1970-01-01T00:00:00\" hostname=\"localhost\">\n"
-			"    <testcase classname=\"touchtape.regress\" name=\"%s\" time=\"0\">\n"
-			"      <error type=\"trouble\" message=\"the suite did not run on this kernel\"></error>\n"
-			"    </testcase>\n  </testsuite>\n", label(r), label(r));
+		fputs("  <testsuite name=\"", f);
+		rg_xml_text(f, suite);
+		fputs("\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\" "
+		      "timestamp=\"1970-01-01T00:00:00\" hostname=\"localhost\">\n"
+		      "    <testcase classname=\"touchtape.regress\" name=\"", f);
+		rg_xml_text(f, suite);
+		fputs("\" time=\"0\">\n"
+		      "      <error type=\"trouble\" message=\"the suite did not run on this kernel\"></error>\n"
+		      "    </testcase>\n  </testsuite>\n", f);
 		c = (struct junit_counts){ 1, 0, 1, 0, 0 };
 	} else {
-		fprintf(f, "  %.*sname=\"%s\"%.*s</testsuite>\n", (int)(at - start), start, label(r),
-			(int)(end - at - strlen(name)), at + strlen(name));
+		fprintf(f, "  %.*sname=\"", (int)(at - start), start);
+		rg_xml_text(f, suite);
+		fprintf(f, "\"%.*s</testsuite>\n", (int)(end - at - strlen(name)), at + strlen(name));
 	}
 	sum->tests += c.tests;
 	sum->failures += c.failures;
@@ -232,7 +280,7 @@ junit_suite(FILE *f, const struct rg_kernel_run *r, struct junit_counts *sum)
 }
 
 static int
-junit_merge(struct tt_output *o, const struct rg_kernel_run *runs, size_t n)
+junit_merge(struct tt_output *o, const struct rg_kernel_run *runs, const struct kcases *per, size_t n)
 {
 	_cleanup_free_ char *body = NULL;
 	size_t size = 0;
@@ -244,7 +292,7 @@ junit_merge(struct tt_output *o, const struct rg_kernel_run *runs, size_t n)
 	if (!m)
 		abort();
 	for (size_t i = 0; i < n; i++)
-		junit_suite(m, &runs[i], &sum);
+		junit_suite(m, &runs[i], per[i].suite, &sum);
 	fclose(m);
 	if (!(f = tt_output_stream(o))) {
 		rc = -errno;
@@ -324,14 +372,18 @@ rg_kernels_report(FILE *f, const struct rg_kernel_run *runs, size_t n, struct tt
 
 	fprintf(f, "TAP version %d\n1..%zu\n", tap_version, n);
 	for (size_t i = 0; i < n; i++) {
-		tap_subtest(f, i + 1, &runs[i]);
 		if (runs[i].kver && runs[i].tap)
 			tap_read(runs[i].tap, &per[i]);
+		if (per[i].versions && asprintf(&per[i].suite, "%s (%s)", label(&runs[i]), per[i].versions) < 0)
+			abort();
+		if (!per[i].suite)
+			per[i].suite = strdup(label(&runs[i]));
+		tap_subtest(f, i + 1, &runs[i], per[i].suite);
 		if (runs[i].rc > rc)
 			rc = runs[i].rc;
 	}
 	fflush(f);
-	if (junit && junit_merge(junit, runs, n) < 0)
+	if (junit && junit_merge(junit, runs, per, n) < 0)
 		rc = TT_EXIT_TROUBLE;
 	ndiff = say_differences(runs, per, n);
 	fprintf(stderr, "touchtape regress: %zu kernels:", n);

@@ -186,6 +186,10 @@ struct rg_vm_opts {
  * (the worst of the kernels'). */
 int rg_vm_run(int argc, char **argv, const struct rg_vm_opts *o);
 
+/* Text or an XML attribute value, escaped; control characters XML 1.0
+ * cannot hold become '?'. */
+void rg_xml_text(FILE *f, const char *s);
+
 /* One kernel's run of the suite in the VM, as the rig left it. */
 struct rg_kernel_run {
 	const char *arg;	/* --kernel as given ("stock" for none) */

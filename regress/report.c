@@ -163,10 +163,8 @@ rg_tap_case(FILE *f, size_t n, const struct rg_case *c, const struct rg_result *
 
 /* ---- JUnit XML ---------------------------------------------------------- */
 
-/* Text or an attribute value, escaped; control characters XML 1.0 cannot
- * hold become '?'. */
-static void
-xml_text(FILE *f, const char *s)
+void
+rg_xml_text(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
 		switch (*p) {
@@ -186,9 +184,9 @@ static void
 xml_element(FILE *f, const char *tag, const char *type, const char *message, const char *text)
 {
 	fprintf(f, "      <%s type=\"%s\" message=\"", tag, type);
-	xml_text(f, message);
+	rg_xml_text(f, message);
 	fputs("\">", f);
-	xml_text(f, text);
+	rg_xml_text(f, text);
 	fprintf(f, "</%s>\n", tag);
 }
 
@@ -234,7 +232,7 @@ junit_properties(FILE *f, const char *indent, const char *kernel, const char *ra
 		if (!pairs[i][1])
 			continue;
 		fprintf(f, "%s  <property name=\"%s\" value=\"", indent, pairs[i][0]);
-		xml_text(f, pairs[i][1]);
+		rg_xml_text(f, pairs[i][1]);
 		fputs("\"/>\n", f);
 	}
 	fprintf(f, "%s</properties>\n", indent);
@@ -246,16 +244,16 @@ junit_case(FILE *f, const struct rg_case *c, const struct rg_result *r)
 	_cleanup_free_ char *body = NULL;
 
 	fputs("    <testcase classname=\"touchtape.regress\" name=\"", f);
-	xml_text(f, c->name);
+	rg_xml_text(f, c->name);
 	fputs("\" file=\"", f);
-	xml_text(f, c->path);
+	rg_xml_text(f, c->path);
 	fprintf(f, "\" time=\"%.3f\">\n", r->seconds);
 	junit_properties(f, "      ", r->kernel, r->ran, r->versions);
 	if (r->dir)
 		body = junit_body(r);
 	if (r->verdict == RG_SKIP) {
 		fputs("      <skipped message=\"", f);
-		xml_text(f, r->message);
+		rg_xml_text(f, r->message);
 		fputs("\"/>\n", f);
 	} else if (r->verdict == RG_FAIL) {
 		xml_element(f, "failure", "differences", r->message, body ? body : "");
@@ -292,7 +290,7 @@ junit_document(FILE *f, const struct rg_suite *s, const struct rg_result *res, d
 	fputs(">\n  <testsuite ", f);
 	junit_counts(f, s, res, seconds);
 	fprintf(f, " timestamp=\"%s\" hostname=\"", stamp);
-	xml_text(f, host);
+	rg_xml_text(f, host);
 	fputs("\">\n", f);
 	junit_properties(f, "    ", kernel, NULL, NULL);
 	for (size_t i = 0; i < s->ncases; i++)

@@ -4,8 +4,9 @@
 # rig would, with a uname that names the kernel it was given and a
 # stand-in regress whose second case differs on the second kernel only.
 # One TAP subtest and one JUnit testsuite per kernel, each named by the
-# kernel's uname -r; --keep gets a folder per kernel; the summary names
-# the case whose verdict differs and its first difference; exit 1.
+# kernel's uname -r and the versions its cases ran with; --keep gets a
+# folder per kernel; the summary names the case whose verdict differs and
+# its first difference; exit 1.
 # A kernel whose run never started is trouble (exit 2), said in both.
 set -euo pipefail
 # shellcheck source=regress/tests/kernels-lib.sh
@@ -51,10 +52,15 @@ while (($#)); do
 	esac
 	shift
 done
-printf 'TAP version 14\n1..2\nok 1 - a.jsonl\n'
+# Case a ran with libinput, case b (on 6.12) with libinput and Xorg: the
+# kernel's suite names each version once.
+li=libinput\ 1.22.1
+[[ $k == 6.12.0-fake ]] && li=libinput\ 1.26.0
+printf 'TAP version 14\n1..2\nok 1 - a.jsonl\n  ---\n  versions: "%s"\n  ...\n' "$li"
 if [[ $k == 6.12.0-fake ]]; then
 	printf 'not ok 2 - b.jsonl\n  ---\n  message: "1 difference from its expected recording"\n'
-	printf '  severity: fail\n  differences:\n    - "b.jsonl:12 /keep/b.jsonl/replayed.jsonl:14: slot 2 touch at +0.5 s: path parts by 3.1 mm at 1.204 s"\n  ...\n'
+	printf '  severity: fail\n  versions: "%s, Xorg 21.1.13"\n' "$li"
+	printf '  differences:\n    - "b.jsonl:12 /keep/b.jsonl/replayed.jsonl:14: slot 2 touch at +0.5 s: path parts by 3.1 mm at 1.204 s"\n  ...\n'
 	f=1 r=1
 else
 	printf 'ok 2 - b.jsonl\n'
@@ -81,7 +87,7 @@ rc=0
 	>"$tmp/tap" 2>"$tmp/err" || rc=$?
 cat "$tmp/tap" "$tmp/err"
 [[ $rc == 1 ]] || fail "want exit 1 (a case differs on one kernel), got $rc"
-tap_kernels "$tmp/tap" ok 6.1.0-fake "not ok" 6.12.0-fake
+tap_kernels "$tmp/tap" ok "6.1.0-fake (libinput 1.22.1)" "not ok" "6.12.0-fake (libinput 1.26.0, Xorg 21.1.13)"
 grep -qx '    1..2' "$tmp/tap" || fail "the subtest's plan is not indented"
 grep -qx '    not ok 2 - b.jsonl' "$tmp/tap" || fail "the second kernel's failing case"
 want='touchtape regress: b.jsonl: passes on 6.1.0-fake, differs on 6.12.0-fake: slot 2 touch at +0.5 s: path parts by 3.1 mm at 1.204 s'
@@ -96,7 +102,7 @@ grep -qx "$tmp/keep/6.12.0-fake" "$tmp/args.6.12.0-fake" || fail "--keep is not 
 grep -qx -- "--vm" "$tmp/args.6.1.0-fake" && fail "--vm reached the guest"
 grep -q -- "--kernel" "$tmp/args.6.1.0-fake" && fail "--kernel reached the guest"
 
-junit_kernels "$tmp/report.xml" 6.1.0-fake 6.12.0-fake
+junit_kernels "$tmp/report.xml" "6.1.0-fake (libinput 1.22.1)" "6.12.0-fake (libinput 1.26.0, Xorg 21.1.13)"
 grep -q '<testsuites name="touchtape regress" tests="4" failures="1" errors="0" skipped="0"' "$tmp/report.xml" ||
 	fail "JUnit: the counts of both kernels"
 [[ "$(xmllint --xpath 'count(//testsuite[2]/testcase)' "$tmp/report.xml")" == 2 ]] || fail "JUnit: the cases"
@@ -118,6 +124,6 @@ cat "$tmp/tap2" "$tmp/err2"
 [[ $rc == 2 ]] || fail "want exit 2 (a kernel did not run), got $rc"
 grep -qx 'not ok 2 - none' "$tmp/tap2" || fail "the kernel that did not boot is not a failed subtest"
 grep -qF 'not run on none' "$tmp/err2" || fail "the cases not run on the second kernel are not said"
-junit_kernels "$tmp/report2.xml" 6.1.0-fake none
+junit_kernels "$tmp/report2.xml" "6.1.0-fake (libinput 1.22.1)" none
 [[ "$(xmllint --xpath 'string(//testsuite[2]/@errors)' "$tmp/report2.xml")" == 1 ]] || fail "JUnit: no error for the kernel that did not boot"
 exit 0
