@@ -27,6 +27,7 @@
  * they wake it), so either side waits for the other within the window. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -638,12 +639,47 @@ hdev_clear(struct tt_model *m, struct hdev *h, size_t line, uint32_t flags)
 	memset(h, 0, sizeof(*h));
 }
 
+static void
+parsed_clear(struct tt_model *m)
+{
+	tt_hid_desc_free(m->hparsed.desc);
+	free(m->hparsed.why);
+	m->hparsed = (struct hid_parsed){ 0 };
+}
+
+int
+tt_model_hid_parse(struct tt_model *m, const struct tt_hid_device *dev, const char **why)
+{
+	int rc = 0;
+
+	if (m->hparsed.dev != dev) {
+		parsed_clear(m);
+		m->hparsed.dev = dev;
+		if (tt_hid_desc_parse(dev->descriptor, dev->descriptor_len, &m->hparsed.desc, &m->hparsed.why) < 0)
+			m->hparsed.desc = NULL;
+	}
+	if (!m->hparsed.desc) {
+		rc = -EINVAL;
+		if (why)
+			*why = m->hparsed.why;
+	}
+	return rc;
+}
+
 void
 tt_model_hid_device(struct tt_model *m, const struct tt_record *rec)
 {
 	const struct tt_hid_device *dev = rec->hid_device;
 	struct hdev *h = find_hdev(m, dev->id);
+	/* A descriptor that does not parse: the checker says why; its
+	 * reports are counted but not decoded. The parse the checker asked
+	 * for is this record's alone: taken or dropped here. */
+	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *desc = NULL;
 
+	tt_model_hid_parse(m, dev, NULL);
+	desc = m->hparsed.desc;
+	m->hparsed.desc = NULL;
+	parsed_clear(m);
 	if (h) {
 		hdev_clear(m, h, rec->line, TT_HTOUCH_DEVICE_GONE);
 	} else {
@@ -655,10 +691,8 @@ tt_model_hid_device(struct tt_model *m, const struct tt_record *rec)
 	}
 	h->id = dev->id;
 	h->dev = dev;
-	/* A descriptor that does not parse: the checker says why; its
-	 * reports are counted but not decoded. */
-	if (tt_hid_desc_parse(dev->descriptor, dev->descriptor_len, &h->desc, NULL) < 0)
-		h->desc = NULL;
+	h->desc = desc;
+	desc = NULL;
 }
 
 void
@@ -676,6 +710,7 @@ tt_model_hid_finish(struct tt_model *m)
 void
 tt_model_hid_free(struct tt_model *m)
 {
+	parsed_clear(m);
 	/* Ended ones live only here; the others are in h->active, freed
 	 * below (so asked before). */
 	for (size_t i = 0; i < m->nhpending; i++) {

@@ -19,7 +19,7 @@ tt_regress_tests = \
 	regress/tests/regress-ci.sh
 TESTS += $(tt_regress_tests)
 EXTRA_DIST += $(tt_regress_tests) regress/tests/junit.xsd regress/tests/ci-examples.py \
-	regress/tests/kernels-lib.sh \
+	regress/tests/lib.sh \
 	regress/tests/data/README.md \
 	regress/tests/data/touchtape-touchpad.expected.jsonl \
 	regress/tests/data/libinput-3m-two-finger.jsonl.gz \

@@ -65,6 +65,8 @@ struct hid_state {
 struct tt_checker {
 	tt_diag_fn fn;
 	void *userdata;
+	tt_checker_hid_parse_fn hid_parse;
+	void *hid_parse_data;
 	size_t counts[2];
 	struct dev_state devs[TT_MAX_DEVICES];
 	size_t ndevs;
@@ -436,14 +438,29 @@ find_hid(struct tt_checker *c, uint32_t id)
 	return NULL;
 }
 
+void
+tt_checker_set_hid_parse(struct tt_checker *c, tt_checker_hid_parse_fn fn, void *data)
+{
+	c->hid_parse = fn;
+	c->hid_parse_data = data;
+}
+
 static void
 check_descriptor(struct tt_checker *c, const struct tt_record *rec)
 {
 	const struct tt_hid_device *d = rec->hid_device;
 	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *desc = NULL;
-	_cleanup_free_ char *why = NULL;
+	_cleanup_free_ char *own = NULL;
+	const char *why = NULL;
+	int rc;
 
-	if (tt_hid_desc_parse(d->descriptor, d->descriptor_len, &desc, &why) < 0)
+	if (c->hid_parse) {
+		rc = c->hid_parse(c->hid_parse_data, d, &why);
+	} else {
+		rc = tt_hid_desc_parse(d->descriptor, d->descriptor_len, &desc, &own);
+		why = own;
+	}
+	if (rc < 0)
 		report(c, TT_CHECK_HID_BAD_DESCRIPTOR, rec->line, 0, -1,
 		       "HID device %u: the report descriptor does not parse: %s", d->id,
 		       why ? why : "malformed");

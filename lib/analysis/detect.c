@@ -170,6 +170,14 @@ emit(struct tt_detect *d, struct tt_diag *diag)
 		d->fn(d->diag_data, diag);
 }
 
+/* The checker sees a hid_device record before the kernel model does:
+ * the model parses its descriptor then and keeps the parse for itself. */
+static int
+parse_with_model(void *data, const struct tt_hid_device *dev, const char **why)
+{
+	return tt_model_hid_parse(data, dev, why);
+}
+
 static void
 on_check(void *data, const struct tt_diag *diag)
 {
@@ -814,6 +822,8 @@ tt_detect_new(const struct tt_detect_options *opts, struct tt_model *model, tt_d
 	d->diag_data = diag_data;
 	d->checker = tt_checker_new(on_check, d);
 	d->model = model;
+	if (model)
+		tt_checker_set_hid_parse(d->checker, parse_with_model, model);
 	d->xi_own = tt_xi_own_new();
 	return d;
 }

@@ -136,6 +136,13 @@ struct tt_model {
 	/* model-hid.c */
 	struct hdev *hdevs;
 	size_t nhdevs;
+	/* The descriptor of the hid_device record being fed, parsed before
+	 * the model took it (tt_model_hid_parse()), or NULL. */
+	struct hid_parsed {
+		const struct tt_hid_device *dev;
+		struct tt_hid_desc *desc;
+		char *why;
+	} hparsed;
 	uint64_t hserial;
 	int64_t hid_before_us, hid_after_us;
 	struct ht **hpending;	/* HID contacts waiting for their kernel touch */

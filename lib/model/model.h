@@ -295,6 +295,13 @@ struct tt_model_callbacks {
 
 struct tt_model;
 
+/* Parses @dev's report descriptor for the model, once per hid_device
+ * record: a layer that checks it before the model sees the record (the
+ * checker) asks here, and the model takes the same parse. 0, or a
+ * negative errno with *@why (may be NULL) saying what is wrong, valid
+ * until the model has taken the record. */
+int tt_model_hid_parse(struct tt_model *m, const struct tt_hid_device *dev, const char **why);
+
 struct tt_model *tt_model_new(const struct tt_model_callbacks *cb, void *data);
 void tt_model_free(struct tt_model *m);
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct tt_model *, tt_model_free);

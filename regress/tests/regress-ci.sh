@@ -13,8 +13,8 @@
 # by its uname -r, holding exactly the cases of its shard; TAP has one
 # subtest per kernel.
 set -euo pipefail
-# shellcheck source=regress/tests/kernels-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/kernels-lib.sh"
+# shellcheck source=regress/tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_vm
 need xmllint python3
 python3 -c 'import yaml' 2>/dev/null || { echo "SKIP: python3-yaml missing (./bootstrap installs it)"; exit 77; }

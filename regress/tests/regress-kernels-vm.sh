@@ -11,8 +11,8 @@
 # finds no case whose verdict differs between them. Two boots; the VM
 # time is printed and must stay under 90 s.
 set -euo pipefail
-# shellcheck source=regress/tests/kernels-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/kernels-lib.sh"
+# shellcheck source=regress/tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_vm
 need xmllint
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/regress-kernels-vm.XXXXXX")

@@ -9,8 +9,8 @@
 # its first difference; exit 1.
 # A kernel whose run never started is trouble (exit 2), said in both.
 set -euo pipefail
-# shellcheck source=regress/tests/kernels-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/kernels-lib.sh"
+# shellcheck source=regress/tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need xmllint
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/regress-kernels.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -10,8 +10,8 @@
 # JUnit failure. Every verdict names the guest's kernel (uname -r) and
 # what ran, in TAP 14 (tap-parser reads it) and in JUnit properties.
 set -euo pipefail
-# shellcheck source=regress/tests/kernels-lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/kernels-lib.sh"
+# shellcheck source=regress/tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need_vm
 need tap-parser xmllint python3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/regress-kinds.XXXXXX")

@@ -11,18 +11,12 @@
 # kernel is given with --kernel as a vmlinux (the rig's cached one), so
 # that path of the rig is run too.
 set -euo pipefail
-: "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
-: "${abs_top_builddir:=$PWD}"
-: "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
-
-[[ "${TT_SKIP_VM:-}" == 1 ]] && { echo "SKIP: TT_SKIP_VM=1"; exit 77; }
-command -v "${TT_VM_QEMU:-qemu-system-x86_64}" >/dev/null || { echo "SKIP: no QEMU"; exit 77; }
-for tool in tap-parser xmllint python3; do
-	command -v "$tool" >/dev/null || { echo "SKIP: $tool missing (./bootstrap installs it)"; exit 77; }
-done
+# shellcheck source=regress/tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+need_vm
+need tap-parser xmllint python3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/regress-vm.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 
 suite="$tmp/suite"
 mkdir -p "$suite/screens"
@@ -60,7 +54,7 @@ cp "$suite/screens/3m-two-finger.jsonl" "$suite/screens/3m-two-finger.regress" "
 for f in jsonl regress; do mv "$suite/3m-two-finger.$f" "$suite/screens_3m-two-finger.$f"; done
 printf 'time-tolerance = 300ms\nposition-tolerance = 1mm\n' >"$suite/touchpad-two-finger-swipe.regress"
 
-kdir=$(TT_VM_CACHE="${TT_VM_CACHE:-$abs_top_builddir/vm-cache}" "$abs_top_srcdir/tests/vm/mkcache") ||
+kdir=$("$abs_top_srcdir/tests/vm/mkcache") ||
 	{ echo "SKIP: no VM kernel cache"; exit 77; }
 rc=0
 (cd "$tmp" && "$TOUCHTAPE" regress --vm --display :0 --kernel "$kdir/vmlinux" --junit "$tmp/report.xml" --keep "$tmp/keep" \

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Shared by the tests of regress --vm on several kernels (sourced).
+# Shared by the tests of touchtape regress (sourced): paths, skips, and
+# the checks of a report on several kernels.
 : "${abs_top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 : "${abs_top_builddir:=$PWD}"
 : "${TOUCHTAPE:=$abs_top_builddir/touchtape}"
