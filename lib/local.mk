@@ -23,15 +23,16 @@ libtouchtape_sources += \
 	lib/model/model.c lib/model/model.h lib/model/model-private.h \
 	lib/model/model-type-a.c lib/model/model-single.c \
 	lib/model/model-krefs.c lib/model/model-krefs.h \
-	lib/model/stack.c lib/model/stack.h
+	lib/model/stack.c lib/model/stack.h \
+	lib/model/record-layer.h lib/model/record-layers.c
 libtouchtape_sources += \
-	lib/analysis/checker.c lib/analysis/checker.h \
+	lib/analysis/checker.c lib/analysis/checker.h lib/analysis/checker-private.h \
 	lib/analysis/detect.c lib/analysis/detect.h \
 	lib/analysis/detect-motion.c lib/analysis/detect-motion.h \
 	lib/analysis/diag.c lib/analysis/diag.h \
 	lib/analysis/diag-tally.c lib/analysis/diag-tally.h \
 	lib/analysis/tolerance.c lib/analysis/tolerance.h \
-	lib/analysis/privacy.c lib/analysis/privacy.h
+	lib/analysis/privacy.c lib/analysis/privacy.h lib/analysis/privacy-private.h
 
 
 # The statistics rule (lib/base/util-stats.h): medians, percentiles, the
