@@ -121,8 +121,9 @@ find_dev(struct printer *p, uint32_t id)
 }
 
 static void
-print_header(struct printer *p, const struct tt_header *h)
+print_header(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_header *h = rec->header;
 	char tb[32];
 
 	fprintf(p->out, "# touchtape timeline version %d, written by %s\n", h->version,
@@ -146,8 +147,9 @@ print_header(struct printer *p, const struct tt_header *h)
 }
 
 static void
-print_device(struct printer *p, const struct tt_device *d)
+print_device(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_device *d = rec->device;
 	char tb[16], cb[16];
 	struct print_dev *pd;
 
@@ -234,8 +236,9 @@ print_gap(struct printer *p, int64_t gap_us)
 }
 
 static void
-print_frame(struct printer *p, const struct tt_frame *f)
+print_frame(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_frame *f = rec->frame;
 	struct print_dev *pd = find_dev(p, f->device);
 	char ts[32], tb[16], cb[16];
 
@@ -315,8 +318,9 @@ use_label(int32_t use)
 }
 
 static void
-print_xi_event(struct printer *p, const struct tt_xi_event *ev)
+print_xi_event(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_xi_event *ev = rec->xi_event;
 	char ts[32];
 	const char *name = tt_xi_event_name(ev->evtype);
 
@@ -377,8 +381,10 @@ print_xi_event(struct printer *p, const struct tt_xi_event *ev)
 }
 
 static void
-print_xi_device(struct printer *p, const struct tt_xi_device *d)
+print_xi_device(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_xi_device *d = rec->xi_device;
+
 	fprintf(p->out, "# XI device %d: \"%s\" %s, attached to %d%s\n", d->deviceid, d->name,
 		use_label(d->use), d->attachment, d->enabled ? "" : ", disabled");
 	if (d->touch_mode != TT_XI_TOUCH_NONE)
@@ -395,8 +401,9 @@ print_xi_device(struct printer *p, const struct tt_xi_device *d)
 }
 
 static void
-print_marker(struct printer *p, const struct tt_marker *m)
+print_marker(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_marker *m = rec->marker;
 	char ts[32];
 
 	fprintf(p->out, "%s ===== %s", tt_format_time(ts, sizeof(ts), m->time_us),
@@ -409,8 +416,10 @@ print_marker(struct printer *p, const struct tt_marker *m)
 }
 
 static void
-print_li_device(struct printer *p, const struct tt_li_device *d)
+print_li_device(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_li_device *d = rec->li_device;
+
 	fprintf(p->out, "# libinput device on dev%u (%s): \"%s\"", d->device,
 		d->sysname ? d->sysname : "?", d->name ? d->name : "");
 	for (unsigned int bit = 0; bit < 32; bit++) {
@@ -493,8 +502,9 @@ print_li_fields(struct printer *p, const struct tt_li_event *ev)
 }
 
 static void
-print_li_event(struct printer *p, const struct tt_li_event *ev)
+print_li_event(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_li_event *ev = rec->li_event;
 	char ts[32];
 
 	tt_format_time(ts, sizeof(ts), ev->time_us);
@@ -506,12 +516,41 @@ print_li_event(struct printer *p, const struct tt_li_event *ev)
 
 /* A wl record's line, and the kernel touch its touch came from. */
 static void
-print_wl_line(struct printer *p, const struct tt_wl_event *ev)
+print_wl_line(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_wl_event *ev = rec->wl_event;
+
 	print_wl_event(p->out, ev);
 	print_wl_link_kernel(p->wl, ev, p->out);
 	fputc('\n', p->out);
 }
+
+static void
+print_hid_device_line(struct printer *p, const struct tt_record *rec)
+{
+	print_hid_device(p->hid, rec->hid_device);
+}
+
+static void
+print_hid_report_line(struct printer *p, const struct tt_record *rec)
+{
+	print_hid_report(p->hid, rec->hid_report);
+}
+
+/* What print shows of each record type; a new layer adds its lines. */
+static void (*const print_kinds[TT_RECORD_TYPES])(struct printer *p, const struct tt_record *rec) = {
+	[TT_RECORD_HEADER] = print_header,
+	[TT_RECORD_MARKER] = print_marker,
+	[TT_RECORD_DEVICE] = print_device,
+	[TT_RECORD_FRAME] = print_frame,
+	[TT_RECORD_XI_DEVICE] = print_xi_device,
+	[TT_RECORD_XI_EVENT] = print_xi_event,
+	[TT_RECORD_HID_DEVICE] = print_hid_device_line,
+	[TT_RECORD_HID_REPORT] = print_hid_report_line,
+	[TT_RECORD_LI_DEVICE] = print_li_device,
+	[TT_RECORD_LI_EVENT] = print_li_event,
+	[TT_RECORD_WL_EVENT] = print_wl_line,
+};
 
 static bool
 is_live(const char *path)
@@ -567,19 +606,8 @@ print_records(struct printer *p, struct tt_reader *r, bool live)
 		if (p->ro && !tt_read_options_keep(p->ro, &rec))
 			continue;
 		print_wl_link_feed(p->wl, &rec);
-		switch (rec.type) {
-		case TT_RECORD_HEADER: print_header(p, rec.header); break;
-		case TT_RECORD_DEVICE: print_device(p, rec.device); break;
-		case TT_RECORD_FRAME: print_frame(p, rec.frame); break;
-		case TT_RECORD_XI_DEVICE: print_xi_device(p, rec.xi_device); break;
-		case TT_RECORD_XI_EVENT: print_xi_event(p, rec.xi_event); break;
-		case TT_RECORD_MARKER: print_marker(p, rec.marker); break;
-		case TT_RECORD_HID_DEVICE: print_hid_device(p->hid, rec.hid_device); break;
-		case TT_RECORD_HID_REPORT: print_hid_report(p->hid, rec.hid_report); break;
-		case TT_RECORD_LI_DEVICE: print_li_device(p, rec.li_device); break;
-		case TT_RECORD_LI_EVENT: print_li_event(p, rec.li_event); break;
-		case TT_RECORD_WL_EVENT: print_wl_line(p, rec.wl_event); break;
-		}
+		if ((unsigned int)rec.type < TT_RECORD_TYPES && print_kinds[rec.type])
+			print_kinds[rec.type](p, &rec);
 		if (p->hold && tt_read_options_note(p->ro, r, &rec))
 			release_stdout(p);
 		/* A live device never ends by itself: stop at a closed output
