@@ -14,7 +14,7 @@ touchtape_sources += \
 	libinput/li-replay.c libinput/li-replay.h \
 	libinput/li-summary.c libinput/li-summary.h \
 	libinput/li-analyze.c libinput/li-analyze.h libinput/diff-li.c \
-	libinput/index-li.c
+	libinput/index-li.c libinput/print-li.c
 
 # The libinput side that record --libinput and replay --libinput share:
 # the libinput context on the live devices, its events as timeline

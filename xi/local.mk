@@ -11,7 +11,7 @@ libtouchtape_sources += \
 
 touchtape_sources += \
 	xi/xi-chains.c xi/xi-chains.h \
-	xi/index-xi.c
+	xi/index-xi.c xi/print-xi.c
 
 # touchtape record --xi: the XInput 2.2 side of the recorder (X clients,
 # ownership scenarios) and its pure conversion of XI structs to records.
