@@ -53,6 +53,23 @@ check_PROGRAMS += lib/tests/test-util-stats-san
 TESTS += lib/tests/test-util-stats-san
 endif
 
+# The record layers: every record type has its kind, found by type and
+# by name (plain and with ASan+UBSan).
+lib_tests_test_record_layers_SOURCES = lib/tests/test-record-layers.c tests/test-common.c tests/test-common.h
+lib_tests_test_record_layers_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+lib_tests_test_record_layers_LDADD = libtouchtape.la -lm
+check_PROGRAMS += lib/tests/test-record-layers
+TESTS += lib/tests/test-record-layers
+if HAVE_SANITIZERS
+lib_tests_test_record_layers_san_SOURCES = $(lib_tests_test_record_layers_SOURCES)
+lib_tests_test_record_layers_san_CPPFLAGS = $(lib_tests_test_record_layers_CPPFLAGS)
+lib_tests_test_record_layers_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+lib_tests_test_record_layers_san_LDADD = libtouchtape-san.la -lm
+lib_tests_test_record_layers_san_LDFLAGS = $(SANITIZE_FLAGS)
+check_PROGRAMS += lib/tests/test-record-layers-san
+TESTS += lib/tests/test-record-layers-san
+endif
+
 # Unit tests of the model, plain and with ASan+UBSan.
 tests_test_model_SOURCES = tests/test-model.c tests/test-common.c tests/test-common.h
 tests_test_model_LDADD = libtouchtape.la -lm
