@@ -6,9 +6,10 @@
  * check and the semantic checker look a record's kind up here instead of
  * switching over record types.
  *
- * A layer (lib/model/record-layers.c lists them) names its record kinds;
- * each kind points at the functions of the library's parts for it. A
- * function left NULL means that part has nothing to do with the kind.
+ * A layer (declared below, listed in lib/model/record-layers.c) names
+ * its record kinds; each kind points at the functions of the library's
+ * parts for it. A function left NULL means that part has nothing to do
+ * with the kind.
  * Every function is a library function: nothing here reaches a command.
  */
 #pragma once
@@ -57,6 +58,15 @@ struct tt_record_layer {
 	const struct tt_record_kind *kinds;
 	size_t nkinds;
 };
+
+/* The layers, each defined in a small file of its folder and listed in
+ * lib/model/record-layers.c. */
+extern const struct tt_record_layer tt_core_records;	/* formats/records-core.c */
+extern const struct tt_record_layer tt_evdev_records;	/* formats/records-evdev.c */
+extern const struct tt_record_layer tt_xi_records;	/* xi/records-xi.c */
+extern const struct tt_record_layer tt_hid_records;	/* hid/records-hid.c */
+extern const struct tt_record_layer tt_li_records;	/* libinput/records-li.c */
+extern const struct tt_record_layer tt_wl_records;	/* wayland/records-wl.c */
 
 /* The kind of a record type, NULL for a type no layer has (a record the
  * library did not make). Constant time: an array indexed by type. */

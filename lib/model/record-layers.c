@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The layers of the timeline's records, and the lookups by type and by
- * name built from them. A new layer adds its line here. */
+ * name built from them. A new layer adds its line here (and its
+ * declaration in record-layer.h). */
 #include "config.h"
 
 #include <pthread.h>
@@ -9,21 +10,13 @@
 #include "record-layer.h"
 #include "util-mem.h"
 
-/* Each is defined in a small file of its layer (records-*.c). */
-extern const struct tt_record_layer tt_core_records;
-extern const struct tt_record_layer tt_evdev_records;
-extern const struct tt_record_layer tt_xi_records;
-extern const struct tt_record_layer tt_hid_records;
-extern const struct tt_record_layer tt_li_records;
-extern const struct tt_record_layer tt_wl_records;
-
 static const struct tt_record_layer *const layers[] = {
-	&tt_core_records,	/* formats/records-core.c: header, marker */
-	&tt_evdev_records,	/* formats/records-evdev.c: device, frame */
-	&tt_xi_records,		/* xi/records-xi.c */
-	&tt_hid_records,	/* hid/records-hid.c */
-	&tt_li_records,		/* libinput/records-li.c */
-	&tt_wl_records,		/* wayland/records-wl.c */
+	&tt_core_records,	/* header, marker */
+	&tt_evdev_records,	/* device, frame */
+	&tt_xi_records,
+	&tt_hid_records,
+	&tt_li_records,
+	&tt_wl_records,
 };
 
 static const struct tt_record_kind *by_type[TT_RECORD_TYPES];
