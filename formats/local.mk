@@ -9,6 +9,7 @@ libtouchtape_sources += \
 	formats/hex.c formats/hex.h \
 	formats/timeline-surroundings.c formats/timeline-surroundings.h \
 	formats/timeline-writer.c formats/writer.h formats/writer-private.h \
+	formats/records-core.c formats/records-evdev.c \
 	formats/evemu-reader.c formats/evemu-private.h formats/evemu-desc.c formats/evemu-lines.c \
 	formats/hidrec-reader.c \
 	formats/libinput-reader.c formats/libinput-reader-private.h formats/libinput-yaml.c \

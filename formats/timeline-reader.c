@@ -3,8 +3,9 @@
  * The timeline reader: one json-c parse per line, then every key checked
  * for presence, type and range and copied into plain structs. Nothing
  * outside formats/ sees json-c. This file reads the lines and dispatches
- * each record by its "type"; each layer's records are parsed in their own
- * file (timeline-device.c, -xi.c, -hid.c, -li.c, -wl.c).
+ * each record by its "type" to its kind's parser (lib/model/record-layer.h);
+ * each layer's records are parsed in their own file (timeline-device.c,
+ * -xi.c, -hid.c, -li.c, -wl.c).
  */
 #include "config.h"
 
@@ -17,10 +18,9 @@
 #include "evnames.h"
 #include "json-get.h"
 #include "reader-private.h"
+#include "record-layer.h"
 #include "timeline-fastpath.h"
-#include "timeline-hid.h"
 #include "timeline-reader-private.h"
-#include "timeline-wl.h"
 #include "timeline-surroundings.h"
 #include "util-mem.h"
 #include "util-strings.h"
@@ -132,8 +132,8 @@ parse_event(struct json_object *e, uint32_t idx, struct tt_event *out, struct je
 	return 0;
 }
 
-static int
-parse_frame(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
+int
+timeline_parse_frame(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
 {
 	struct tt_frame *f = &r->frame;
 	struct json_object *ev;
@@ -179,8 +179,8 @@ parse_frame(struct tt_reader *r, struct json_object *o, struct tt_record *rec, s
 
 /* ---- markers ---- */
 
-static int
-parse_marker(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
+int
+timeline_parse_marker(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
 {
 	struct tt_marker *m = &r->marker;
 	int64_t v;
@@ -206,6 +206,7 @@ static int
 parse_record(struct tt_reader *r, struct json_object *o, struct tt_record *rec, struct jerr *err)
 {
 	struct timeline_priv *p = r->priv;
+	const struct tt_record_kind *kind;
 	_cleanup_free_ char *type = NULL;
 	int rc;
 
@@ -224,36 +225,10 @@ parse_record(struct tt_reader *r, struct json_object *o, struct tt_record *rec, 
 
 	if ((rc = jget_string(o, "type", true, &type, err)) < 0)
 		return rc;
-	if (strcmp(type, "frame") == 0) {
-		rec->type = TT_RECORD_FRAME;
-		return parse_frame(r, o, rec, err);
-	} else if (strcmp(type, "device") == 0) {
-		rec->type = TT_RECORD_DEVICE;
-		return timeline_parse_device(r, o, rec, err);
-	} else if (strcmp(type, "xi") == 0) {
-		rec->type = TT_RECORD_XI_EVENT;
-		return timeline_parse_xi_event(r, o, rec, err);
-	} else if (strcmp(type, "xi_device") == 0) {
-		rec->type = TT_RECORD_XI_DEVICE;
-		return timeline_parse_xi_device(r, o, rec, err);
-	} else if (strcmp(type, "marker") == 0) {
-		rec->type = TT_RECORD_MARKER;
-		return parse_marker(r, o, rec, err);
-	} else if (strcmp(type, "hid_device") == 0) {
-		rec->type = TT_RECORD_HID_DEVICE;
-		return timeline_parse_hid_device(r, o, rec, err);
-	} else if (strcmp(type, "hid") == 0) {
-		rec->type = TT_RECORD_HID_REPORT;
-		return timeline_parse_hid_report(r, o, rec, err);
-	} else if (strcmp(type, "li") == 0) {
-		rec->type = TT_RECORD_LI_EVENT;
-		return timeline_parse_li_event(r, o, rec, err);
-	} else if (strcmp(type, "wl") == 0) {
-		rec->type = TT_RECORD_WL_EVENT;
-		return timeline_parse_wl_event(r, o, rec, err);
-	} else if (strcmp(type, "li_device") == 0) {
-		rec->type = TT_RECORD_LI_DEVICE;
-		return timeline_parse_li_device(r, o, rec, err);
+	kind = tt_record_kind_named(type);
+	if (kind && kind->parse) {
+		rec->type = kind->type;
+		return kind->parse(r, o, rec, err);
 	}
 	/* Newer writers may add record types; readers skip them. */
 	return 1;

@@ -21,6 +21,7 @@
 #include "evnames.h"
 #include "hex.h"
 #include "json-emit.h"
+#include "record-layer.h"
 #include "util-mem.h"
 #include "util-strings.h"
 #include "util-time.h"
@@ -475,20 +476,11 @@ tt_writer_frame(struct tt_writer *w, const struct tt_frame *f)
 int
 tt_writer_record(struct tt_writer *w, const struct tt_record *rec)
 {
-	switch (rec->type) {
-	case TT_RECORD_HEADER: return tt_writer_header(w, rec->header);
-	case TT_RECORD_DEVICE: return tt_writer_device(w, rec->device);
-	case TT_RECORD_FRAME: return tt_writer_frame(w, rec->frame);
-	case TT_RECORD_XI_DEVICE: return tt_writer_xi_device(w, rec->xi_device);
-	case TT_RECORD_XI_EVENT: return tt_writer_xi_event(w, rec->xi_event);
-	case TT_RECORD_MARKER: return tt_writer_marker(w, rec->marker);
-	case TT_RECORD_HID_DEVICE: return tt_writer_hid_device(w, rec->hid_device);
-	case TT_RECORD_HID_REPORT: return tt_writer_hid_report(w, rec->hid_report);
-	case TT_RECORD_LI_DEVICE: return tt_writer_li_device(w, rec->li_device);
-	case TT_RECORD_LI_EVENT: return tt_writer_li_event(w, rec->li_event);
-	case TT_RECORD_WL_EVENT: return tt_writer_wl_event(w, rec->wl_event);
-	}
-	return -EINVAL;
+	const struct tt_record_kind *kind = tt_record_kind(rec->type);
+
+	if (!kind || !kind->write)
+		return -EINVAL;
+	return kind->write(w, rec);
 }
 
 /* ---- for the records written in their own files (writer-private.h) ---- */

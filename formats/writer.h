@@ -34,7 +34,8 @@ int tt_writer_li_device(struct tt_writer *w, const struct tt_li_device *dev);
 int tt_writer_li_event(struct tt_writer *w, const struct tt_li_event *ev);
 /* wayland/timeline-wl.c */
 int tt_writer_wl_event(struct tt_writer *w, const struct tt_wl_event *ev);
-/* Writes any record the reader produced (for copy and convert). */
+/* Writes any record the reader produced (for copy and convert) through
+ * its kind (lib/model/record-layer.h); -EINVAL for a type no layer has. */
 int tt_writer_record(struct tt_writer *w, const struct tt_record *rec);
 
 /* Fills @h with this host's kernel, the tool name and the start instants

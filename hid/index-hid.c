@@ -95,9 +95,32 @@ on_hid_report(void *data, const struct tt_hreport *r)
 		h->max_simultaneous = r->nactive;
 }
 
-void
-index_hid_device(struct tt_index *ix, const struct tt_hid_device *d)
+/* --device: chosen by its own id, or for an evdev device it produced. */
+bool
+ti_chosen_hid_device(const struct tt_index *ix, const struct tt_record *rec)
 {
+	const struct tt_hid_device *d = rec->hid_device;
+
+	if (!ix->choosing || ti_id_in(ix->hid_choice, ix->nhid_choice, d->id))
+		return true;
+	for (uint32_t i = 0; i < d->nevdev; i++) {
+		if (ti_id_in(ix->devices, ix->ndevices, d->evdev_devices[i]))
+			return true;
+	}
+	return false;
+}
+
+/* A report follows its HID device, indexed only when chosen. */
+bool
+ti_chosen_hid_report(const struct tt_index *ix, const struct tt_record *rec)
+{
+	return !ix->choosing || ti_find_hdev(ix, rec->hid_report->device);
+}
+
+void
+index_hid_device(struct tt_index *ix, const struct tt_record *rec)
+{
+	const struct tt_hid_device *d = rec->hid_device;
 	struct ti_hid_device *h = ti_find_hdev(ix, d->id);
 	const char *name = d->name ? d->name : "";
 

@@ -9,7 +9,8 @@ libtouchtape_sources += \
 	hid/hid-desc.c hid/hid-desc.h hid/hid-desc-private.h \
 	hid/hid-decode.c hid/hid-usages.c hid/hid-keymask.c \
 	hid/hid-keymask.h hid/model-hid.c hid/model-hid-frames.c \
-	hid/timeline-hid.c hid/timeline-hid.h hid/timeline-writer-hid.c
+	hid/timeline-hid.c hid/timeline-hid.h hid/timeline-writer-hid.c \
+	hid/records-hid.c
 
 touchtape_sources += \
 	hid/hidraw-sysfs.c hid/hidraw-sysfs.h hid/hidraw-capture.c \

@@ -10,6 +10,7 @@
 
 #include "hid-desc.h"
 #include "print-hid.h"
+#include "print/print-private.h"
 #include "util-plural.h"
 #include "util-strings.h"
 
@@ -356,4 +357,17 @@ print_hid_report(struct print_hid *ph, const struct tt_hid_report *r)
 	if (pd && pd->desc)
 		print_decoded(ph->out, pd->desc, r);
 	fputc('\n', ph->out);
+}
+
+/* print's table (print/print-private.h). */
+void
+print_hid_device_record(struct printer *p, const struct tt_record *rec)
+{
+	print_hid_device(p->hid, rec->hid_device);
+}
+
+void
+print_hid_report_record(struct printer *p, const struct tt_record *rec)
+{
+	print_hid_report(p->hid, rec->hid_report);
 }

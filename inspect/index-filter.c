@@ -17,8 +17,8 @@
 #include "surroundings-print.h"
 #include "util-strings.h"
 
-static bool
-id_in(const uint32_t *ids, size_t n, int64_t id)
+bool
+ti_id_in(const uint32_t *ids, size_t n, int64_t id)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (ids[i] == id)
@@ -27,40 +27,10 @@ id_in(const uint32_t *ids, size_t n, int64_t id)
 	return false;
 }
 
-static bool
-device_chosen(const struct tt_index *ix, int64_t id)
-{
-	return !ix->choosing || id < 0 || id_in(ix->devices, ix->ndevices, id);
-}
-
-/* Chosen by its own id, or for an evdev device it produced. */
-static bool
-hid_device_chosen(const struct tt_index *ix, const struct tt_hid_device *d)
-{
-	if (!ix->choosing || id_in(ix->hid_choice, ix->nhid_choice, d->id))
-		return true;
-	for (uint32_t i = 0; i < d->nevdev; i++) {
-		if (id_in(ix->devices, ix->ndevices, d->evdev_devices[i]))
-			return true;
-	}
-	return false;
-}
-
-/* --device: what is of another device is skipped whole; a HID report
- * follows its HID device, indexed only when chosen. */
 bool
-record_chosen(const struct tt_index *ix, const struct tt_record *rec)
+ti_device_chosen(const struct tt_index *ix, int64_t id)
 {
-	switch (rec->type) {
-	case TT_RECORD_DEVICE: return device_chosen(ix, rec->device->id);
-	case TT_RECORD_FRAME: return device_chosen(ix, rec->frame->device);
-	case TT_RECORD_MARKER: return device_chosen(ix, rec->marker->device);
-	case TT_RECORD_HID_DEVICE: return hid_device_chosen(ix, rec->hid_device);
-	case TT_RECORD_HID_REPORT: return !ix->choosing || ti_find_hdev(ix, rec->hid_report->device);
-	case TT_RECORD_LI_DEVICE: return device_chosen(ix, rec->li_device->device);
-	case TT_RECORD_LI_EVENT: return device_chosen(ix, rec->li_event->device);
-	default: return true;
-	}
+	return !ix->choosing || id < 0 || ti_id_in(ix->devices, ix->ndevices, id);
 }
 
 static void

@@ -197,9 +197,28 @@ pos_axes(const struct tt_device *dev, struct tt_absinfo *ax, struct tt_absinfo *
 	}
 }
 
-void
-index_device(struct tt_index *ix, const struct tt_device *dev)
+bool
+ti_chosen_device(const struct tt_index *ix, const struct tt_record *rec)
 {
+	return ti_device_chosen(ix, rec->device->id);
+}
+
+bool
+ti_chosen_frame(const struct tt_index *ix, const struct tt_record *rec)
+{
+	return ti_device_chosen(ix, rec->frame->device);
+}
+
+bool
+ti_chosen_marker(const struct tt_index *ix, const struct tt_record *rec)
+{
+	return ti_device_chosen(ix, rec->marker->device);
+}
+
+void
+index_device(struct tt_index *ix, const struct tt_record *rec)
+{
+	const struct tt_device *dev = rec->device;
 	struct ti_device *d = ti_find_dev(ix, dev->id, NULL);
 
 	if (!d) {
@@ -233,8 +252,10 @@ index_device(struct tt_index *ix, const struct tt_device *dev)
 static void count_frame(struct tt_index *ix, struct ti_device *d, const struct tt_frame *f, size_t line);
 
 void
-index_frame(struct tt_index *ix, const struct tt_frame *f, size_t line)
+index_frame(struct tt_index *ix, const struct tt_record *rec)
 {
+	const struct tt_frame *f = rec->frame;
+	size_t line = rec->line;
 	size_t pos = 0;
 	struct ti_device *d = ti_find_dev(ix, f->device, &pos);
 	struct ti_frame *fr;
@@ -286,8 +307,10 @@ count_frame(struct tt_index *ix, struct ti_device *d, const struct tt_frame *f, 
 }
 
 void
-index_marker(struct tt_index *ix, const struct tt_marker *mk, size_t line)
+index_marker(struct tt_index *ix, const struct tt_record *rec)
 {
+	const struct tt_marker *mk = rec->marker;
+	size_t line = rec->line;
 	struct ti_marker *m;
 	char buf[512];
 

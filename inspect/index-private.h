@@ -89,10 +89,17 @@ void *ti_grow(void *p, size_t *cap, size_t need, size_t size);
 void on_diag(void *userdata, const struct tt_diag *diag);
 void ti_release_lane(struct tt_index *ix, struct ti_lane *l);
 
+/* What the index does with a record of each type (the table in index.c):
+ * ti_chosen_*() say whether --device keeps it (what is of another
+ * device is skipped whole), index_*() add it to the index. */
+
 /* index-kernel.c */
-void index_device(struct tt_index *ix, const struct tt_device *dev);
-void index_frame(struct tt_index *ix, const struct tt_frame *f, size_t line);
-void index_marker(struct tt_index *ix, const struct tt_marker *mk, size_t line);
+bool ti_chosen_device(const struct tt_index *ix, const struct tt_record *rec);
+bool ti_chosen_frame(const struct tt_index *ix, const struct tt_record *rec);
+bool ti_chosen_marker(const struct tt_index *ix, const struct tt_record *rec);
+void index_device(struct tt_index *ix, const struct tt_record *rec);
+void index_frame(struct tt_index *ix, const struct tt_record *rec);
+void index_marker(struct tt_index *ix, const struct tt_record *rec);
 void ti_lane_end_at(struct ti_lane *l, uint32_t flags, int64_t end_us, size_t end_line);
 void ti_lane_ownership(struct ti_lane *l, const struct tt_xtouch *t);
 /* The lane of kernel touch @serial, begun at @begin_us, or NULL: searched
@@ -114,18 +121,24 @@ void on_xi_update(void *data, struct tt_xtouch *t, const struct tt_xi_event *ev,
 
 /* index-hid.c */
 struct ti_hid_device *ti_find_hdev(const struct tt_index *ix, uint32_t id);
-void index_hid_device(struct tt_index *ix, const struct tt_hid_device *d);
+bool ti_chosen_hid_device(const struct tt_index *ix, const struct tt_record *rec);
+bool ti_chosen_hid_report(const struct tt_index *ix, const struct tt_record *rec);
+void index_hid_device(struct tt_index *ix, const struct tt_record *rec);
 void on_hid_begin(void *data, struct tt_htouch *t);
 void on_hid_end(void *data, struct tt_htouch *t);
 void on_hid_report(void *data, const struct tt_hreport *r);
 void on_hid_update(void *data, struct tt_htouch *t, const struct tt_hupdate *u);
 
-/* index-filter.c */
-bool record_chosen(const struct tt_index *ix, const struct tt_record *rec);
+/* index-filter.c: --device's choice. */
+bool ti_id_in(const uint32_t *ids, size_t n, int64_t id);
+/* Records of no device (@id < 0) are kept. */
+bool ti_device_chosen(const struct tt_index *ix, int64_t id);
 
 /* index-li.c */
-void index_li_device(struct tt_index *ix, const struct tt_li_device *d);
-void index_li_event(struct tt_index *ix, const struct tt_li_event *ev, size_t line);
+bool ti_chosen_li_device(const struct tt_index *ix, const struct tt_record *rec);
+bool ti_chosen_li_event(const struct tt_index *ix, const struct tt_record *rec);
+void index_li_device(struct tt_index *ix, const struct tt_record *rec);
+void index_li_event(struct tt_index *ix, const struct tt_record *rec);
 void li_device_free(struct ti_li_device *d);
 uint32_t ti_li_flags(bool cancelled, bool active_at_end);
 void on_li_gesture_end(void *data, const struct tt_li_gesture *g);

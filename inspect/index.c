@@ -52,34 +52,40 @@ static const struct tt_wl_callbacks wl_callbacks = {
 	.touch_end = on_wl_end,
 };
 
+/* First the frame, so model callbacks see it as the last one. */
+static void
+index_frame_first(struct tt_index *ix, const struct tt_record *rec)
+{
+	index_frame(ix, rec);
+	ix->in_frame = true;
+}
+
+/* What the index does with each record type (index-private.h); a new
+ * layer adds its lines. A type without one is only fed to the stack. */
+struct index_kind {
+	bool (*chosen)(const struct tt_index *ix, const struct tt_record *rec);
+	void (*index)(struct tt_index *ix, const struct tt_record *rec);
+};
+
+static const struct index_kind index_kinds[TT_RECORD_TYPES] = {
+	[TT_RECORD_MARKER] = { ti_chosen_marker, index_marker },
+	[TT_RECORD_DEVICE] = { ti_chosen_device, index_device },
+	[TT_RECORD_FRAME] = { ti_chosen_frame, index_frame_first },
+	[TT_RECORD_HID_DEVICE] = { ti_chosen_hid_device, index_hid_device },
+	[TT_RECORD_HID_REPORT] = { ti_chosen_hid_report, NULL },
+	[TT_RECORD_LI_DEVICE] = { ti_chosen_li_device, index_li_device },
+	[TT_RECORD_LI_EVENT] = { ti_chosen_li_event, index_li_event },
+};
+
 static void
 on_record(struct tt_index *ix, const struct tt_record *rec)
 {
-	if (!record_chosen(ix, rec))
-		return;
-	switch (rec->type) {
-	case TT_RECORD_DEVICE:
-		index_device(ix, rec->device);
-		break;
-	case TT_RECORD_FRAME:
-		/* First the frame, so model callbacks see it as the last one. */
-		index_frame(ix, rec->frame, rec->line);
-		ix->in_frame = true;
-		break;
-	case TT_RECORD_MARKER:
-		index_marker(ix, rec->marker, rec->line);
-		break;
-	case TT_RECORD_HID_DEVICE:
-		index_hid_device(ix, rec->hid_device);
-		break;
-	case TT_RECORD_LI_DEVICE:
-		index_li_device(ix, rec->li_device);
-		break;
-	case TT_RECORD_LI_EVENT:
-		index_li_event(ix, rec->li_event, rec->line);
-		break;
-	default:
-		break;
+	if ((unsigned int)rec->type < TT_RECORD_TYPES) {
+		const struct index_kind *k = &index_kinds[rec->type];
+		if (k->chosen && !k->chosen(ix, rec))
+			return;
+		if (k->index)
+			k->index(ix, rec);
 	}
 	tt_stack_feed(ix->detect, rec);
 	ix->in_frame = false;

@@ -23,15 +23,16 @@ libtouchtape_sources += \
 	lib/model/model.c lib/model/model.h lib/model/model-private.h \
 	lib/model/model-type-a.c lib/model/model-single.c \
 	lib/model/model-krefs.c lib/model/model-krefs.h \
-	lib/model/stack.c lib/model/stack.h
+	lib/model/stack.c lib/model/stack.h \
+	lib/model/record-layer.h lib/model/record-layers.c
 libtouchtape_sources += \
-	lib/analysis/checker.c lib/analysis/checker.h \
+	lib/analysis/checker.c lib/analysis/checker.h lib/analysis/checker-private.h \
 	lib/analysis/detect.c lib/analysis/detect.h \
 	lib/analysis/detect-motion.c lib/analysis/detect-motion.h \
 	lib/analysis/diag.c lib/analysis/diag.h \
 	lib/analysis/diag-tally.c lib/analysis/diag-tally.h \
 	lib/analysis/tolerance.c lib/analysis/tolerance.h \
-	lib/analysis/privacy.c lib/analysis/privacy.h
+	lib/analysis/privacy.c lib/analysis/privacy.h lib/analysis/privacy-private.h
 
 
 # The statistics rule (lib/base/util-stats.h): medians, percentiles, the
@@ -50,6 +51,23 @@ lib_tests_test_util_stats_san_LDADD = libtouchtape-san.la -lm
 lib_tests_test_util_stats_san_LDFLAGS = $(SANITIZE_FLAGS)
 check_PROGRAMS += lib/tests/test-util-stats-san
 TESTS += lib/tests/test-util-stats-san
+endif
+
+# The record layers: every record type has its kind, found by type and
+# by name (plain and with ASan+UBSan).
+lib_tests_test_record_layers_SOURCES = lib/tests/test-record-layers.c tests/test-common.c tests/test-common.h
+lib_tests_test_record_layers_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+lib_tests_test_record_layers_LDADD = libtouchtape.la -lm
+check_PROGRAMS += lib/tests/test-record-layers
+TESTS += lib/tests/test-record-layers
+if HAVE_SANITIZERS
+lib_tests_test_record_layers_san_SOURCES = $(lib_tests_test_record_layers_SOURCES)
+lib_tests_test_record_layers_san_CPPFLAGS = $(lib_tests_test_record_layers_CPPFLAGS)
+lib_tests_test_record_layers_san_CFLAGS = $(AM_CFLAGS) $(SANITIZE_FLAGS)
+lib_tests_test_record_layers_san_LDADD = libtouchtape-san.la -lm
+lib_tests_test_record_layers_san_LDFLAGS = $(SANITIZE_FLAGS)
+check_PROGRAMS += lib/tests/test-record-layers-san
+TESTS += lib/tests/test-record-layers-san
 endif
 
 # Unit tests of the model, plain and with ASan+UBSan.

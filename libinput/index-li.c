@@ -69,9 +69,23 @@ li_lane_update(struct tt_index *ix, const struct tt_li_event *ev, size_t line, e
 /* Lanes open at the records that begin and update libinput's sequences;
  * they end with the model's touch_end and gesture_end, which say what
  * the sequence was. */
-void
-index_li_event(struct tt_index *ix, const struct tt_li_event *ev, size_t line)
+bool
+ti_chosen_li_device(const struct tt_index *ix, const struct tt_record *rec)
 {
+	return ti_device_chosen(ix, rec->li_device->device);
+}
+
+bool
+ti_chosen_li_event(const struct tt_index *ix, const struct tt_record *rec)
+{
+	return ti_device_chosen(ix, rec->li_event->device);
+}
+
+void
+index_li_event(struct tt_index *ix, const struct tt_record *rec)
+{
+	const struct tt_li_event *ev = rec->li_event;
+	size_t line = rec->line;
 	enum tt_li_gesture_kind gk;
 	int phase;
 
@@ -163,8 +177,9 @@ li_device_free(struct ti_li_device *d)
 }
 
 void
-index_li_device(struct tt_index *ix, const struct tt_li_device *d)
+index_li_device(struct tt_index *ix, const struct tt_record *rec)
 {
+	const struct tt_li_device *d = rec->li_device;
 	struct ti_li_device *ld = NULL;
 	const char *sysname = d->sysname ? d->sysname : "";
 	const char *name = d->name ? d->name : "";

@@ -7,13 +7,14 @@
 libtouchtape_sources += \
 	libinput/li-names.c libinput/model-li.c libinput/model-li.h \
 	libinput/li-counts-print.c libinput/li-counts-print.h \
-	libinput/timeline-li.c libinput/timeline-writer-li.c
+	libinput/timeline-li.c libinput/timeline-writer-li.c \
+	libinput/records-li.c
 
 touchtape_sources += \
 	libinput/li-replay.c libinput/li-replay.h \
 	libinput/li-summary.c libinput/li-summary.h \
 	libinput/li-analyze.c libinput/li-analyze.h libinput/diff-li.c \
-	libinput/index-li.c
+	libinput/index-li.c libinput/print-li.c
 
 # The libinput side that record --libinput and replay --libinput share:
 # the libinput context on the live devices, its events as timeline

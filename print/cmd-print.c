@@ -17,13 +17,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <X11/extensions/XI2.h>
 
 #include "commands.h"
 #include "evnames.h"
 #include "log.h"
 #include "print-hid.h"
-#include "print-wl.h"
+#include "print-private.h"
 #include "print-wl-link.h"
 #include "surroundings-print.h"
 #include "read-options.h"
@@ -32,32 +31,6 @@
 #include "spool.h"
 #include "util-plural.h"
 #include "util-strings.h"
-#include "xi-names.h"
-
-struct slot_values {
-	int32_t values[TT_MT_AXES];
-	bool seen[TT_MT_AXES];
-};
-
-struct print_dev {
-	uint32_t id;
-	int32_t slot;
-	int64_t last_frame;
-	bool have_last;
-	uint32_t num_slots;
-	struct slot_values *slots;
-};
-
-struct printer {
-	FILE *out;
-	bool deltas;
-	struct tt_read_options *ro;	/* --device, --from, --to */
-	struct tt_spool *hold;	/* stdout held until the input suits ro */
-	struct print_dev devs[TT_MAX_DEVICES];
-	size_t ndevs;
-	struct print_hid *hid;
-	struct print_wl_link *wl;	/* the kernel touch of each Wayland touch */
-};
 
 static void
 usage(FILE *out)
@@ -121,8 +94,9 @@ find_dev(struct printer *p, uint32_t id)
 }
 
 static void
-print_header(struct printer *p, const struct tt_header *h)
+print_header(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_header *h = rec->header;
 	char tb[32];
 
 	fprintf(p->out, "# touchtape timeline version %d, written by %s\n", h->version,
@@ -146,8 +120,9 @@ print_header(struct printer *p, const struct tt_header *h)
 }
 
 static void
-print_device(struct printer *p, const struct tt_device *d)
+print_device(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_device *d = rec->device;
 	char tb[16], cb[16];
 	struct print_dev *pd;
 
@@ -234,8 +209,9 @@ print_gap(struct printer *p, int64_t gap_us)
 }
 
 static void
-print_frame(struct printer *p, const struct tt_frame *f)
+print_frame(struct printer *p, const struct tt_record *rec)
 {
+	const struct tt_frame *f = rec->frame;
 	struct print_dev *pd = find_dev(p, f->device);
 	char ts[32], tb[16], cb[16];
 
@@ -290,113 +266,9 @@ print_frame(struct printer *p, const struct tt_frame *f)
 }
 
 static void
-print_flags(struct printer *p, int32_t evtype, uint32_t flags)
+print_marker(struct printer *p, const struct tt_record *rec)
 {
-	fprintf(p->out, " flags:");
-	if (!flags)
-		fprintf(p->out, " none");
-	for (unsigned int b = 0; b < 32; b++) {
-		uint32_t m = 1u << b;
-		if (!(flags & m))
-			continue;
-		const char *n = tt_xi_flag_name(evtype, m);
-		if (n)
-			fprintf(p->out, " %s", n);
-		else
-			fprintf(p->out, " 0x%x", m);
-	}
-}
-
-static const char *
-use_label(int32_t use)
-{
-	const char *n = tt_xi_use_name(use);
-	return n ? n : "unknown use";
-}
-
-static void
-print_xi_event(struct printer *p, const struct tt_xi_event *ev)
-{
-	char ts[32];
-	const char *name = tt_xi_event_name(ev->evtype);
-
-	tt_format_time(ts, sizeof(ts), ev->time_us);
-	fprintf(p->out, "%s XI    %-16s", ts, name ? name : "?");
-	if (ev->client)
-		fprintf(p->out, " [%s]", ev->client);
-	switch (tt_xi_event_class(ev->evtype)) {
-	case TT_XI_CLASS_DEVICE:
-	case TT_XI_CLASS_RAW:
-		fprintf(p->out, " device %d (%d) detail %u", ev->deviceid, ev->sourceid, ev->detail);
-		print_flags(p, ev->evtype, ev->flags);
-		if (tt_xi_event_class(ev->evtype) == TT_XI_CLASS_DEVICE)
-			fprintf(p->out, " root %.2f/%.2f event %.2f/%.2f", ev->root_x, ev->root_y,
-				ev->event_x, ev->event_y);
-		for (uint32_t i = 0; i < ev->nvaluators; i++)
-			fprintf(p->out, "%s%d: %.2f", i ? " " : " valuators ", ev->valuator_numbers[i],
-				ev->valuator_values[i]);
-		for (uint32_t i = 0; ev->raw_values && i < ev->nvaluators; i++)
-			fprintf(p->out, "%s%d: %.2f", i ? " " : " raw ", ev->valuator_numbers[i],
-				ev->raw_values[i]);
-		if (tt_xi_event_class(ev->evtype) == TT_XI_CLASS_DEVICE)
-			fprintf(p->out, " windows: root 0x%x event 0x%x child 0x%x", ev->root, ev->event,
-				ev->child);
-		break;
-	case TT_XI_CLASS_OWNERSHIP:
-		fprintf(p->out, " device %d (%d) touch %u: now owned by %s", ev->deviceid,
-			ev->sourceid, ev->touchid, ev->client ? ev->client : "this client");
-		print_flags(p, ev->evtype, ev->flags);
-		fprintf(p->out, " windows: root 0x%x event 0x%x child 0x%x", ev->root, ev->event,
-			ev->child);
-		break;
-	case TT_XI_CLASS_REQUEST:
-		if (ev->evtype != TT_XI_REQ_ACCEPT && ev->evtype != TT_XI_REQ_REJECT) {
-			/* the pointer client's grab, ungrab, allow events */
-			fprintf(p->out, " device %d on window 0x%x mode %u", ev->deviceid, ev->event,
-				ev->detail);
-			break;
-		}
-		fprintf(p->out, " device %d touch %u on window 0x%x: %s", ev->deviceid, ev->touchid,
-			ev->event, ev->evtype == TT_XI_REQ_ACCEPT ?
-			"accepted, the other listeners get TouchEnd" :
-			"rejected, ownership passes to the next listener");
-		break;
-	case TT_XI_CLASS_HIERARCHY:
-		fprintf(p->out, " device %d reason %d", ev->deviceid, ev->reason);
-		for (uint32_t i = 0; i < ev->nchanges; i++) {
-			fprintf(p->out, "\n%*s device %d %s", (int)strlen(ts), "", ev->changes[i].deviceid,
-				use_label(ev->changes[i].use));
-			print_flags(p, XI_HierarchyChanged, ev->changes[i].flags);
-		}
-		break;
-	}
-	if (tt_xi_event_class(ev->evtype) == TT_XI_CLASS_REQUEST)
-		fputc('\n', p->out);	/* our own request: no server time */
-	else
-		fprintf(p->out, " (server time %u)\n", ev->server_time);
-}
-
-static void
-print_xi_device(struct printer *p, const struct tt_xi_device *d)
-{
-	fprintf(p->out, "# XI device %d: \"%s\" %s, attached to %d%s\n", d->deviceid, d->name,
-		use_label(d->use), d->attachment, d->enabled ? "" : ", disabled");
-	if (d->touch_mode != TT_XI_TOUCH_NONE)
-		fprintf(p->out, "#   touch: %s, up to %d %s\n",
-			d->touch_mode == TT_XI_TOUCH_DIRECT ? "direct" : "dependent", d->num_touches,
-			tt_plural(d->num_touches, "touch", "touches"));
-	if (d->device_node)
-		fprintf(p->out, "#   device node %s%s\n", d->device_node,
-			d->evdev_device >= 0 ? " (linked to an evdev device record)" : "");
-	for (uint32_t i = 0; i < d->nvaluators; i++)
-		fprintf(p->out, "#   valuator %d \"%s\" %.2f..%.2f\n", d->valuators[i].number,
-			d->valuators[i].label ? d->valuators[i].label : "", d->valuators[i].min,
-			d->valuators[i].max);
-}
-
-static void
-print_marker(struct printer *p, const struct tt_marker *m)
-{
+	const struct tt_marker *m = rec->marker;
 	char ts[32];
 
 	fprintf(p->out, "%s ===== %s", tt_format_time(ts, sizeof(ts), m->time_us),
@@ -408,110 +280,21 @@ print_marker(struct printer *p, const struct tt_marker *m)
 	fputc('\n', p->out);
 }
 
-static void
-print_li_device(struct printer *p, const struct tt_li_device *d)
-{
-	fprintf(p->out, "# libinput device on dev%u (%s): \"%s\"", d->device,
-		d->sysname ? d->sysname : "?", d->name ? d->name : "");
-	for (unsigned int bit = 0; bit < 32; bit++) {
-		const char *n = tt_li_capability_name(1u << bit);
-		if ((d->capabilities & (1u << bit)) && n)
-			fprintf(p->out, " %s", n);
-	}
-	if (d->has_size)
-		fprintf(p->out, ", %.1fx%.1fmm", d->width_mm, d->height_mm);
-	fputc('\n', p->out);
-	for (uint32_t i = 0; i < d->nsettings; i++)
-		fprintf(p->out, "%s%s=%s", i ? "," : "#   config ", d->settings[i].name,
-			d->settings[i].value);
-	if (d->nsettings)
-		fputc('\n', p->out);
-}
-
-static void
-print_li_tablet(struct printer *p, const struct tt_li_event *ev)
-{
-	bool tip = ev->kind == TT_LI_TABLET_TOOL_TIP;
-
-	fprintf(p->out, " %.2f/%.2fmm", ev->x, ev->y);
-	if (ev->kind == TT_LI_TABLET_TOOL_PROXIMITY || tip)
-		fprintf(p->out, " %s %s", tt_li_tool_name(ev->tool),
-			ev->pressed ? (tip ? "down" : "in") : (tip ? "up" : "out"));
-	if (ev->tablet_axes & TT_LI_AXIS_PRESSURE)
-		fprintf(p->out, " pressure %.2f", ev->pressure);
-}
-
-static void
-print_li_gesture(struct printer *p, const struct tt_li_event *ev)
-{
-	fprintf(p->out, " %d %s", ev->fingers, tt_plural(ev->fingers, "finger", "fingers"));
-	if (ev->kind == TT_LI_GESTURE_SWIPE_UPDATE || ev->kind == TT_LI_GESTURE_PINCH_UPDATE)
-		fprintf(p->out, " %6.2f/%6.2f", ev->dx, ev->dy);
-	if (ev->kind == TT_LI_GESTURE_PINCH_UPDATE)
-		fprintf(p->out, " scale %.2f angle %+.2f", ev->scale, ev->angle);
-	if (ev->cancelled)
-		fprintf(p->out, " cancelled");
-}
-
-/* The fields of an event the way libinput debug-events shows them. */
-static void
-print_li_fields(struct printer *p, const struct tt_li_event *ev)
-{
-	switch (tt_li_event_class(ev->kind)) {
-	case TT_LI_CLASS_TOUCH:
-		fprintf(p->out, " %d (%d)", ev->slot, ev->seat_slot);
-		if (ev->kind == TT_LI_TOUCH_DOWN || ev->kind == TT_LI_TOUCH_MOTION)
-			fprintf(p->out, " %.2f/%.2fmm", ev->x, ev->y);
-		break;
-	case TT_LI_CLASS_MOTION:
-		fprintf(p->out, " %6.2f/%6.2f (%+.2f/%+.2f unaccelerated)", ev->dx, ev->dy,
-			ev->dx_unaccel, ev->dy_unaccel);
-		break;
-	case TT_LI_CLASS_ABSOLUTE:
-	case TT_LI_CLASS_TABLET:
-		print_li_tablet(p, ev);
-		break;
-	case TT_LI_CLASS_KEY:
-	case TT_LI_CLASS_BUTTON:
-	case TT_LI_CLASS_PAD:
-	case TT_LI_CLASS_SWITCH:
-		fprintf(p->out, " %u %s", ev->code, ev->pressed ? "pressed" : "released");
-		break;
-	case TT_LI_CLASS_SCROLL:
-		fprintf(p->out, " vert %.2f%s horiz %.2f%s", ev->vert, ev->has_vert ? "" : "/-",
-			ev->horiz, ev->has_horiz ? "" : "/-");
-		if (ev->kind == TT_LI_POINTER_SCROLL_WHEEL)
-			fprintf(p->out, " (v120 %.0f/%.0f)", ev->vert_v120, ev->horiz_v120);
-		break;
-	case TT_LI_CLASS_GESTURE:
-		print_li_gesture(p, ev);
-		break;
-	case TT_LI_CLASS_DEVICE:
-	case TT_LI_CLASS_TOUCH_FRAME:
-		break;
-	}
-}
-
-static void
-print_li_event(struct printer *p, const struct tt_li_event *ev)
-{
-	char ts[32];
-
-	tt_format_time(ts, sizeof(ts), ev->time_us);
-	fprintf(p->out, "%s LI    dev%-3u %-24s", ts, ev->device,
-		ev->kind == TT_LI_OTHER && ev->kind_name ? ev->kind_name : tt_li_event_name(ev->kind));
-	print_li_fields(p, ev);
-	fputc('\n', p->out);
-}
-
-/* A wl record's line, and the kernel touch its touch came from. */
-static void
-print_wl_line(struct printer *p, const struct tt_wl_event *ev)
-{
-	print_wl_event(p->out, ev);
-	print_wl_link_kernel(p->wl, ev, p->out);
-	fputc('\n', p->out);
-}
+/* What print shows of each record type (print-private.h): a new layer
+ * adds its lines. */
+static void (*const print_kinds[TT_RECORD_TYPES])(struct printer *p, const struct tt_record *rec) = {
+	[TT_RECORD_HEADER] = print_header,
+	[TT_RECORD_MARKER] = print_marker,
+	[TT_RECORD_DEVICE] = print_device,
+	[TT_RECORD_FRAME] = print_frame,
+	[TT_RECORD_XI_DEVICE] = print_xi_device,
+	[TT_RECORD_XI_EVENT] = print_xi_event,
+	[TT_RECORD_HID_DEVICE] = print_hid_device_record,
+	[TT_RECORD_HID_REPORT] = print_hid_report_record,
+	[TT_RECORD_LI_DEVICE] = print_li_device,
+	[TT_RECORD_LI_EVENT] = print_li_event,
+	[TT_RECORD_WL_EVENT] = print_wl_record,
+};
 
 static bool
 is_live(const char *path)
@@ -567,19 +350,8 @@ print_records(struct printer *p, struct tt_reader *r, bool live)
 		if (p->ro && !tt_read_options_keep(p->ro, &rec))
 			continue;
 		print_wl_link_feed(p->wl, &rec);
-		switch (rec.type) {
-		case TT_RECORD_HEADER: print_header(p, rec.header); break;
-		case TT_RECORD_DEVICE: print_device(p, rec.device); break;
-		case TT_RECORD_FRAME: print_frame(p, rec.frame); break;
-		case TT_RECORD_XI_DEVICE: print_xi_device(p, rec.xi_device); break;
-		case TT_RECORD_XI_EVENT: print_xi_event(p, rec.xi_event); break;
-		case TT_RECORD_MARKER: print_marker(p, rec.marker); break;
-		case TT_RECORD_HID_DEVICE: print_hid_device(p->hid, rec.hid_device); break;
-		case TT_RECORD_HID_REPORT: print_hid_report(p->hid, rec.hid_report); break;
-		case TT_RECORD_LI_DEVICE: print_li_device(p, rec.li_device); break;
-		case TT_RECORD_LI_EVENT: print_li_event(p, rec.li_event); break;
-		case TT_RECORD_WL_EVENT: print_wl_line(p, rec.wl_event); break;
-		}
+		if ((unsigned int)rec.type < TT_RECORD_TYPES && print_kinds[rec.type])
+			print_kinds[rec.type](p, &rec);
 		if (p->hold && tt_read_options_note(p->ro, r, &rec))
 			release_stdout(p);
 		/* A live device never ends by itself: stop at a closed output

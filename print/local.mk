@@ -2,7 +2,7 @@
 # text (or live from a device, like evtest) and checked against the
 # format and its semantics.
 touchtape_sources += \
-	print/cmd-print.c print/cmd-validate.c \
+	print/cmd-print.c print/print-private.h print/cmd-validate.c \
 	print/validate-privacy.c print/validate-privacy.h
 dist_man_MANS += man/touchtape-print.1 man/touchtape-validate.1
 

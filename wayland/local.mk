@@ -5,7 +5,7 @@
 
 libtouchtape_sources += \
 	wayland/wl-names.c wayland/model-wl.c wayland/model-wl.h \
-	wayland/timeline-wl.c wayland/timeline-wl.h
+	wayland/timeline-wl.c wayland/timeline-wl.h wayland/records-wl.c
 
 touchtape_sources += \
 	wayland/print-wl.c wayland/print-wl.h wayland/print-wl-link.c \

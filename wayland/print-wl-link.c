@@ -8,6 +8,8 @@
 #include "model-wl.h"
 #include "stack.h"
 #include "print-wl-link.h"
+#include "print-wl.h"
+#include "print/print-private.h"
 
 /* The touches remembered, per client and id, after their up too (the
  * up is printed after the model has ended the touch). */
@@ -140,4 +142,13 @@ print_wl_link_kernel(const struct print_wl_link *pw, const struct tt_wl_event *e
 	if (p && p->link == TT_LINK_LINKED)
 		fprintf(out, " <- dev%" PRIu32 " s%" PRId32 " #%" PRId32 " +%.1fms", p->device, p->slot,
 			p->tracking_id, p->latency_us / 1000.0);
+}
+
+/* A wl record's line, and the kernel touch its touch came from. */
+void
+print_wl_record(struct printer *p, const struct tt_record *rec)
+{
+	print_wl_event(p->out, rec->wl_event);
+	print_wl_link_kernel(p->wl, rec->wl_event, p->out);
+	fputc('\n', p->out);
 }

@@ -7,11 +7,11 @@
 libtouchtape_sources += \
 	xi/xi-names.c xi/xi-names.h xi/model-xi.c xi/model-link.c \
 	xi/model-xi-own.c xi/model-xi-own.h \
-	xi/timeline-xi.c xi/timeline-writer-xi.c
+	xi/timeline-xi.c xi/timeline-writer-xi.c xi/records-xi.c
 
 touchtape_sources += \
 	xi/xi-chains.c xi/xi-chains.h \
-	xi/index-xi.c
+	xi/index-xi.c xi/print-xi.c
 
 # touchtape record --xi: the XInput 2.2 side of the recorder (X clients,
 # ownership scenarios) and its pure conversion of XI structs to records.

@@ -9,9 +9,11 @@
 #include <X11/extensions/XI2.h>
 
 #include "checker.h"
+#include "checker-private.h"
 #include "evnames.h"
 #include "hid-desc.h"
 #include "model-li.h"
+#include "record-layer.h"
 #include "util-mem.h"
 
 struct dev_state {
@@ -150,8 +152,8 @@ find_dev(struct tt_checker *c, uint32_t id)
 	return NULL;
 }
 
-static void
-feed_device(struct tt_checker *c, const struct tt_record *rec)
+void
+checker_device(struct tt_checker *c, const struct tt_record *rec)
 {
 	const struct tt_device *dev = rec->device;
 	struct dev_state *s = find_dev(c, dev->id);
@@ -233,8 +235,8 @@ forget_slots(struct dev_state *s)
 		s->unknown[i] = true;
 }
 
-static void
-feed_frame(struct tt_checker *c, const struct tt_record *rec)
+void
+checker_frame(struct tt_checker *c, const struct tt_record *rec)
 {
 	const struct tt_frame *f = rec->frame;
 	struct dev_state *s = find_dev(c, f->device);
@@ -361,13 +363,14 @@ began_before_recording(struct tt_checker *c, const struct xi_touch *t)
 	return !t->ended && (!f || t->detail < f->detail);
 }
 
-static void
-feed_xi(struct tt_checker *c, const struct tt_record *rec)
+void
+checker_xi_event(struct tt_checker *c, const struct tt_record *rec)
 {
 	const struct tt_xi_event *ev = rec->xi_event;
 	int begin, update, end;
 	struct xi_touch *t;
 
+	c->saw_xi = true;
 	if (c->have_xi_time && ev->time_us < c->last_xi_time)
 		report(c, TT_CHECK_TIME_BACKWARDS, rec->line, ev->time_us, ev->deviceid,
 		       "XI event received at %" PRId64 " us, before the previous one at %" PRId64 " us",
@@ -466,8 +469,8 @@ check_descriptor(struct tt_checker *c, const struct tt_record *rec)
 		       why ? why : "malformed");
 }
 
-static void
-feed_hid_device(struct tt_checker *c, const struct tt_record *rec)
+void
+checker_hid_device(struct tt_checker *c, const struct tt_record *rec)
 {
 	const struct tt_hid_device *d = rec->hid_device;
 	struct hid_state *h = find_hid(c, d->id);
@@ -492,8 +495,8 @@ feed_hid_device(struct tt_checker *c, const struct tt_record *rec)
 	check_descriptor(c, rec);
 }
 
-static void
-feed_hid_report(struct tt_checker *c, const struct tt_record *rec)
+void
+checker_hid_report(struct tt_checker *c, const struct tt_record *rec)
 {
 	const struct tt_hid_report *r = rec->hid_report;
 	struct hid_state *h = find_hid(c, r->device);
@@ -597,8 +600,8 @@ li_gesture(struct tt_checker *c, const struct tt_li_event *ev, size_t line,
 		       phase == 0 ? "while that gesture is active" : "without its BEGIN");
 }
 
-static void
-feed_li(struct tt_checker *c, const struct tt_record *rec)
+void
+checker_li_event(struct tt_checker *c, const struct tt_record *rec)
 {
 	const struct tt_li_event *ev = rec->li_event;
 	enum tt_li_gesture_kind kind;
@@ -619,18 +622,19 @@ feed_li(struct tt_checker *c, const struct tt_record *rec)
 }
 
 void
+checker_xi_device(struct tt_checker *c, const struct tt_record *rec)
+{
+	(void)rec;
+	c->saw_xi = true;
+}
+
+void
 tt_checker_feed(struct tt_checker *c, const struct tt_record *rec)
 {
-	switch (rec->type) {
-	case TT_RECORD_XI_DEVICE: c->saw_xi = true; break;
-	case TT_RECORD_DEVICE: feed_device(c, rec); break;
-	case TT_RECORD_FRAME: feed_frame(c, rec); break;
-	case TT_RECORD_XI_EVENT: c->saw_xi = true; feed_xi(c, rec); break;
-	case TT_RECORD_HID_DEVICE: feed_hid_device(c, rec); break;
-	case TT_RECORD_HID_REPORT: feed_hid_report(c, rec); break;
-	case TT_RECORD_LI_EVENT: feed_li(c, rec); break;
-	default: break;
-	}
+	const struct tt_record_kind *kind = tt_record_kind(rec->type);
+
+	if (kind && kind->check)
+		kind->check(c, rec);
 }
 
 void

@@ -8,6 +8,8 @@
 #include "hid-keymask.h"
 #include "keymask.h"
 #include "privacy.h"
+#include "privacy-private.h"
+#include "record-layer.h"
 #include "util-strings.h"
 
 struct priv_dev {
@@ -143,7 +145,7 @@ is_path_property(const char *name)
 	       strncmp(name, "ID_PATH", 7) == 0;
 }
 
-struct finder {
+struct privacy_finder {
 	const struct tt_record *rec;
 	tt_privacy_fn fn;
 	void *userdata;
@@ -151,7 +153,7 @@ struct finder {
 };
 
 static void
-found(struct finder *f, const char *fmt, const char *arg)
+found(struct privacy_finder *f, const char *fmt, const char *arg)
 {
 	char what[160];
 
@@ -161,7 +163,7 @@ found(struct finder *f, const char *fmt, const char *arg)
 }
 
 static void
-check_strings(struct finder *f, const char *phys, const char *uniq, const char *node)
+check_strings(struct privacy_finder *f, const char *phys, const char *uniq, const char *node)
 {
 	if (uniq && *uniq)
 		found(f, "serial in uniq: %s", uniq);
@@ -172,7 +174,7 @@ check_strings(struct finder *f, const char *phys, const char *uniq, const char *
 }
 
 static void
-check_properties(struct finder *f, const struct tt_property *list, uint32_t n)
+check_properties(struct privacy_finder *f, const struct tt_property *list, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (tt_property_is_serial(list[i].name))
@@ -184,9 +186,11 @@ check_properties(struct finder *f, const struct tt_property *list, uint32_t n)
 	}
 }
 
-static void
-check_device(struct tt_privacy *p, struct finder *f, const struct tt_device *dev)
+void
+privacy_check_device(struct tt_privacy *p, struct privacy_finder *f, const struct tt_record *rec)
 {
+	const struct tt_device *dev = rec->device;
+
 	check_strings(f, dev->phys, dev->uniq, dev->node);
 	if (dev->syspath)
 		found(f, "node path: %s", dev->syspath);
@@ -194,9 +198,10 @@ check_device(struct tt_privacy *p, struct finder *f, const struct tt_device *dev
 	add_dev(p, dev);
 }
 
-static void
-check_frame(struct tt_privacy *p, struct finder *f, const struct tt_frame *fr)
+void
+privacy_check_frame(struct tt_privacy *p, struct privacy_finder *f, const struct tt_record *rec)
 {
+	const struct tt_frame *fr = rec->frame;
 	struct priv_dev *d = find_dev(p, fr->device);
 
 	if (p->keycodes_masked || !d || d->keys_told)
@@ -214,9 +219,10 @@ check_frame(struct tt_privacy *p, struct finder *f, const struct tt_frame *fr)
 }
 
 /* A report masking would change was not masked. */
-static void
-check_report(struct tt_privacy *p, struct finder *f, const struct tt_hid_report *r)
+void
+privacy_check_hid_report(struct tt_privacy *p, struct privacy_finder *f, const struct tt_record *rec)
 {
+	const struct tt_hid_report *r = rec->hid_report;
 	struct priv_hid *h = find_hid(p, r->device);
 
 	if (!h || h->keys_told || !h->desc || r->len > sizeof(p->bytes))
@@ -230,39 +236,38 @@ check_report(struct tt_privacy *p, struct finder *f, const struct tt_hid_report 
 	found(f, "keys typed in clear in the reports of HID device %s", id);
 }
 
+void
+privacy_check_header(struct tt_privacy *p, struct privacy_finder *f, const struct tt_record *rec)
+{
+	p->keycodes_masked = rec->header->keycodes_masked;
+	if (rec->header->dmi_modalias)
+		found(f, "DMI strings: %s", rec->header->dmi_modalias);
+}
+
+void
+privacy_check_hid_device(struct tt_privacy *p, struct privacy_finder *f, const struct tt_record *rec)
+{
+	check_strings(f, rec->hid_device->phys, rec->hid_device->uniq, rec->hid_device->node);
+	add_hid(p, rec->hid_device);
+}
+
+void
+privacy_check_xi_device(struct tt_privacy *p, struct privacy_finder *f, const struct tt_record *rec)
+{
+	(void)p;
+	if (rec->xi_device->device_node)
+		found(f, "node path: %s", rec->xi_device->device_node);
+}
+
 size_t
 tt_privacy_check(struct tt_privacy *p, const struct tt_record *rec, tt_privacy_fn fn,
 		 void *userdata)
 {
-	struct finder f = { .rec = rec, .fn = fn, .userdata = userdata };
+	struct privacy_finder f = { .rec = rec, .fn = fn, .userdata = userdata };
+	const struct tt_record_kind *kind = tt_record_kind(rec->type);
 
-	switch (rec->type) {
-	case TT_RECORD_HEADER:
-		p->keycodes_masked = rec->header->keycodes_masked;
-		if (rec->header->dmi_modalias)
-			found(&f, "DMI strings: %s", rec->header->dmi_modalias);
-		break;
-	case TT_RECORD_DEVICE:
-		check_device(p, &f, rec->device);
-		break;
-	case TT_RECORD_FRAME:
-		check_frame(p, &f, rec->frame);
-		break;
-	case TT_RECORD_HID_DEVICE:
-		check_strings(&f, rec->hid_device->phys, rec->hid_device->uniq,
-			      rec->hid_device->node);
-		add_hid(p, rec->hid_device);
-		break;
-	case TT_RECORD_HID_REPORT:
-		check_report(p, &f, rec->hid_report);
-		break;
-	case TT_RECORD_XI_DEVICE:
-		if (rec->xi_device->device_node)
-			found(&f, "node path: %s", rec->xi_device->device_node);
-		break;
-	default:
-		break;
-	}
+	if (kind && kind->privacy_check)
+		kind->privacy_check(p, &f, rec);
 	return f.n;
 }
 
@@ -291,9 +296,10 @@ redact_properties(const struct tt_property *in, uint32_t n, struct tt_property *
 	}
 }
 
-static void
-redact_device(struct tt_privacy *p, const struct tt_device *in)
+bool
+privacy_redact_device(struct tt_privacy *p, const struct tt_record *rec, struct tt_record *out)
 {
+	const struct tt_device *in = rec->device;
 	struct priv_dev *d = add_dev(p, in);
 
 	p->device = *in;
@@ -308,15 +314,18 @@ redact_device(struct tt_privacy *p, const struct tt_device *in)
 	p->device.hwdb = p->hwdb;
 	p->device.nhwdb = p->nhwdb;
 	tt_keymask_device(&d->mask, &p->device);
+	out->device = &p->device;
+	return true;
 }
 
-static const struct tt_frame *
-redact_frame(struct tt_privacy *p, const struct tt_frame *in)
+bool
+privacy_redact_frame(struct tt_privacy *p, const struct tt_record *rec, struct tt_record *out)
 {
+	const struct tt_frame *in = rec->frame;
 	struct priv_dev *d = find_dev(p, in->device);
 
 	if (!d || !d->mask.active)
-		return in;
+		return true;
 	if (in->nevents > p->nevents) {
 		p->events = tt_reallocarray(p->events, in->nevents, sizeof(*p->events));
 		p->nevents = in->nevents;
@@ -326,69 +335,69 @@ redact_frame(struct tt_privacy *p, const struct tt_frame *in)
 	for (uint32_t i = 0; i < in->nevents; i++)
 		tt_keymask_event(&d->mask, &p->events[i]);
 	p->frame.events = p->events;
-	return &p->frame;
+	out->frame = &p->frame;
+	return true;
 }
 
-static void
-redact_hid_device(struct tt_privacy *p, const struct tt_hid_device *in)
+bool
+privacy_redact_hid_device(struct tt_privacy *p, const struct tt_record *rec, struct tt_record *out)
 {
+	const struct tt_hid_device *in = rec->hid_device;
+
 	add_hid(p, in);
 	p->hid = *in;
 	p->hid.uniq = NULL;
 	p->hid.node = NULL;
 	p->hid.phys = (char *)masked_phys(p, in->phys);
+	out->hid_device = &p->hid;
+	return true;
 }
 
-/* NULL when the report is to be left out. */
-static const struct tt_hid_report *
-redact_report(struct tt_privacy *p, const struct tt_hid_report *in)
+/* False when the report is to be left out. */
+bool
+privacy_redact_hid_report(struct tt_privacy *p, const struct tt_record *rec, struct tt_record *out)
 {
+	const struct tt_hid_report *in = rec->hid_report;
 	struct priv_hid *h = find_hid(p, in->device);
 
 	if (h && h->unparsed)
-		return NULL;
+		return false;
 	if (!h || !h->desc || in->len > sizeof(p->bytes))
-		return in;
+		return true;
 	p->report = *in;
 	memcpy(p->bytes, in->data, in->len);
 	tt_hid_keymask_report(h->desc, p->bytes, in->len);
 	p->report.data = p->bytes;
-	return &p->report;
+	out->hid_report = &p->report;
+	return true;
+}
+
+bool
+privacy_redact_header(struct tt_privacy *p, const struct tt_record *rec, struct tt_record *out)
+{
+	p->keycodes_masked = rec->header->keycodes_masked;
+	p->header = *rec->header;
+	p->header.dmi_modalias = NULL;
+	p->header.keycodes_masked = true;
+	out->header = &p->header;
+	return true;
+}
+
+bool
+privacy_redact_xi_device(struct tt_privacy *p, const struct tt_record *rec, struct tt_record *out)
+{
+	p->xi = *rec->xi_device;
+	p->xi.device_node = NULL;
+	out->xi_device = &p->xi;
+	return true;
 }
 
 bool
 tt_privacy_redact(struct tt_privacy *p, const struct tt_record *in, struct tt_record *out)
 {
+	const struct tt_record_kind *kind = tt_record_kind(in->type);
+
 	clear_copies(p);
 	*out = *in;
-	switch (in->type) {
-	case TT_RECORD_HEADER:
-		p->keycodes_masked = in->header->keycodes_masked;
-		p->header = *in->header;
-		p->header.dmi_modalias = NULL;
-		p->header.keycodes_masked = true;
-		out->header = &p->header;
-		return true;
-	case TT_RECORD_DEVICE:
-		redact_device(p, in->device);
-		out->device = &p->device;
-		return true;
-	case TT_RECORD_FRAME:
-		out->frame = redact_frame(p, in->frame);
-		return true;
-	case TT_RECORD_HID_DEVICE:
-		redact_hid_device(p, in->hid_device);
-		out->hid_device = &p->hid;
-		return true;
-	case TT_RECORD_HID_REPORT:
-		out->hid_report = redact_report(p, in->hid_report);
-		return out->hid_report != NULL;
-	case TT_RECORD_XI_DEVICE:
-		p->xi = *in->xi_device;
-		p->xi.device_node = NULL;
-		out->xi_device = &p->xi;
-		return true;
-	default:
-		return true;
-	}
+	return !kind || !kind->privacy_redact || kind->privacy_redact(p, in, out);
 }

@@ -69,6 +69,8 @@ enum tt_record_type {
 	TT_RECORD_LI_DEVICE,	/* libinput's view of an evdev device */
 	TT_RECORD_LI_EVENT,	/* one libinput event */
 	TT_RECORD_WL_EVENT,	/* one event a Wayland client received */
+	TT_RECORD_TYPES,	/* how many: a new type goes above, and its
+				 * layer in lib/model/record-layers.c */
 };
 
 struct tt_header {
