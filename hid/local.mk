@@ -41,7 +41,8 @@ endif
 # corpus's hid-recorder files, tests/corpus's or $TT_CORPUS's, hid-tools' multitouch
 # descriptors in hid/tests/data) and hostile ones, plain and with
 # ASan+UBSan.
-hid_tests_test_hid_desc_SOURCES = hid/tests/test-hid-desc.c tests/test-common.c tests/test-common.h
+hid_tests_test_hid_desc_SOURCES = hid/tests/test-hid-desc.c hid/tests/test-hid-desc-corpus.c \
+	hid/tests/test-hid-desc.h tests/test-common.c tests/test-common.h
 hid_tests_test_hid_desc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 hid_tests_test_hid_desc_LDADD = libtouchtape.la -lm
 check_PROGRAMS += hid/tests/test-hid-desc

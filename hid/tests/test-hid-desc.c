@@ -1,17 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The HID report descriptor parser and report decoder (hid/hid-desc.h).
- *
- * Real descriptors and reports come from the corpus's hid-recorder files
- * (tests/corpus/hid-recorder, or the whole public corpus's with
- * $TT_CORPUS; the touchpads and the touchscreen only there; their origins
- * are in its SOURCES.tsv) and from public test suites, cited where
- * they are used. Malformed descriptors are built here, byte by byte, each
- * with the exact message it must give.
+ * The HID report descriptor parser and report decoder (hid/hid-desc.h) on
+ * descriptors from public test suites, cited where they are used, and on
+ * malformed descriptors built here, byte by byte, each with the exact
+ * message it must give. The corpus's hid-recorder files are read in
+ * test-hid-desc-corpus.c.
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,94 +15,9 @@
 
 #include "hid-desc.h"
 #include "test-common.h"
+#include "test-hid-desc.h"
 
-#define MAX_REPORTS 8192
-
-/* What a hid-recorder file holds for one device: its descriptor (the R:
- * line) and its input reports (E: lines), parsed just enough for these
- * tests; formats/ has the real reader. */
-struct recording {
-	uint8_t desc[16384];
-	size_t desc_len;
-	size_t nreports;
-	uint8_t *reports[MAX_REPORTS];
-	size_t lens[MAX_REPORTS];
-};
-
-static void
-recording_free(struct recording *r)
-{
-	if (!r)
-		return;
-	for (size_t i = 0; i < r->nreports; i++)
-		free(r->reports[i]);
-	free(r);
-}
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct recording *, recording_free);
-
-/* "N hh hh ..." into @out; returns the count of bytes read, or -1 when it
- * disagrees with N. */
-static long
-parse_hex(const char *s, uint8_t *out, size_t max)
-{
-	char *end;
-	long declared = strtol(s, &end, 10);
-	size_t n = 0;
-
-	for (s = end; n < max; s = end) {
-		unsigned long b = strtoul(s, &end, 16);
-		if (end == s)
-			break;
-		out[n++] = (uint8_t)b;
-	}
-	return (long)n == declared ? (long)n : -1;
-}
-
-static void
-add_report(struct recording *r, const char *line)
-{
-	uint8_t buf[16384];
-	const char *p = strchr(line + 3, ' ');	/* past the timestamp */
-	long n = p ? parse_hex(p, buf, sizeof(buf)) : -1;
-
-	check(n > 0);
-	if (n <= 0 || r->nreports == MAX_REPORTS)
-		return;
-	r->reports[r->nreports] = malloc((size_t)n);
-	memcpy(r->reports[r->nreports], buf, (size_t)n);
-	r->lens[r->nreports++] = (size_t)n;
-}
-
-static struct recording *
-load(const char *name)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/hid-recorder/%s", tt_test_corpus(), name);
-	/* The project's corpus (tests/corpus) lacks the recordings whose
-	 * licence is unclear; the whole public corpus ($TT_CORPUS) has them. */
-	if (access(path, R_OK) != 0 && !getenv("TT_CORPUS")) {
-		fprintf(stderr, "%s: not in the project's corpus, skipped\n", name);
-		return NULL;
-	}
-	_cleanup_free_ char *text = tt_test_slurp(path, NULL);
-	check(text != NULL);
-	if (!text)
-		return NULL;
-	struct recording *r = calloc(1, sizeof(*r));
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		if (strncmp(line, "R: ", 3) == 0) {
-			long n = parse_hex(line + 3, r->desc, sizeof(r->desc));
-			check(n > 0);
-			r->desc_len = n > 0 ? (size_t)n : 0;
-		} else if (strncmp(line, "E: ", 3) == 0) {
-			add_report(r, line);
-		}
-	}
-	return r;
-}
-
-static struct tt_hid_desc *
+struct tt_hid_desc *
 parse_ok(const uint8_t *data, size_t len)
 {
 	struct tt_hid_desc *d = NULL;
@@ -118,90 +29,6 @@ parse_ok(const uint8_t *data, size_t len)
 		fprintf(stderr, "parse failed: %s\n", why);
 	return d;
 }
-
-/* A corpus file's recording and parsed descriptor; NULL when the file is
- * not in the project's corpus (or the descriptor fails, counted as a
- * failure). */
-static struct tt_hid_desc *
-load_parsed(const char *name, struct recording **r)
-{
-	*r = load(name);
-	return *r ? parse_ok((*r)->desc, (*r)->desc_len) : NULL;
-}
-
-/* The first field carrying @usage in a report of @kind (with ID @id, or
- * any when @id is -1), or NULL. */
-static const struct tt_hid_field *
-field_in(const struct tt_hid_desc *d, enum tt_hid_report_kind kind, int id, uint32_t usage)
-{
-	for (size_t i = 0; i < d->nfields; i++) {
-		const struct tt_hid_field *f = &d->fields[i];
-		if (f->kind != kind || (id >= 0 && f->report_id != id))
-			continue;
-		for (uint32_t u = 0; u < f->nusages; u++) {
-			if (f->usages[u] == usage)
-				return f;
-		}
-	}
-	return NULL;
-}
-
-static const struct tt_hid_field *
-field_with(const struct tt_hid_desc *d, enum tt_hid_report_kind kind, uint32_t usage)
-{
-	return field_in(d, kind, -1, usage);
-}
-
-#define DIG(id) TT_HID_USAGE(TT_HID_UP_DIGITIZER, id)
-#define GD(id) TT_HID_USAGE(TT_HID_UP_GENERIC_DESKTOP, id)
-
-/* Every report (all of report @id) declared and complete, every contact
- * down within the logical ranges of X and Y, never more down than the
- * Contact Count says: returns how many reports had @min_contacts or more
- * contacts down. (Fewer down than the count is what analyze reports as an
- * anomaly: the ELAN recording has one.) */
-static size_t
-check_all_reports(const struct recording *r, const struct tt_hid_desc *d, uint8_t id,
-		  uint32_t min_contacts)
-{
-	const struct tt_hid_field *fx = field_in(d, TT_HID_INPUT, id, GD(0x30));
-	const struct tt_hid_field *fy = field_in(d, TT_HID_INPUT, id, GD(0x31));
-	size_t many = 0;
-
-	check(fx && fy);
-	if (!fx || !fy)
-		return 0;
-	for (size_t i = 0; i < r->nreports; i++) {
-		struct tt_hid_decoded out;
-		uint32_t down = 0;
-		check_int_eq(tt_hid_decode(d, r->reports[i], r->lens[i], &out), 0);
-		check(out.declared && out.report_id == id);
-		check(!out.short_report);
-		/* hidraw hands out exactly the declared size. */
-		check_int_eq(r->lens[i], 1 + (tt_hid_desc_report(d, TT_HID_INPUT, id)->bits + 7) / 8);
-		for (uint32_t c = 0; c < out.ncontacts; c++) {
-			const struct tt_hid_contact *t = &out.contacts[c];
-			if (!t->tip)
-				continue;
-			down++;
-			check(t->has_x && t->has_y);
-			check(t->x >= fx->logical_min && t->x <= fx->logical_max);
-			check(t->y >= fy->logical_min && t->y <= fy->logical_max);
-		}
-		if (out.has_contact_count)
-			check((int32_t)down <= out.contact_count);
-		if (down >= min_contacts)
-			many++;
-	}
-	return many;
-}
-
-/* What tt_hid_report_fields() hands out, in order. */
-struct values {
-	size_t n;
-	uint32_t usage[64];
-	int32_t value[64];
-};
 
 static bool
 collect(void *data, const struct tt_hid_field *f, uint32_t usage, int32_t value)
@@ -216,242 +43,13 @@ collect(void *data, const struct tt_hid_field *f, uint32_t usage, int32_t value)
 	return true;
 }
 
-static struct values
+struct values
 values_of(const struct tt_hid_desc *d, const uint8_t *report, size_t len)
 {
 	struct values v = { 0 };
 
 	check_int_eq(tt_hid_report_fields(d, report, len, collect, &v), 0);
 	return v;
-}
-
-/* ---- every corpus descriptor ---- */
-
-static void
-test_corpus_all_parse(void)
-{
-	char dir[4096];
-	int parsed = 0;
-
-	snprintf(dir, sizeof(dir), "%s/hid-recorder", tt_test_corpus());
-	DIR *dp = opendir(dir);
-	check(dp != NULL);
-	if (!dp)
-		return;
-	for (struct dirent *e; (e = readdir(dp));) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name, "SOURCES.tsv") == 0)
-			continue;
-		_cleanup_(recording_freep) struct recording *r = load(e->d_name);
-		check(r && r->desc_len > 0);
-		if (!r)
-			continue;
-		_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *d = parse_ok(r->desc, r->desc_len);
-		if (!d) {
-			fprintf(stderr, "  in %s\n", e->d_name);
-			continue;
-		}
-		parsed++;
-		/* Every descriptor there is a touchpad, touchscreen or pen. */
-		check(tt_hid_desc_is_touch(d));
-		for (size_t i = 0; i < r->nreports; i++) {
-			struct tt_hid_decoded out;
-			check_int_eq(tt_hid_decode(d, r->reports[i], r->lens[i], &out), 0);
-			check(out.declared);
-		}
-	}
-	closedir(dp);
-	/* Files: 9 in the public corpus, 4 in tests/corpus (2 pens, 2 own). */
-	check(parsed >= (getenv("TT_CORPUS") ? 9 : 4));
-}
-
-/* ELAN1206 (04f3:30f1), an I2C precision touchpad: one contact per report
- * (ID 4), Contact Count Maximum in feature report 2. */
-static void
-test_corpus_elan(void)
-{
-	_cleanup_(recording_freep) struct recording *r = NULL;
-	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *d = load_parsed("elan1206-04f3-30f1-touchpad.hid", &r);
-	if (!d)
-		return;
-	check(d->numbered);
-	check(tt_hid_desc_is_touch(d));
-	check_int_eq(d->application, GD(0x02));	/* the mouse collection comes first */
-
-	const struct tt_hid_field *ccm = field_with(d, TT_HID_FEATURE, DIG(0x55));
-	check(ccm != NULL);
-	if (ccm)
-		check_int_eq(ccm->report_id, 2);
-	uint8_t ids[256];
-	size_t n = tt_hid_desc_feature_ids(d, ids, sizeof(ids));
-	static const uint8_t want[] = { 2, 3, 5, 6, 7, 11, 12, 13, 14 };
-	check_int_eq(n, sizeof(want));
-	check(n == sizeof(want) && memcmp(ids, want, n) == 0);
-	check_int_eq(tt_hid_desc_feature_ids(d, ids, 2), 2);
-
-	const struct tt_hid_report_info *ri = tt_hid_desc_report(d, TT_HID_INPUT, 4);
-	check(ri != NULL);
-	if (ri)
-		check_int_eq(ri->bits, 13 * 8);
-	check(tt_hid_desc_report(d, TT_HID_OUTPUT, 4) == NULL);
-
-	/* E: 0.000000 14 04 03 ae 00 51 06 20 b4 01 80 1a 33 00 00 */
-	check_int_eq(r->nreports, 25);
-	struct tt_hid_decoded out;
-	check_int_eq(tt_hid_decode(d, r->reports[0], r->lens[0], &out), 0);
-	check_int_eq(out.report_id, 4);
-	check_int_eq(out.ncontacts, 1);
-	check(out.contacts[0].has_id && out.contacts[0].contact_id == 0);
-	check(out.contacts[0].tip && out.contacts[0].confidence);
-	check_int_eq(out.contacts[0].x, 0x00ae);
-	check_int_eq(out.contacts[0].y, 0x0651);
-	check(out.has_contact_count && out.contact_count == 1);
-	check(out.has_scan_time && out.scan_time == 0xb420);
-	check_int_eq(out.buttons, 0);
-	check(!out.pen.present);
-	check_int_eq(check_all_reports(r, d, 4, 1), 23);
-}
-
-/* ILTP7807 (222a:fff1), an I2C touchscreen: ten contact slots per report,
- * one finger. */
-static void
-test_corpus_ilitek(void)
-{
-	_cleanup_(recording_freep) struct recording *r = NULL;
-	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *d = load_parsed("ilitek-iltp7807-222a-fff1-touchscreen.hid", &r);
-	if (!d)
-		return;
-	check_int_eq(d->application, DIG(0x04));
-	check(tt_hid_desc_is_touch(d));
-	const struct tt_hid_field *ccm = field_with(d, TT_HID_FEATURE, DIG(0x55));
-	check(ccm != NULL);
-	if (ccm)
-		check_int_eq(ccm->report_id, 2);
-	const struct tt_hid_field *fx = field_with(d, TT_HID_INPUT, GD(0x30));
-	check(fx && fx->logical_max == 2047 && fx->physical_max == 867);
-	check(fx && fx->unit == 0x11 && fx->unit_exponent == -2);
-
-	check_int_eq(r->nreports, 590);
-	struct tt_hid_decoded out;
-	check_int_eq(tt_hid_decode(d, r->reports[0], r->lens[0], &out), 0);
-	check_int_eq(out.report_id, 1);
-	check_int_eq(out.ncontacts, 10);
-	check(out.contacts[0].tip && out.contacts[0].contact_id == 0);
-	check_int_eq(out.contacts[0].x, 2004);
-	check_int_eq(out.contacts[0].y, 43);
-	for (uint32_t i = 1; i < out.ncontacts; i++)
-		check(!out.contacts[i].tip);
-	check_int_eq(out.contacts[1].contact_id, 9);
-	check(out.has_contact_count && out.contact_count == 1);
-
-	/* A lift report: every Tip Switch of the first report off, the rest
-	 * (IDs, positions) kept. */
-	uint8_t lift[128];
-	check(r->lens[0] <= sizeof(lift));
-	memcpy(lift, r->reports[0], r->lens[0]);
-	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x42), 0), 10);
-	check_int_eq(tt_hid_decode(d, lift, r->lens[0], &out), 0);
-	for (uint32_t i = 0; i < out.ncontacts; i++)
-		check(out.contacts[i].has_tip && !out.contacts[i].tip);
-	check(out.contacts[0].x == 2004 && out.contacts[0].y == 43 && out.contacts[0].contact_id == 0);
-	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x54), 0), 1);
-	check_int_eq(tt_hid_decode(d, lift, r->lens[0], &out), 0);
-	check(out.has_contact_count && out.contact_count == 0);
-	/* Only what fits is written; nothing of an undeclared report. */
-	check_int_eq(tt_hid_report_set(d, lift, 10, DIG(0x42), 1), 0);	/* the first tip is bit 72 */
-	check_int_eq(tt_hid_report_set(d, lift, 11, DIG(0x42), 1), 1);
-	lift[0] = 0x42;
-	check_int_eq(tt_hid_report_set(d, lift, r->lens[0], DIG(0x42), 0), -ENOENT);
-	check_int_eq(check_all_reports(r, d, 1, 1), 587);
-}
-
-/* DLL0945 (06cb:ce26), a Synaptics precision touchpad: up to three
- * fingers at once in five slots. */
-static void
-test_corpus_synaptics(void)
-{
-	_cleanup_(recording_freep) struct recording *r = NULL;
-	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *d = load_parsed("synaptics-dll0945-06cb-ce26-touchpad.hid", &r);
-	if (!d)
-		return;
-	check(tt_hid_desc_is_touch(d));
-	check_int_eq(r->nreports, 466);
-	/* E: 000085.391130 30 03 03 da 01 4f 01 00 ... 29 94 01 00 */
-	struct tt_hid_decoded out;
-	check_int_eq(tt_hid_decode(d, r->reports[0], r->lens[0], &out), 0);
-	check_int_eq(out.report_id, 3);
-	check_int_eq(out.ncontacts, 5);
-	check(out.contacts[0].tip && out.contacts[0].confidence);
-	check_int_eq(out.contacts[0].x, 0x01da);
-	check_int_eq(out.contacts[0].y, 0x014f);
-	check(out.has_scan_time && out.scan_time == 0x9429);
-	check(out.has_contact_count && out.contact_count == 1);
-	/* Three fingers down at once in some reports, with distinct IDs. */
-	check(check_all_reports(r, d, 3, 3) > 0);
-	for (size_t i = 0; i < r->nreports; i++) {
-		check_int_eq(tt_hid_decode(d, r->reports[i], r->lens[i], &out), 0);
-		if (out.contact_count != 3)
-			continue;
-		check(out.contacts[0].contact_id != out.contacts[1].contact_id);
-		check(out.contacts[1].contact_id != out.contacts[2].contact_id);
-		break;
-	}
-}
-
-/* The corpus has pen descriptors but no pen reports (the PenPartner's
- * are vendor-defined): these reports are built from the descriptors'
- * layouts, as their hid-decode comments spell them out. */
-static void
-test_corpus_pens(void)
-{
-	struct tt_hid_decoded out;
-
-	/* Acer's USI pen, report 7: In Range, Tip, Barrel, Invert, Eraser,
-	 * X, Y, Tip Pressure, ..., a 64-bit Transducer Serial Number. */
-	_cleanup_(recording_freep) struct recording *acer = NULL;
-	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *d = load_parsed("acer-usi-touchscreen-pen-rdesc.hid", &acer);
-	if (!d)
-		return;
-	check(tt_hid_desc_is_touch(d));
-	check_int_eq(d->application, DIG(0x04));
-	const uint8_t usi[] = { 0x07, 0x03, 0x34, 0x12, 0x78, 0x06, 0x00, 0x08, 0x64, 0x01, 0x00,
-				0x00, 0x01, 0xef, 0xbe, 0xad, 0xde, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 };
-	check_int_eq(tt_hid_decode(d, usi, sizeof(usi), &out), 0);
-	check(out.declared && !out.short_report && out.pen.present && out.ncontacts == 0);
-	check(out.pen.in_range && out.pen.tip && !out.pen.barrel && !out.pen.invert && !out.pen.eraser);
-	check_int_eq(out.pen.x, 0x1234);
-	check_int_eq(out.pen.y, 0x0678);
-	check_int_eq(out.pen.pressure, 0x0800);
-	const struct tt_hid_field *sn = field_in(d, TT_HID_INPUT, 7, DIG(0x5b));
-	check(sn && sn->bit_size == 64);
-	/* Its touch screen, report 1: five fingers. */
-	const uint8_t touch[42] = { 0x01 };
-	check_int_eq(tt_hid_decode(d, touch, sizeof(touch), &out), 0);
-	check(!out.pen.present);
-	check_int_eq(out.ncontacts, 5);
-	uint8_t ids[256];
-	check_int_eq(tt_hid_desc_feature_ids(d, ids, sizeof(ids)), 12);	/* 6, 10, 68, 97..105 */
-	check(ids[0] == 6 && ids[1] == 10 && ids[2] == 68 && ids[3] == 97 && ids[11] == 105);
-
-	/* Huion Inspiroy 2 S, report 10: Tip, Barrel, Eraser, Invert over six
-	 * bits (the last two are no Inverts), In Range, X, Y, Tip Pressure,
-	 * X and Y Tilt. */
-	_cleanup_(recording_freep) struct recording *huion = NULL;
-	_cleanup_(tt_hid_desc_freep) struct tt_hid_desc *h = load_parsed("huion-inspiroy2s-256c-0066-pen.hid", &huion);
-	if (!h)
-		return;
-	check_int_eq(h->application, DIG(0x02));
-	const uint8_t hr[] = { 0x0a, 0x51, 0x34, 0x12, 0x67, 0x05, 0xff, 0x0f, 0xfb, 0x07 };
-	check_int_eq(tt_hid_decode(h, hr, sizeof(hr), &out), 0);
-	check(out.declared && !out.short_report && out.pen.present);
-	check(out.pen.tip && out.pen.in_range && !out.pen.invert && !out.pen.barrel && !out.pen.eraser);
-	check_int_eq(out.pen.x, 0x1234);
-	check_int_eq(out.pen.y, 0x0567);
-	check_int_eq(out.pen.pressure, 0x0fff);
-	const struct tt_hid_field *tilt = field_in(h, TT_HID_INPUT, 10, DIG(0x3d));
-	check(tilt && tilt->logical_min == -127);
-	struct values v = values_of(h, hr, sizeof(hr));
-	check(v.n > 0 && v.usage[v.n - 2] == DIG(0x3d) && v.value[v.n - 2] == -5);
-	check(v.usage[v.n - 1] == DIG(0x3e) && v.value[v.n - 1] == 7);
 }
 
 /* ---- hid-tools' multitouch descriptors ---- */
@@ -979,11 +577,7 @@ test_usage_names(void)
 int
 main(void)
 {
-	RUN(test_corpus_all_parse);
-	RUN(test_corpus_elan);
-	RUN(test_corpus_ilitek);
-	RUN(test_corpus_synaptics);
-	RUN(test_corpus_pens);
+	test_corpus_recordings();
 	RUN(test_hid_tools_multitouch);
 	RUN(test_short_report);
 	RUN(test_signed_ranges);

@@ -1,8 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Writes the project's own hid-recorder files (tests/corpus/hid-recorder/
-touchtape-*.hid): a Windows-style multitouch touchscreen with a keyboard
-collection in the same device, and a precision-touchpad-style touchpad.
+touchtape-*.hid):
+  touchtape-touchscreen-keyboard.hid   a Windows-style multitouch
+      touchscreen with a keyboard collection in the same device;
+  touchtape-touchpad.hid               a precision-touchpad-style touchpad;
+  touchtape-touchscreen-features.hid   a touchscreen with feature reports
+      (Contact Count Maximum, the Windows blob, Device Mode, two vendor
+      reports) and a keyboard collection;
+  touchtape-touchscreen-pen.hid        a touchscreen and a pen (Stylus:
+      In Range, Tip, Barrel, Invert, Eraser, X, Y, pressure, tilt);
+  touchtape-touchpad-ghost.hid         a touchpad whose firmware forgets
+      contacts: they stop being reported without a tip up.
 The report descriptors are the project's own; the motion is synthetic
 (smooth paths at ~120 Hz with timing jitter, touches and lifts), so the
 files can ship under the project's licence where the real recordings of
@@ -15,219 +24,82 @@ import os
 import random
 import sys
 
-# Short items: base tag (size bits 0) of each item used.
-UPAGE, LMIN, LMAX, PMIN, PMAX, UEXP, UNIT, RSIZE, RID, RCOUNT = (
-    0x04, 0x14, 0x24, 0x34, 0x44, 0x54, 0x64, 0x74, 0x84, 0x94)
-USAGE, UMIN, UMAX = 0x08, 0x18, 0x28
-INPUT, COLL, END = 0x80, 0xa0, 0xc0
-DATA, CNST = 0x02, 0x03     # Input (Data,Var,Abs), Input (Cnst,Var,Abs)
-NAMES = {UPAGE: "Usage Page", LMIN: "Logical Minimum", LMAX: "Logical Maximum",
-         PMIN: "Physical Minimum", PMAX: "Physical Maximum",
-         UEXP: "Unit Exponent", UNIT: "Unit", RSIZE: "Report Size",
-         RID: "Report ID", RCOUNT: "Report Count", USAGE: "Usage",
-         UMIN: "Usage Minimum", UMAX: "Usage Maximum", INPUT: "Input",
-         COLL: "Collection", END: "End Collection"}
-
-
-def item(tag, value=None):
-    """One short item, in the fewest bytes that hold VALUE (signed for
-    the logical and physical bounds, as the HID spec reads them)."""
-    if value is None:
-        return [tag]
-    signed = tag in (LMIN, LMAX, PMIN, PMAX)
-    for size, code in ((1, 1), (2, 2), (4, 3)):
-        lo, hi = (-(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1) if signed \
-            else (0, (1 << (8 * size)) - 1)
-        if lo <= value <= hi:
-            v = value & ((1 << (8 * size)) - 1)
-            return [tag | code] + [(v >> (8 * i)) & 0xff for i in range(size)]
-    raise ValueError(value)
-
-
-def field(usage, bits, lmax, count=1, lmin=0, kind=DATA):
-    return (item(USAGE, usage) + item(LMIN, lmin) + item(LMAX, lmax) +
-            item(RSIZE, bits) + item(RCOUNT, count) + item(INPUT, kind))
-
-
-def pad(bits):
-    return item(RSIZE, bits) + item(RCOUNT, 1) + item(INPUT, CNST)
-
-
-def axis(usage, lmax, pmax):
-    """X or Y: 16 bits, physical size in cm with exponent -2 (0.01 cm)."""
-    return (item(UPAGE, 0x01) + item(USAGE, usage) + item(LMIN, 0) +
-            item(LMAX, lmax) + item(PMIN, 0) + item(PMAX, pmax) +
-            item(UNIT, 0x11) + item(UEXP, 0x0e) + item(RSIZE, 16) +
-            item(RCOUNT, 1) + item(INPUT, DATA) + item(UNIT, 0) + item(UEXP, 0))
-
-
-def finger(bits_before_tip, xmax, ymax, xphys, yphys, id_bits):
-    """A Finger collection: the bits before Tip Switch (In Range,
-    Confidence), Tip Switch, Contact Id filling the byte, X, Y."""
-    d = item(UPAGE, 0x0d) + item(USAGE, 0x22) + item(COLL, 0x02)
-    for usage in bits_before_tip:
-        d += field(usage, 1, 1)
-    d += field(0x42, 1, 1) + field(0x51, id_bits, (1 << id_bits) - 1)
-    return d + axis(0x30, xmax, xphys) + axis(0x31, ymax, yphys) + item(END)
-
-
-def scan_and_count(max_contacts):
-    """Scan Time in units of 100 us (16 bits, wrapping) and Contact Count."""
-    return (item(UPAGE, 0x0d) + item(USAGE, 0x56) + item(LMIN, 0) +
-            item(LMAX, 0xffff) + item(UNIT, 0x1001) + item(UEXP, 0x0c) +
-            item(RSIZE, 16) + item(RCOUNT, 1) + item(INPUT, DATA) +
-            item(UNIT, 0) + item(UEXP, 0) + field(0x54, 8, max_contacts))
-
-
-def keyboard(report_id):
-    """A boot-style keyboard: 8 modifier bits, a reserved byte, 6 keys."""
-    return (item(UPAGE, 0x01) + item(USAGE, 0x06) + item(COLL, 0x01) +
-            item(RID, report_id) + item(UPAGE, 0x07) + item(UMIN, 0xe0) +
-            item(UMAX, 0xe7) + item(LMIN, 0) + item(LMAX, 1) +
-            item(RSIZE, 1) + item(RCOUNT, 8) + item(INPUT, DATA) + pad(8) +
-            item(UMIN, 0) + item(UMAX, 0x65) + item(LMIN, 0) +
-            item(LMAX, 0x65) + item(RSIZE, 8) + item(RCOUNT, 6) +
-            item(INPUT, 0x00) + item(END))
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hidgen import (UPAGE, LMIN, LMAX, UEXP, UNIT, RSIZE, RID, RCOUNT, USAGE,  # noqa: E402
+                    INPUT, FEATURE, COLL, END, DATA, item, field, pad, axis,
+                    finger, scan_and_count, keyboard, Writer, Digitizer, le16,
+                    ease, at, line, arc, keys)
 
 TS = dict(xmax=4095, ymax=4095, xphys=2560, yphys=1440, slots=2, id_bits=5)
 TP = dict(xmax=3000, ymax=1900, xphys=1050, yphys=660, slots=2, id_bits=6)
+# The ghost touchpad: five contact slots, as the Synaptics DLL0945 has.
+TPG = dict(xmax=1250, ymax=800, xphys=1050, yphys=660, slots=5, id_bits=6)
+PEN = dict(xmax=9600, ymax=5400, xphys=2560, yphys=1440, pressure=4095, tilt=60)
+
+
+def touch_collection(usage, geom, flags):
+    """A touchscreen (usage 4) or touchpad (5) application collection,
+    report ID 1, left open for what follows the contacts."""
+    d = item(UPAGE, 0x0d) + item(USAGE, usage) + item(COLL, 0x01) + item(RID, 1)
+    for _ in range(geom["slots"]):
+        d += finger(flags, geom["xmax"], geom["ymax"], geom["xphys"],
+                    geom["yphys"], geom["id_bits"])
+    return d + scan_and_count(geom["slots"])
 
 
 def touchscreen_rdesc():
-    d = item(UPAGE, 0x0d) + item(USAGE, 0x04) + item(COLL, 0x01) + item(RID, 1)
-    for _ in range(TS["slots"]):
-        d += finger([0x32, 0x47], TS["xmax"], TS["ymax"], TS["xphys"],
-                    TS["yphys"], TS["id_bits"])
-    return d + scan_and_count(TS["slots"]) + item(END) + keyboard(3)
+    return touch_collection(0x04, TS, [0x32, 0x47]) + item(END) + keyboard(3)
 
 
-def touchpad_rdesc():
-    d = item(UPAGE, 0x0d) + item(USAGE, 0x05) + item(COLL, 0x01) + item(RID, 1)
-    for _ in range(TP["slots"]):
-        d += finger([0x47], TP["xmax"], TP["ymax"], TP["xphys"],
-                    TP["yphys"], TP["id_bits"])
-    d += scan_and_count(TP["slots"])
-    d += (item(UPAGE, 0x09) + item(USAGE, 0x01) + item(LMIN, 0) +
-          item(LMAX, 1) + item(RSIZE, 1) + item(RCOUNT, 1) +
-          item(INPUT, DATA) + pad(7))
-    return d + item(END)
+def button():
+    return (item(UPAGE, 0x09) + item(USAGE, 0x01) + item(LMIN, 0) +
+            item(LMAX, 1) + item(RSIZE, 1) + item(RCOUNT, 1) +
+            item(INPUT, DATA) + pad(7))
 
 
-def describe(rdesc):
-    """hid-recorder's commented listing of the descriptor, shortened: the
-    bytes of each item and its name."""
-    out, i, depth = [], 0, 0
-    while i < len(rdesc):
-        b = rdesc[i]
-        size = (0, 1, 2, 4)[b & 3]
-        chunk = rdesc[i:i + 1 + size]
-        name = NAMES.get(b & 0xfc, "?")
-        depth -= name == "End Collection"
-        text = " ".join("0x%02x," % x for x in chunk)
-        arg = "" if size == 0 else " (%d)" % int.from_bytes(bytes(chunk[1:]), "little")
-        out.append("# %-30s //%s %s%s %d" % (text, " " * depth, name, arg, i))
-        depth += name == "Collection"
-        i += 1 + size
-    return out
+def touchpad_rdesc(geom=TP):
+    return touch_collection(0x05, geom, [0x47]) + button() + item(END)
 
 
-class Writer:
-    def __init__(self, name, bus, vendor, product, rdesc):
-        self.lines = ["# %s" % name,
-                      "# Written by tests/corpus/make-hid.py (touchtape, MIT):",
-                      "# a synthetic recording with the project's own report descriptor."]
-        self.lines += describe(rdesc) + ["# "]
-        self.lines.append("R: %d %s" % (len(rdesc), " ".join("%02x" % b for b in rdesc)))
-        self.lines.append("N: %s" % name)
-        self.lines.append("I: %x %04x %04x" % (bus, vendor, product))
-
-    def report(self, t, data, comment):
-        self.lines += comment
-        self.lines.append("E: %013.6f %d %s" % (t, len(data), " ".join("%02x" % b for b in data)))
-
-    def save(self, path):
-        with open(path, "w") as f:
-            f.write("\n".join(self.lines) + "\n")
-
-
-def le16(v):
-    return [v & 0xff, (v >> 8) & 0xff]
+def features_rdesc():
+    """The touchscreen's feature reports, where Windows devices have
+    them: Contact Count Maximum (ID 2) and the 256-byte certification
+    blob (ID 4, vendor usage 0xff0000c5) in the touchscreen collection;
+    Device Mode and Device Identifier (ID 5) in a Device Configuration
+    collection; a vendor collection of two feature reports (IDs 6 and 7;
+    record/tests/uhid-device.py refuses 7) and the keyboard (ID 3)."""
+    d = touch_collection(0x04, TS, [0x32, 0x47])
+    d += item(RID, 2) + field(0x55, 8, 10, main=FEATURE)
+    d += item(RID, 4) + item(UPAGE, 0xff00) + field(0xc5, 8, 255, count=256, main=FEATURE)
+    d += item(END)
+    d += (item(UPAGE, 0x0d) + item(USAGE, 0x0e) + item(COLL, 0x01) + item(RID, 5) +
+          item(USAGE, 0x22) + item(COLL, 0x02) + field(0x52, 8, 10, main=FEATURE) +
+          field(0x53, 8, 1, main=FEATURE) + item(END) + item(END))
+    d += (item(UPAGE, 0xff00) + item(USAGE, 0x01) + item(COLL, 0x01) +
+          item(RID, 6) + field(0x01, 8, 255, count=63, main=FEATURE) +
+          item(RID, 7) + field(0x02, 8, 255, count=127, main=FEATURE) + item(END))
+    return d + keyboard(3)
 
 
-class Digitizer:
-    """Sends contact reports at ~120 Hz: each frame lists the contacts
-    down and those lifting (tip 0, their last position), Windows-style."""
-
-    def __init__(self, writer, geom, flags, button=False, rng=None):
-        self.w, self.g, self.flags, self.button = writer, geom, flags, button
-        self.rng = rng
-        self.t = 0.0
-        self.next_id = 0
-        self.pressed = 0
-
-    def new_id(self):
-        cid = self.next_id
-        self.next_id = (self.next_id + 1) % (1 << self.g["id_bits"])
-        return cid
-
-    def frame(self, contacts):
-        """CONTACTS: (id, tip, x, y) for at most the slots."""
-        g = self.g
-        scan = int(self.t * 10000) & 0xffff
-        data, comment = [1], []
-        for i in range(g["slots"]):
-            cid, tip, x, y = contacts[i] if i < len(contacts) else (0, 0, 0, 0)
-            on = 1 if i < len(contacts) else 0
-            bits = [on] * len(self.flags) + [tip]
-            byte = sum(b << n for n, b in enumerate(bits)) | cid << len(bits)
-            data += [byte] + le16(x) + le16(y)
-            names = " | ".join("%s: %d" % (f, on) for f in self.flags)
-            comment.append("# %s | %s | Tip Switch: %d | Contact Id: %2d | X: %6d | Y: %6d "
-                           % ("ReportID: 1 /" if i == 0 else "            ", names, tip, cid, x, y))
-        data += le16(scan) + [len(contacts)]
-        tail = "| Scan Time: %6d | Contact Count: %4d " % (scan, len(contacts))
-        if self.button:
-            data.append(self.pressed)
-            tail += "| Button: %d | # " % self.pressed
-        comment[-1] += tail
-        self.w.report(self.t, data, comment)
-        self.t += 0.0083 + self.rng.uniform(-0.0004, 0.0004)
-
-    def idle(self, seconds):
-        self.t += seconds
-
-    def stroke(self, paths, frames):
-        """PATHS: one function of s in [0, 1] -> (x, y) per finger; all
-        fingers touch down together, move FRAMES frames and lift."""
-        ids = [self.new_id() for _ in paths]
-        pos = []
-        for k in range(frames):
-            s = 0.5 - 0.5 * math.cos(math.pi * k / (frames - 1))
-            pos = [tuple(int(round(c)) for c in p(s)) for p in paths]
-            self.frame([(cid, 1, x, y) for cid, (x, y) in zip(ids, pos)])
-        self.frame([(cid, 0, x, y) for cid, (x, y) in zip(ids, pos)])
+def tilt(usage):
+    """X or Y Tilt: signed degrees, one byte."""
+    return (item(UPAGE, 0x0d) + item(USAGE, usage) + item(LMIN, -PEN["tilt"]) +
+            item(LMAX, PEN["tilt"]) + item(UNIT, 0x14) + item(RSIZE, 8) +
+            item(RCOUNT, 1) + item(INPUT, DATA) + item(UNIT, 0))
 
 
-def line(x0, y0, x1, y1):
-    return lambda s: (x0 + (x1 - x0) * s, y0 + (y1 - y0) * s)
-
-
-def arc(cx, cy, r, a0, a1):
-    return lambda s: (cx + r * math.cos(a0 + (a1 - a0) * s),
-                      cy + r * math.sin(a0 + (a1 - a0) * s))
-
-
-def keys(w, t, text):
-    """Key presses on report ID 3: press and release of each usage,
-    shift (modifier bit 1) where MODS says so. Returns the time after."""
-    for usage, mods in text:
-        for down in (True, False):
-            data = [3, mods if down else 0, 0, usage if down else 0, 0, 0, 0, 0, 0]
-            w.report(t, data, ["# ReportID: 3 / Keyboard LeftShift: %d | # | Keyboard: %d,0,0,0,0,0 "
-                               % (1 if down and mods else 0, usage if down else 0)])
-            t += 0.09 if down else 0.14
-    return t
+def pen_rdesc():
+    """The touchscreen (ID 1) and a Digitizer Pen application (ID 2): a
+    Stylus with In Range, Tip Switch, Barrel Switch, Invert, Eraser, X,
+    Y (0.01 cm), Tip Pressure and X/Y Tilt."""
+    d = touch_collection(0x04, TS, [0x32, 0x47]) + item(END)
+    d += (item(UPAGE, 0x0d) + item(USAGE, 0x02) + item(COLL, 0x01) + item(RID, 2) +
+          item(USAGE, 0x20) + item(COLL, 0x00))
+    for usage in (0x32, 0x42, 0x44, 0x3c, 0x45):
+        d += field(usage, 1, 1)
+    d += pad(3) + axis(0x30, PEN["xmax"], PEN["xphys"]) + axis(0x31, PEN["ymax"], PEN["yphys"])
+    d += item(UPAGE, 0x0d) + field(0x30, 16, PEN["pressure"])
+    return d + tilt(0x3d) + tilt(0x3e) + item(END) + item(END)
 
 
 def touchscreen(path):
@@ -268,10 +140,125 @@ def touchpad(path):
     w.save(path)
 
 
+def features(path):
+    """Touches first (record-hid-vm.sh sends the first 40 reports and
+    checks the frames they make), then a word typed, then more touches."""
+    w = Writer("touchtape-tsf 1D6B:7703", 0x18, 0x1d6b, 0x7703, features_rdesc())
+    d = Digitizer(w, TS, ["In Range", "Confidence"], rng=random.Random(3))
+    d.stroke([line(1000, 1000, 1400, 1150)], 24)                      # short drag
+    d.idle(0.2)
+    d.stroke([line(2600, 900, 2600, 905)], 8)                         # tap
+    d.idle(0.3)
+    d.stroke([line(1500, 2000, 1100, 2400), line(2500, 2000, 2900, 2400)], 40)  # spread
+    d.idle(0.4)
+    t = keys(w, d.t, [(0x17, 0x02), (0x12, 0), (0x13, 0)])            # "Top"
+    d.t = t + 0.3
+    d.stroke([arc(2048, 2048, 900, 0.5, 2.5)], 50)
+    w.save(path)
+
+
+class Pen:
+    """Report ID 2 of the pen device, on the Digitizer's clock."""
+
+    BITS = ("In Range", "Tip Switch", "Barrel Switch", "Invert", "Eraser")
+
+    def __init__(self, digitizer):
+        self.d = digitizer
+
+    def report(self, bits, x, y, pressure=0, tx=0, ty=0):
+        """BITS: the names of BITS set."""
+        byte = sum(1 << n for n, b in enumerate(self.BITS) if b in bits)
+        data = [2, byte] + le16(x) + le16(y) + le16(pressure) + [tx & 0xff, ty & 0xff]
+        flags = " | ".join("%s: %d" % (b, b in bits) for b in self.BITS)
+        self.d.w.report(self.d.t, data, ["# ReportID: 2 / %s | # | X: %6d | Y: %6d | Tip Pressure: %4d "
+                                         "| X Tilt: %3d | Y Tilt: %3d " % (flags, x, y, pressure, tx, ty)])
+        self.d.tick()
+
+    def short_stroke(self, x, y):
+        """Six reports: in range, tip down, moving twice, tip up, out
+        of range (record-hid-vm.sh sends them six at a time)."""
+        self.report({"In Range"}, x, y)
+        self.report({"In Range", "Tip Switch"}, x, y, 256, 10, -5)
+        self.report({"In Range", "Tip Switch"}, x + 120, y + 60, 512, 11, -5)
+        self.report({"In Range", "Tip Switch"}, x + 240, y + 120, 512, 12, -4)
+        self.report({"In Range"}, x + 240, y + 120)
+        self.report(set(), 0, 0)
+
+    def stroke(self, path, frames, tool=("Tip Switch",), hover=6, held=()):
+        """Hovers in over HOVER reports, draws PATH with a pressure that
+        rises and falls (TOOL: the bits set while down), hovers out;
+        HELD: bits set all along (Barrel Switch, Invert)."""
+        base = {"In Range"} | set(held)
+        x, y = at([path], 0)[0]
+        for k in range(hover):
+            self.report(base, x, y - 8 * (hover - k), 0, 20, 15)
+        for k in range(frames):
+            s = ease(k, frames)
+            x, y = at([path], s)[0]
+            p = int(PEN["pressure"] * 0.8 * math.sin(math.pi * (k + 1) / (frames + 1)))
+            self.report(base | set(tool), x, y, p, int(20 - 10 * s), int(15 + 5 * s))
+        for k in range(hover):
+            self.report(base, x, y - 8 * k, 0, 10, 20)
+        self.report(set(), 0, 0)
+
+
+def pen(path):
+    w = Writer("touchtape-tsp 1D6B:7704", 0x18, 0x1d6b, 0x7704, pen_rdesc())
+    d = Digitizer(w, TS, ["In Range", "Confidence"], rng=random.Random(4))
+    p = Pen(d)
+    p.short_stroke(4096, 4096)
+    d.idle(0.3)
+    p.short_stroke(5200, 2400)
+    d.idle(0.4)
+    d.stroke([line(800, 800, 1600, 1200)], 30)                        # a finger drags
+    d.idle(0.3)
+    p.stroke(arc(4800, 2700, 1500, 0.2, 2.6), 70)                     # a pen arc
+    d.idle(0.2)
+    p.stroke(line(2000, 4000, 2010, 4005), 4, hover=10, held=("Barrel Switch",))  # barrel tap
+    d.idle(0.3)
+    p.stroke(line(6000, 1000, 7500, 1800), 40, tool=("Eraser",), held=("Invert",))  # erasing
+    d.idle(0.3)
+    d.stroke([line(1500, 1500, 1000, 1000), line(2500, 2500, 3000, 3000)], 40)  # spread
+    w.save(path)
+
+
+def ghost(path):
+    """The ghost-finger pattern of the Synaptics DLL0945 recording: a
+    report where some contacts down before are missing, without their tip
+    up, Contact Count counting only those reported; new contacts after."""
+    w = Writer("touchtape-tpg 1D6B:7705", 0x18, 0x1d6b, 0x7705, touchpad_rdesc(TPG))
+    d = Digitizer(w, TPG, ["Confidence"], button=True, rng=random.Random(5))
+    d.stroke([line(300, 300, 700, 450)], 40)                          # c0: moves, lifts
+    d.idle(0.3)
+    # c0, c1, c2 land one after another and swipe up; then the only
+    # contact reported is c1 lifting: c0 and c2 vanish.
+    paths = [line(400, 600, 420, 250), line(600, 580, 620, 230), line(800, 600, 820, 250)]
+    for k in range(36):
+        pos = at(paths, ease(k, 36))
+        n = min(3, 1 + k // 3)
+        d.frame([(cid, 1, x, y) for cid, (x, y) in zip(range(n), pos[:n])])
+    d.frame([(1, 0) + pos[1]])
+    d.idle(0.4)
+    # c0 and c1 scroll; c0 lifts alone and c1 vanishes.
+    paths = [line(500, 300, 510, 600), line(750, 310, 760, 610)]
+    for k in range(30):
+        d.frame([(cid, 1, x, y) for cid, (x, y) in enumerate(at(paths, ease(k, 30)))])
+    d.frame([(0, 0) + at(paths, 1)[0]])
+    d.idle(0.5)
+    d.next_id = 0
+    d.stroke([line(620, 400, 622, 401)], 7)                           # c0: a clean tap
+    d.idle(0.3)
+    d.stroke([line(200, 650, 1000, 200)], 50)                         # c1: a clean move
+    w.save(path)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "hid-recorder")
     touchscreen(os.path.join(out, "touchtape-touchscreen-keyboard.hid"))
     touchpad(os.path.join(out, "touchtape-touchpad.hid"))
+    features(os.path.join(out, "touchtape-touchscreen-features.hid"))
+    pen(os.path.join(out, "touchtape-touchscreen-pen.hid"))
+    ghost(os.path.join(out, "touchtape-touchpad-ghost.hid"))
 
 
 main()
