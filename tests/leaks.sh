@@ -113,6 +113,8 @@ if [ -n "$corpus" ] && [ -d "$corpus" ]; then
 		"libinput-record/linux__Documentation_hid_hidintro.rst__example-extracted.yml"
 		"other/asus-numberpad-driver__tests_UX582LR.dev"
 	)
+	# The project's own look-alike, whatever corpus the others come from.
+	own_picks=("other/touchtape-proc-bus-input-devices.dev")
 	if [ "${TT_LEAKS_ALL:-}" = 1 ]; then
 		# Every recording and look-alike, with its description (SOURCES.tsv
 		# column 16) where it has one.
@@ -128,6 +130,9 @@ if [ -n "$corpus" ] && [ -d "$corpus" ]; then
 		corpus_lacks "$corpus/$file" && continue
 		[ -f "$corpus/$file" ] || { fail "corpus file missing: $file"; continue; }
 		all_commands "$file" "$corpus/$file" "$desc" light
+	done
+	for file in "${own_picks[@]}"; do
+		all_commands "$file" "$abs_top_srcdir/tests/corpus/$file" "" light
 	done
 else
 	fail "no corpus at $corpus"
