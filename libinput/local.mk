@@ -8,7 +8,7 @@ libtouchtape_sources += \
 	libinput/li-names.c libinput/model-li.c libinput/model-li.h \
 	libinput/li-counts-print.c libinput/li-counts-print.h \
 	libinput/timeline-li.c libinput/timeline-writer-li.c \
-	libinput/records-li.c
+	libinput/records-li.c libinput/checker-li.c
 
 touchtape_sources += \
 	libinput/li-replay.c libinput/li-replay.h \
