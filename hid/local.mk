@@ -10,7 +10,7 @@ libtouchtape_sources += \
 	hid/hid-decode.c hid/hid-usages.c hid/hid-keymask.c \
 	hid/hid-keymask.h hid/model-hid.c hid/model-hid-frames.c \
 	hid/timeline-hid.c hid/timeline-hid.h hid/timeline-writer-hid.c \
-	hid/records-hid.c hid/checker-hid.c
+	hid/records-hid.c hid/checker-hid.c hid/privacy-hid.c
 
 touchtape_sources += \
 	hid/hidraw-sysfs.c hid/hidraw-sysfs.h hid/hidraw-capture.c \

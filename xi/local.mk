@@ -8,7 +8,7 @@ libtouchtape_sources += \
 	xi/xi-names.c xi/xi-names.h xi/model-xi.c xi/model-link.c \
 	xi/model-xi-own.c xi/model-xi-own.h \
 	xi/timeline-xi.c xi/timeline-writer-xi.c xi/records-xi.c \
-	xi/checker-xi.c
+	xi/checker-xi.c xi/privacy-xi.c
 
 touchtape_sources += \
 	xi/xi-chains.c xi/xi-chains.h \

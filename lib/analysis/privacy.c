@@ -1,51 +1,19 @@
 /* SPDX-License-Identifier: MIT */
+/* What in a recording may identify someone (privacy.h): the check and the
+ * redaction, the header's and evdev's parts, and the dispatch to every
+ * record kind's part (privacy-private.h). */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "evnames.h"
-#include "hid-keymask.h"
+#include "hid-desc.h"
 #include "keymask.h"
 #include "privacy.h"
 #include "privacy-private.h"
 #include "record-layer.h"
 #include "util-strings.h"
-
-struct priv_dev {
-	uint32_t id;
-	bool keys_told;
-	struct tt_keymask mask;	/* redact: active when the file was not masked */
-};
-
-struct priv_hid {
-	uint32_t id;
-	bool keys_told;
-	bool unparsed;
-	struct tt_hid_desc *desc;	/* NULL unless it declares private keys */
-};
-
-struct tt_privacy {
-	bool keycodes_masked;	/* the header says so */
-	size_t ndevs;
-	struct priv_dev *devs;
-	size_t nhids;
-	struct priv_hid *hids;
-
-	/* tt_privacy_redact()'s copies, replaced by each call */
-	struct tt_header header;
-	struct tt_device device;
-	struct tt_frame frame;
-	struct tt_hid_device hid;
-	struct tt_hid_report report;
-	struct tt_xi_device xi;
-	char *phys;
-	uint32_t nudev, nhwdb;
-	struct tt_property *udev, *hwdb;
-	uint32_t nevents;
-	struct tt_event *events;
-	uint8_t bytes[TT_MAX_HID_REPORT];
-};
 
 struct tt_privacy *
 tt_privacy_new(void)
@@ -78,7 +46,7 @@ tt_privacy_free(struct tt_privacy *p)
 	free(p);
 }
 
-/* ---- the devices, as their records come ---- */
+/* ---- the evdev devices, as their records come ---- */
 
 static struct priv_dev *
 find_dev(struct tt_privacy *p, uint32_t id)
@@ -104,37 +72,6 @@ add_dev(struct tt_privacy *p, const struct tt_device *dev)
 	return d;
 }
 
-static struct priv_hid *
-find_hid(struct tt_privacy *p, uint32_t id)
-{
-	for (size_t i = 0; i < p->nhids; i++)
-		if (p->hids[i].id == id)
-			return &p->hids[i];
-	return NULL;
-}
-
-static struct priv_hid *
-add_hid(struct tt_privacy *p, const struct tt_hid_device *dev)
-{
-	struct priv_hid *h = find_hid(p, dev->id);
-	struct tt_hid_desc *d = NULL;
-
-	if (!h) {
-		p->hids = tt_reallocarray(p->hids, p->nhids + 1, sizeof(*p->hids));
-		h = &p->hids[p->nhids++];
-	} else {
-		tt_hid_desc_free(h->desc);
-	}
-	memset(h, 0, sizeof(*h));
-	h->id = dev->id;
-	if (tt_hid_desc_parse(dev->descriptor, dev->descriptor_len, &d, NULL) < 0)
-		h->unparsed = true;
-	else if (tt_hid_desc_has_private_keys(d))
-		h->desc = steal(&d);
-	tt_hid_desc_free(d);
-	return h;
-}
-
 /* ---- what identifies ---- */
 
 /* udev properties that are paths on the recording host. */
@@ -145,15 +82,8 @@ is_path_property(const char *name)
 	       strncmp(name, "ID_PATH", 7) == 0;
 }
 
-struct privacy_finder {
-	const struct tt_record *rec;
-	tt_privacy_fn fn;
-	void *userdata;
-	size_t n;
-};
-
-static void
-found(struct privacy_finder *f, const char *fmt, const char *arg)
+void
+privacy_found(struct privacy_finder *f, const char *fmt, const char *arg)
 {
 	char what[160];
 
@@ -162,15 +92,15 @@ found(struct privacy_finder *f, const char *fmt, const char *arg)
 	f->n++;
 }
 
-static void
-check_strings(struct privacy_finder *f, const char *phys, const char *uniq, const char *node)
+void
+privacy_check_strings(struct privacy_finder *f, const char *phys, const char *uniq, const char *node)
 {
 	if (uniq && *uniq)
-		found(f, "serial in uniq: %s", uniq);
+		privacy_found(f, "serial in uniq: %s", uniq);
 	if (tt_str_count_addresses(phys))
-		found(f, "address in phys: %s", phys);
+		privacy_found(f, "address in phys: %s", phys);
 	if (node && *node)
-		found(f, "node path: %s", node);
+		privacy_found(f, "node path: %s", node);
 }
 
 static void
@@ -178,11 +108,11 @@ check_properties(struct privacy_finder *f, const struct tt_property *list, uint3
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (tt_property_is_serial(list[i].name))
-			found(f, "serial in udev %s", list[i].name);
+			privacy_found(f, "serial in udev %s", list[i].name);
 		else if (is_path_property(list[i].name))
-			found(f, "node path in udev %s", list[i].name);
+			privacy_found(f, "node path in udev %s", list[i].name);
 		else if (tt_str_count_addresses(list[i].value))
-			found(f, "address in udev %s", list[i].name);
+			privacy_found(f, "address in udev %s", list[i].name);
 	}
 }
 
@@ -191,9 +121,9 @@ privacy_check_device(struct tt_privacy *p, struct privacy_finder *f, const struc
 {
 	const struct tt_device *dev = rec->device;
 
-	check_strings(f, dev->phys, dev->uniq, dev->node);
+	privacy_check_strings(f, dev->phys, dev->uniq, dev->node);
 	if (dev->syspath)
-		found(f, "node path: %s", dev->syspath);
+		privacy_found(f, "node path: %s", dev->syspath);
 	check_properties(f, dev->udev, dev->nudev);
 	add_dev(p, dev);
 }
@@ -212,28 +142,10 @@ privacy_check_frame(struct tt_privacy *p, struct privacy_finder *f, const struct
 			continue;
 		char name[32];
 		d->keys_told = true;
-		found(f, "keys typed in clear (%s first; keycodes_masked is false)",
+		privacy_found(f, "keys typed in clear (%s first; keycodes_masked is false)",
 		      tt_code_label(name, sizeof(name), EV_KEY, e->code));
 		return;
 	}
-}
-
-/* A report masking would change was not masked. */
-void
-privacy_check_hid_report(struct tt_privacy *p, struct privacy_finder *f, const struct tt_record *rec)
-{
-	const struct tt_hid_report *r = rec->hid_report;
-	struct priv_hid *h = find_hid(p, r->device);
-
-	if (!h || h->keys_told || !h->desc || r->len > sizeof(p->bytes))
-		return;
-	memcpy(p->bytes, r->data, r->len);
-	if (tt_hid_keymask_report(h->desc, p->bytes, r->len) <= 0)
-		return;
-	char id[16];
-	h->keys_told = true;
-	snprintf(id, sizeof(id), "%u", r->device);
-	found(f, "keys typed in clear in the reports of HID device %s", id);
 }
 
 void
@@ -241,22 +153,7 @@ privacy_check_header(struct tt_privacy *p, struct privacy_finder *f, const struc
 {
 	p->keycodes_masked = rec->header->keycodes_masked;
 	if (rec->header->dmi_modalias)
-		found(f, "DMI strings: %s", rec->header->dmi_modalias);
-}
-
-void
-privacy_check_hid_device(struct tt_privacy *p, struct privacy_finder *f, const struct tt_record *rec)
-{
-	check_strings(f, rec->hid_device->phys, rec->hid_device->uniq, rec->hid_device->node);
-	add_hid(p, rec->hid_device);
-}
-
-void
-privacy_check_xi_device(struct tt_privacy *p, struct privacy_finder *f, const struct tt_record *rec)
-{
-	(void)p;
-	if (rec->xi_device->device_node)
-		found(f, "node path: %s", rec->xi_device->device_node);
+		privacy_found(f, "DMI strings: %s", rec->header->dmi_modalias);
 }
 
 size_t
@@ -273,8 +170,8 @@ tt_privacy_check(struct tt_privacy *p, const struct tt_record *rec, tt_privacy_f
 
 /* ---- the copy without it ---- */
 
-static const char *
-masked_phys(struct tt_privacy *p, const char *phys)
+const char *
+privacy_masked_phys(struct tt_privacy *p, const char *phys)
 {
 	if (!tt_str_count_addresses(phys))
 		return phys;
@@ -306,7 +203,7 @@ privacy_redact_device(struct tt_privacy *p, const struct tt_record *rec, struct 
 	p->device.uniq = NULL;
 	p->device.node = NULL;
 	p->device.syspath = NULL;
-	p->device.phys = (char *)masked_phys(p, in->phys);
+	p->device.phys = (char *)privacy_masked_phys(p, in->phys);
 	redact_properties(in->udev, in->nudev, &p->udev, &p->nudev);
 	redact_properties(in->hwdb, in->nhwdb, &p->hwdb, &p->nhwdb);
 	p->device.udev = p->udev;
@@ -340,39 +237,6 @@ privacy_redact_frame(struct tt_privacy *p, const struct tt_record *rec, struct t
 }
 
 bool
-privacy_redact_hid_device(struct tt_privacy *p, const struct tt_record *rec, struct tt_record *out)
-{
-	const struct tt_hid_device *in = rec->hid_device;
-
-	add_hid(p, in);
-	p->hid = *in;
-	p->hid.uniq = NULL;
-	p->hid.node = NULL;
-	p->hid.phys = (char *)masked_phys(p, in->phys);
-	out->hid_device = &p->hid;
-	return true;
-}
-
-/* False when the report is to be left out. */
-bool
-privacy_redact_hid_report(struct tt_privacy *p, const struct tt_record *rec, struct tt_record *out)
-{
-	const struct tt_hid_report *in = rec->hid_report;
-	struct priv_hid *h = find_hid(p, in->device);
-
-	if (h && h->unparsed)
-		return false;
-	if (!h || !h->desc || in->len > sizeof(p->bytes))
-		return true;
-	p->report = *in;
-	memcpy(p->bytes, in->data, in->len);
-	tt_hid_keymask_report(h->desc, p->bytes, in->len);
-	p->report.data = p->bytes;
-	out->hid_report = &p->report;
-	return true;
-}
-
-bool
 privacy_redact_header(struct tt_privacy *p, const struct tt_record *rec, struct tt_record *out)
 {
 	p->keycodes_masked = rec->header->keycodes_masked;
@@ -380,15 +244,6 @@ privacy_redact_header(struct tt_privacy *p, const struct tt_record *rec, struct 
 	p->header.dmi_modalias = NULL;
 	p->header.keycodes_masked = true;
 	out->header = &p->header;
-	return true;
-}
-
-bool
-privacy_redact_xi_device(struct tt_privacy *p, const struct tt_record *rec, struct tt_record *out)
-{
-	p->xi = *rec->xi_device;
-	p->xi.device_node = NULL;
-	out->xi_device = &p->xi;
 	return true;
 }
 
