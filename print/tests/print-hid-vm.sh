@@ -44,13 +44,13 @@ print_hid() {
 
 	"$TOUCHTAPE" print --hid "$touch" >"$tmp/live.out" 2>"$tmp/live.err" &
 	ppid=$!
-	"$TOUCHTAPE" record --hid "$touch" -o "$tmp/rec.jsonl" 2>"$tmp/rec.err" &
+	"$TOUCHTAPE" record --hid "$touch" -o "$tmp/rec-$tag.jsonl" 2>"$tmp/rec.err" &
 	rpid=$!
 	# Up when both recorders (print's child and record) hold the hidraw
 	# node open: print itself shows nothing before the reader has its
 	# first 4 KiB (format detection), which only the reports bring.
 	hidraw_readers() { ls -l /proc/[0-9]*/fd 2>/dev/null | grep -c '/dev/hidraw'; }
-	_up() { grep -qs '"kind":"start"' "$tmp/rec.jsonl" && (($(hidraw_readers) >= 2)); }
+	_up() { grep -qs '"kind":"start"' "$tmp/rec-$tag.jsonl" && (($(hidraw_readers) >= 2)); }
 	if ! wait_for 30 _up; then
 		for f in live.out live.err rec.err; do note "$f:"; head -c 2000 "$tmp/$f"; echo; done
 		fail "$tag: print --hid and record --hid did not start"
@@ -87,7 +87,7 @@ print_hid() {
 		'import json, sys; h = json.load(sys.stdin)["hid_devices"]; assert len(h) == 1; print(h[0]["contacts"])') ||
 		{ bad "$tag: inspect --json of the file's first 60 reports"; return 1; }
 	note "$tag: $contacts HID contacts in the first 60 reports"
-	if "$TOUCHTAPE" inspect --json "$tmp/rec.jsonl" >"$tmp/sum.json" && "$py" - "$tmp/sum.json" "$contacts" <<'PY'
+	if "$TOUCHTAPE" inspect --json "$tmp/rec-$tag.jsonl" >"$tmp/sum.json" && "$py" - "$tmp/sum.json" "$contacts" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 n = int(sys.argv[2])
@@ -103,7 +103,7 @@ PY
 	else
 		bad "$tag: recorded: inspect --json"; cat "$tmp/sum.json"
 	fi
-	"$TOUCHTAPE" inspect --text "$tmp/rec.jsonl" >"$tmp/text.out"
+	"$TOUCHTAPE" inspect --text "$tmp/rec-$tag.jsonl" >"$tmp/text.out"
 	if grep -A1 '^dev0 s0 #' "$tmp/text.out" | grep -Eq '^ `hid0 c0 [+-][0-9]'; then
 		ok "$tag: recorded: the HID lane under its kernel touch, with the latency"
 	else
