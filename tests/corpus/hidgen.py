@@ -152,8 +152,8 @@ class Digitizer:
             bits = [on] * len(self.flags) + [tip]
             byte = sum(b << n for n, b in enumerate(bits)) | cid << len(bits)
             data += [byte] + le16(x) + le16(y)
-            names = " | ".join("%s: %d" % (f, on) for f in self.flags)
-            comment.append("# %s | %s | Tip Switch: %d | Contact Id: %2d | X: %6d | Y: %6d "
+            names = "".join("%s: %d | " % (f, on) for f in self.flags)
+            comment.append("# %s | %sTip Switch: %d | Contact Id: %2d | X: %6d | Y: %6d "
                            % ("ReportID: 1 /" if i == 0 else "            ", names, tip, cid, x, y))
         data += le16(scan) + [len(contacts)]
         tail = "| Scan Time: %6d | Contact Count: %4d " % (scan, len(contacts))

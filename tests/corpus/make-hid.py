@@ -11,7 +11,9 @@ touchtape-*.hid):
   touchtape-touchscreen-pen.hid        a touchscreen and a pen (Stylus:
       In Range, Tip, Barrel, Invert, Eraser, X, Y, pressure, tilt);
   touchtape-touchpad-ghost.hid         a touchpad whose firmware forgets
-      contacts: they stop being reported without a tip up.
+      contacts: they stop being reported without a tip up;
+  touchtape-touchscreen-noconfidence.hid  a touchscreen whose contacts
+      have no Confidence (nor In Range): Tip Switch, Contact Id, X, Y.
 The report descriptors are the project's own; the motion is synthetic
 (smooth paths at ~120 Hz with timing jitter, touches and lifts), so the
 files can ship under the project's licence where the real recordings of
@@ -34,6 +36,8 @@ TS = dict(xmax=4095, ymax=4095, xphys=2560, yphys=1440, slots=2, id_bits=5)
 TP = dict(xmax=3000, ymax=1900, xphys=1050, yphys=660, slots=2, id_bits=6)
 # The ghost touchpad: five contact slots, as the Synaptics DLL0945 has.
 TPG = dict(xmax=1250, ymax=800, xphys=1050, yphys=660, slots=5, id_bits=6)
+# Without In Range and Confidence, Contact Id fills the byte after Tip Switch.
+TSN = dict(TS, id_bits=7)
 PEN = dict(xmax=9600, ymax=5400, xphys=2560, yphys=1440, pressure=4095, tilt=60)
 
 
@@ -252,6 +256,21 @@ def ghost(path):
     w.save(path)
 
 
+def noconfidence(path):
+    """A touchscreen whose contacts carry only Tip Switch, Contact Id, X
+    and Y, as the real ILITEK's do: no Confidence for a palm to clear
+    (analyze/tests/diff-mutations.sh)."""
+    w = Writer("touchtape-tsn 1D6B:7706", 0x18, 0x1d6b, 0x7706,
+               touch_collection(0x04, TSN, []) + item(END))
+    d = Digitizer(w, TSN, [], rng=random.Random(6))
+    d.stroke([line(700, 800, 2600, 1500)], 60)                        # drag
+    d.idle(0.3)
+    d.stroke([line(3000, 3000, 3004, 2998)], 8)                       # tap
+    d.idle(0.4)
+    d.stroke([line(1200, 2000, 1500, 3200), line(2200, 2000, 2500, 3200)], 50)  # 2-finger swipe
+    w.save(path)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "hid-recorder")
     touchscreen(os.path.join(out, "touchtape-touchscreen-keyboard.hid"))
@@ -259,6 +278,7 @@ def main():
     features(os.path.join(out, "touchtape-touchscreen-features.hid"))
     pen(os.path.join(out, "touchtape-touchscreen-pen.hid"))
     ghost(os.path.join(out, "touchtape-touchpad-ghost.hid"))
+    noconfidence(os.path.join(out, "touchtape-touchscreen-noconfidence.hid"))
 
 
 main()
