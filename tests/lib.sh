@@ -33,10 +33,11 @@ expect_grep() {
 # because the project's corpus (tests/corpus, read when $TT_CORPUS is
 # unset) leaves out the public recordings whose licence is unclear; false
 # when it is there, or when the whole public corpus ($TT_CORPUS) should
-# have it (the caller's check then fails).
+# have it (the caller's check then fails). Only for a file whose checks
+# the caller also runs on one of the project's own files.
 corpus_lacks() {
 	[ ! -e "$1" ] && [ -z "${TT_CORPUS:-}" ] || return 1
-	echo "${1##*/}: not in tests/corpus (licence unclear; TT_CORPUS=the public corpus has it): skipped"
+	echo "# ${1##*/}: only in the public corpus (licence unclear; TT_CORPUS names it), not read; the project's own files stand in"
 }
 
 finish() { [ "$failures" -eq 0 ] || { echo "$failures failure(s)" >&2; exit 1; }; exit 0; }
