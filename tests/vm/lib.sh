@@ -18,16 +18,6 @@ note() { printf '# %s\n' "$*"; }
 py=/usr/bin/python3
 [[ -x $py ]] || py=python3
 
-# vm_corpus_hid NAME: sets $hidfile to the corpus hid-recorder file NAME
-# (tests/corpus, or $TT_CORPUS), or skips the test (77) when the corpus
-# does not have it (tests/corpus leaves out those of unclear licence).
-vm_corpus_hid() {
-	hidfile="${TT_CORPUS:-$abs_top_srcdir/tests/corpus}/hid-recorder/$1"
-	[[ -f "$hidfile" ]] && return 0
-	echo "SKIP: no corpus hid-recorder file at $hidfile"
-	exit 77
-}
-
 # node_named NAME: prints the evdev node of the input device named
 # exactly NAME (guest side).
 node_named() {
