@@ -72,7 +72,7 @@ read_axes(int fd, const struct tt_device *dev, struct tt_device_state *s)
 	for (unsigned int code = 0; code < ABS_CNT; code++) {
 		struct input_absinfo ai;
 
-		if ((code >= TT_MT_FIRST && code <= TT_MT_LAST) || !bit_is_set(dev->codes[EV_ABS], code))
+		if (tt_is_slot_axis(code) || !bit_is_set(dev->codes[EV_ABS], code))
 			continue;
 		int rc = ioctl_retry(fd, EVIOCGABS(code), &ai);
 		if (rc < 0)

@@ -28,12 +28,6 @@ rp_reason_name(enum rp_reason r)
 }
 
 static bool
-is_mt_value(unsigned int code)
-{
-	return code >= ABS_MT_TOUCH_MAJOR && code <= ABS_MT_TOOL_Y;
-}
-
-static bool
 has(const struct rp_kmodel *m, unsigned int type, unsigned int code)
 {
 	return type < EV_CNT && bit_is_set(m->evbits, type) && code < KEY_CNT &&
@@ -58,7 +52,7 @@ estimate_packet(const struct rp_kmodel *m, const struct input_absinfo *abs)
 	if (bit_is_set(m->evbits, EV_ABS)) {
 		for (unsigned int c = 0; c < ABS_CNT; c++) {
 			if (has(m, EV_ABS, c))
-				events += (c == ABS_MT_SLOT || is_mt_value(c)) ? mt_slots : 1;
+				events += (c == ABS_MT_SLOT || tt_is_slot_axis(c)) ? mt_slots : 1;
 		}
 	}
 	if (bit_is_set(m->evbits, EV_REL)) {
@@ -157,7 +151,7 @@ handle_abs(struct rp_kmodel *m, unsigned int code, int32_t *pval, size_t reasons
 		reasons[RP_R_SLOT_STAGED]++;
 		return IGNORE;
 	}
-	if (!is_mt_value(code))
+	if (!tt_is_slot_axis(code))
 		pold = &m->abs[code];
 	else if (m->num_slots) {
 		pold = &m->slots[m->slot][code - TT_MT_FIRST];

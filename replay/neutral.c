@@ -8,12 +8,6 @@
 
 #define MT_INDEX(code) ((code) - TT_MT_FIRST)
 
-static bool
-is_mt_axis(unsigned int code)
-{
-	return code >= TT_MT_FIRST && code <= TT_MT_LAST;
-}
-
 static uint32_t
 type_b_slots(const struct tt_device *dev)
 {
@@ -67,7 +61,7 @@ rp_state_release(struct rp_state *st)
 static void
 follow_type_a(struct rp_state *st, const struct input_event *e)
 {
-	if (e->type == EV_ABS && is_mt_axis(e->code)) {
+	if (e->type == EV_ABS && tt_is_slot_axis(e->code)) {
 		st->a_data = true;
 	} else if (e->type == EV_SYN && e->code == SYN_MT_REPORT) {
 		if (st->a_data)
@@ -188,7 +182,7 @@ rp_state_prepare_frame(const struct rp_state *cur, const struct rp_state *target
 	if (target->s.num_slots && target->s.abs[ABS_MT_SLOT] != slot)
 		rp_evbuf_push(out, EV_ABS, ABS_MT_SLOT, target->s.abs[ABS_MT_SLOT]);
 	for (unsigned int c = 0; c < ABS_CNT; c++) {
-		if (is_mt_axis(c) || c == ABS_MT_SLOT || !tt_device_has(dev, EV_ABS, c))
+		if (tt_is_slot_axis(c) || c == ABS_MT_SLOT || !tt_device_has(dev, EV_ABS, c))
 			continue;
 		if (target->s.abs[c] != cur->s.abs[c])
 			rp_evbuf_push(out, EV_ABS, c, target->s.abs[c]);

@@ -9,12 +9,6 @@
 #include "device-state.h"
 #include "util-mem.h"
 
-static bool
-is_slot_axis(unsigned int code)
-{
-	return code >= TT_MT_FIRST && code <= TT_MT_LAST;
-}
-
 void
 tt_device_state_init(struct tt_device_state *st, uint32_t num_slots)
 {
@@ -94,7 +88,7 @@ apply_abs(struct tt_device_state *st, uint16_t code, int32_t value)
 	if (code == ABS_MT_SLOT && st->num_slots) {
 		if (value >= 0 && (uint32_t)value < st->num_slots)
 			st->abs[ABS_MT_SLOT] = value;
-	} else if (is_slot_axis(code)) {
+	} else if (tt_is_slot_axis(code)) {
 		if (st->num_slots && slot >= 0 && (uint32_t)slot < st->num_slots)
 			st->slots[slot].values[code - TT_MT_FIRST] = value;
 	} else {
@@ -245,7 +239,7 @@ void
 tt_device_state_to_device(const struct tt_device_state *s, struct tt_device *dev)
 {
 	for (unsigned int code = 0; code < ABS_CNT; code++)
-		if (bit_is_set(dev->codes[EV_ABS], code) && !is_slot_axis(code))
+		if (bit_is_set(dev->codes[EV_ABS], code) && !tt_is_slot_axis(code))
 			dev->abs[code].value = s->abs[code];
 	if (s->num_slots && tt_device_set_slots(dev, s->num_slots) == 0) {
 		for (uint32_t i = 0; i < dev->num_slots; i++)

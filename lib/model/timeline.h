@@ -57,6 +57,13 @@
 #define TT_MT_LAST ABS_MT_TOOL_Y
 #define TT_MT_AXES (TT_MT_LAST - TT_MT_FIRST + 1)
 
+/* Whether ABS @code is a per-slot axis (not ABS_MT_SLOT itself). */
+static inline bool
+tt_is_slot_axis(unsigned int code)
+{
+	return code >= TT_MT_FIRST && code <= TT_MT_LAST;
+}
+
 enum tt_record_type {
 	TT_RECORD_HEADER = 1,
 	TT_RECORD_DEVICE,	/* an evdev device */
