@@ -112,9 +112,12 @@ has_item(const char *list, const char *v)
 {
 	size_t len = strlen(v);
 
-	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] ? 2 : 0)) {
-		if (strncmp(p, v, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == len && strncmp(p, v, len) == 0)
 			return true;
+		p += n;
+		p += strspn(p, ", ");
 	}
 	return false;
 }
