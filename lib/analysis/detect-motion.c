@@ -124,12 +124,20 @@ norm(const struct tt_motion_dev *m, double dx, double dy)
 
 /* tt_model_distance() with the device's resolutions looked up once: the
  * same divisions, so the same value, without the lookup per step. */
+static void
+distance_parts(const struct tt_motion_dev *m, double dx, double dy, double *a, double *b)
+{
+	*a = m->mm ? dx / m->res_x : dx;
+	*b = m->mm ? dy / m->res_y : dy;
+}
+
 static double
 distance(const struct tt_motion_dev *m, double dx, double dy)
 {
-	if (m->mm)
-		return hypot(dx / m->res_x, dy / m->res_y);
-	return hypot(dx, dy);
+	double a, b;
+
+	distance_parts(m, dx, dy, &a, &b);
+	return hypot(a, b);
 }
 
 /* The step's distance, computed the first time it is needed: most steps
@@ -150,9 +158,10 @@ step_dist(struct step *s)
 static bool
 step_within(struct step *s, double limit)
 {
-	double a = s->m->mm ? s->dx / s->m->res_x : s->dx;
-	double b = s->m->mm ? s->dy / s->m->res_y : s->dy;
-	double sq = a * a + b * b, lsq = limit * limit;
+	double a, b, sq, lsq = limit * limit;
+
+	distance_parts(s->m, s->dx, s->dy, &a, &b);
+	sq = a * a + b * b;
 
 	if (sq < lsq * (1 - 1e-9))
 		return true;
